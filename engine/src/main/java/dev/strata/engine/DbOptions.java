@@ -1,0 +1,417 @@
+package dev.strata.engine;
+
+import dev.strata.engine.write.Limits;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How a {@link Db} is configured: filters, table layout, block cache, memtable, durability and
+ * compaction. Built with {@link #builder()}; {@link Builder#build()} checks every value and throws
+ * an {@link IllegalArgumentException} naming the option that is out of range. Options are not
+ * persisted: each open uses the options it is given, and every table records the filter and codec
+ * it was written with, so changing an option never changes how existing tables are read.
+ *
+ * <p>Immutable.
+ */
+public final class DbOptions {
+
+  /**
+   * Smallest bits per key of a filter: below one bit per key a filter answers "maybe" to nearly
+   * all.
+   */
+  public static final double MIN_BLOOM_BITS_PER_KEY = 1;
+
+  /** Largest bits per key of a filter, as {@code BlockedBloomFilter.create} accepts. */
+  public static final double MAX_BLOOM_BITS_PER_KEY = 64;
+
+  /** Smallest filter chunk: one 64-byte filter block. */
+  public static final int MIN_BLOOM_CHUNK_BYTES = 64;
+
+  /** Largest filter chunk (1 GiB); a chunk is read and cached whole. */
+  public static final int MAX_BLOOM_CHUNK_BYTES = 1 << 30;
+
+  /** Smallest data block target; tiny blocks (one cell each) are allowed, for tests. */
+  public static final int MIN_BLOCK_SIZE_BYTES = 1;
+
+  /** Largest data block target (256 MiB); a block is read and cached whole. */
+  public static final int MAX_BLOCK_SIZE_BYTES = 1 << 28;
+
+  /** Largest number of block cache shards. */
+  public static final int MAX_BLOCK_CACHE_SHARDS = 1024;
+
+  /** Largest level-0 table count that may be configured to trigger a compaction. */
+  public static final int MAX_LEVEL0_COMPACTION_TRIGGER = 1 << 16;
+
+  /** Smallest growth factor between levels: below two, leveling degenerates. */
+  public static final int MIN_LEVEL_SIZE_MULTIPLIER = 2;
+
+  /** Largest growth factor between levels. */
+  public static final int MAX_LEVEL_SIZE_MULTIPLIER = 1000;
+
+  /** The options with every default, shared. */
+  private static final DbOptions DEFAULTS = builder().build();
+
+  private final BloomType bloomType;
+  private final double bloomBitsPerKey;
+  private final int bloomChunkBytes;
+  private final int blockSizeBytes;
+  private final Compression compression;
+  private final long blockCacheBytes;
+  private final int blockCacheShards;
+  private final long memtableBytes;
+  private final boolean syncWrites;
+  private final boolean autoCompaction;
+  private final int level0CompactionTrigger;
+  private final int levelSizeMultiplier;
+  private final long targetFileSizeBytes;
+  private final long maxBytesForLevelBase;
+
+  private DbOptions(Builder b) {
+    this.bloomType = b.bloomType;
+    this.bloomBitsPerKey = b.bloomBitsPerKey;
+    this.bloomChunkBytes = b.bloomChunkBytes;
+    this.blockSizeBytes = b.blockSizeBytes;
+    this.compression = b.compression;
+    this.blockCacheBytes = b.blockCacheBytes;
+    this.blockCacheShards = b.blockCacheShards;
+    this.memtableBytes = b.memtableBytes;
+    this.syncWrites = b.syncWrites;
+    this.autoCompaction = b.autoCompaction;
+    this.level0CompactionTrigger = b.level0CompactionTrigger;
+    this.levelSizeMultiplier = b.levelSizeMultiplier;
+    this.targetFileSizeBytes = b.targetFileSizeBytes;
+    this.maxBytesForLevelBase = b.maxBytesForLevelBase;
+  }
+
+  /** Every option at its default. */
+  public static DbOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /** A builder holding the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding these options, to derive a variant. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** What new tables' filters index; default {@link BloomType#ROW}. */
+  public BloomType bloomType() {
+    return bloomType;
+  }
+
+  /** Filter bits per entry of new tables; default 10; not used under {@link BloomType#NONE}. */
+  public double bloomBitsPerKey() {
+    return bloomBitsPerKey;
+  }
+
+  /** Target size of one filter partition (chunk) of a new table; default 131072. */
+  public int bloomChunkBytes() {
+    return bloomChunkBytes;
+  }
+
+  /** Target size of a data block before compression; default 4096. */
+  public int blockSizeBytes() {
+    return blockSizeBytes;
+  }
+
+  /** How new tables' data blocks are compressed; default {@link Compression#LZ4}. */
+  public Compression compression() {
+    return compression;
+  }
+
+  /** Capacity of the shared LRU block cache in bytes; default 64 MiB; 0 = no cache. */
+  public long blockCacheBytes() {
+    return blockCacheBytes;
+  }
+
+  /** Number of independently locked shards of the block cache; default 16. */
+  public int blockCacheShards() {
+    return blockCacheShards;
+  }
+
+  /** Memtable size at which it is frozen and flushed to a level-0 table; default 64 MiB. */
+  public long memtableBytes() {
+    return memtableBytes;
+  }
+
+  /** Whether every write fsyncs the log before it returns; default false. */
+  public boolean syncWrites() {
+    return syncWrites;
+  }
+
+  /** Whether compactions run in the background on their own; default true. */
+  public boolean autoCompaction() {
+    return autoCompaction;
+  }
+
+  /** Number of level-0 tables that triggers a level-0 compaction; default 4. */
+  public int level0CompactionTrigger() {
+    return level0CompactionTrigger;
+  }
+
+  /** Size ratio between consecutive levels from level 1 down; default 10. */
+  public int levelSizeMultiplier() {
+    return levelSizeMultiplier;
+  }
+
+  /** Size at which a compaction starts a new output table; default 64 MiB. */
+  public long targetFileSizeBytes() {
+    return targetFileSizeBytes;
+  }
+
+  /**
+   * Target total size of level 1; each deeper level gets {@link #levelSizeMultiplier()} times more;
+   * default 256 MiB.
+   */
+  public long maxBytesForLevelBase() {
+    return maxBytesForLevelBase;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DbOptions d
+        && bloomType == d.bloomType
+        && Double.compare(bloomBitsPerKey, d.bloomBitsPerKey) == 0
+        && bloomChunkBytes == d.bloomChunkBytes
+        && blockSizeBytes == d.blockSizeBytes
+        && compression == d.compression
+        && blockCacheBytes == d.blockCacheBytes
+        && blockCacheShards == d.blockCacheShards
+        && memtableBytes == d.memtableBytes
+        && syncWrites == d.syncWrites
+        && autoCompaction == d.autoCompaction
+        && level0CompactionTrigger == d.level0CompactionTrigger
+        && levelSizeMultiplier == d.levelSizeMultiplier
+        && targetFileSizeBytes == d.targetFileSizeBytes
+        && maxBytesForLevelBase == d.maxBytesForLevelBase;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        bloomType,
+        bloomBitsPerKey,
+        bloomChunkBytes,
+        blockSizeBytes,
+        compression,
+        blockCacheBytes,
+        blockCacheShards,
+        memtableBytes,
+        syncWrites,
+        autoCompaction,
+        level0CompactionTrigger,
+        levelSizeMultiplier,
+        targetFileSizeBytes,
+        maxBytesForLevelBase);
+  }
+
+  @Override
+  public String toString() {
+    return "DbOptions{bloomType="
+        + bloomType
+        + ", bloomBitsPerKey="
+        + bloomBitsPerKey
+        + ", bloomChunkBytes="
+        + bloomChunkBytes
+        + ", blockSizeBytes="
+        + blockSizeBytes
+        + ", compression="
+        + compression
+        + ", blockCacheBytes="
+        + blockCacheBytes
+        + ", blockCacheShards="
+        + blockCacheShards
+        + ", memtableBytes="
+        + memtableBytes
+        + ", syncWrites="
+        + syncWrites
+        + ", autoCompaction="
+        + autoCompaction
+        + ", level0CompactionTrigger="
+        + level0CompactionTrigger
+        + ", levelSizeMultiplier="
+        + levelSizeMultiplier
+        + ", targetFileSizeBytes="
+        + targetFileSizeBytes
+        + ", maxBytesForLevelBase="
+        + maxBytesForLevelBase
+        + "}";
+  }
+
+  /**
+   * Collects options; {@link #build()} validates them all. Setters of enums reject null at once
+   * with a {@link NullPointerException} naming the option; numbers are checked by {@link #build()}.
+   *
+   * <p>Not thread-safe.
+   */
+  public static final class Builder {
+    private BloomType bloomType = BloomType.ROW;
+    private double bloomBitsPerKey = 10;
+    private int bloomChunkBytes = 131072;
+    private int blockSizeBytes = 4096;
+    private Compression compression = Compression.LZ4;
+    private long blockCacheBytes = 64L << 20;
+    private int blockCacheShards = 16;
+    private long memtableBytes = 64L << 20;
+    private boolean syncWrites = false;
+    private boolean autoCompaction = true;
+    private int level0CompactionTrigger = 4;
+    private int levelSizeMultiplier = 10;
+    private long targetFileSizeBytes = 64L << 20;
+    private long maxBytesForLevelBase = 256L << 20;
+
+    private Builder() {}
+
+    private Builder(DbOptions o) {
+      bloomType = o.bloomType;
+      bloomBitsPerKey = o.bloomBitsPerKey;
+      bloomChunkBytes = o.bloomChunkBytes;
+      blockSizeBytes = o.blockSizeBytes;
+      compression = o.compression;
+      blockCacheBytes = o.blockCacheBytes;
+      blockCacheShards = o.blockCacheShards;
+      memtableBytes = o.memtableBytes;
+      syncWrites = o.syncWrites;
+      autoCompaction = o.autoCompaction;
+      level0CompactionTrigger = o.level0CompactionTrigger;
+      levelSizeMultiplier = o.levelSizeMultiplier;
+      targetFileSizeBytes = o.targetFileSizeBytes;
+      maxBytesForLevelBase = o.maxBytesForLevelBase;
+    }
+
+    /** What new tables' filters index; default {@link BloomType#ROW}. */
+    public Builder bloomType(BloomType type) {
+      this.bloomType = Limits.requireNonNull(type, "bloomType");
+      return this;
+    }
+
+    /**
+     * Filter bits per entry, in [1, 64]; default 10; not used under {@link BloomType#NONE} but
+     * checked all the same, so a typo never hides behind the bloom type.
+     */
+    public Builder bloomBitsPerKey(double bits) {
+      this.bloomBitsPerKey = bits;
+      return this;
+    }
+
+    /** Filter partition size in [64, 2^30] bytes; default 131072. */
+    public Builder bloomChunkBytes(int bytes) {
+      this.bloomChunkBytes = bytes;
+      return this;
+    }
+
+    /** Data block target size in [1, 2^28] bytes; default 4096. */
+    public Builder blockSizeBytes(int bytes) {
+      this.blockSizeBytes = bytes;
+      return this;
+    }
+
+    /** Data block compression; default {@link Compression#LZ4}. */
+    public Builder compression(Compression c) {
+      this.compression = Limits.requireNonNull(c, "compression");
+      return this;
+    }
+
+    /** LRU block cache capacity, at least 0; default 64 MiB; 0 = no cache. */
+    public Builder blockCacheBytes(long bytes) {
+      this.blockCacheBytes = bytes;
+      return this;
+    }
+
+    /** Block cache shards in [1, 1024]; default 16. */
+    public Builder blockCacheShards(int shards) {
+      this.blockCacheShards = shards;
+      return this;
+    }
+
+    /**
+     * Memtable flush threshold, at least 1 byte (tiny values make tests flush constantly); default
+     * 64 MiB.
+     */
+    public Builder memtableBytes(long bytes) {
+      this.memtableBytes = bytes;
+      return this;
+    }
+
+    /** Fsync the log on every write; default false (written to the operating system only). */
+    public Builder syncWrites(boolean sync) {
+      this.syncWrites = sync;
+      return this;
+    }
+
+    /** Run compactions in the background on their own; default true. */
+    public Builder autoCompaction(boolean on) {
+      this.autoCompaction = on;
+      return this;
+    }
+
+    /** Level-0 table count that triggers a compaction into level 1, in [1, 65536]; default 4. */
+    public Builder level0CompactionTrigger(int tables) {
+      this.level0CompactionTrigger = tables;
+      return this;
+    }
+
+    /** Size ratio between consecutive levels, in [2, 1000]; default 10. */
+    public Builder levelSizeMultiplier(int multiplier) {
+      this.levelSizeMultiplier = multiplier;
+      return this;
+    }
+
+    /** Compaction output table size target, at least 1 byte; default 64 MiB. */
+    public Builder targetFileSizeBytes(long bytes) {
+      this.targetFileSizeBytes = bytes;
+      return this;
+    }
+
+    /** Target total size of level 1, at least 1 byte; default 256 MiB. */
+    public Builder maxBytesForLevelBase(long bytes) {
+      this.maxBytesForLevelBase = bytes;
+      return this;
+    }
+
+    /**
+     * The options.
+     *
+     * @throws IllegalArgumentException naming the first option whose value is out of range
+     */
+    public DbOptions build() {
+      if (!(bloomBitsPerKey >= MIN_BLOOM_BITS_PER_KEY
+          && bloomBitsPerKey <= MAX_BLOOM_BITS_PER_KEY)) {
+        throw outOfRange("bloomBitsPerKey", bloomBitsPerKey, "[1, 64]");
+      }
+      checkRange("bloomChunkBytes", bloomChunkBytes, MIN_BLOOM_CHUNK_BYTES, MAX_BLOOM_CHUNK_BYTES);
+      checkRange("blockSizeBytes", blockSizeBytes, MIN_BLOCK_SIZE_BYTES, MAX_BLOCK_SIZE_BYTES);
+      checkRange("blockCacheBytes", blockCacheBytes, 0, Long.MAX_VALUE);
+      checkRange("blockCacheShards", blockCacheShards, 1, MAX_BLOCK_CACHE_SHARDS);
+      checkRange("memtableBytes", memtableBytes, 1, Long.MAX_VALUE);
+      checkRange(
+          "level0CompactionTrigger", level0CompactionTrigger, 1, MAX_LEVEL0_COMPACTION_TRIGGER);
+      checkRange(
+          "levelSizeMultiplier",
+          levelSizeMultiplier,
+          MIN_LEVEL_SIZE_MULTIPLIER,
+          MAX_LEVEL_SIZE_MULTIPLIER);
+      checkRange("targetFileSizeBytes", targetFileSizeBytes, 1, Long.MAX_VALUE);
+      checkRange("maxBytesForLevelBase", maxBytesForLevelBase, 1, Long.MAX_VALUE);
+      return new DbOptions(this);
+    }
+
+    private static void checkRange(String option, long value, long min, long max) {
+      if (value < min || value > max) {
+        throw outOfRange(
+            option,
+            value,
+            max == Long.MAX_VALUE ? "at least " + min : "[" + min + ", " + max + "]");
+      }
+    }
+
+    private static IllegalArgumentException outOfRange(String option, Object value, String range) {
+      return new IllegalArgumentException(
+          String.format(Locale.ROOT, "%s must be %s, was %s", option, range, value));
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package dev.strata.engine;
+
+/**
+ * A consistent snapshot of the database's read-path counters: cumulative since open unless the
+ * field says "now". Every step of a Get counts here, so read amplification is measured, not
+ * guessed.
+ *
+ * <p>Immutable.
+ *
+ * @param gets calls of {@code get}, both the key-value and the wide-row form; incremented once per
+ *     call that passed argument checks
+ * @param tablesConsulted SSTables whose key range (smallest and largest row) covered a Get's row,
+ *     summed over Gets; incremented once per such table, before its filter is probed
+ * @param tablesSkippedByBloom of {@code tablesConsulted}, the tables whose filter said "absent", so
+ *     no index or data block was read; incremented once per skipped table
+ * @param bloomFalsePositives of {@code tablesConsulted}, the tables whose filter said "maybe" (or
+ *     that had none to ask) but that held no cell or tombstone for the key; incremented after the
+ *     data block search came up empty
+ * @param dataBlocksRead data blocks read from disk, that is block cache misses, by Gets and scans;
+ *     incremented once per block read
+ * @param dataBlockCacheHits data blocks served by the block cache; incremented once per hit
+ * @param filterBlocksRead filter chunks read from disk: first lazy loads and reloads after
+ *     eviction; incremented once per chunk read
+ * @param filterBlockCacheHits filter chunks served by the block cache; incremented once per hit
+ * @param bytesReadFromDisk bytes read from SSTable files by Gets and scans (data, index and filter
+ *     blocks with their trailers); incremented by each read's length
+ * @param blockCacheBytes bytes held in the block cache now
+ * @param tableCount live SSTables now, over all levels
+ * @param filterBytesOnDisk filter bytes (chunks and their index) in all live SSTables now
+ */
+public record DbStats(
+    long gets,
+    long tablesConsulted,
+    long tablesSkippedByBloom,
+    long bloomFalsePositives,
+    long dataBlocksRead,
+    long dataBlockCacheHits,
+    long filterBlocksRead,
+    long filterBlockCacheHits,
+    long bytesReadFromDisk,
+    long blockCacheBytes,
+    long tableCount,
+    long filterBytesOnDisk) {
+
+  /** All counters zero: the stats of a database that was just created and never read. */
+  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}

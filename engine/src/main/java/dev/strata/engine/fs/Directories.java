@@ -1,0 +1,81 @@
+package dev.strata.engine.fs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+
+/**
+ * File system steps whose order makes a change durable: fsyncing a directory so that a created,
+ * renamed or deleted entry survives a power loss, and the write-temp-then-rename replacement of a
+ * whole file.
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class Directories {
+
+  /**
+   * Windows cannot open a directory as a channel; there, NTFS journals directory entries itself.
+   */
+  private static final boolean WINDOWS =
+      System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+
+  private Directories() {}
+
+  /** Makes the entries of {@code dir} (files created, renamed or deleted in it) durable. */
+  public static void fsync(Path dir) throws IOException {
+    if (WINDOWS) {
+      return;
+    }
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+  }
+
+  /** The directory that holds {@code file}: its parent, resolved against the working directory. */
+  public static Path parentOf(Path file) {
+    return file.toAbsolutePath().getParent();
+  }
+
+  /**
+   * Replaces {@code target} with {@code bytes} so that a crash at any moment leaves either the old
+   * file or the new one, whole: write {@code temp}, fsync it, rename it over {@code target}
+   * atomically, fsync the directory. {@code temp} must be in the same directory as {@code target}.
+   */
+  public static void replaceAtomically(Path target, Path temp, byte[] bytes) throws IOException {
+    try {
+      try (FileChannel ch =
+          FileChannel.open(
+              temp,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING,
+              StandardOpenOption.WRITE)) {
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+        ch.force(true);
+      }
+      try {
+        Files.move(
+            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        throw new IOException("the file system cannot rename " + temp + " atomically", e);
+      }
+    } catch (Throwable t) {
+      // The target is untouched; the half-written temp file is garbage.
+      try {
+        Files.deleteIfExists(temp);
+      } catch (IOException e) {
+        t.addSuppressed(e);
+      }
+      throw t;
+    }
+    fsync(parentOf(target));
+  }
+}

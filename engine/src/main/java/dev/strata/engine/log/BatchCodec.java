@@ -1,0 +1,132 @@
+package dev.strata.engine.log;
+
+import dev.strata.engine.CorruptionException;
+import dev.strata.engine.fs.ByteCursor;
+import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.Mutation;
+import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.ValueKind;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Encodes a batch of mutations into a log record payload and decodes it back ({@code Payload} in
+ * {@link LogFormat}). Decoding trusts nothing: every length, kind and count is checked, and any
+ * mismatch is a {@link CorruptionException} naming the file and the offset of the bad field.
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class BatchCodec {
+
+  private BatchCodec() {}
+
+  /**
+   * The payload of a record holding {@code mutations} with sequence numbers from {@code
+   * firstSequence}.
+   *
+   * @throws IllegalArgumentException when the sequence numbers would leave [0, {@link
+   *     InternalKey#MAX_SEQUENCE}] or the payload would exceed {@link LogFormat#MAX_PAYLOAD_BYTES}
+   */
+  public static byte[] encode(long firstSequence, List<Mutation> mutations) {
+    if (!sequencesFit(firstSequence, mutations.size())) {
+      throw new IllegalArgumentException(
+          "sequence numbers "
+              + firstSequence
+              + " + "
+              + mutations.size()
+              + " leave [0, MAX_SEQUENCE]");
+    }
+    long size = LogFormat.BATCH_HEADER_BYTES;
+    for (Mutation m : mutations) {
+      size += LogFormat.encodedSize(m);
+    }
+    if (size > LogFormat.MAX_PAYLOAD_BYTES) {
+      throw new IllegalArgumentException(
+          "batch of " + size + " bytes exceeds MAX_BATCH_BYTES (" + Limits.MAX_BATCH_BYTES + ")");
+    }
+    ByteBuffer b = ByteBuffer.allocate((int) size);
+    b.putLong(firstSequence).putInt(mutations.size());
+    for (Mutation m : mutations) {
+      b.put((byte) m.kind().id());
+      b.putShort((short) m.row().length).put(m.row());
+      b.putShort((short) m.column().length).put(m.column());
+      if (m.kind() == ValueKind.PUT) {
+        b.putInt(m.value().length).put(m.value());
+      }
+    }
+    assert !b.hasRemaining() : "encoded size mismatch, " + b.remaining() + " bytes left";
+    return b.array();
+  }
+
+  /** {@link #encode(long, List)} of a record. */
+  public static byte[] encode(LogRecord record) {
+    return encode(record.firstSequence(), record.mutations());
+  }
+
+  /**
+   * Decodes a payload that passed its checksum.
+   *
+   * @param payload the payload bytes
+   * @param file the log file, for error messages
+   * @param payloadOffset where the payload starts in {@code file}, for error messages
+   * @throws CorruptionException when the payload does not parse
+   */
+  public static LogRecord decode(byte[] payload, Path file, long payloadOffset)
+      throws CorruptionException {
+    ByteCursor in = new ByteCursor(payload, 0, payload.length, file, payloadOffset, "log record");
+    long firstSequence = in.u64("firstSequence");
+    long count = in.u32("count");
+    // Every op takes at least OP_HEADER_BYTES + 1: refuse absurd counts before allocating.
+    if (count > (long) in.remaining() / (LogFormat.OP_HEADER_BYTES + 1)) {
+      throw in.corrupt(-4, "count %d does not fit in %d payload bytes", count, payload.length);
+    }
+    if (!sequencesFit(firstSequence, count)) {
+      throw in.corrupt(-12, "sequence numbers %d + %d out of range", firstSequence, count);
+    }
+    List<Mutation> mutations = new ArrayList<>((int) count);
+    for (long i = 0; i < count; i++) {
+      int kindId = in.u8("kind");
+      ValueKind kind = ValueKind.fromIdOrNull(kindId);
+      if (kind == null) {
+        throw in.corrupt(-1, "unknown kind id %d in op %d", kindId, i);
+      }
+      int rowLength = in.u16("rowLength");
+      if (rowLength == 0 || rowLength > Limits.MAX_ROW_LENGTH) {
+        throw in.corrupt(-2, "row length %d outside [1, MAX_ROW_LENGTH] in op %d", rowLength, i);
+      }
+      byte[] row = in.bytes(rowLength, "row");
+      int columnLength = in.u16("columnLength");
+      if (columnLength > Limits.MAX_COLUMN_LENGTH) {
+        throw in.corrupt(-2, "column length %d over MAX_COLUMN_LENGTH in op %d", columnLength, i);
+      }
+      if (kind == ValueKind.DELETE_ROW && columnLength != 0) {
+        throw in.corrupt(-2, "row tombstone with a %d-byte column in op %d", columnLength, i);
+      }
+      byte[] column = in.bytes(columnLength, "column");
+      byte[] value = Mutation.EMPTY;
+      if (kind == ValueKind.PUT) {
+        long valueLength = in.u32("valueLength");
+        if (valueLength > Limits.MAX_VALUE_LENGTH) {
+          throw in.corrupt(-4, "value length %d over MAX_VALUE_LENGTH in op %d", valueLength, i);
+        }
+        value = in.bytes((int) valueLength, "value");
+      }
+      mutations.add(new Mutation(kind, row, column, value));
+    }
+    if (in.remaining() != 0) {
+      throw in.corrupt(0, "%d bytes after the last of %d ops", in.remaining(), count);
+    }
+    return new LogRecord(firstSequence, mutations);
+  }
+
+  /**
+   * True when sequences firstSequence to firstSequence + count - 1 all lie in [0, MAX_SEQUENCE].
+   */
+  private static boolean sequencesFit(long firstSequence, long count) {
+    return firstSequence >= 0
+        && firstSequence <= InternalKey.MAX_SEQUENCE
+        && (count == 0 || firstSequence + count - 1 <= InternalKey.MAX_SEQUENCE);
+  }
+}

@@ -1,0 +1,121 @@
+package dev.strata.engine.log;
+
+import dev.strata.checksum.Checksums;
+import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.Mutation;
+import dev.strata.sstable.ValueKind;
+import java.nio.ByteBuffer;
+
+/**
+ * The write-ahead log's byte layout, one file per memtable generation ({@code NNNNNN.log}). All
+ * integers are big-endian; {@code crc} is a masked CRC32C ({@link Checksums}).
+ *
+ * <pre>
+ * LogFile    := FileHeader Record*
+ * FileHeader := magic:u64 version:u32 fileNumber:u64 headerCrc:u32          (24 bytes)
+ *               headerCrc = crc(magic, version, fileNumber)
+ * Record     := headerCrc:u32 length:u32 payloadCrc:u32 payload:byte[length]
+ *               headerCrc = crc(length, payloadCrc)     payloadCrc = crc(payload)
+ * Payload    := firstSequence:u64 count:u32 Op{count}                       (one write or batch)
+ * Op         := kind:u8 rowLength:u16 row columnLength:u16 column [valueLength:u32 value]
+ *               kind = ValueKind.id(); the value is present only for PUT; DELETE_ROW has an empty
+ *               column; op i has sequence firstSequence + i
+ * </pre>
+ *
+ * <p><b>Why plain length-prefixed records and not LevelDB's 32 KiB blocks.</b> LevelDB splits
+ * records into FULL/FIRST/MIDDLE/LAST chunks so that, after damage, a reader can skip to the next
+ * block and go on. Strata never goes on past damage: anything but a torn tail fails the open (the
+ * API promises that). What matters is only that a damaged length can never pass for a torn tail,
+ * and a checksum of its own over the record header gives exactly that: once the header checks out,
+ * the length is trusted, and "the record runs past the end of the file" means a torn write and
+ * nothing else. A record is then written with one gathering write and read with one read, however
+ * large.
+ *
+ * <p><b>Telling a torn tail from corruption.</b> A crash leaves a prefix of what was written,
+ * possibly followed by zero bytes that the file system allocated but never wrote (a power loss).
+ * Reading a record at offset {@code p} of a file of {@code size} bytes:
+ *
+ * <ol>
+ *   <li>{@code p == size}: clean end of the log.
+ *   <li>Fewer than {@value #RECORD_HEADER_BYTES} bytes left: an incomplete header, a torn tail.
+ *   <li>The header's checksum fails: a torn tail if every byte after the header is zero (or there
+ *       is none), otherwise corruption at {@code p}: the length cannot be trusted, and non-zero
+ *       bytes after it mean the damage is not at the tail.
+ *   <li>The header is good and {@code p + 12 + length > size}: the record was cut short, a torn
+ *       tail.
+ *   <li>The payload's checksum fails: a torn tail if every byte after the record is zero (or there
+ *       is none), otherwise corruption at {@code p}.
+ *   <li>Otherwise the payload is good; a payload that then fails to parse is corruption.
+ * </ol>
+ *
+ * <p>A torn tail is dropped and reported as "tail dropped, N bytes". So a bit flipped in any record
+ * but the last fails the open, while damage to the last record's payload is indistinguishable from
+ * a torn write and drops that one record, as in LevelDB and RocksDB. The file header follows the
+ * same rules: a file shorter than the header whose bytes are a prefix of a valid header (or zeros),
+ * or a header failing its checksum with zeros only after it, is a log that was being created, read
+ * as empty with its bytes dropped. The engine never appends to a log after a dropped tail: it
+ * starts a new log file (a rule for the engine), so damage can only ever sit at the end of a file.
+ *
+ * <p>History: version 1 is the format above.
+ *
+ * <p>Thread-safe (constants and stateless helpers).
+ */
+public final class LogFormat {
+
+  /** First bytes of every log file: ASCII "STRATWAL". */
+  public static final long MAGIC = 0x5354_5241_5457_414CL;
+
+  /** The oldest format version this release reads. */
+  public static final int VERSION_START = 1;
+
+  /** The version this release writes. */
+  public static final int VERSION_CURRENT = VERSION_START;
+
+  /** Size of the file header. */
+  public static final int FILE_HEADER_BYTES = 8 + 4 + 8 + 4;
+
+  /** Offset of the file header's checksum; it covers the bytes before it. */
+  public static final int FILE_HEADER_CRC_OFFSET = FILE_HEADER_BYTES - 4;
+
+  /** Size of a record header: headerCrc, length, payloadCrc. */
+  public static final int RECORD_HEADER_BYTES = 4 + 4 + 4;
+
+  /** Size of a payload's fixed part: firstSequence and count. */
+  public static final int BATCH_HEADER_BYTES = 8 + 4;
+
+  /** Size of an op's fixed part without the value length: kind, rowLength, columnLength. */
+  public static final int OP_HEADER_BYTES = 1 + 2 + 2;
+
+  /** Size of a PUT's value length field. */
+  public static final int VALUE_LENGTH_BYTES = 4;
+
+  /** The largest payload: a batch of {@link Limits#MAX_BATCH_BYTES} operation bytes. */
+  public static final long MAX_PAYLOAD_BYTES = BATCH_HEADER_BYTES + Limits.MAX_BATCH_BYTES;
+
+  private LogFormat() {}
+
+  /** The bytes {@code m} takes in a payload. */
+  public static long encodedSize(Mutation m) {
+    long size = OP_HEADER_BYTES + (long) m.row().length + m.column().length;
+    if (m.kind() == ValueKind.PUT) {
+      size += VALUE_LENGTH_BYTES + (long) m.value().length;
+    }
+    return size;
+  }
+
+  /** The file header of log number {@code fileNumber}. */
+  static ByteBuffer fileHeader(long fileNumber) {
+    ByteBuffer b = ByteBuffer.allocate(FILE_HEADER_BYTES);
+    b.putLong(MAGIC).putInt(VERSION_CURRENT).putLong(fileNumber);
+    b.putInt(Checksums.maskedCrc32c(b.array(), 0, FILE_HEADER_CRC_OFFSET));
+    return b.flip();
+  }
+
+  /** The record header of {@code payload}. */
+  static ByteBuffer recordHeader(byte[] payload) {
+    ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER_BYTES);
+    b.putInt(0).putInt(payload.length).putInt(Checksums.maskedCrc32c(payload, 0, payload.length));
+    b.putInt(0, Checksums.maskedCrc32c(b.array(), 4, RECORD_HEADER_BYTES - 4));
+    return b.flip();
+  }
+}

@@ -1,0 +1,55 @@
+package dev.strata.engine.manifest;
+
+import dev.strata.sstable.InternalKey;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What the manifest records about one live table: where it is, which level holds it, and the key
+ * and sequence ranges that let a read or a compaction rule it out without opening it.
+ *
+ * <p>Immutable.
+ *
+ * @param fileNumber the table's number ({@code NNNNNN.sst})
+ * @param level the level that holds it, 0 to {@link ManifestFormat#NUM_LEVELS} - 1
+ * @param fileSize the file's length in bytes
+ * @param entryCount the internal keys it holds, tombstones included
+ * @param smallestSequence the smallest sequence number of its entries
+ * @param largestSequence the largest sequence number of its entries
+ * @param smallest its first internal key
+ * @param largest its last internal key
+ */
+public record FileMetadata(
+    long fileNumber,
+    int level,
+    long fileSize,
+    long entryCount,
+    long smallestSequence,
+    long largestSequence,
+    InternalKey smallest,
+    InternalKey largest) {
+
+  public FileMetadata {
+    Objects.requireNonNull(smallest, "smallest");
+    Objects.requireNonNull(largest, "largest");
+  }
+
+  /** The same table at another level (a trivial move by compaction). */
+  public FileMetadata atLevel(int newLevel) {
+    return new FileMetadata(
+        fileNumber,
+        newLevel,
+        fileSize,
+        entryCount,
+        smallestSequence,
+        largestSequence,
+        smallest,
+        largest);
+  }
+
+  /** True when {@code row} lies between the table's smallest and largest row, unsigned. */
+  public boolean coversRow(byte[] row) {
+    return Arrays.compareUnsigned(smallest.row(), row) <= 0
+        && Arrays.compareUnsigned(row, largest.row()) <= 0;
+  }
+}

@@ -1,0 +1,126 @@
+package dev.strata.engine.manifest;
+
+import dev.strata.engine.write.Limits;
+import dev.strata.sstable.InternalKey;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The durable state of a database besides its tables' contents: which tables make up each level,
+ * and the counters a reopen continues from. A new manifest replaces the old one whole (see {@link
+ * ManifestFormat}).
+ *
+ * <p>Immutable.
+ *
+ * @param nextFileNumber the next number to give a table or log; larger than every number in use
+ * @param lastSequence the largest sequence number in any table (the logs may hold larger ones)
+ * @param logNumber the oldest log still needed: every log numbered {@code >= logNumber} is replayed
+ *     on open, older logs are obsolete
+ * @param files the live tables, in the order the engine lists them (level 0 newest first, other
+ *     levels by smallest key); unmodifiable
+ */
+public record Manifest(
+    long nextFileNumber, long lastSequence, long logNumber, List<FileMetadata> files) {
+
+  public Manifest {
+    files = List.copyOf(Objects.requireNonNull(files, "files"));
+  }
+
+  /** The manifest of a new, empty database: no tables, no sequence used, every log needed. */
+  public static Manifest empty() {
+    return new Manifest(1, 0, 0, List.of());
+  }
+
+  /** The tables at {@code level}, in list order. */
+  public List<FileMetadata> filesAt(int level) {
+    List<FileMetadata> out = new ArrayList<>();
+    for (FileMetadata f : files) {
+      if (f.level() == level) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The first broken invariant, or null when there is none: counters in range, file numbers unique
+   * and below {@code nextFileNumber}, levels in range, each table's key and sequence ranges ordered
+   * and within {@code lastSequence}, keys within the row and column limits, and the tables of each
+   * level from 1 down disjoint.
+   */
+  public String problem() {
+    if (nextFileNumber < 1 || logNumber < 0 || logNumber >= nextFileNumber) {
+      return "logNumber " + logNumber + " not below nextFileNumber " + nextFileNumber;
+    }
+    if (lastSequence < 0 || lastSequence > InternalKey.MAX_SEQUENCE) {
+      return "lastSequence " + lastSequence + " out of range";
+    }
+    Set<Long> numbers = new HashSet<>();
+    for (FileMetadata f : files) {
+      String p = problem(f);
+      if (p != null) {
+        return "table " + f.fileNumber() + ": " + p;
+      }
+      if (!numbers.add(f.fileNumber())) {
+        return "table " + f.fileNumber() + " listed twice";
+      }
+    }
+    for (int level = 1; level < ManifestFormat.NUM_LEVELS; level++) {
+      List<FileMetadata> sorted = filesAt(level);
+      sorted.sort(Comparator.comparing(FileMetadata::smallest, InternalKey.ORDER));
+      for (int i = 1; i < sorted.size(); i++) {
+        FileMetadata a = sorted.get(i - 1);
+        FileMetadata b = sorted.get(i);
+        if (InternalKey.compare(a.largest(), b.smallest()) >= 0) {
+          return "tables "
+              + a.fileNumber()
+              + " and "
+              + b.fileNumber()
+              + " overlap in level "
+              + level;
+        }
+      }
+    }
+    return null;
+  }
+
+  private String problem(FileMetadata f) {
+    if (f.fileNumber() < 0 || f.fileNumber() >= nextFileNumber) {
+      return "file number not below nextFileNumber " + nextFileNumber;
+    }
+    if (f.level() < 0 || f.level() >= ManifestFormat.NUM_LEVELS) {
+      return "level " + f.level() + " out of range";
+    }
+    if (f.fileSize() < 0 || f.entryCount() < 0) {
+      return "negative size " + f.fileSize() + " or entry count " + f.entryCount();
+    }
+    if (f.smallestSequence() < 0
+        || f.smallestSequence() > f.largestSequence()
+        || f.largestSequence() > lastSequence) {
+      return "sequence range ["
+          + f.smallestSequence()
+          + ", "
+          + f.largestSequence()
+          + "] not within [0, lastSequence "
+          + lastSequence
+          + "]";
+    }
+    for (InternalKey k : List.of(f.smallest(), f.largest())) {
+      if (k.row().length == 0
+          || k.row().length > Limits.MAX_ROW_LENGTH
+          || k.column().length > Limits.MAX_COLUMN_LENGTH
+          || k.sequence() < 0
+          || k.sequence() > InternalKey.MAX_SEQUENCE) {
+        return "key out of limits: " + k;
+      }
+    }
+    if (InternalKey.compare(f.smallest(), f.largest()) > 0) {
+      return "smallest key " + f.smallest() + " after largest " + f.largest();
+    }
+    return null;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Strata's public API: the embedded LSM key-value store {@code Db}, its options ({@link
+ * dev.strata.engine.DbOptions}, {@link dev.strata.engine.BloomType}, {@link
+ * dev.strata.engine.Compression}), atomic batches ({@link dev.strata.engine.WriteBatch}), scans
+ * ({@link dev.strata.engine.CellScanner} over {@link dev.strata.engine.Cell}s), read-path counters
+ * ({@link dev.strata.engine.DbStats}) and the checked exceptions for damaged or unreadable files
+ * ({@link dev.strata.engine.CorruptionException}, {@link
+ * dev.strata.engine.FormatVersionException}). Everything in the sub-packages is internal.
+ *
+ * <p>Layering: the top of the storage stack. Depends on {@code dev.strata.sstable} (and through it
+ * {@code dev.strata.bloom}); its internals are split by concern: {@code write} (mutations and
+ * limits), {@code log} (write-ahead log), {@code memtable}, {@code manifest} and {@code fs} (file
+ * names, directory lock, durable file replacement).
+ *
+ * <pre>{@code
+ * DbOptions options = DbOptions.builder().bloomType(BloomType.ROWCOL).syncWrites(true).build();
+ * try (Db db = Db.open(Path.of("/var/lib/app/db"), options)) {
+ *   db.put("user:1".getBytes(UTF_8), "name".getBytes(UTF_8), "Ada".getBytes(UTF_8));
+ *   db.write(new WriteBatch().put(row, col, value).deleteRow(otherRow));   // all or nothing
+ *   byte[] name = db.get("user:1".getBytes(UTF_8), "name".getBytes(UTF_8));
+ *   try (CellScanner cells = db.scan(null, null)) {
+ *     cells.forEachRemaining(c -> System.out.println(c));
+ *   }
+ * }
+ * }</pre>
+ */
+package dev.strata.engine;

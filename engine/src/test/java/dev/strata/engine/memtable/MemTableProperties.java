@@ -1,0 +1,146 @@
+package dev.strata.engine.memtable;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.ValueKind;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+final class MemTableProperties {
+
+  /** Rows and columns from a tiny alphabet, so cells get many versions and rows many tombstones. */
+  private static byte[] small(Random r, int minLength) {
+    byte[] b = new byte[minLength + r.nextInt(3)];
+    for (int i = 0; i < b.length; i++) {
+      b[i] = (byte) (r.nextBoolean() ? 0x01 : 0xF0); // both signs, to exercise unsigned order
+    }
+    return b;
+  }
+
+  /** Fills a memtable and a TreeMap model with the same random entries. */
+  private static TreeMap<InternalKey, byte[]> fill(Random r, MemTable mem, int count) {
+    TreeMap<InternalKey, byte[]> model = new TreeMap<>(InternalKey.ORDER);
+    for (long sequence = 1; sequence <= count; sequence++) {
+      byte[] row = small(r, 1);
+      InternalKey key;
+      byte[] value = new byte[0];
+      int p = r.nextInt(10);
+      if (p < 6) {
+        key = new InternalKey(row, small(r, 0), sequence, ValueKind.PUT);
+        value = new byte[] {(byte) sequence, (byte) (sequence >> 8)};
+      } else if (p < 8) {
+        key = new InternalKey(row, small(r, 0), sequence, ValueKind.DELETE);
+      } else {
+        key = new InternalKey(row, new byte[0], sequence, ValueKind.DELETE_ROW);
+      }
+      mem.add(key, value);
+      model.put(key, value);
+    }
+    return model;
+  }
+
+  @Test
+  void get_matchesABruteForceScanOfTheModel() {
+    qt().withExamples(200)
+        .forAll(longs().all(), integers().between(0, 300))
+        .checkAssert(
+            (seed, count) -> {
+              Random r = new Random(seed);
+              MemTable mem = new MemTable();
+              TreeMap<InternalKey, byte[]> model = fill(r, mem, count);
+              for (int q = 0; q < 50; q++) {
+                byte[] row = small(r, 1);
+                byte[] column = small(r, 0);
+                long snapshot = r.nextInt(count + 2);
+                InternalKey newestCell = null;
+                InternalKey newestTombstone = null;
+                for (InternalKey k : model.keySet()) {
+                  if (k.sequence() > snapshot || !java.util.Arrays.equals(k.row(), row)) {
+                    continue;
+                  }
+                  if (java.util.Arrays.equals(k.column(), column)
+                      && (newestCell == null || k.sequence() > newestCell.sequence())) {
+                    newestCell = k;
+                  }
+                  if (k.kind() == ValueKind.DELETE_ROW
+                      && (newestTombstone == null || k.sequence() > newestTombstone.sequence())) {
+                    newestTombstone = k;
+                  }
+                }
+                MemTableLookup hit = mem.get(row, column, snapshot);
+                assertEquals(newestCell, hit.cell());
+                assertEquals(newestTombstone, hit.rowTombstone());
+                if (newestCell != null && newestCell.kind() == ValueKind.PUT) {
+                  assertArrayEquals(model.get(newestCell), hit.value());
+                } else {
+                  assertNull(hit.value());
+                }
+                assertEquals(expectedVerdict(newestCell, newestTombstone), hit.verdict());
+              }
+            });
+  }
+
+  private static MemTableLookup.Verdict expectedVerdict(InternalKey cell, InternalKey tombstone) {
+    long cellSeq = cell == null ? -1 : cell.sequence();
+    long tombSeq = tombstone == null ? -1 : tombstone.sequence();
+    if (cellSeq < 0 && tombSeq < 0) {
+      return MemTableLookup.Verdict.UNKNOWN;
+    }
+    if (cellSeq > tombSeq) {
+      return cell.kind() == ValueKind.PUT
+          ? MemTableLookup.Verdict.FOUND
+          : MemTableLookup.Verdict.DELETED;
+    }
+    return MemTableLookup.Verdict.DELETED;
+  }
+
+  @Test
+  void iterator_fromAnySeekKey_matchesTheModelsTailMap() {
+    qt().withExamples(200)
+        .forAll(longs().all(), integers().between(0, 200))
+        .checkAssert(
+            (seed, count) -> {
+              Random r = new Random(seed);
+              MemTable mem = new MemTable();
+              TreeMap<InternalKey, byte[]> model = fill(r, mem, count);
+              try (MemTableIterator it = mem.iterator()) {
+                it.seekToFirst();
+                assertSame(model.entrySet().iterator(), it);
+                for (int q = 0; q < 10; q++) {
+                  InternalKey target =
+                      new InternalKey(
+                          small(r, 1),
+                          small(r, 0),
+                          r.nextInt(count + 2),
+                          ValueKind.values()[r.nextInt(3)]);
+                  it.seek(target);
+                  assertSame(model.tailMap(target, true).entrySet().iterator(), it);
+                }
+              }
+              assertEquals(model.size(), mem.entryCount());
+              assertEquals(count == 0 ? -1 : 1, mem.smallestSequence());
+              assertEquals(count == 0 ? -1 : count, mem.largestSequence());
+            });
+  }
+
+  private static void assertSame(
+      Iterator<Map.Entry<InternalKey, byte[]>> expected, MemTableIterator it) {
+    while (expected.hasNext()) {
+      Map.Entry<InternalKey, byte[]> e = expected.next();
+      assertEquals(e.getKey(), it.key());
+      assertArrayEquals(e.getValue(), it.value());
+      it.next();
+    }
+    assertFalse(it.isValid());
+  }
+}

@@ -1,0 +1,177 @@
+package dev.strata.engine.memtable;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.ValueKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+final class MemTableTest {
+
+  private static final byte[] EMPTY = new byte[0];
+
+  private static byte[] b(String s) {
+    return s.getBytes();
+  }
+
+  @Test
+  void get_newestVersionAtOrBelowTheSnapshotWins() {
+    MemTable mem = new MemTable();
+    mem.add(new InternalKey(b("r"), b("c"), 1, ValueKind.PUT), b("v1"));
+    mem.add(new InternalKey(b("r"), b("c"), 3, ValueKind.PUT), b("v3"));
+    mem.add(new InternalKey(b("r"), b("c"), 5, ValueKind.DELETE), EMPTY);
+    assertEquals(MemTableLookup.Verdict.UNKNOWN, mem.get(b("r"), b("c"), 0).verdict());
+    assertArrayEquals(b("v1"), mem.get(b("r"), b("c"), 2).value());
+    assertArrayEquals(b("v3"), mem.get(b("r"), b("c"), 3).value());
+    assertArrayEquals(b("v3"), mem.get(b("r"), b("c"), 4).value());
+    assertEquals(MemTableLookup.Verdict.DELETED, mem.get(b("r"), b("c"), 5).verdict());
+    assertEquals(MemTableLookup.Verdict.DELETED, mem.get(b("r"), b("c"), Long.MAX_VALUE).verdict());
+    assertEquals(MemTableLookup.Verdict.UNKNOWN, mem.get(b("r"), b("d"), 9).verdict());
+    assertEquals(MemTableLookup.Verdict.UNKNOWN, mem.get(b("rr"), b("c"), 9).verdict());
+  }
+
+  @Test
+  void get_rowTombstoneHidesOlderCellsOfTheRowOnly() {
+    MemTable mem = new MemTable();
+    mem.add(new InternalKey(b("r"), b("c"), 1, ValueKind.PUT), b("old"));
+    mem.add(new InternalKey(b("r"), EMPTY, 2, ValueKind.PUT), b("kv"));
+    mem.add(new InternalKey(b("r"), EMPTY, 3, ValueKind.DELETE_ROW), EMPTY);
+    mem.add(new InternalKey(b("r"), b("d"), 4, ValueKind.PUT), b("new"));
+    // Many later versions of the empty column must not hide the tombstone from the lookup.
+    for (long s = 5; s < 100; s++) {
+      mem.add(new InternalKey(b("r"), EMPTY, s, ValueKind.PUT), b("kv" + s));
+    }
+    MemTableLookup c = mem.get(b("r"), b("c"), 200);
+    assertEquals(3, c.rowTombstone().sequence());
+    assertEquals(MemTableLookup.Verdict.DELETED, c.verdict());
+    assertArrayEquals(b("new"), mem.get(b("r"), b("d"), 200).value());
+    assertArrayEquals(b("old"), mem.get(b("r"), b("c"), 2).value());
+    assertArrayEquals(b("kv99"), mem.get(b("r"), EMPTY, 200).value());
+    MemTableLookup kvAtTombstone = mem.get(b("r"), EMPTY, 3);
+    assertEquals(ValueKind.DELETE_ROW, kvAtTombstone.cell().kind());
+    assertEquals(MemTableLookup.Verdict.DELETED, kvAtTombstone.verdict());
+    assertNull(mem.newestRowTombstone(b("r"), 2));
+    assertNull(mem.newestRowTombstone(b("q"), 200));
+  }
+
+  @Test
+  void add_afterFreeze_throwsAndTheContentStaysReadable() {
+    MemTable mem = new MemTable();
+    InternalKey k = new InternalKey(b("r"), b("c"), 1, ValueKind.PUT);
+    mem.add(k, b("v"));
+    assertFalse(mem.isFrozen());
+    mem.freeze();
+    mem.freeze();
+    assertTrue(mem.isFrozen());
+    assertThrows(
+        IllegalStateException.class,
+        () -> mem.add(new InternalKey(b("r"), b("c"), 2, ValueKind.PUT), b("w")));
+    assertArrayEquals(b("v"), mem.get(b("r"), b("c"), 5).value());
+    assertEquals(1, mem.entryCount());
+    assertEquals(1, mem.entries().size());
+    assertThrows(UnsupportedOperationException.class, () -> mem.entries().clear());
+  }
+
+  @Test
+  void approximateBytes_growsWithEveryEntry() {
+    MemTable mem = new MemTable();
+    assertTrue(mem.isEmpty());
+    assertEquals(0, mem.approximateBytes());
+    assertEquals(-1, mem.smallestSequence());
+    mem.add(new InternalKey(b("row"), b("col"), 7, ValueKind.PUT), new byte[1000]);
+    assertEquals(MemTable.ENTRY_OVERHEAD_BYTES + 3 + 3 + 1000, mem.approximateBytes());
+    mem.add(new InternalKey(b("row"), EMPTY, 8, ValueKind.DELETE_ROW), EMPTY);
+    assertEquals(
+        2L * MemTable.ENTRY_OVERHEAD_BYTES + MemTable.ROW_TOMBSTONE_OVERHEAD_BYTES + 1009,
+        mem.approximateBytes());
+    assertEquals(7, mem.smallestSequence());
+    assertEquals(8, mem.largestSequence());
+  }
+
+  @Test
+  void iterator_unpositioned_throws() {
+    MemTableIterator it = new MemTable().iterator();
+    it.seekToFirst();
+    assertFalse(it.isValid());
+    assertThrows(NoSuchElementException.class, it::key);
+    assertThrows(NoSuchElementException.class, it::next);
+  }
+
+  @Test
+  void add_fromManyThreads_keepsEveryEntryAndReadersNeverSeeDisorder() throws Exception {
+    MemTable mem = new MemTable();
+    int threads = 4;
+    int perThread = 5_000;
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      workers.add(
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int i = 0; i < perThread; i++) {
+                    long sequence = 1 + (long) i * threads + id;
+                    byte[] row = {(byte) (i % 50)};
+                    mem.add(
+                        new InternalKey(row, new byte[] {(byte) id}, sequence, ValueKind.PUT), row);
+                  }
+                } catch (Throwable e) {
+                  failure.compareAndSet(null, e);
+                }
+              },
+              "memtable-writer-" + t));
+    }
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                start.await();
+                for (int pass = 0; pass < 20; pass++) {
+                  try (MemTableIterator it = mem.iterator()) {
+                    InternalKey previous = null;
+                    for (it.seekToFirst(); it.isValid(); it.next()) {
+                      if (previous != null && InternalKey.compare(previous, it.key()) >= 0) {
+                        throw new AssertionError(previous + " before " + it.key());
+                      }
+                      previous = it.key();
+                    }
+                  }
+                }
+              } catch (Throwable e) {
+                failure.compareAndSet(null, e);
+              }
+            },
+            "memtable-reader");
+    workers.forEach(Thread::start);
+    reader.start();
+    start.countDown();
+    for (Thread w : workers) {
+      w.join();
+    }
+    reader.join();
+    if (failure.get() != null) {
+      throw new AssertionError(failure.get());
+    }
+    assertEquals((long) threads * perThread, mem.entryCount());
+    assertEquals((long) threads * perThread, mem.largestSequence());
+    assertEquals(1, mem.smallestSequence());
+    for (int id = 0; id < threads; id++) {
+      long newest = (long) (perThread - 1) * threads + id + 1;
+      byte[] row = {(byte) ((perThread - 1) % 50)};
+      assertEquals(newest, mem.get(row, new byte[] {(byte) id}, Long.MAX_VALUE).cell().sequence());
+    }
+  }
+}
