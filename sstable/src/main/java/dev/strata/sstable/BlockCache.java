@@ -1,0 +1,39 @@
+package dev.strata.sstable;
+
+import java.io.IOException;
+
+/**
+ * The block cache all tables of a database share: parsed, verified data, index and filter blocks,
+ * weighed in bytes. {@link LruBlockCache} is the implementation.
+ *
+ * <pre>{@code
+ * BlockCache cache = new LruBlockCache(64 << 20, 16);
+ * TableReader t = TableReader.open(path, fileNumber, cache, counters);
+ * }</pre>
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface BlockCache {
+
+  /** Reads and verifies one block when the cache does not hold it. */
+  @FunctionalInterface
+  interface Loader<T extends CachedBlock> {
+    /** The block, read from disk and verified; called at most once per miss. */
+    T load() throws IOException;
+  }
+
+  /**
+   * The cached block for {@code key}, or the block {@code loader} loads, which is then cached (when it
+   * fits). Concurrent calls that miss on the same key load it once: the others wait for that load and
+   * share its block. When the load fails, the failure reaches the loading caller and the waiting ones
+   * retry with their own loaders; nothing is cached. A key always names blocks of one kind and type.
+   */
+  <T extends CachedBlock> T getOrLoad(BlockCacheKey key, BlockKind kind, Loader<T> loader)
+      throws IOException;
+
+  /** A snapshot of the counters and the bytes held. */
+  CacheStats stats();
+
+  /** The capacity in bytes; 0 means nothing is cached. */
+  long capacityBytes();
+}

@@ -1,0 +1,132 @@
+package dev.strata.sstable;
+
+import java.util.Arrays;
+
+/**
+ * A position in a parsed {@link Block}: decodes entries in order, and seeks by binary search over the
+ * restart points followed by a short linear scan. The block was verified by {@link Block#parse}, so
+ * decoding only {@code assert}s.
+ *
+ * <p>Not thread-safe: one cursor per iterator or lookup.
+ */
+final class BlockCursor {
+  private Block block;
+  private int nextEntry;
+  private boolean valid;
+  private byte[] key = new byte[64];
+  private int keyLength;
+  private int valueOffset;
+  private int valueLength;
+
+  /** Positions the cursor before the first entry of {@code b}; it is not valid until a seek. */
+  void reset(Block b) {
+    block = b;
+    valid = false;
+    nextEntry = 0;
+    keyLength = 0;
+  }
+
+  Block block() {
+    return block;
+  }
+
+  boolean isValid() {
+    return valid;
+  }
+
+  /** The current key, in its first {@link #keyLength()} bytes; valid until the cursor moves. */
+  byte[] keyBytes() {
+    assert valid;
+    return key;
+  }
+
+  int keyLength() {
+    assert valid;
+    return keyLength;
+  }
+
+  /** Offset of the current value in {@code block().data}. */
+  int valueOffset() {
+    assert valid;
+    return valueOffset;
+  }
+
+  int valueLength() {
+    assert valid;
+    return valueLength;
+  }
+
+  /** The current value, copied. */
+  byte[] value() {
+    return Arrays.copyOfRange(block.data, valueOffset, valueOffset + valueLength);
+  }
+
+  void seekToFirst() {
+    nextEntry = 0;
+    keyLength = 0;
+    next();
+  }
+
+  /** Moves to the next entry; the cursor becomes invalid past the last one. */
+  void next() {
+    if (nextEntry >= block.restartsOffset) {
+      valid = false;
+      return;
+    }
+    byte[] d = block.data;
+    int limit = block.restartsOffset;
+    long v = Bytes.getVarint31(d, nextEntry, limit);
+    int shared = (int) v;
+    long u = Bytes.getVarint31(d, (int) (v >>> 32), limit);
+    int unshared = (int) u;
+    long w = Bytes.getVarint31(d, (int) (u >>> 32), limit);
+    assert v >= 0 && u >= 0 && w >= 0 : "unverified block at " + block.fileOffset;
+    int p = (int) (w >>> 32);
+    int newLength = shared + unshared;
+    if (key.length < newLength) {
+      key = Arrays.copyOf(key, Math.max(newLength, key.length * 2));
+    }
+    System.arraycopy(d, p, key, shared, unshared);
+    keyLength = newLength;
+    valueOffset = p + unshared;
+    valueLength = (int) w;
+    nextEntry = valueOffset + valueLength;
+    assert nextEntry <= limit;
+    valid = true;
+  }
+
+  /** Moves to the first entry whose internal key is {@code >= target}; invalid when there is none. */
+  void seek(InternalKey target) {
+    int lo = 0;
+    int hi = block.restartCount - 1;
+    if (hi < 0) {
+      valid = false;
+      return;
+    }
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (compareRestartKey(target, mid) > 0) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    nextEntry = block.restartPoint(lo);
+    keyLength = 0;
+    next();
+    while (valid && KeyCodec.compare(target, key, 0, keyLength) > 0) {
+      next();
+    }
+  }
+
+  /** Compares {@code target} with the whole key stored at restart point {@code i}. */
+  private int compareRestartKey(InternalKey target, int i) {
+    byte[] d = block.data;
+    int limit = block.restartsOffset;
+    long v = Bytes.getVarint31(d, block.restartPoint(i), limit);
+    long u = Bytes.getVarint31(d, (int) (v >>> 32), limit);
+    long w = Bytes.getVarint31(d, (int) (u >>> 32), limit);
+    assert (int) v == 0 && u >= 0 && w >= 0 : "restart entry shares bytes";
+    return KeyCodec.compare(target, d, (int) (w >>> 32), (int) u);
+  }
+}

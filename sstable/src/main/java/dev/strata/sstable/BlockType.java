@@ -1,0 +1,44 @@
+package dev.strata.sstable;
+
+/**
+ * What a block holds. Persisted by {@link #id()} in the high four bits of every block trailer's type
+ * byte, so a handle that points at the wrong block is caught as corruption; {@code ordinal()} never
+ * reaches disk.
+ *
+ * <p>Immutable.
+ */
+enum BlockType {
+  /** Sorted cells. */
+  DATA(1),
+  /** The last key and handle of each data block. */
+  INDEX(2),
+  /** One partition of the filter: a serialized {@code BlockedBloomFilter}. */
+  FILTER_CHUNK(3),
+  /** The last filter key and handle of each filter chunk. */
+  FILTER_INDEX(4),
+  /** The table's properties. */
+  PROPERTIES(5),
+  /** A {@code BlockedBloomFilter} over the rows holding a row tombstone ({@code ROWCOL} only). */
+  ROW_TOMBSTONE_FILTER(6);
+
+  private final int id;
+
+  BlockType(int id) {
+    this.id = id;
+  }
+
+  /** The persisted id (four bits). */
+  int id() {
+    return id;
+  }
+
+  /** The type with the given persisted id, or {@code null}: parsers turn that into corruption. */
+  static BlockType fromIdOrNull(int id) {
+    for (BlockType t : values()) {
+      if (t.id == id) {
+        return t;
+      }
+    }
+    return null;
+  }
+}

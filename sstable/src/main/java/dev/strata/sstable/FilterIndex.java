@@ -1,0 +1,67 @@
+package dev.strata.sstable;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * The parsed filter index a reader pins in memory at open: for each chunk, its last filter key as an
+ * encoded cell key and its handle. One binary search finds the one chunk that can hold a key.
+ *
+ * <p>Immutable.
+ */
+final class FilterIndex {
+  private final byte[][] lastKeys;
+  private final BlockHandle[] handles;
+
+  private FilterIndex(byte[][] lastKeys, BlockHandle[] handles) {
+    this.lastKeys = lastKeys;
+    this.handles = handles;
+  }
+
+  /** Reads the parsed filter-index block; every handle must lie before {@code limit}. */
+  static FilterIndex from(Block block, long limit, Path file) throws CorruptTableException {
+    int n = block.entryCount;
+    byte[][] keys = new byte[n][];
+    BlockHandle[] handles = new BlockHandle[n];
+    BlockCursor c = new BlockCursor();
+    c.reset(block);
+    c.seekToFirst();
+    for (int i = 0; i < n; i++, c.next()) {
+      assert c.isValid();
+      keys[i] = Arrays.copyOf(c.keyBytes(), c.keyLength());
+      handles[i] = BlockHandle.decodeOrNull(block.data, c.valueOffset(), limit);
+      if (handles[i] == null) {
+        throw new CorruptTableException(file, block.fileOffset, "filter chunk %d handle lies outside the file", i);
+      }
+    }
+    return new FilterIndex(keys, handles);
+  }
+
+  int chunkCount() {
+    return handles.length;
+  }
+
+  BlockHandle handle(int i) {
+    return handles[i];
+  }
+
+  /** The encoded cell key of chunk {@code i}'s last filter key. */
+  byte[] lastKey(int i) {
+    return lastKeys[i];
+  }
+
+  /** The first chunk whose last key is {@code >= (row, column)}, or -1 when every chunk ends before it. */
+  int find(byte[] row, byte[] column) {
+    int lo = 0;
+    int hi = lastKeys.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (KeyCodec.compareCell(row, column, lastKeys[mid], 0, lastKeys[mid].length) > 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo == lastKeys.length ? -1 : lo;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.strata.sstable;
+
+import static dev.strata.sstable.SstableFormat.FILTER_TAG_CELL;
+import static dev.strata.sstable.SstableFormat.FILTER_TAG_ROW;
+
+import dev.strata.bloom.KeyHash;
+
+/**
+ * The canonical filter keys and their hashes. A row hashes as {@code 0x01 row}; a (row, column) cell
+ * as {@code 0x02 rowLength:u16 row column}. The tag keeps the row domain and the cell domain apart
+ * (row "a" never meets a cell), the row length makes cells canonical ((row "ab", column "c") and
+ * (row "a", column "bc") differ). Writers and probes go through these two methods only, so the bytes
+ * hashed at a probe are exactly the bytes hashed at insert.
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class FilterKeys {
+  private FilterKeys() {}
+
+  /** The filter hash of a row. */
+  static long rowHash(byte[] row) {
+    byte[] b = new byte[1 + row.length];
+    b[0] = FILTER_TAG_ROW;
+    System.arraycopy(row, 0, b, 1, row.length);
+    return KeyHash.hash64(b, 0, b.length);
+  }
+
+  /** The filter hash of a (row, column) cell. */
+  static long cellHash(byte[] row, byte[] column) {
+    byte[] b = new byte[1 + KeyCodec.cellKeyLength(row, column)];
+    b[0] = FILTER_TAG_CELL;
+    KeyCodec.encodeCellKey(row, column, b, 1);
+    return KeyHash.hash64(b, 0, b.length);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.strata.sstable;
+
+import java.util.Objects;
+
+/**
+ * The filter hashes of one lookup, computed once and reused for every table a Get consults: the row
+ * hash (probed under {@link FilterType#ROW}, and by the row-tombstone filter and row reads under
+ * {@link FilterType#ROWCOL}) and the (row, column) hash (probed under {@code ROWCOL}).
+ *
+ * <pre>{@code
+ * FilterProbe probe = FilterProbe.of(row, column);
+ * for (TableReader t : candidates) {
+ *   GetResult r = t.get(probe, snapshot);
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>The arrays are not copied: the caller must not change them while the probe is in use. Immutable.
+ */
+public final class FilterProbe {
+  private final byte[] row;
+  private final byte[] column;
+  private final long rowHash;
+  private final long cellHash;
+
+  private FilterProbe(byte[] row, byte[] column) {
+    this.row = row;
+    this.column = column;
+    this.rowHash = FilterKeys.rowHash(row);
+    this.cellHash = FilterKeys.cellHash(row, column);
+  }
+
+  /** The probe for cell (row, column); a row read passes the empty column. */
+  public static FilterProbe of(byte[] row, byte[] column) {
+    Objects.requireNonNull(row, "row");
+    Objects.requireNonNull(column, "column");
+    if (row.length > SstableFormat.MAX_ROW_LENGTH) {
+      throw new IllegalArgumentException(
+          "row of " + row.length + " bytes exceeds MAX_ROW_LENGTH " + SstableFormat.MAX_ROW_LENGTH);
+    }
+    return new FilterProbe(row, column);
+  }
+
+  public byte[] row() {
+    return row;
+  }
+
+  public byte[] column() {
+    return column;
+  }
+
+  /** {@code KeyHash.hash64} of the row-domain filter key. */
+  public long rowHash() {
+    return rowHash;
+  }
+
+  /** {@code KeyHash.hash64} of the cell-domain filter key. */
+  public long cellHash() {
+    return cellHash;
+  }
+}

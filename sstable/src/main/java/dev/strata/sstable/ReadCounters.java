@@ -1,0 +1,75 @@
+package dev.strata.sstable;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What table reads cost, counted step by step. One instance may be shared by all readers of a
+ * database (pass it to {@link TableReader#open(java.nio.file.Path, long, BlockCache, ReadCounters)}):
+ * the engine sums it into its stats. Which call counts what:
+ *
+ * <ul>
+ *   <li>{@code tablesConsulted}: {@link TableReader#get} calls whose row lies in the table's row range;
+ *   <li>{@code tablesSkippedByFilter}: of those, the ones the filter answered "absent" (no chunk could
+ *       hold the key, or the chunk said no, and under {@code ROWCOL} no row tombstone may hide it);
+ *   <li>{@code filterFalsePositives}: of those not skipped, in a table that has a filter, the ones that
+ *       found neither an entry of the cell nor a row tombstone visible at the snapshot;
+ *   <li>{@code filterChunksRead} / {@code filterChunkCacheHits}: filter chunks loaded from disk / served
+ *       by the block cache; {@code filterChunksCorrupt}: chunks that failed their checksum and were
+ *       read as "maybe present";
+ *   <li>{@code indexBlocksRead} / {@code indexBlockCacheHits}, {@code dataBlocksRead} / {@code
+ *       dataBlockCacheHits}: the same for index and data blocks, by Gets and iterators;
+ *   <li>{@code bytesRead}: bytes read from table files for blocks (trailers included), by opens, Gets
+ *       and iterators; the footer, properties, filter index and row-tombstone filter read at open are
+ *       not counted.
+ * </ul>
+ *
+ * <p>Thread-safe.
+ */
+public final class ReadCounters {
+  final LongAdder tablesConsulted = new LongAdder();
+  final LongAdder tablesSkippedByFilter = new LongAdder();
+  final LongAdder filterFalsePositives = new LongAdder();
+  final LongAdder filterChunksRead = new LongAdder();
+  final LongAdder filterChunkCacheHits = new LongAdder();
+  final LongAdder filterChunksCorrupt = new LongAdder();
+  final LongAdder indexBlocksRead = new LongAdder();
+  final LongAdder indexBlockCacheHits = new LongAdder();
+  final LongAdder dataBlocksRead = new LongAdder();
+  final LongAdder dataBlockCacheHits = new LongAdder();
+  final LongAdder bytesRead = new LongAdder();
+
+  /** The counters now. */
+  public TableReadStats snapshot() {
+    return new TableReadStats(
+        tablesConsulted.sum(),
+        tablesSkippedByFilter.sum(),
+        filterFalsePositives.sum(),
+        filterChunksRead.sum(),
+        filterChunkCacheHits.sum(),
+        filterChunksCorrupt.sum(),
+        indexBlocksRead.sum(),
+        indexBlockCacheHits.sum(),
+        dataBlocksRead.sum(),
+        dataBlockCacheHits.sum(),
+        bytesRead.sum());
+  }
+
+  /** Counts one block load of {@code kind} that read {@code bytes} from disk. */
+  void countRead(BlockKind kind, long bytes) {
+    switch (kind) {
+      case DATA -> dataBlocksRead.increment();
+      case INDEX -> indexBlocksRead.increment();
+      case FILTER -> filterChunksRead.increment();
+    }
+    bytesRead.add(bytes);
+  }
+
+  /** Counts one block of {@code kind} served by the cache. */
+  void countHit(BlockKind kind) {
+    switch (kind) {
+      case DATA -> dataBlockCacheHits.increment();
+      case INDEX -> indexBlockCacheHits.increment();
+      case FILTER -> filterChunkCacheHits.increment();
+    }
+  }
+}

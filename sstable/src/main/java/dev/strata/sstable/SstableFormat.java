@@ -1,0 +1,145 @@
+package dev.strata.sstable;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * The SSTable file format: every constant, size and offset that readers and writers use, and the
+ * grammar below. {@code sstable/FORMAT-sstable.md} is the byte-exact specification; this is its
+ * summary. All integers are little-endian; {@code varint} is unsigned LEB128 of at most 5 bytes.
+ *
+ * <pre>
+ * File       := (DataBlock | Padding FilterChunk)* [Padding RowTombstoneFilter]
+ *               FilterIndex Index Properties Footer
+ * Block      := payload[length] type:u8 crc:u32
+ *                 type = blockType.id &lt;&lt; 4 | compression.id
+ *                 crc  = maskedCrc32c(payload || type)
+ * Payload    := Entries | u32 uncompressedLength, lz4Block     (compression LZ4)
+ * Entries    := Entry* restart:u32[n] n:u32     (n = 0 iff there are no entries)
+ * Entry      := shared:varint unshared:varint valueLength:varint keyDelta[unshared] value[valueLength]
+ * InternalKey:= rowLength:u16 row column (sequence &lt;&lt; 8 | kind.id):u64
+ * CellKey    := rowLength:u16 row column
+ * Handle     := offset:u64 length:u32             (length excludes the 5-byte trailer)
+ * Padding    := 0x00*  up to the next multiple of 64 (a filter payload starts 64-byte aligned)
+ * FilterChunk, RowTombstoneFilter := Block whose payload is BlockedBloomFilter.toByteArray()
+ * Index      := Entries: key = InternalKey (the last key of a data block), value = Handle; n entries, n restarts
+ * FilterIndex:= Entries: key = CellKey (the last filter key of a chunk), value = Handle
+ * Properties := the fields of {@link TableProperties}, in the order of FORMAT-sstable.md
+ * Footer     := index:Handle filterIndex:Handle properties:Handle rowTombstoneFilter:Handle
+ *               version:u32 crc:u32 magic:u8[8]  (64 bytes; crc = maskedCrc32c(footer[0, 52)))
+ * </pre>
+ *
+ * <p>Filter keys (the bytes hashed by {@code KeyHash.hash64}): a row is {@code 0x01 row}; a cell is
+ * {@code 0x02 rowLength:u16 row column}. The leading tag keeps the two hash domains apart and the
+ * row length makes the encoding of (row, column) pairs canonical.
+ *
+ * <p>Version history (readers accept {@link #VERSION_START} to {@link #VERSION_CURRENT}):
+ *
+ * <ol>
+ *   <li>The first format.
+ * </ol>
+ *
+ * <p>Immutable (constants only).
+ */
+public final class SstableFormat {
+  /** The oldest format version this reader reads. */
+  public static final int VERSION_START = 1;
+
+  /** The version every writer writes. */
+  public static final int VERSION_CURRENT = VERSION_START;
+
+  /** The last 8 bytes of every table file, in file order. */
+  static final byte[] MAGIC = "STRATSST".getBytes(StandardCharsets.US_ASCII);
+
+  /** Bytes of the fixed-size footer at the end of the file. */
+  static final int FOOTER_BYTES = 64;
+
+  /** Bytes of an encoded block handle: offset u64, length u32. */
+  static final int HANDLE_BYTES = 12;
+
+  /** Footer offset of the version field. */
+  static final int FOOTER_VERSION_OFFSET = 4 * HANDLE_BYTES;
+
+  /** Footer offset of the masked CRC32C over the footer's first {@code FOOTER_CRC_OFFSET} bytes. */
+  static final int FOOTER_CRC_OFFSET = FOOTER_VERSION_OFFSET + 4;
+
+  /** Footer offset of the magic. */
+  static final int FOOTER_MAGIC_OFFSET = FOOTER_CRC_OFFSET + 4;
+
+  /** Bytes of a block trailer: type byte, masked CRC32C. */
+  static final int BLOCK_TRAILER_BYTES = 5;
+
+  /** Bytes of the uncompressed-length prefix of an LZ4 payload. */
+  static final int LZ4_HEADER_BYTES = 4;
+
+  /** The largest block payload (stored or uncompressed) a reader accepts. */
+  static final int MAX_BLOCK_BYTES = 1 << 30;
+
+  /** Bytes of the trailer of an encoded internal key: (sequence << 8 | kind) as u64. */
+  static final int KEY_TRAILER_BYTES = 8;
+
+  /** Bytes of the row-length prefix of internal and cell keys. */
+  static final int ROW_LENGTH_BYTES = 2;
+
+  /** The longest row a table holds (the row length is a u16). */
+  public static final int MAX_ROW_LENGTH = 0xffff;
+
+  /** The largest value a table holds; the engine's own limit is lower. */
+  public static final int MAX_VALUE_LENGTH = 256 << 20;
+
+  /** Entries between restart points in data blocks. */
+  static final int DATA_RESTART_INTERVAL = 16;
+
+  /** Entries between restart points in index and filter-index blocks: every entry, for binary search. */
+  static final int INDEX_RESTART_INTERVAL = 1;
+
+  /** File offsets of filter payloads are multiples of this. */
+  static final int FILTER_ALIGNMENT = 64;
+
+  /** The filter-key tag of the row domain. */
+  static final byte FILTER_TAG_ROW = 0x01;
+
+  /** The filter-key tag of the (row, column) domain. */
+  static final byte FILTER_TAG_CELL = 0x02;
+
+  /** File name extension of table files. */
+  public static final String EXTENSION = ".sst";
+
+  private SstableFormat() {}
+
+  /** The file name of table {@code fileNumber}: six or more digits and {@code .sst}, e.g. {@code 000012.sst}. */
+  public static String fileName(long fileNumber) {
+    if (fileNumber < 0) {
+      throw new IllegalArgumentException("fileNumber must be >= 0: " + fileNumber);
+    }
+    return String.format(Locale.ROOT, "%06d%s", fileNumber, EXTENSION);
+  }
+
+  /** The path of table {@code fileNumber} in {@code dir}. */
+  public static Path tablePath(Path dir, long fileNumber) {
+    return dir.resolve(fileName(fileNumber));
+  }
+
+  /** The file number a table file name stands for, or -1 when it is not a table file name. */
+  public static long parseFileNumber(String fileName) {
+    if (!fileName.endsWith(EXTENSION)) {
+      return -1;
+    }
+    String digits = fileName.substring(0, fileName.length() - EXTENSION.length());
+    if (digits.length() < 6 || digits.length() > 18) {
+      return -1;
+    }
+    for (int i = 0; i < digits.length(); i++) {
+      if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
+        return -1;
+      }
+    }
+    return Long.parseLong(digits);
+  }
+
+  /** The trailer type byte of a block. */
+  static byte trailerType(BlockType type, BlockCompression compression) {
+    return (byte) (type.id() << 4 | compression.id());
+  }
+}

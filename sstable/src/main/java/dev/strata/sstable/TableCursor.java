@@ -1,0 +1,108 @@
+package dev.strata.sstable;
+
+import java.io.IOException;
+
+/**
+ * A position among a table's entries: a cursor on the index block and one on the current data block.
+ * Point lookups and {@link TableIterator} both move one. A seek that lands in the data block already
+ * loaded reuses it without asking the cache again.
+ *
+ * <p>Not thread-safe.
+ */
+final class TableCursor {
+  private final TableReader reader;
+  private final BlockCursor index = new BlockCursor();
+  private final BlockCursor data = new BlockCursor();
+  private Block loadedData;
+  private int loadedIndexEntry = -1;
+  private boolean valid;
+
+  TableCursor(TableReader reader) {
+    this.reader = reader;
+  }
+
+  boolean isValid() {
+    return valid;
+  }
+
+  void seekToFirst() throws IOException {
+    ensureIndex();
+    index.seekToFirst();
+    if (positionData()) {
+      data.seekToFirst();
+      skipExhaustedBlocks();
+    }
+  }
+
+  /** Moves to the first entry {@code >= target}. */
+  void seek(InternalKey target) throws IOException {
+    ensureIndex();
+    index.seek(target);
+    if (positionData()) {
+      data.seek(target);
+      skipExhaustedBlocks();
+    }
+  }
+
+  void next() throws IOException {
+    assert valid;
+    data.next();
+    skipExhaustedBlocks();
+  }
+
+  /** True when the current entry belongs to cell (row, column). */
+  boolean inCell(byte[] row, byte[] column) {
+    assert valid;
+    return KeyCodec.sameCell(row, column, data.keyBytes(), 0, data.keyLength());
+  }
+
+  InternalKey key() {
+    assert valid;
+    return KeyCodec.decodeInternalKey(data.keyBytes(), 0, data.keyLength());
+  }
+
+  long sequence() {
+    return KeyCodec.sequence(data.keyBytes(), 0, data.keyLength());
+  }
+
+  ValueKind kind() {
+    return KeyCodec.kind(data.keyBytes(), 0, data.keyLength());
+  }
+
+  byte[] value() {
+    assert valid;
+    return data.value();
+  }
+
+  private void ensureIndex() throws IOException {
+    if (index.block() == null) {
+      index.reset(reader.indexBlock());
+    }
+  }
+
+  /** Loads the data block the index cursor stands on (unless loaded); false past the last block. */
+  private boolean positionData() throws IOException {
+    valid = index.isValid();
+    if (!valid) {
+      return false;
+    }
+    int entry = index.valueOffset();
+    if (entry != loadedIndexEntry) {
+      loadedData = reader.dataBlock(index.block(), entry);
+      loadedIndexEntry = entry;
+    }
+    data.reset(loadedData);
+    return true;
+  }
+
+  private void skipExhaustedBlocks() throws IOException {
+    while (!data.isValid()) {
+      index.next();
+      if (!positionData()) {
+        return;
+      }
+      data.seekToFirst();
+    }
+    valid = true;
+  }
+}

@@ -1,0 +1,89 @@
+package dev.strata.sstable;
+
+import java.io.IOException;
+
+/**
+ * Iterates a table's entries in {@link InternalKey#ORDER}, for scans and compaction. Starts
+ * unpositioned: call {@link #seekToFirst()} or {@link #seek(InternalKey)}, then read {@link #key()}
+ * and {@link #value()} while {@link #isValid()}, moving with {@link #next()}.
+ *
+ * <pre>{@code
+ * try (TableIterator it = reader.iterator()) {
+ *   for (it.seekToFirst(); it.isValid(); it.next()) {
+ *     consume(it.key(), it.value());
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Data blocks come through the block cache and count into the reader's counters. Not thread-safe:
+ * one thread uses an iterator.
+ */
+public final class TableIterator implements AutoCloseable {
+  private final TableCursor cursor;
+  private InternalKey key;
+  private boolean closed;
+
+  TableIterator(TableCursor cursor) {
+    this.cursor = cursor;
+  }
+
+  /** Positions on the first entry (invalid when the table is empty, which a finished table never is). */
+  public void seekToFirst() throws IOException {
+    checkOpen();
+    key = null;
+    cursor.seekToFirst();
+  }
+
+  /** Positions on the first entry whose key is {@code >= target}; invalid when there is none. */
+  public void seek(InternalKey target) throws IOException {
+    checkOpen();
+    key = null;
+    cursor.seek(target);
+  }
+
+  /** True when positioned on an entry. */
+  public boolean isValid() {
+    return !closed && cursor.isValid();
+  }
+
+  /** Moves to the next entry. */
+  public void next() throws IOException {
+    checkValid();
+    key = null;
+    cursor.next();
+  }
+
+  /** The current entry's key (a new object whose arrays the caller may keep). */
+  public InternalKey key() {
+    checkValid();
+    if (key == null) {
+      key = cursor.key();
+    }
+    return key;
+  }
+
+  /** The current entry's value, a new array. */
+  public byte[] value() {
+    checkValid();
+    return cursor.value();
+  }
+
+  /** Releases the iterator. Idempotent. */
+  @Override
+  public void close() {
+    closed = true;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("iterator closed");
+    }
+  }
+
+  private void checkValid() {
+    checkOpen();
+    if (!cursor.isValid()) {
+      throw new IllegalStateException("iterator not positioned on an entry");
+    }
+  }
+}

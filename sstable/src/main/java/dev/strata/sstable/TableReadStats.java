@@ -1,0 +1,36 @@
+package dev.strata.sstable;
+
+/**
+ * A snapshot of {@link ReadCounters}; see there for what each counter counts.
+ *
+ * <p>Immutable.
+ */
+public record TableReadStats(
+    long tablesConsulted,
+    long tablesSkippedByFilter,
+    long filterFalsePositives,
+    long filterChunksRead,
+    long filterChunkCacheHits,
+    long filterChunksCorrupt,
+    long indexBlocksRead,
+    long indexBlockCacheHits,
+    long dataBlocksRead,
+    long dataBlockCacheHits,
+    long bytesRead) {
+
+  /** The counters accumulated between {@code earlier} and this snapshot. */
+  public TableReadStats minus(TableReadStats earlier) {
+    return new TableReadStats(
+        tablesConsulted - earlier.tablesConsulted,
+        tablesSkippedByFilter - earlier.tablesSkippedByFilter,
+        filterFalsePositives - earlier.filterFalsePositives,
+        filterChunksRead - earlier.filterChunksRead,
+        filterChunkCacheHits - earlier.filterChunkCacheHits,
+        filterChunksCorrupt - earlier.filterChunksCorrupt,
+        indexBlocksRead - earlier.indexBlocksRead,
+        indexBlockCacheHits - earlier.indexBlockCacheHits,
+        dataBlocksRead - earlier.dataBlocksRead,
+        dataBlockCacheHits - earlier.dataBlockCacheHits,
+        bytesRead - earlier.bytesRead);
+  }
+}

@@ -1,0 +1,502 @@
+package dev.strata.sstable;
+
+import static dev.strata.sstable.SstableFormat.BLOCK_TRAILER_BYTES;
+import static dev.strata.sstable.SstableFormat.FOOTER_BYTES;
+
+import dev.strata.bloom.BlockedBloomFilter;
+import dev.strata.checksum.Checksums;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Objects;
+import net.jpountz.lz4.LZ4Exception;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4SafeDecompressor;
+
+/**
+ * Reads one table: point lookups through its partitioned filter, and iterators.
+ *
+ * <p>{@link #open} reads the footer, the properties, the filter index (pinned) and, under {@code
+ * ROWCOL} with row tombstones, the small row-tombstone filter (pinned); it loads the index block
+ * through the block cache. It reads no data block and no filter chunk. A {@link #get} then takes the
+ * one filter chunk that can hold the key, the index block and one data block, each through the cache
+ * and verified against its checksum before it is cached.
+ *
+ * <p>Row tombstones under {@code ROWCOL}: the filter holds (row, column) pairs, so a table holding a
+ * row tombstone for row r has no filter entry for (r, c) and the chunk says "absent" for (r, c); the
+ * Get must still see the tombstone. The table keeps a row-tombstone count in its properties and a
+ * filter over the rows of its row tombstones. When the chunk says absent and the count is not zero,
+ * the Get probes that filter with the row hash it already has, and reads only the row tombstone when
+ * it says maybe. This costs nothing for the (usual) tables without row tombstones and never a second
+ * chunk load, where HBase's row-marker probe (a reserved (row, marker) key probed on every Get) can
+ * land in another chunk.
+ *
+ * <p>Corruption: a data, index or properties block, or the footer, that fails its checksum or does
+ * not parse throws {@link CorruptTableException} naming the file and offset; a filter chunk or the
+ * row-tombstone filter that fails reads as "maybe present" and is counted in {@code
+ * filterChunksCorrupt}.
+ *
+ * <p>Thread-safe: share one reader between threads; each iterator belongs to one thread. The caller
+ * must not close a reader while lookups or iterators on it are running (the engine reference-counts
+ * readers).
+ */
+public final class TableReader implements Closeable {
+  private static final byte[] EMPTY = new byte[0];
+  private static final LZ4SafeDecompressor LZ4 = LZ4Factory.fastestInstance().safeDecompressor();
+
+  private final Path path;
+  private final long fileNumber;
+  private final FileChannel channel;
+  private final long fileSize;
+  private final Footer footer;
+  private final TableProperties properties;
+  private final BlockCache cache;
+  private final ReadCounters counters;
+  private final FilterIndex filterIndex;
+  private final BlockCacheKey indexKey;
+  /** The row-tombstone filter; null when absent, or when damaged (then every row may have one). */
+  private final BlockedBloomFilter rowTombstoneFilter;
+  private volatile boolean closed;
+
+  private TableReader(Path path, long fileNumber, FileChannel channel, long fileSize, Footer footer,
+      TableProperties properties, BlockCache cache, ReadCounters counters, FilterIndex filterIndex,
+      BlockedBloomFilter rowTombstoneFilter) {
+    this.path = path;
+    this.fileNumber = fileNumber;
+    this.channel = channel;
+    this.fileSize = fileSize;
+    this.footer = footer;
+    this.properties = properties;
+    this.cache = cache;
+    this.counters = counters;
+    this.filterIndex = filterIndex;
+    this.rowTombstoneFilter = rowTombstoneFilter;
+    this.indexKey = new BlockCacheKey(fileNumber, footer.index().offset());
+  }
+
+  /** Opens table {@code file} with counters of its own. */
+  public static TableReader open(Path file, long fileNumber, BlockCache cache) throws IOException {
+    return open(file, fileNumber, cache, new ReadCounters());
+  }
+
+  /**
+   * Opens table {@code file}, whose blocks are cached in {@code cache} under {@code fileNumber} (which
+   * must be unique among the tables sharing the cache), counting into {@code counters}.
+   *
+   * @throws CorruptTableException when the footer, properties, filter index or index is damaged
+   * @throws FormatVersionException when the table's format version is not supported
+   */
+  public static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters)
+      throws IOException {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(cache, "cache");
+    Objects.requireNonNull(counters, "counters");
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+    boolean ok = false;
+    try {
+      long size = ch.size();
+      if (size < FOOTER_BYTES) {
+        throw new CorruptTableException(file, 0, "file of %d bytes is shorter than a footer", size);
+      }
+      long footerOffset = size - FOOTER_BYTES;
+      Footer footer = Footer.decode(readFully(ch, file, footerOffset, FOOTER_BYTES), file, footerOffset);
+      byte[] raw = readStored(ch, file, footer.properties());
+      byte[] props = payload(raw, file, footer.properties(), BlockType.PROPERTIES);
+      TableProperties properties =
+          TableProperties.decode(props, payloadLength(raw, props, footer.properties()), file,
+              footer.properties().offset());
+      if (properties.formatVersion() != footer.version()) {
+        throw new CorruptTableException(file, footer.properties().offset(),
+            "properties say format version %d, footer %d", properties.formatVersion(), footer.version());
+      }
+      FilterIndex filterIndex =
+          FilterIndex.from(readBlock(ch, file, footer.filterIndex(), BlockType.FILTER_INDEX), footerOffset, file);
+      if (filterIndex.chunkCount() != properties.filterChunkCount()
+          || (properties.filterType() == FilterType.NONE && filterIndex.chunkCount() != 0)) {
+        throw new CorruptTableException(file, footer.filterIndex().offset(),
+            "filter index of %d chunks, properties say %d of type %s",
+            filterIndex.chunkCount(), properties.filterChunkCount(), properties.filterType());
+      }
+      boolean wantTombstoneFilter =
+          properties.filterType() == FilterType.ROWCOL && properties.rowTombstoneCount() > 0;
+      if (wantTombstoneFilter == footer.rowTombstoneFilter().equals(BlockHandle.NONE)) {
+        throw new CorruptTableException(file, footerOffset, "row-tombstone filter handle %s with %d row"
+            + " tombstones under %s", footer.rowTombstoneFilter(), properties.rowTombstoneCount(),
+            properties.filterType());
+      }
+      BlockedBloomFilter rowTombstoneFilter = null;
+      if (wantTombstoneFilter) {
+        try {
+          rowTombstoneFilter =
+              loadFilter(ch, file, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER).filter;
+        } catch (CorruptTableException e) {
+          counters.filterChunksCorrupt.increment(); // read as "maybe" for every row
+        }
+      }
+      TableReader reader = new TableReader(file, fileNumber, ch, size, footer, properties, cache, counters,
+          filterIndex, rowTombstoneFilter);
+      reader.indexBlock();
+      ok = true;
+      return reader;
+    } finally {
+      if (!ok) {
+        ch.close();
+      }
+    }
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public long fileNumber() {
+    return fileNumber;
+  }
+
+  /** The file's length in bytes. */
+  public long fileSize() {
+    return fileSize;
+  }
+
+  public TableProperties properties() {
+    return properties;
+  }
+
+  /** The counters this reader counts into. */
+  public ReadCounters counters() {
+    return counters;
+  }
+
+  /**
+   * What this table holds for cell (probe.row, probe.column) at {@code snapshot}: the newest entry of
+   * the cell with sequence {@code <= snapshot} and the newest row tombstone of the row with sequence
+   * {@code <= snapshot}. Checks the row range, then the filter (one chunk), then the index and one
+   * data block (a second one only when the entries of a cell straddle blocks).
+   *
+   * @param snapshot the largest visible sequence; {@link InternalKey#MAX_SEQUENCE} sees everything
+   */
+  public GetResult get(FilterProbe probe, long snapshot) throws IOException {
+    Objects.requireNonNull(probe, "probe");
+    checkSnapshot(snapshot);
+    checkOpen();
+    byte[] row = probe.row();
+    if (!rowInRange(row)) {
+      return GetResult.ABSENT;
+    }
+    counters.tablesConsulted.increment();
+    boolean cellMaybe = cellMayBePresent(probe);
+    boolean tombstoneMaybe = properties.rowTombstoneCount() > 0
+        && (properties.filterType() == FilterType.ROWCOL ? rowTombstoneMayBePresent(probe) : cellMaybe);
+    if (!cellMaybe && !tombstoneMaybe) {
+      counters.tablesSkippedByFilter.increment();
+      return GetResult.ABSENT;
+    }
+    TableCursor cursor = new TableCursor(this);
+    InternalKey cell = null;
+    byte[] value = null;
+    if (cellMaybe) {
+      cursor.seek(new InternalKey(row, probe.column(), snapshot, ValueKind.PUT));
+      if (cursor.isValid() && cursor.inCell(row, probe.column())) {
+        cell = cursor.key();
+        value = cursor.value();
+      }
+    }
+    long rowTombstone = GetResult.NO_ROW_TOMBSTONE;
+    if (tombstoneMaybe) {
+      if (!cellMaybe || probe.column().length != 0) {
+        cursor.seek(new InternalKey(row, EMPTY, snapshot, ValueKind.PUT));
+      } // else the cursor already stands on the newest visible entry of (row, empty column)
+      while (cursor.isValid() && cursor.inCell(row, EMPTY)) {
+        if (cursor.kind() == ValueKind.DELETE_ROW) {
+          rowTombstone = cursor.sequence();
+          break;
+        }
+        cursor.next();
+      }
+    }
+    if (cell == null && rowTombstone == GetResult.NO_ROW_TOMBSTONE) {
+      if (properties.filterType() != FilterType.NONE) {
+        counters.filterFalsePositives.increment();
+      }
+      return GetResult.ABSENT;
+    }
+    return new GetResult(cell, value, rowTombstone);
+  }
+
+  /**
+   * False when the filter proves the table holds no entry of the row (for row reads); true when it
+   * may. Checks the row range and, under {@code ROW} or {@code ROWCOL}, the row-domain filter key in
+   * the one chunk that can hold it. Counts chunk loads, not tables.
+   */
+  public boolean mightContainRow(FilterProbe probe) throws IOException {
+    Objects.requireNonNull(probe, "probe");
+    checkOpen();
+    if (!rowInRange(probe.row())) {
+      return false;
+    }
+    return properties.filterType() == FilterType.NONE
+        || chunkMayContain(probe.row(), EMPTY, probe.rowHash());
+  }
+
+  /** A new iterator over every entry, unpositioned: call a seek first. */
+  public TableIterator iterator() {
+    checkOpen();
+    return new TableIterator(new TableCursor(this));
+  }
+
+  /**
+   * Reads every block of the table from disk (bypassing the cache) and checks its checksum and
+   * structure: footer, properties, filter index and every chunk, row-tombstone filter, index and every
+   * data block, entry order, and the counts and keys the properties state. For tools and tests.
+   *
+   * @throws CorruptTableException at the first damaged block, including a filter chunk
+   */
+  public void verifyChecksums() throws IOException {
+    checkOpen();
+    long footerOffset = fileSize - FOOTER_BYTES;
+    Footer.decode(readFully(channel, path, footerOffset, FOOTER_BYTES), path, footerOffset);
+    for (int i = 0; i < filterIndex.chunkCount(); i++) {
+      loadFilter(channel, path, filterIndex.handle(i), BlockType.FILTER_CHUNK);
+      if (i > 0 && compareCellKeys(filterIndex.lastKey(i - 1), filterIndex.lastKey(i)) >= 0) {
+        throw new CorruptTableException(path, footer.filterIndex().offset(), "filter index keys out of order at %d", i);
+      }
+    }
+    if (!footer.rowTombstoneFilter().equals(BlockHandle.NONE)) {
+      loadFilter(channel, path, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER);
+    }
+    Block index = readBlock(channel, path, footer.index(), BlockType.INDEX);
+    BlockCursor ic = new BlockCursor();
+    ic.reset(index);
+    BlockCursor dc = new BlockCursor();
+    InternalKey previous = null;
+    long entries = 0;
+    for (ic.seekToFirst(); ic.isValid(); ic.next()) {
+      BlockHandle h = dataHandle(index, ic.valueOffset());
+      Block data = readBlock(channel, path, h, BlockType.DATA);
+      dc.reset(data);
+      for (dc.seekToFirst(); dc.isValid(); dc.next()) {
+        InternalKey k = KeyCodec.decodeInternalKey(dc.keyBytes(), 0, dc.keyLength());
+        if (previous != null ? InternalKey.compare(previous, k) >= 0 : !k.equals(properties.smallestKey())) {
+          throw new CorruptTableException(path, h.offset(), "key %s out of order after %s", k, previous);
+        }
+        if (KeyCodec.compare(k, ic.keyBytes(), 0, ic.keyLength()) > 0) {
+          throw new CorruptTableException(path, h.offset(), "key %s after its block's index key", k);
+        }
+        previous = k;
+        entries++;
+      }
+    }
+    if (entries != properties.entryCount() || index.entryCount != properties.dataBlockCount()
+        || previous == null || !previous.equals(properties.largestKey())) {
+      throw new CorruptTableException(path, footer.index().offset(), "%d entries in %d blocks ending at %s,"
+          + " properties say %d in %d ending at %s", entries, index.entryCount, previous,
+          properties.entryCount(), properties.dataBlockCount(), properties.largestKey());
+    }
+  }
+
+  /** Closes the file. Idempotent. */
+  @Override
+  public void close() throws IOException {
+    closed = true;
+    channel.close();
+  }
+
+  @Override
+  public String toString() {
+    return "TableReader[" + path + " #" + fileNumber + "]";
+  }
+
+  // ---- the read path -------------------------------------------------------------------------
+
+  private boolean rowInRange(byte[] row) {
+    return Arrays.compareUnsigned(row, properties.smallestRow()) >= 0
+        && Arrays.compareUnsigned(row, properties.largestRow()) <= 0;
+  }
+
+  private boolean cellMayBePresent(FilterProbe probe) throws IOException {
+    return switch (properties.filterType()) {
+      case NONE -> true;
+      case ROW -> chunkMayContain(probe.row(), EMPTY, probe.rowHash());
+      case ROWCOL -> chunkMayContain(probe.row(), probe.column(), probe.cellHash());
+    };
+  }
+
+  private boolean rowTombstoneMayBePresent(FilterProbe probe) {
+    return rowTombstoneFilter == null || rowTombstoneFilter.mightContainHash(probe.rowHash());
+  }
+
+  /** Probes the one chunk that can hold filter key (row, column); a damaged chunk says maybe. */
+  private boolean chunkMayContain(byte[] row, byte[] column, long hash) throws IOException {
+    int i = filterIndex.find(row, column);
+    if (i < 0) {
+      return false;
+    }
+    BlockHandle h = filterIndex.handle(i);
+    FilterChunk chunk;
+    try {
+      chunk = fetch(h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.FILTER_CHUNK));
+    } catch (CorruptTableException e) {
+      counters.filterChunksCorrupt.increment();
+      return true;
+    }
+    return chunk.filter.mightContainHash(hash);
+  }
+
+  Block indexBlock() throws IOException {
+    return fetch(footer.index(), BlockKind.INDEX, () -> readBlock(channel, path, footer.index(), BlockType.INDEX));
+  }
+
+  /** The data block whose handle is the value at {@code valueOffset} of the index block. */
+  Block dataBlock(Block index, int valueOffset) throws IOException {
+    BlockHandle h = dataHandle(index, valueOffset);
+    return fetch(h, BlockKind.DATA, () -> readBlock(channel, path, h, BlockType.DATA));
+  }
+
+  private BlockHandle dataHandle(Block index, int valueOffset) throws CorruptTableException {
+    BlockHandle h = BlockHandle.decodeOrNull(index.data, valueOffset, fileSize - FOOTER_BYTES);
+    if (h == null) {
+      throw new CorruptTableException(path, footer.index().offset(), "data block handle lies outside the file");
+    }
+    return h;
+  }
+
+  /** Takes a block from the cache or loads it through {@code loader}, counting which. */
+  private <T extends CachedBlock> T fetch(BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
+      throws IOException {
+    CountingLoader<T> counting = new CountingLoader<>(loader);
+    BlockCacheKey key = kind == BlockKind.INDEX ? indexKey : new BlockCacheKey(fileNumber, h.offset());
+    T block = cache.getOrLoad(key, kind, counting);
+    if (counting.ran) {
+      counters.countRead(kind, h.storedLength());
+    } else {
+      counters.countHit(kind);
+    }
+    return block;
+  }
+
+  /** A loader that records whether the cache ran it. */
+  private static final class CountingLoader<T extends CachedBlock> implements BlockCache.Loader<T> {
+    private final BlockCache.Loader<T> delegate;
+    boolean ran;
+
+    CountingLoader(BlockCache.Loader<T> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public T load() throws IOException {
+      ran = true;
+      return delegate.load();
+    }
+  }
+
+  /**
+   * Reads and verifies a filter payload: one read, then one copy into the filter's aligned memory
+   * (the bloom module checks its own trailer too).
+   */
+  private static FilterChunk loadFilter(FileChannel ch, Path path, BlockHandle h, BlockType type)
+      throws IOException {
+    byte[] raw = readStored(ch, path, h);
+    byte[] payload = payload(raw, path, h, type);
+    assert payload == raw;
+    try {
+      return new FilterChunk(BlockedBloomFilter.fromBytes(raw, 0, h.length()), h.length());
+    } catch (IllegalArgumentException e) {
+      throw new CorruptTableException(path, h.offset(), e, "%s does not parse: %s", type, e.getMessage());
+    }
+  }
+
+  // ---- block I/O, shared by open and the read path --------------------------------------------
+
+  /** Reads, verifies, decompresses and parses the entries block at {@code h}. */
+  private static Block readBlock(FileChannel ch, Path file, BlockHandle h, BlockType type) throws IOException {
+    byte[] raw = readStored(ch, file, h);
+    byte[] payload = payload(raw, file, h, type);
+    return Block.parse(payload, payloadLength(raw, payload, h), type, file, h.offset());
+  }
+
+  private static int payloadLength(byte[] raw, byte[] payload, BlockHandle h) {
+    return payload == raw ? h.length() : payload.length;
+  }
+
+  /** The payload and trailer at {@code h}: {@code h.length() + 5} bytes. */
+  private static byte[] readStored(FileChannel ch, Path file, BlockHandle h) throws IOException {
+    return readFully(ch, file, h.offset(), h.length() + BLOCK_TRAILER_BYTES);
+  }
+
+  /**
+   * Verifies the trailer of {@code raw} (checksum, then block type and compression) and returns the
+   * payload: {@code raw} itself (payload in its first {@code h.length()} bytes) when stored
+   * uncompressed, else a new array of exactly the uncompressed payload.
+   */
+  private static byte[] payload(byte[] raw, Path file, BlockHandle h, BlockType want) throws CorruptTableException {
+    int n = h.length();
+    byte typeByte = raw[n];
+    int stored = Bytes.getU32(raw, n + 1);
+    int computed = Checksums.maskedCrc32c(raw, 0, n, typeByte);
+    if (stored != computed) {
+      throw new CorruptTableException(file, h.offset(), "%s block crc mismatch: stored=%08x computed=%08x",
+          want, stored, computed);
+    }
+    BlockType type = BlockType.fromIdOrNull((typeByte >>> 4) & 0xf);
+    BlockCompression compression = BlockCompression.fromIdOrNull(typeByte & 0xf);
+    if (type != want || compression == null) {
+      throw new CorruptTableException(file, h.offset(), "block type byte %02x, want a %s block", typeByte, want);
+    }
+    if (compression == BlockCompression.NONE) {
+      return raw;
+    }
+    if (want == BlockType.FILTER_CHUNK || want == BlockType.ROW_TOMBSTONE_FILTER) {
+      throw new CorruptTableException(file, h.offset(), "compressed %s block", want);
+    }
+    int length = n < SstableFormat.LZ4_HEADER_BYTES ? -1 : Bytes.getU32(raw, 0);
+    if (length < 0 || length > SstableFormat.MAX_BLOCK_BYTES) {
+      throw new CorruptTableException(file, h.offset(), "bad uncompressed length %d", length);
+    }
+    byte[] out = new byte[length];
+    try {
+      int got = LZ4.decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
+      if (got != length) {
+        throw new CorruptTableException(file, h.offset(), "lz4 block inflates to %d bytes, want %d", got, length);
+      }
+    } catch (LZ4Exception e) {
+      throw new CorruptTableException(file, h.offset(), e, "lz4 block does not decompress");
+    }
+    return out;
+  }
+
+  private static byte[] readFully(FileChannel ch, Path file, long position, int length) throws IOException {
+    byte[] b = new byte[length];
+    ByteBuffer buf = ByteBuffer.wrap(b);
+    while (buf.hasRemaining()) {
+      if (ch.read(buf, position + buf.position()) < 0) {
+        throw new CorruptTableException(file, position + buf.position(),
+            "unexpected end of file reading %d bytes at %d", length, position);
+      }
+    }
+    return b;
+  }
+
+  private static int compareCellKeys(byte[] a, byte[] b) {
+    int ra = Bytes.getU16(a, 0);
+    byte[] row = Arrays.copyOfRange(a, SstableFormat.ROW_LENGTH_BYTES, SstableFormat.ROW_LENGTH_BYTES + ra);
+    byte[] column = Arrays.copyOfRange(a, SstableFormat.ROW_LENGTH_BYTES + ra, a.length);
+    return KeyCodec.compareCell(row, column, b, 0, b.length);
+  }
+
+  private static void checkSnapshot(long snapshot) {
+    if (snapshot < 0 || snapshot > InternalKey.MAX_SEQUENCE) {
+      throw new IllegalArgumentException("snapshot must be in [0, MAX_SEQUENCE]: " + snapshot);
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("closed: " + this);
+    }
+  }
+}

@@ -1,0 +1,268 @@
+package dev.strata.sstable;
+
+import dev.strata.checksum.Checksums;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Objects;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Factory;
+
+/**
+ * Writes one table file, once, in key order: entries go into data blocks of about {@link
+ * TableOptions#blockSizeBytes()}, filter keys into chunks that are written as soon as they fill,
+ * and {@link #finish()} appends the row-tombstone filter, the filter index, the index, the properties
+ * and the footer, then forces the file to disk. See {@link SstableFormat} for the layout.
+ *
+ * <pre>{@code
+ * try (TableWriter w = TableWriter.create(dir.resolve(SstableFormat.fileName(12)), TableOptions.defaults())) {
+ *   for (Entry e : sortedEntries) w.add(e.key(), e.value());
+ *   TableMetadata meta = w.finish();
+ * } // an unfinished writer is aborted: the partial file is deleted
+ * }</pre>
+ *
+ * <p>Not thread-safe: one thread writes a table.
+ */
+public final class TableWriter implements AutoCloseable {
+  private static final byte[] PADDING = new byte[SstableFormat.FILTER_ALIGNMENT];
+
+  private final Path path;
+  private final TableOptions options;
+  private final FileChannel channel;
+  private final OutputStream out;
+  private final LZ4Compressor compressor;
+  private final BlockBuilder dataBlock = new BlockBuilder(SstableFormat.DATA_RESTART_INTERVAL);
+  private final BlockBuilder indexBlock = new BlockBuilder(SstableFormat.INDEX_RESTART_INTERVAL);
+  private final FilterWriter filter;
+  private final byte[] handleBytes = new byte[SstableFormat.HANDLE_BYTES];
+  private final byte[] trailer = new byte[SstableFormat.BLOCK_TRAILER_BYTES];
+  private byte[] keyScratch = new byte[64];
+  private byte[] compressed = new byte[0];
+  private long offset;
+  private boolean finished;
+  private boolean closed;
+
+  private InternalKey first;
+  private InternalKey last;
+  private long entryCount;
+  private long putCount;
+  private long deleteCount;
+  private long rowTombstoneCount;
+  private long distinctRows;
+  private long distinctCells;
+  private long minSequence = Long.MAX_VALUE;
+  private long maxSequence = -1;
+  private long rawKeyBytes;
+  private long rawValueBytes;
+  private long dataBlockCount;
+  private long dataBytes;
+
+  private TableWriter(Path path, TableOptions options, FileChannel channel) {
+    this.path = path;
+    this.options = options;
+    this.channel = channel;
+    this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
+    this.compressor = options.compression() == BlockCompression.LZ4
+        ? LZ4Factory.fastestInstance().fastCompressor()
+        : null;
+    this.filter = new FilterWriter(options, this::writeFilter);
+  }
+
+  /** Creates {@code file}, which must not exist yet, and a writer for it. */
+  public static TableWriter create(Path file, TableOptions options) throws IOException {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(options, "options");
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    return new TableWriter(file, options, ch);
+  }
+
+  /** The file being written. */
+  public Path path() {
+    return path;
+  }
+
+  /**
+   * Appends an entry. Keys must be strictly increasing in {@link InternalKey#ORDER}; an out-of-order
+   * key, a row over {@link SstableFormat#MAX_ROW_LENGTH}, a value over {@link
+   * SstableFormat#MAX_VALUE_LENGTH} or a row tombstone with a non-empty column is an {@link
+   * IllegalArgumentException} and changes nothing. The
+   * key's arrays are kept (not copied) until the writer is done.
+   */
+  public void add(InternalKey key, byte[] value) throws IOException {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    checkOpen();
+    if (key.row().length > SstableFormat.MAX_ROW_LENGTH) {
+      throw new IllegalArgumentException("row of " + key.row().length + " bytes exceeds MAX_ROW_LENGTH");
+    }
+    if (value.length > SstableFormat.MAX_VALUE_LENGTH) {
+      throw new IllegalArgumentException("value of " + value.length + " bytes exceeds MAX_VALUE_LENGTH");
+    }
+    if (key.kind() == ValueKind.DELETE_ROW && key.column().length != 0) {
+      throw new IllegalArgumentException("a row tombstone has the empty column: " + key);
+    }
+    if (last != null && InternalKey.compare(last, key) >= 0) {
+      throw new IllegalArgumentException("key out of order: " + key + " after " + last);
+    }
+    filter.add(key, last);
+    count(key, value);
+    int keyLength = KeyCodec.internalKeyLength(key);
+    if (keyScratch.length < keyLength) {
+      keyScratch = new byte[Math.max(keyLength, keyScratch.length * 2)];
+    }
+    KeyCodec.encodeInternalKey(key, keyScratch, 0);
+    dataBlock.add(keyScratch, keyLength, value, 0, value.length);
+    if (first == null) {
+      first = key;
+    }
+    last = key;
+    if (dataBlock.estimatedSize() >= options.blockSizeBytes()) {
+      flushDataBlock();
+    }
+  }
+
+  /** Entries added so far. */
+  public long entryCount() {
+    return entryCount;
+  }
+
+  /** Bytes written so far plus the current data block: what compaction splits output files by. */
+  public long estimatedFileSize() {
+    return offset + dataBlock.estimatedSize();
+  }
+
+  /**
+   * Writes the remaining blocks and the footer, forces the file to disk and closes it. A table holds at
+   * least one entry: finishing an empty writer is an {@link IllegalStateException}.
+   */
+  public TableMetadata finish() throws IOException {
+    checkOpen();
+    if (entryCount == 0) {
+      throw new IllegalStateException("a table needs at least one entry: abort an empty writer");
+    }
+    if (!dataBlock.isEmpty()) {
+      flushDataBlock();
+    }
+    BlockHandle tombstoneFilter = filter.finishChunks();
+    BlockHandle filterIndex =
+        writeBlock(BlockType.FILTER_INDEX, filter.indexPayload(), filter.indexPayloadLength(), BlockCompression.NONE);
+    filter.addIndexBytes(filterIndex.storedLength());
+    BlockHandle index =
+        writeBlock(BlockType.INDEX, indexBlock.finish(), indexBlock.estimatedSize(), BlockCompression.NONE);
+    TableProperties props = new TableProperties(
+        SstableFormat.VERSION_CURRENT, entryCount, putCount, deleteCount, rowTombstoneCount, distinctRows,
+        distinctCells, minSequence, maxSequence, rawKeyBytes, rawValueBytes, dataBlockCount, dataBytes,
+        index.storedLength(), options.filterType(), options.compression(),
+        options.bitsPerKey(),
+        filter.keyCount(), filter.chunkCount(), filter.bytes(), options.blockSizeBytes(),
+        options.filterChunkBytes(), first, last);
+    byte[] propBytes = props.encode();
+    BlockHandle propHandle = writeBlock(BlockType.PROPERTIES, propBytes, propBytes.length, BlockCompression.NONE);
+    byte[] footer =
+        new Footer(index, filterIndex, propHandle, tombstoneFilter, SstableFormat.VERSION_CURRENT).encode();
+    out.write(footer);
+    offset += footer.length;
+    out.flush();
+    channel.force(true);
+    finished = true;
+    closed = true;
+    channel.close();
+    return new TableMetadata(path, offset, props);
+  }
+
+  /** Abandons the table: closes and deletes the file. Idempotent; does nothing after {@link #finish()}. */
+  public void abort() throws IOException {
+    if (finished) {
+      return;
+    }
+    if (!closed) {
+      closed = true;
+      channel.close();
+    }
+    Files.deleteIfExists(path);
+  }
+
+  /** Aborts the table unless {@link #finish()} succeeded. */
+  @Override
+  public void close() throws IOException {
+    abort();
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException((finished ? "finished" : "aborted") + " writer of " + path);
+    }
+  }
+
+  private void count(InternalKey key, byte[] value) {
+    entryCount++;
+    switch (key.kind()) {
+      case PUT -> putCount++;
+      case DELETE -> deleteCount++;
+      case DELETE_ROW -> rowTombstoneCount++;
+    }
+    boolean newRow = last == null || !Arrays.equals(last.row(), key.row());
+    if (newRow) {
+      distinctRows++;
+    }
+    if (newRow || !Arrays.equals(last.column(), key.column())) {
+      distinctCells++;
+    }
+    minSequence = Math.min(minSequence, key.sequence());
+    maxSequence = Math.max(maxSequence, key.sequence());
+    rawKeyBytes += key.row().length + key.column().length;
+    rawValueBytes += value.length;
+  }
+
+  private void flushDataBlock() throws IOException {
+    BlockHandle h = writeBlock(BlockType.DATA, dataBlock.finish(), dataBlock.estimatedSize(), options.compression());
+    h.encodeTo(handleBytes, 0);
+    indexBlock.add(dataBlock.lastKey(), dataBlock.lastKeyLength(), handleBytes, 0, handleBytes.length);
+    dataBlock.reset();
+    dataBlockCount++;
+    dataBytes += h.storedLength();
+  }
+
+  private BlockHandle writeFilter(BlockType type, byte[] payload) throws IOException {
+    int pad = (int) (-offset & (SstableFormat.FILTER_ALIGNMENT - 1));
+    out.write(PADDING, 0, pad);
+    offset += pad;
+    return writeBlock(type, payload, payload.length, BlockCompression.NONE);
+  }
+
+  /** Writes payload[0, length) as a block, LZ4-compressed when asked and worth it. */
+  private BlockHandle writeBlock(BlockType type, byte[] payload, int length, BlockCompression compression)
+      throws IOException {
+    byte[] stored = payload;
+    int storedLength = length;
+    BlockCompression used = BlockCompression.NONE;
+    if (compression == BlockCompression.LZ4) {
+      int max = SstableFormat.LZ4_HEADER_BYTES + compressor.maxCompressedLength(length);
+      if (compressed.length < max) {
+        compressed = new byte[max];
+      }
+      int n = compressor.compress(payload, 0, length, compressed, SstableFormat.LZ4_HEADER_BYTES,
+          max - SstableFormat.LZ4_HEADER_BYTES);
+      if (SstableFormat.LZ4_HEADER_BYTES + n <= length - length / 8) {
+        Bytes.putU32(compressed, 0, length);
+        stored = compressed;
+        storedLength = SstableFormat.LZ4_HEADER_BYTES + n;
+        used = BlockCompression.LZ4;
+      }
+    }
+    byte typeByte = SstableFormat.trailerType(type, used);
+    trailer[0] = typeByte;
+    Bytes.putU32(trailer, 1, Checksums.maskedCrc32c(stored, 0, storedLength, typeByte));
+    out.write(stored, 0, storedLength);
+    out.write(trailer);
+    BlockHandle h = new BlockHandle(offset, storedLength);
+    offset += storedLength + trailer.length;
+    return h;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.strata.sstable;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.strata.sstable.testing.Entry;
+import dev.strata.sstable.testing.Tables;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Generates the golden tables of format v1 under {@code src/test/resources/golden/v1/}: tiny tables
+ * whose bytes {@link GoldenTableTest} checks against the current reader and writer, so the format
+ * cannot drift unnoticed. A format change adds {@code v2/} with a new generator run and keeps v1.
+ *
+ * <pre>
+ * mvn -q -pl sstable test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/sst-cp.txt -Dmdep.includeScope=test
+ * java -cp "sstable/target/test-classes:sstable/target/classes:$(cat /tmp/sst-cp.txt)" \
+ *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v1
+ * </pre>
+ *
+ * <p>Not thread-safe (a main program).
+ */
+public final class GoldenFiles {
+  /** The golden tables: file name, options, and the cells they hold. */
+  record Golden(String fileName, TableOptions options, List<Entry> entries) {}
+
+  private GoldenFiles() {}
+
+  /** Every golden table of v1. */
+  static List<Golden> goldens() {
+    return List.of(
+        // Every block type: ROWCOL with a row tombstone, LZ4, tiny blocks and chunks.
+        new Golden("000001.sst", new TableOptions(64, FilterType.ROWCOL, 10, 64, BlockCompression.LZ4), cells()),
+        // The defaults of the engine: ROW filter, 4 KiB blocks, LZ4 (one block: stored raw if LZ4 does not pay).
+        new Golden("000002.sst", TableOptions.defaults(), cells()),
+        // No filter, no compression.
+        new Golden("000003.sst", new TableOptions(128, FilterType.NONE, 10, 64, BlockCompression.NONE), cells()));
+  }
+
+  /** The cells of the golden tables: puts, a cell tombstone, a row tombstone, binary bytes, versions. */
+  static List<Entry> cells() {
+    List<Entry> out = new ArrayList<>();
+    out.add(put("apple", "", 3, "fruit"));
+    out.add(put("apple", "color", 9, "red and green and red again"));
+    out.add(put("apple", "color", 4, "red"));
+    out.add(new Entry(new InternalKey(b("apple"), b("size"), 5, ValueKind.DELETE), new byte[0]));
+    out.add(new Entry(new InternalKey(b("banana"), new byte[0], 12, ValueKind.DELETE_ROW), new byte[0]));
+    out.add(put("banana", "color", 7, "yellow yellow yellow yellow yellow"));
+    out.add(new Entry(new InternalKey(new byte[] {(byte) 0xc3, 0x00, (byte) 0xff}, new byte[] {0x00}, 1,
+        ValueKind.PUT), new byte[] {0x00, 0x01, 0x02, (byte) 0xfe, (byte) 0xff}));
+    for (int i = 0; i < 20; i++) {
+      out.add(put(String.format("row%02d", i), "q", 100 + i, "value number " + i));
+    }
+    out.sort((x, y) -> InternalKey.compare(x.key(), y.key()));
+    return out;
+  }
+
+  private static Entry put(String row, String column, long seq, String value) {
+    return new Entry(new InternalKey(b(row), b(column), seq, ValueKind.PUT), b(value));
+  }
+
+  private static byte[] b(String s) {
+    return s.getBytes(UTF_8);
+  }
+
+  /** Writes every golden table into {@code args[0]} (default {@code sstable/src/test/resources/golden/v1}). */
+  public static void main(String[] args) throws IOException {
+    Path dir = Path.of(args.length > 0 ? args[0] : "sstable/src/test/resources/golden/v1");
+    Files.createDirectories(dir);
+    for (Golden g : goldens()) {
+      Path file = dir.resolve(g.fileName());
+      Files.deleteIfExists(file);
+      TableMetadata meta = Tables.write(file, g.options(), g.entries());
+      System.out.println(file + ": " + meta.fileSize() + " bytes, " + meta.entryCount() + " entries");
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package dev.strata.sstable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opening a table reads no filter chunk and no data block; a Get reads at most one chunk; and on a
+ * table of millions of keys the first Get reads one chunk's worth of filter, not the whole filter.
+ */
+final class LazyLoadingTest {
+  private static final byte[] EMPTY = new byte[0];
+
+  @TempDir Path dir;
+
+  private static byte[] row(long i) {
+    return String.format("row%09d", i).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private Path writeRows(long rows, TableOptions options) throws IOException {
+    Path file = dir.resolve(SstableFormat.fileName(1));
+    byte[] value = new byte[8];
+    try (TableWriter w = TableWriter.create(file, options)) {
+      for (long i = 0; i < rows; i++) {
+        w.add(new InternalKey(row(i), EMPTY, i + 1, ValueKind.PUT), value);
+      }
+      w.finish();
+    }
+    return file;
+  }
+
+  @Test
+  void open_readsNoChunkAndNoDataBlock_getReadsAtMostOneChunk() throws IOException {
+    Path file = writeRows(20_000, TableOptions.defaults().withFilterChunkBytes(1024));
+    ReadCounters counters = new ReadCounters();
+    LruBlockCache cache = new LruBlockCache(64 << 20);
+    try (TableReader t = TableReader.open(file, 1, cache, counters)) {
+      assertTrue(t.properties().filterChunkCount() > 10);
+      TableReadStats afterOpen = counters.snapshot();
+      assertEquals(0, afterOpen.filterChunksRead());
+      assertEquals(0, afterOpen.dataBlocksRead());
+      assertEquals(1, afterOpen.indexBlocksRead());
+      for (int i = 0; i < 200; i++) {
+        TableReadStats before = counters.snapshot();
+        t.get(FilterProbe.of(row(i * 97L), EMPTY), InternalKey.MAX_SEQUENCE);
+        TableReadStats d = counters.snapshot().minus(before);
+        assertTrue(d.filterChunksRead() + d.filterChunkCacheHits() == 1, "one chunk per Get: " + d);
+        assertTrue(d.dataBlocksRead() + d.dataBlockCacheHits() == 1, "one data block per Get: " + d);
+      }
+      assertEquals(0, cache.stats().filter().evictions());
+    }
+  }
+
+  @Test
+  void firstGet_onMillionsOfKeys_readsOneChunkNotTheWholeFilter() throws IOException {
+    long rows = 2_000_000;
+    TableOptions options = TableOptions.defaults().withBlockSizeBytes(16 << 10);
+    Path file = writeRows(rows, options);
+    ReadCounters counters = new ReadCounters();
+    try (TableReader t = TableReader.open(file, 1, new LruBlockCache(64 << 20), counters)) {
+      TableProperties p = t.properties();
+      assertEquals(rows, p.filterKeyCount());
+      assertTrue(p.filterChunkCount() >= 15, "chunks: " + p.filterChunkCount());
+      long openBytes = counters.snapshot().bytesRead();
+      GetResult r = t.get(FilterProbe.of(row(1_234_567), EMPTY), InternalKey.MAX_SEQUENCE);
+      assertEquals(1_234_568, r.cell().sequence());
+      TableReadStats d = counters.snapshot();
+      assertEquals(1, d.filterChunksRead());
+      assertEquals(1, d.dataBlocksRead());
+      long getBytes = d.bytesRead() - openBytes;
+      long chunkBound = options.filterChunkBytes() + 64 + 16 + SstableFormat.BLOCK_TRAILER_BYTES;
+      assertTrue(getBytes <= chunkBound + (16 << 10) + 4096,
+          "first Get read " + getBytes + " bytes; filter is " + p.filterBytes());
+      assertTrue(getBytes * 10 < p.filterBytes(), "first Get read " + getBytes + " of a " + p.filterBytes() + " byte filter");
+    }
+  }
+}

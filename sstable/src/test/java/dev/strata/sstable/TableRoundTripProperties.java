@@ -1,0 +1,157 @@
+package dev.strata.sstable;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.sstable.testing.Entry;
+import dev.strata.sstable.testing.RandomCells;
+import dev.strata.sstable.testing.Seeded;
+import dev.strata.sstable.testing.TableModel;
+import dev.strata.sstable.testing.Tables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code read(write(cells)) == cells}: random sorted cells written under random options (every filter
+ * type, block sizes from tiny to large, both compressions, tiny to large filter chunks) read back
+ * entry by entry by iteration, by seek and by Get at random snapshots, against {@link TableModel}.
+ */
+final class TableRoundTripProperties {
+  private static final int[] BLOCK_SIZES = {64, 256, 1024, 4096, 65536};
+  private static final int[] CHUNK_BYTES = {64, 128, 1024, 131072};
+
+  @TempDir Path dir;
+
+  @Test
+  void roundTrip_everyEntryReadsBack() {
+    int[] fileNumber = {0};
+    Seeded.run("table round trip", 60, random -> {
+      TableOptions options = randomOptions(random);
+      int n = 1 + random.nextInt(random.nextInt(4) == 0 ? 3000 : 300);
+      RandomCells gen = new RandomCells(random).tombstones(random.nextDouble() * 0.3, random.nextDouble() * 0.3);
+      if (random.nextInt(5) == 0) {
+        gen.largeValues(0.05, 1 + random.nextInt(100_000));
+      }
+      List<Entry> entries = gen.entries(n);
+      long number = ++fileNumber[0];
+      Path file = dir.resolve(SstableFormat.fileName(number));
+      TableMetadata meta = Tables.write(file, options, entries);
+      assertEquals(Files.size(file), meta.fileSize());
+      BlockCache cache = new LruBlockCache(random.nextBoolean() ? 0 : 1L << (10 + random.nextInt(15)), 1 + random.nextInt(8));
+      try (TableReader reader = TableReader.open(file, number, cache)) {
+        checkProperties(entries, options, meta, reader.properties());
+        checkIteration(entries, reader);
+        checkSeeks(entries, reader, random);
+        checkGets(new TableModel(entries), reader, random, gen);
+        reader.verifyChecksums();
+      }
+      Files.delete(file);
+    });
+  }
+
+  static TableOptions randomOptions(Random random) {
+    return new TableOptions(
+        BLOCK_SIZES[random.nextInt(BLOCK_SIZES.length)],
+        FilterType.values()[random.nextInt(FilterType.values().length)],
+        1 + random.nextInt(20) + (random.nextBoolean() ? 0.5 : 0),
+        CHUNK_BYTES[random.nextInt(CHUNK_BYTES.length)],
+        BlockCompression.values()[random.nextInt(BlockCompression.values().length)]);
+  }
+
+  private static void checkProperties(List<Entry> entries, TableOptions options, TableMetadata meta, TableProperties p) {
+    assertEquals(meta.properties(), p);
+    assertEquals(entries.size(), p.entryCount());
+    assertEquals(entries.get(0).key(), p.smallestKey());
+    assertEquals(entries.get(entries.size() - 1).key(), p.largestKey());
+    assertEquals(entries.stream().filter(e -> e.key().kind() == ValueKind.DELETE_ROW).count(), p.rowTombstoneCount());
+    assertEquals(entries.stream().filter(e -> e.key().kind() == ValueKind.DELETE).count(), p.deleteCount());
+    assertEquals(options.filterType(), p.filterType());
+    assertEquals(options.bitsPerKey(), p.bitsPerKey());
+    assertEquals(SstableFormat.VERSION_CURRENT, p.formatVersion());
+    long expectedFilterKeys = switch (options.filterType()) {
+      case NONE -> 0;
+      case ROW -> p.distinctRowCount();
+      case ROWCOL -> p.distinctRowCount() + p.distinctCellCount();
+    };
+    assertEquals(expectedFilterKeys, p.filterKeyCount());
+  }
+
+  private static void checkIteration(List<Entry> entries, TableReader reader) throws Exception {
+    try (TableIterator it = reader.iterator()) {
+      int i = 0;
+      for (it.seekToFirst(); it.isValid(); it.next(), i++) {
+        Entry want = entries.get(i);
+        assertEquals(want.key(), it.key(), "entry " + i);
+        assertArrayEquals(want.value(), it.value(), "value " + i);
+      }
+      assertEquals(entries.size(), i);
+    }
+  }
+
+  private static void checkSeeks(List<Entry> entries, TableReader reader, Random random) throws Exception {
+    TableModel model = new TableModel(entries);
+    try (TableIterator it = reader.iterator()) {
+      for (int t = 0; t < 50; t++) {
+        InternalKey target = randomTarget(entries, random);
+        it.seek(target);
+        int i = model.seek(target);
+        for (int step = 0; step < 3; step++, i++) {
+          if (i >= entries.size()) {
+            assertFalse(it.isValid(), "seek past the end: " + target);
+            break;
+          }
+          assertTrue(it.isValid(), "seek " + target);
+          assertEquals(entries.get(i).key(), it.key());
+          assertArrayEquals(entries.get(i).value(), it.value());
+          it.next();
+        }
+      }
+    }
+  }
+
+  private static InternalKey randomTarget(List<Entry> entries, Random random) {
+    InternalKey k = entries.get(random.nextInt(entries.size())).key();
+    return switch (random.nextInt(4)) {
+      case 0 -> k;
+      case 1 -> new InternalKey(k.row(), k.column(), random.nextInt((int) Math.min(k.sequence() + 5, 1 << 20)), ValueKind.PUT);
+      case 2 -> new InternalKey(k.row(), new byte[] {(byte) random.nextInt(256)}, InternalKey.MAX_SEQUENCE, ValueKind.PUT);
+      default -> new InternalKey(new RandomCells(random).bytes(1 + random.nextInt(4)), new byte[0], 5, ValueKind.DELETE);
+    };
+  }
+
+  private static void checkGets(TableModel model, TableReader reader, Random random, RandomCells gen) throws Exception {
+    long maxSeq = model.maxSequence();
+    for (Entry e : model.entries()) {
+      byte[] row = e.key().row();
+      byte[] column = e.key().column();
+      long snapshot = random.nextBoolean() ? InternalKey.MAX_SEQUENCE : random.nextInt((int) maxSeq + 2);
+      checkGet(model, reader, row, column, snapshot);
+      if (random.nextInt(4) == 0) {
+        checkGet(model, reader, row, gen.bytes(random.nextInt(3)), snapshot);
+      }
+    }
+    for (int t = 0; t < 100; t++) {
+      checkGet(model, reader, gen.bytes(random.nextInt(6)), gen.bytes(random.nextInt(3)), InternalKey.MAX_SEQUENCE);
+    }
+  }
+
+  static void checkGet(TableModel model, TableReader reader, byte[] row, byte[] column, long snapshot) throws Exception {
+    GetResult r = reader.get(FilterProbe.of(row, column), snapshot);
+    Entry want = model.newest(row, column, snapshot);
+    if (want == null) {
+      assertNull(r.cell(), "no entry expected");
+      assertNull(r.value());
+    } else {
+      assertEquals(want.key(), r.cell());
+      assertArrayEquals(want.value(), r.value());
+    }
+    assertEquals(model.rowTombstone(row, snapshot), r.rowTombstoneSequence());
+  }
+}

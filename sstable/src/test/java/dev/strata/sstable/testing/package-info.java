@@ -1,0 +1,14 @@
+/**
+ * Shared test fixtures of the sstable module, shipped in its test-jar for the engine's tests: random
+ * sorted cells ({@link dev.strata.sstable.testing.RandomCells}), file damage ({@link
+ * dev.strata.sstable.testing.CorruptFiles}), seeded trials that print their seed ({@link
+ * dev.strata.sstable.testing.Seeded}) and table writing ({@link dev.strata.sstable.testing.Tables}).
+ *
+ * <pre>{@code
+ * Seeded.run("round trip", 50, random -> {
+ *   List<Entry> entries = new RandomCells(random).entries(500);
+ *   Tables.write(dir.resolve("000001.sst"), TableOptions.defaults(), entries);
+ * });
+ * }</pre>
+ */
+package dev.strata.sstable.testing;
