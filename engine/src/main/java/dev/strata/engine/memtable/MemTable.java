@@ -1,5 +1,6 @@
 package dev.strata.engine.memtable;
 
+import dev.strata.sstable.GetResult;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ValueKind;
 import java.util.Arrays;
@@ -92,7 +93,7 @@ public final class MemTable {
    * with a sequence at most {@code snapshot}, and the row's newest row tombstone at most {@code
    * snapshot}. Either may be absent.
    */
-  public MemTableLookup get(byte[] row, byte[] column, long snapshot) {
+  public GetResult get(byte[] row, byte[] column, long snapshot) {
     InternalKey cell = null;
     byte[] value = null;
     Map.Entry<InternalKey, byte[]> e = table.ceilingEntry(seekKey(row, column, snapshot));
@@ -102,7 +103,9 @@ public final class MemTable {
       cell = e.getKey();
       value = cell.kind() == ValueKind.PUT ? e.getValue() : null;
     }
-    return new MemTableLookup(cell, value, newestRowTombstone(row, snapshot));
+    InternalKey tombstone = newestRowTombstone(row, snapshot);
+    return new GetResult(
+        cell, value, tombstone == null ? GetResult.NO_ROW_TOMBSTONE : tombstone.sequence());
   }
 
   /** The row's newest row tombstone with a sequence at most {@code snapshot}, or null. */

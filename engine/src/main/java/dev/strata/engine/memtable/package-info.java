@@ -1,17 +1,18 @@
 /**
  * The memtable: the concurrent, sorted in-memory table that takes writes after the log and serves
  * the newest data to reads until it is frozen and flushed ({@link
- * dev.strata.engine.memtable.MemTable}), with its point lookup result ({@link
- * dev.strata.engine.memtable.MemTableLookup}) and ordered cursor ({@link
- * dev.strata.engine.memtable.MemTableIterator}).
+ * dev.strata.engine.memtable.MemTable}) and its ordered cursor ({@link
+ * dev.strata.engine.memtable.MemTableIterator}). A point lookup answers with the same {@code
+ * GetResult} a table gives, so one rule ({@code dev.strata.engine.read.Verdict}) decides for both.
  *
- * <p>Layering: depends on {@code dev.strata.sstable} ({@code InternalKey}, {@code ValueKind}) only.
+ * <p>Layering: depends on {@code dev.strata.sstable} ({@code InternalKey}, {@code ValueKind}, {@code
+ * GetResult}) only.
  *
  * <pre>{@code
  * MemTable mem = new MemTable();
  * mem.add(new InternalKey(row, column, 7, ValueKind.PUT), value);
- * MemTableLookup hit = mem.get(row, column, snapshot);
- * switch (hit.verdict()) {
+ * GetResult hit = mem.get(row, column, snapshot);
+ * switch (Verdict.of(hit)) {
  *   case FOUND -> { return hit.value(); }
  *   case DELETED -> { return null; }
  *   case UNKNOWN -> { } // ask the immutable memtables, then the tables

@@ -1,5 +1,8 @@
 package dev.strata.engine.memtable;
 
+import dev.strata.engine.read.Verdict;
+import dev.strata.sstable.GetResult;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -77,31 +80,35 @@ final class MemTableProperties {
                     newestTombstone = k;
                   }
                 }
-                MemTableLookup hit = mem.get(row, column, snapshot);
+                GetResult hit = mem.get(row, column, snapshot);
                 assertEquals(newestCell, hit.cell());
-                assertEquals(newestTombstone, hit.rowTombstone());
+                assertEquals(
+                    newestTombstone == null
+                        ? GetResult.NO_ROW_TOMBSTONE
+                        : newestTombstone.sequence(),
+                    hit.rowTombstoneSequence());
                 if (newestCell != null && newestCell.kind() == ValueKind.PUT) {
                   assertArrayEquals(model.get(newestCell), hit.value());
                 } else {
                   assertNull(hit.value());
                 }
-                assertEquals(expectedVerdict(newestCell, newestTombstone), hit.verdict());
+                assertEquals(expectedVerdict(newestCell, newestTombstone), Verdict.of(hit));
               }
             });
   }
 
-  private static MemTableLookup.Verdict expectedVerdict(InternalKey cell, InternalKey tombstone) {
+  private static Verdict expectedVerdict(InternalKey cell, InternalKey tombstone) {
     long cellSeq = cell == null ? -1 : cell.sequence();
     long tombSeq = tombstone == null ? -1 : tombstone.sequence();
     if (cellSeq < 0 && tombSeq < 0) {
-      return MemTableLookup.Verdict.UNKNOWN;
+      return Verdict.UNKNOWN;
     }
     if (cellSeq > tombSeq) {
       return cell.kind() == ValueKind.PUT
-          ? MemTableLookup.Verdict.FOUND
-          : MemTableLookup.Verdict.DELETED;
+          ? Verdict.FOUND
+          : Verdict.DELETED;
     }
-    return MemTableLookup.Verdict.DELETED;
+    return Verdict.DELETED;
   }
 
   @Test

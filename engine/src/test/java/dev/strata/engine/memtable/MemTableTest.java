@@ -1,5 +1,8 @@
 package dev.strata.engine.memtable;
 
+import dev.strata.engine.read.Verdict;
+import dev.strata.sstable.GetResult;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,14 +33,14 @@ final class MemTableTest {
     mem.add(new InternalKey(b("r"), b("c"), 1, ValueKind.PUT), b("v1"));
     mem.add(new InternalKey(b("r"), b("c"), 3, ValueKind.PUT), b("v3"));
     mem.add(new InternalKey(b("r"), b("c"), 5, ValueKind.DELETE), EMPTY);
-    assertEquals(MemTableLookup.Verdict.UNKNOWN, mem.get(b("r"), b("c"), 0).verdict());
+    assertEquals(Verdict.UNKNOWN, Verdict.of(mem.get(b("r"), b("c"), 0)));
     assertArrayEquals(b("v1"), mem.get(b("r"), b("c"), 2).value());
     assertArrayEquals(b("v3"), mem.get(b("r"), b("c"), 3).value());
     assertArrayEquals(b("v3"), mem.get(b("r"), b("c"), 4).value());
-    assertEquals(MemTableLookup.Verdict.DELETED, mem.get(b("r"), b("c"), 5).verdict());
-    assertEquals(MemTableLookup.Verdict.DELETED, mem.get(b("r"), b("c"), Long.MAX_VALUE).verdict());
-    assertEquals(MemTableLookup.Verdict.UNKNOWN, mem.get(b("r"), b("d"), 9).verdict());
-    assertEquals(MemTableLookup.Verdict.UNKNOWN, mem.get(b("rr"), b("c"), 9).verdict());
+    assertEquals(Verdict.DELETED, Verdict.of(mem.get(b("r"), b("c"), 5)));
+    assertEquals(Verdict.DELETED, Verdict.of(mem.get(b("r"), b("c"), Long.MAX_VALUE)));
+    assertEquals(Verdict.UNKNOWN, Verdict.of(mem.get(b("r"), b("d"), 9)));
+    assertEquals(Verdict.UNKNOWN, Verdict.of(mem.get(b("rr"), b("c"), 9)));
   }
 
   @Test
@@ -51,15 +54,15 @@ final class MemTableTest {
     for (long s = 5; s < 100; s++) {
       mem.add(new InternalKey(b("r"), EMPTY, s, ValueKind.PUT), b("kv" + s));
     }
-    MemTableLookup c = mem.get(b("r"), b("c"), 200);
-    assertEquals(3, c.rowTombstone().sequence());
-    assertEquals(MemTableLookup.Verdict.DELETED, c.verdict());
+    GetResult c = mem.get(b("r"), b("c"), 200);
+    assertEquals(3, c.rowTombstoneSequence());
+    assertEquals(Verdict.DELETED, Verdict.of(c));
     assertArrayEquals(b("new"), mem.get(b("r"), b("d"), 200).value());
     assertArrayEquals(b("old"), mem.get(b("r"), b("c"), 2).value());
     assertArrayEquals(b("kv99"), mem.get(b("r"), EMPTY, 200).value());
-    MemTableLookup kvAtTombstone = mem.get(b("r"), EMPTY, 3);
+    GetResult kvAtTombstone = mem.get(b("r"), EMPTY, 3);
     assertEquals(ValueKind.DELETE_ROW, kvAtTombstone.cell().kind());
-    assertEquals(MemTableLookup.Verdict.DELETED, kvAtTombstone.verdict());
+    assertEquals(Verdict.DELETED, Verdict.of(kvAtTombstone));
     assertNull(mem.newestRowTombstone(b("r"), 2));
     assertNull(mem.newestRowTombstone(b("q"), 200));
   }

@@ -1,0 +1,1024 @@
+package dev.strata.engine;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.engine.compaction.Compaction;
+import dev.strata.engine.compaction.CompactionPicker;
+import dev.strata.engine.compaction.CompactionWriter;
+import dev.strata.engine.fs.Closeables;
+import dev.strata.engine.fs.DirectoryLock;
+import dev.strata.engine.fs.FileNames;
+import dev.strata.engine.fs.FileNames.ParsedName;
+import dev.strata.engine.log.BatchCodec;
+import dev.strata.engine.log.LogWriter;
+import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.manifest.Manifest;
+import dev.strata.engine.manifest.ManifestWriter;
+import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.read.DbScanner;
+import dev.strata.engine.read.InternalIterator;
+import dev.strata.engine.read.MemTableSource;
+import dev.strata.engine.read.MergingIterator;
+import dev.strata.engine.read.Verdict;
+import dev.strata.engine.version.ReadView;
+import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
+import dev.strata.engine.version.VersionEdit;
+import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.Mutation;
+import dev.strata.sstable.BlockCache;
+import dev.strata.sstable.FilterProbe;
+import dev.strata.sstable.GetResult;
+import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.TableReadStats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+
+/**
+ * An embedded LSM key-value store: cells addressed by (row, column), or by key in the key-value
+ * view (a key is a row with the empty column).
+ *
+ * <pre>{@code
+ * try (Db db = Db.open(Path.of("data"))) {
+ *   db.put(row, column, value);
+ *   byte[] v = db.get(row, column);
+ *   try (CellScanner cells = db.scan(null, null)) {
+ *     while (cells.hasNext()) System.out.println(cells.next());
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Writes go to the log (one checksummed record per write or batch, grouped with concurrent
+ * writers into one file write) and then to the memtable; a full memtable is frozen and flushed to a
+ * level-0 table by the background thread, which also runs leveled compaction. A Get walks the
+ * memtables, then the tables newest first, skipping every table whose Bloom filter says the key is
+ * absent; the first source that knows the cell decides.
+ *
+ * <p>Thread-safe: any number of threads may read and write at once.
+ */
+/*
+ * Concurrency. Mutable engine state (the memtable, the frozen memtables, the log, the current
+ * version, the writer queue, background flags) is guarded by one ReentrantLock, `mutex`. Reads never
+ * take it: they acquire the volatile `view` (memtables + version, reference-counted) and read the
+ * volatile `lastSequence` as their snapshot. A write is visible once `lastSequence` covers it, which
+ * is published only after its entries are in the memtable, so a read never sees half a batch.
+ *
+ * Writes queue up (LevelDB's writer queue): the writer at the head becomes the leader, takes the
+ * batches queued behind it as one group, appends them to the log in one write and inserts them into
+ * the memtable with the mutex released (the memtable is concurrent, and only the leader writes), then
+ * wakes the group. Switching the memtable and the log happens only at the head of the queue (a flush
+ * request is queued like a write), so it never races a leader's log write.
+ *
+ * One background thread runs flushes and compactions one at a time, so their table edits never
+ * conflict; it releases the mutex for all I/O except the manifest replacement.
+ */
+public final class Db implements AutoCloseable {
+  /** Longest row in bytes; rows are 1..MAX_ROW_LENGTH. */
+  public static final int MAX_ROW_LENGTH = Limits.MAX_ROW_LENGTH;
+
+  /** Longest column in bytes; columns are 0..MAX_COLUMN_LENGTH. */
+  public static final int MAX_COLUMN_LENGTH = Limits.MAX_COLUMN_LENGTH;
+
+  /** Longest value in bytes; values are 0..MAX_VALUE_LENGTH. */
+  public static final int MAX_VALUE_LENGTH = Limits.MAX_VALUE_LENGTH;
+
+  private static final System.Logger LOG = System.getLogger(Db.class.getName());
+  private static final byte[] EMPTY = new byte[0];
+
+  /** Frozen memtables allowed to wait for flush before writers stall. */
+  private static final int MAX_FROZEN_MEMTABLES = 2;
+
+  /** Bytes of batches a leader groups into one log write, at most (LevelDB's 1 MiB). */
+  private static final long MAX_GROUP_BYTES = 1 << 20;
+
+  /** Numbers the background threads of all databases in this JVM. */
+  private static final AtomicInteger THREAD_NUMBERS = new AtomicInteger();
+
+  private final Path dir;
+  private final DbOptions options;
+  private final TableOptions tableOptions;
+  private final DirectoryLock lock;
+  private final BlockCache cache;
+  /** Read costs of Gets and scans; compaction counts into a counter of its own. */
+  private final ReadCounters readCounters = new ReadCounters();
+  private final ReadCounters compactionCounters = new ReadCounters();
+  /** Compaction reads through no cache, so it neither evicts nor counts as the read path. */
+  private final BlockCache compactionCache = new LruBlockCache(0, 1);
+  private final LongAdder gets = new LongAdder();
+  private final AtomicLong nextFileNumber = new AtomicLong();
+  private final CompactionPicker picker;
+  private final ExecutorService background;
+
+  private final ReentrantLock mutex = new ReentrantLock();
+  /** Signalled when background work finishes a step, fails, or stops. */
+  private final Condition backgroundProgress = mutex.newCondition();
+
+  @GuardedBy("mutex")
+  private final ArrayDeque<PendingWrite> writers = new ArrayDeque<>();
+
+  @GuardedBy("mutex")
+  private MemTable mem = new MemTable();
+
+  /** Frozen memtables with the log that holds each, newest first. */
+  @GuardedBy("mutex")
+  private final ArrayDeque<Frozen> frozen = new ArrayDeque<>();
+
+  @GuardedBy("mutex")
+  private LogWriter log;
+
+  @GuardedBy("mutex")
+  private Version version;
+
+  @GuardedBy("mutex")
+  private boolean backgroundScheduled;
+
+  @GuardedBy("mutex")
+  private long manualCompactionsRequested;
+
+  @GuardedBy("mutex")
+  private long manualCompactionsDone;
+
+  @GuardedBy("mutex")
+  private boolean closing;
+
+  private volatile ReadView view;
+  private volatile long lastSequence;
+  private volatile Throwable backgroundError;
+  private volatile boolean closed;
+
+  private Db(Path dir, DbOptions options, DirectoryLock lock) {
+    this.dir = dir;
+    this.options = options;
+    this.tableOptions = tableOptions(options);
+    this.lock = lock;
+    this.cache = new LruBlockCache(options.blockCacheBytes(), options.blockCacheShards());
+    this.picker = new CompactionPicker(options);
+    this.background =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "strata-compaction-" + THREAD_NUMBERS.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */
+  public static Db open(Path dir) throws IOException {
+    return open(dir, DbOptions.defaults());
+  }
+
+  /**
+   * Opens (creating if missing) the database in {@code dir}, taking an exclusive lock on it: a
+   * second open of the same directory, from this process or another, fails with an IOException that
+   * says it is locked. Replays the logs a crash left and flushes them to a table.
+   *
+   * @throws CorruptionException when the manifest, a log (other than a torn last record) or a table
+   *     is damaged
+   */
+  public static Db open(Path dir, DbOptions options) throws IOException {
+    Objects.requireNonNull(dir, "dir");
+    Objects.requireNonNull(options, "options");
+    Files.createDirectories(dir);
+    DirectoryLock lock = DirectoryLock.acquire(dir);
+    Db db = new Db(dir, options, lock);
+    boolean ok = false;
+    try {
+      db.recover();
+      ok = true;
+      return db;
+    } finally {
+      if (!ok) {
+        db.abandonOpen();
+      }
+    }
+  }
+
+  /**
+   * Brings the on-disk state to a clean start: the logs a crash left are replayed and written to a
+   * level-0 table, a new log begins (never append after a dropped tail), the manifest records both,
+   * and files no manifest lists (outputs of an interrupted flush or compaction) are deleted.
+   */
+  private void recover() throws IOException {
+    Recovery r = Recovery.run(dir, cache, readCounters);
+    mutex.lock();
+    try {
+      nextFileNumber.set(r.nextFileNumber);
+      lastSequence = r.lastSequence;
+      version = Version.of(r.levels);
+      VersionEdit edit = new VersionEdit();
+      if (!r.replayed.isEmpty()) {
+        writeLevelZero(r.replayed).forEach(edit::add);
+      }
+      long logNumber = nextFileNumber.getAndIncrement();
+      log = LogWriter.create(FileNames.log(dir, logNumber), logNumber, options.syncWrites());
+      publishView();
+      install(edit, logNumber);
+      deleteUnlistedFiles();
+      scheduleBackgroundWork();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Releases what a failed open holds. */
+  private void abandonOpen() throws IOException {
+    closed = true;
+    background.shutdownNow();
+    mutex.lock();
+    try {
+      if (log != null) {
+        Closeables.closeSuppressing(null, log);
+      }
+      if (view != null) {
+        view.release();
+      }
+      if (version != null) {
+        version.release();
+      }
+    } finally {
+      mutex.unlock();
+      lock.close();
+    }
+  }
+
+  /** Deletes tables the manifest does not list and temporary files; both are leftovers of a crash. */
+  @GuardedBy("mutex")
+  private void deleteUnlistedFiles() throws IOException {
+    java.util.Set<Long> live = version.fileNumbers();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        Optional<ParsedName> n = FileNames.parse(p.getFileName());
+        if (n.isEmpty()) {
+          continue;
+        }
+        boolean orphanTable =
+            n.get().type() == FileNames.FileType.TABLE && !live.contains(n.get().number());
+        if (orphanTable || n.get().type() == FileNames.FileType.TEMP) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Puts {@code value} under {@code key} (row {@code key}, empty column). */
+  public void put(byte[] key, byte[] value) throws IOException {
+    Limits.checkKeyPut(key, value);
+    write(List.of(Mutation.put(key.clone(), EMPTY, value.clone())));
+  }
+
+  /** Deletes {@code key} (row {@code key}, empty column). */
+  public void delete(byte[] key) throws IOException {
+    Limits.checkKey(key);
+    write(List.of(Mutation.delete(key.clone(), EMPTY)));
+  }
+
+  /** Puts {@code value} into cell (row, column). */
+  public void put(byte[] row, byte[] column, byte[] value) throws IOException {
+    Limits.checkPut(row, column, value);
+    write(List.of(Mutation.put(row.clone(), column.clone(), value.clone())));
+  }
+
+  /** Deletes cell (row, column). */
+  public void delete(byte[] row, byte[] column) throws IOException {
+    Limits.checkCell(row, column);
+    write(List.of(Mutation.delete(row.clone(), column.clone())));
+  }
+
+  /** Deletes every column of {@code row} written before this call. */
+  public void deleteRow(byte[] row) throws IOException {
+    Limits.checkRow(row);
+    write(List.of(Mutation.deleteRow(row.clone())));
+  }
+
+  /** Applies {@code batch} atomically: all of it or, also across a crash, none. */
+  public void write(WriteBatch batch) throws IOException {
+    Limits.requireNonNull(batch, "batch");
+    if (!batch.isEmpty()) {
+      write(batch.mutations());
+    } else {
+      ensureOpen();
+    }
+  }
+
+  /** A queued write: a group of mutations, or (mutations == null) a request to freeze the memtable. */
+  private static final class PendingWrite {
+    final List<Mutation> mutations;
+    final Condition turn;
+    boolean done;
+    IOException error;
+
+    PendingWrite(List<Mutation> mutations, Condition turn) {
+      this.mutations = mutations;
+      this.turn = turn;
+    }
+
+    long bytes() {
+      long n = 0;
+      for (Mutation m : mutations) {
+        n += m.row().length + m.column().length + m.value().length + 16;
+      }
+      return n;
+    }
+  }
+
+  private void write(List<Mutation> mutations) throws IOException {
+    ensureOpen();
+    PendingWrite w = new PendingWrite(mutations, mutex.newCondition());
+    mutex.lock();
+    try {
+      writers.addLast(w);
+      while (!w.done && writers.peekFirst() != w) {
+        w.turn.awaitUninterruptibly();
+      }
+      if (w.done) {
+        if (w.error != null) {
+          throw w.error;
+        }
+        return;
+      }
+      lead(w);
+      if (w.error != null) {
+        throw w.error;
+      }
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Runs at the head of the writer queue: writes the head's group, then wakes the next head. */
+  @GuardedBy("mutex")
+  private void lead(PendingWrite head) {
+    assert mutex.isHeldByCurrentThread();
+    List<PendingWrite> group = new ArrayList<>(List.of(head));
+    try {
+      if (closing) {
+        throw new IllegalStateException("database is closed: " + dir);
+      }
+      throwIfBackgroundFailed();
+      if (head.mutations == null) {
+        freezeMemTable();
+        return;
+      }
+      makeRoomForWrite();
+      long bytes = head.bytes();
+      for (PendingWrite w : writers) {
+        if (w == head) {
+          continue;
+        }
+        if (w.mutations == null || bytes + w.bytes() > MAX_GROUP_BYTES) {
+          break;
+        }
+        group.add(w);
+        bytes += w.bytes();
+      }
+      appendGroup(group);
+    } catch (IOException e) {
+      fail(group, e);
+    } finally {
+      finishGroup(group);
+    }
+  }
+
+  /**
+   * Logs the group in one write and applies it to the memtable, with the mutex released: only the
+   * head of the queue gets here, and the memtable takes concurrent readers. A failed log write stops
+   * all further writes (the log may now end in a partial record that later records would follow).
+   */
+  @GuardedBy("mutex")
+  private void appendGroup(List<PendingWrite> group) throws IOException {
+    long first = lastSequence + 1;
+    List<byte[]> records = new ArrayList<>(group.size());
+    long seq = first;
+    for (PendingWrite w : group) {
+      records.add(BatchCodec.encode(seq, w.mutations));
+      seq += w.mutations.size();
+    }
+    MemTable target = mem;
+    LogWriter targetLog = log;
+    mutex.unlock();
+    try {
+      targetLog.append(records);
+    } catch (IOException e) {
+      recordBackgroundError(e);
+      throw e;
+    } finally {
+      mutex.lock();
+    }
+    seq = first;
+    for (PendingWrite w : group) {
+      for (Mutation m : w.mutations) {
+        target.add(m.key(seq++), m.value());
+      }
+    }
+    lastSequence = seq - 1;
+  }
+
+  private static void fail(List<PendingWrite> group, IOException e) {
+    for (PendingWrite w : group) {
+      w.error = e;
+    }
+  }
+
+  @GuardedBy("mutex")
+  private void finishGroup(List<PendingWrite> group) {
+    for (PendingWrite w : group) {
+      if (!w.done) {
+        w.done = true;
+        writers.remove(w);
+        w.turn.signal();
+      }
+    }
+    PendingWrite next = writers.peekFirst();
+    if (next != null) {
+      next.turn.signal();
+    } else if (closing) {
+      backgroundProgress.signalAll(); // close() waits for the queue to drain
+    }
+  }
+
+  /** Waits until the memtable has room, freezing it when full. */
+  @GuardedBy("mutex")
+  private void makeRoomForWrite() throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    while (mem.approximateBytes() >= options.memtableBytes()) {
+      throwIfBackgroundFailed();
+      if (closing) {
+        throw new IllegalStateException("database is closed: " + dir);
+      }
+      if (frozen.size() >= MAX_FROZEN_MEMTABLES) {
+        backgroundProgress.awaitUninterruptibly();
+      } else {
+        freezeMemTable();
+      }
+    }
+  }
+
+  /** Freezes the memtable (if it holds anything) behind a new log and schedules its flush. */
+  @GuardedBy("mutex")
+  private void freezeMemTable() throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    if (mem.isEmpty()) {
+      return;
+    }
+    long number = nextFileNumber.getAndIncrement();
+    LogWriter next = LogWriter.create(FileNames.log(dir, number), number, options.syncWrites());
+    LogWriter old = log;
+    log = next;
+    mem.freeze();
+    frozen.addFirst(new Frozen(mem, old.fileNumber()));
+    mem = new MemTable();
+    publishView();
+    old.close();
+    scheduleBackgroundWork();
+  }
+
+  private record Frozen(MemTable mem, long logNumber) {}
+
+  // ---------------------------------------------------------------- reads
+
+  /** The value under {@code key} (row {@code key}, empty column), or null when absent or deleted. */
+  public byte[] get(byte[] key) throws IOException {
+    Limits.checkKey(key);
+    return read(key, EMPTY);
+  }
+
+  /** The value of cell (row, column), or null when absent or deleted. */
+  public byte[] get(byte[] row, byte[] column) throws IOException {
+    Limits.checkCell(row, column);
+    return read(row, column);
+  }
+
+  private byte[] read(byte[] row, byte[] column) throws IOException {
+    ensureOpen();
+    gets.increment();
+    long snapshot = lastSequence;
+    ReadView v = acquireView();
+    try {
+      GetResult r = v.mutable().get(row, column, snapshot);
+      Verdict verdict = Verdict.of(r);
+      for (int i = 0; verdict == Verdict.UNKNOWN && i < v.frozen().size(); i++) {
+        r = v.frozen().get(i).get(row, column, snapshot);
+        verdict = Verdict.of(r);
+      }
+      if (verdict != Verdict.UNKNOWN) {
+        // Memtable values are shared with the memtable: hand out a copy.
+        return verdict == Verdict.FOUND ? r.value().clone() : null;
+      }
+      FilterProbe probe = FilterProbe.of(row, column);
+      Version tables = v.version();
+      for (TableRef t : tables.level(0)) {
+        r = t.get(probe, snapshot);
+        verdict = Verdict.of(r);
+        if (verdict != Verdict.UNKNOWN) {
+          return verdict == Verdict.FOUND ? r.value() : null;
+        }
+      }
+      for (int level = 1; level < Version.NUM_LEVELS; level++) {
+        TableRef t = tables.tableCovering(level, row);
+        if (t != null) {
+          r = t.get(probe, snapshot);
+          verdict = Verdict.of(r);
+          if (verdict != Verdict.UNKNOWN) {
+            return verdict == Verdict.FOUND ? r.value() : null;
+          }
+        }
+      }
+      return null;
+    } finally {
+      v.release();
+    }
+  }
+
+  /**
+   * The live columns of {@code row} with their values, in unsigned byte order of the column; empty
+   * (never null) when there are none. Tables whose row filter says the row is absent are skipped.
+   */
+  public NavigableMap<byte[], byte[]> getRow(byte[] row) throws IOException {
+    Limits.checkRow(row);
+    ensureOpen();
+    long snapshot = lastSequence;
+    ReadView v = acquireView();
+    NavigableMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
+    FilterProbe probe = FilterProbe.of(row, EMPTY);
+    List<InternalIterator> sources = memTableSources(v);
+    try {
+      Version tables = v.version();
+      for (TableRef t : tables.level(0)) {
+        if (t.mightContainRow(probe)) {
+          sources.add(t.iterator());
+        }
+      }
+      for (int level = 1; level < Version.NUM_LEVELS; level++) {
+        TableRef t = tables.tableCovering(level, row);
+        if (t != null && t.mightContainRow(probe)) {
+          sources.add(t.iterator());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      sources.forEach(InternalIterator::close);
+      v.release();
+      throw e;
+    }
+    try (DbScanner cells =
+        new DbScanner(v, new MergingIterator(sources), snapshot, row, successor(row))) {
+      while (cells.hasNext()) {
+        Cell c = cells.next();
+        out.put(c.column(), c.value());
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return out;
+  }
+
+  /**
+   * The live cells with {@code fromRowInclusive <= row < toRowExclusive} (null: unbounded), in
+   * (row, column) order, as of this call: later writes are not seen. Close the scanner to release
+   * the files it pins; I/O errors while iterating surface as {@link UncheckedIOException}.
+   */
+  public CellScanner scan(byte[] fromRowInclusive, byte[] toRowExclusive) throws IOException {
+    ensureOpen();
+    long snapshot = lastSequence;
+    ReadView v = acquireView();
+    List<InternalIterator> sources = memTableSources(v);
+    for (TableRef t : v.version().allTables()) {
+      sources.add(t.iterator());
+    }
+    byte[] from = fromRowInclusive == null ? null : fromRowInclusive.clone();
+    byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
+    return new DbScanner(v, new MergingIterator(sources), snapshot, from, to);
+  }
+
+  private static List<InternalIterator> memTableSources(ReadView v) {
+    List<InternalIterator> sources = new ArrayList<>();
+    sources.add(new MemTableSource(v.mutable()));
+    for (MemTable m : v.frozen()) {
+      sources.add(new MemTableSource(m));
+    }
+    return sources;
+  }
+
+  /** The smallest row greater than {@code row}: the row followed by a zero byte. */
+  private static byte[] successor(byte[] row) {
+    return Arrays.copyOf(row, row.length + 1);
+  }
+
+  private ReadView acquireView() {
+    while (true) {
+      ReadView v = view;
+      if (v.tryAcquire()) {
+        return v;
+      }
+      ensureOpen();
+    }
+  }
+
+  // ---------------------------------------------------------------- flush and compaction
+
+  /** Writes the memtable out as a table; durable on return. */
+  public void flush() throws IOException {
+    write((List<Mutation>) null);
+    mutex.lock();
+    try {
+      while (!frozen.isEmpty()) {
+        throwIfBackgroundFailed();
+        if (closing) {
+          throw new IllegalStateException("database is closed: " + dir);
+        }
+        backgroundProgress.awaitUninterruptibly();
+      }
+      throwIfBackgroundFailed();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Flushes, then compacts every table into the last level, dropping tombstones; waits for it. */
+  public void compact() throws IOException {
+    flush();
+    mutex.lock();
+    try {
+      long ticket = ++manualCompactionsRequested;
+      scheduleBackgroundWork();
+      while (manualCompactionsDone < ticket) {
+        throwIfBackgroundFailed();
+        if (closing) {
+          throw new IllegalStateException("database is closed: " + dir);
+        }
+        backgroundProgress.awaitUninterruptibly();
+      }
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  @GuardedBy("mutex")
+  private void scheduleBackgroundWork() {
+    assert mutex.isHeldByCurrentThread();
+    if (backgroundScheduled || closing || backgroundError != null) {
+      return;
+    }
+    boolean manual = manualCompactionsDone < manualCompactionsRequested;
+    boolean auto = options.autoCompaction() && picker.needsCompaction(version);
+    if (!frozen.isEmpty() || manual || auto) {
+      backgroundScheduled = true;
+      background.execute(this::backgroundStep);
+    }
+  }
+
+  /** One step of background work on the background thread: a flush or one compaction. */
+  private void backgroundStep() {
+    mutex.lock();
+    try {
+      if (!closing) {
+        if (!frozen.isEmpty()) {
+          flushOldestFrozen();
+        } else if (manualCompactionsDone < manualCompactionsRequested) {
+          long target = manualCompactionsRequested;
+          Compaction all = picker.all(version);
+          if (!all.inputs().isEmpty()) {
+            runCompaction(all);
+          }
+          manualCompactionsDone = target;
+        } else if (options.autoCompaction() && picker.needsCompaction(version)) {
+          runCompaction(picker.pick(version));
+        }
+      }
+    } catch (Throwable t) {
+      recordBackgroundError(t);
+    } finally {
+      backgroundScheduled = false;
+      scheduleBackgroundWork();
+      backgroundProgress.signalAll();
+      mutex.unlock();
+    }
+  }
+
+  @GuardedBy("mutex")
+  private void flushOldestFrozen() throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    Frozen oldest = frozen.peekLast();
+    List<TableRef> outputs;
+    mutex.unlock();
+    try {
+      outputs = writeLevelZero(oldest.mem());
+    } finally {
+      mutex.lock();
+    }
+    VersionEdit edit = new VersionEdit();
+    outputs.forEach(edit::add);
+    frozen.removeLast();
+    long logNumber = frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber();
+    try {
+      install(edit, logNumber);
+    } catch (IOException | RuntimeException e) {
+      frozen.addLast(oldest);
+      throw e;
+    }
+  }
+
+  /** Writes a memtable as one level-0 table (tombstones kept: older tables may hold their keys). */
+  private List<TableRef> writeLevelZero(MemTable m) throws IOException {
+    MemTableSource source = new MemTableSource(m);
+    source.seekToFirst();
+    List<FileMetadata> written =
+        new CompactionWriter(
+                dir, 0, tableOptions, Long.MAX_VALUE, nextFileNumber::getAndIncrement, row -> false)
+            .write(source);
+    return openAll(written);
+  }
+
+  @GuardedBy("mutex")
+  private void runCompaction(Compaction c) throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    VersionEdit edit = new VersionEdit();
+    for (TableRef t : c.allInputs()) {
+      edit.delete(t.metadata().fileNumber());
+    }
+    if (c.isTrivialMove()) {
+      TableRef moved = c.inputs().get(0);
+      FileMetadata m = moved.metadata().atLevel(c.outputLevel());
+      edit.add(TableRef.open(FileNames.table(dir, m.fileNumber()), m, cache, readCounters));
+      install(edit, currentLogNumber(), false);
+      return;
+    }
+    Version base = version;
+    if (!base.tryAcquire()) {
+      throw new IllegalStateException("current version released: " + base);
+    }
+    List<TableRef> outputs;
+    mutex.unlock();
+    try {
+      List<InternalIterator> sources = new ArrayList<>();
+      try {
+        for (TableRef t : c.allInputs()) {
+          sources.add(t.isolatedIterator(compactionCache, compactionCounters));
+        }
+        MergingIterator merged = new MergingIterator(sources);
+        merged.seekToFirst();
+        int outputLevel = c.outputLevel();
+        List<FileMetadata> written =
+            new CompactionWriter(
+                    dir,
+                    outputLevel,
+                    tableOptions,
+                    options.targetFileSizeBytes(),
+                    nextFileNumber::getAndIncrement,
+                    row -> !base.deeperLevelsCover(outputLevel, row))
+                .write(merged);
+        outputs = openAll(written);
+      } finally {
+        sources.forEach(InternalIterator::close);
+      }
+    } finally {
+      mutex.lock();
+      base.release();
+    }
+    outputs.forEach(edit::add);
+    install(edit, currentLogNumber());
+  }
+
+  @GuardedBy("mutex")
+  private long currentLogNumber() {
+    return frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber();
+  }
+
+  private List<TableRef> openAll(List<FileMetadata> files) throws IOException {
+    List<TableRef> refs = new ArrayList<>();
+    boolean ok = false;
+    try {
+      for (FileMetadata f : files) {
+        refs.add(TableRef.open(FileNames.table(dir, f.fileNumber()), f, cache, readCounters));
+      }
+      ok = true;
+      return refs;
+    } finally {
+      if (!ok) {
+        refs.forEach(TableRef::release);
+      }
+    }
+  }
+
+  @GuardedBy("mutex")
+  private void install(VersionEdit edit, long logNumber) throws IOException {
+    install(edit, logNumber, true);
+  }
+
+  /**
+   * Makes {@code edit} durable in the manifest, then current, and marks deleted tables obsolete
+   * (their files go once no read holds them, unless {@code deleteFiles} is false: a trivial move
+   * keeps the file under its new level).
+   */
+  @GuardedBy("mutex")
+  private void install(VersionEdit edit, long logNumber, boolean deleteFiles) throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    Version next = version.apply(edit);
+    try {
+      ManifestWriter.write(
+          dir, new Manifest(nextFileNumber.get(), lastSequence, logNumber, next.files()));
+    } catch (IOException | RuntimeException e) {
+      next.release();
+      throw e;
+    }
+    if (deleteFiles) {
+      for (TableRef t : version.allTables()) {
+        if (edit.deletedFileNumbers().contains(t.metadata().fileNumber())) {
+          t.markObsolete();
+        }
+      }
+    }
+    Version old = version;
+    version = next;
+    publishView();
+    old.release();
+    deleteLogsBelow(logNumber);
+  }
+
+  @GuardedBy("mutex")
+  private void publishView() {
+    ReadView old = view;
+    view = new ReadView(mem, List.copyOf(frozen).stream().map(Frozen::mem).toList(), version);
+    if (old != null) {
+      old.release();
+    }
+  }
+
+  private void deleteLogsBelow(long logNumber) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        Optional<ParsedName> n = FileNames.parse(p.getFileName());
+        if (n.isPresent() && n.get().type() == FileNames.FileType.LOG && n.get().number() < logNumber) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- stats and lifecycle
+
+  /** A snapshot of the read-path counters and of the table set now. */
+  public DbStats stats() {
+    ensureOpen();
+    TableReadStats s = readCounters.snapshot();
+    ReadView v = acquireView();
+    try {
+      Version tables = v.version();
+      return new DbStats(
+          gets.sum(),
+          s.tablesConsulted(),
+          s.tablesSkippedByFilter(),
+          s.filterFalsePositives(),
+          s.dataBlocksRead(),
+          s.dataBlockCacheHits(),
+          s.filterChunksRead(),
+          s.filterChunkCacheHits(),
+          s.bytesRead(),
+          cache.stats().bytesHeld(),
+          tables.tableCount(),
+          tables.filterBytes());
+    } finally {
+      v.release();
+    }
+  }
+
+  /** The options the database was opened with. */
+  public DbOptions options() {
+    return options;
+  }
+
+  /** The number of tables at each level now, level 0 first. */
+  public List<Integer> tablesPerLevel() {
+    ensureOpen();
+    ReadView v = acquireView();
+    try {
+      List<Integer> out = new ArrayList<>();
+      for (int level = 0; level < Version.NUM_LEVELS; level++) {
+        out.add(v.version().level(level).size());
+      }
+      return Collections.unmodifiableList(out);
+    } finally {
+      v.release();
+    }
+  }
+
+  /**
+   * Waits for background work to finish, closes the log and every file, and releases the lock.
+   * Writes acknowledged before are in the log (and with {@code syncWrites} on disk); the next open
+   * replays them. Idempotent.
+   */
+  @Override
+  public void close() throws IOException {
+    mutex.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      closing = true;
+      backgroundProgress.signalAll(); // a waiting flush() or compact() now sees `closing`
+      while (backgroundScheduled || !writers.isEmpty()) {
+        backgroundProgress.awaitUninterruptibly();
+      }
+    } finally {
+      mutex.unlock();
+    }
+    background.shutdown();
+    IOException failure = null;
+    try {
+      if (!background.awaitTermination(1, TimeUnit.MINUTES)) {
+        failure = new IOException("background thread did not stop: " + dir);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failure = new IOException("interrupted while closing " + dir, e);
+    }
+    mutex.lock();
+    try {
+      try {
+        log.close();
+      } catch (IOException e) {
+        failure = addFailure(failure, e);
+      }
+      view.release();
+      version.release();
+    } finally {
+      mutex.unlock();
+    }
+    try {
+      lock.close();
+    } catch (IOException e) {
+      failure = addFailure(failure, e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static IOException addFailure(IOException first, IOException next) {
+    if (first == null) {
+      return next;
+    }
+    first.addSuppressed(next);
+    return first;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("database is closed: " + dir);
+    }
+  }
+
+  private void throwIfBackgroundFailed() throws IOException {
+    Throwable t = backgroundError;
+    if (t != null) {
+      throw new IOException("background work failed, the database takes no more writes: " + t, t);
+    }
+  }
+
+  private void recordBackgroundError(Throwable t) {
+    if (backgroundError == null) {
+      backgroundError = t;
+      LOG.log(System.Logger.Level.ERROR, "background work failed in " + dir, t);
+    }
+  }
+
+  /** The table layout the options ask for; tables record it, so readers never need the options. */
+  static TableOptions tableOptions(DbOptions o) {
+    dev.strata.sstable.FilterType filter =
+        switch (o.bloomType()) {
+          case NONE -> dev.strata.sstable.FilterType.NONE;
+          case ROW -> dev.strata.sstable.FilterType.ROW;
+          case ROWCOL -> dev.strata.sstable.FilterType.ROWCOL;
+        };
+    dev.strata.sstable.BlockCompression compression =
+        switch (o.compression()) {
+          case NONE -> dev.strata.sstable.BlockCompression.NONE;
+          case LZ4 -> dev.strata.sstable.BlockCompression.LZ4;
+        };
+    return new TableOptions(
+        o.blockSizeBytes(), filter, o.bloomBitsPerKey(), o.bloomChunkBytes(), compression);
+  }
+}

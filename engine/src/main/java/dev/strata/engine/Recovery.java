@@ -1,0 +1,145 @@
+package dev.strata.engine;
+
+import dev.strata.engine.fs.FileNames;
+import dev.strata.engine.fs.FileNames.FileType;
+import dev.strata.engine.fs.FileNames.ParsedName;
+import dev.strata.engine.log.LogReader;
+import dev.strata.engine.log.LogRecord;
+import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.manifest.Manifest;
+import dev.strata.engine.manifest.ManifestReader;
+import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
+import dev.strata.engine.write.Mutation;
+import dev.strata.sstable.BlockCache;
+import dev.strata.sstable.ReadCounters;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * What {@link Db#open} finds on disk: the manifest's tables, opened, and the logs it still needs,
+ * replayed into one memtable. A torn last record of a log is dropped (the process died mid-write:
+ * that write was never acknowledged); any other damage fails the open with {@link
+ * CorruptionException}, and so does a missing table or a directory with data but no manifest.
+ *
+ * <p>Not thread-safe: used once, by the opening thread, under the directory lock.
+ */
+final class Recovery {
+  private static final System.Logger LOG = System.getLogger(Recovery.class.getName());
+
+  /** The manifest, or {@link Manifest#empty()} for a new database. */
+  final Manifest manifest;
+  /** The manifest's tables by level, opened; the references pass to the caller. */
+  final List<List<TableRef>> levels;
+  /** The replayed writes of every log numbered at least the manifest's log number. */
+  final MemTable replayed;
+  /** The largest sequence number in the manifest or any replayed record. */
+  final long lastSequence;
+  /** One more than the largest file number found in the manifest or the directory. */
+  final long nextFileNumber;
+
+  private Recovery(
+      Manifest manifest, List<List<TableRef>> levels, MemTable replayed, long lastSequence, long next) {
+    this.manifest = manifest;
+    this.levels = levels;
+    this.replayed = replayed;
+    this.lastSequence = lastSequence;
+    this.nextFileNumber = next;
+  }
+
+  static Recovery run(Path dir, BlockCache cache, ReadCounters counters) throws IOException {
+    TreeMap<Long, Path> logs = new TreeMap<>();
+    long largestNumber = 0;
+    boolean anyData = false;
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        Optional<ParsedName> name = FileNames.parse(p.getFileName());
+        if (name.isEmpty()) {
+          continue;
+        }
+        ParsedName n = name.get();
+        if (n.type() == FileType.LOG) {
+          logs.put(n.number(), p);
+        }
+        if (n.type() == FileType.LOG || n.type() == FileType.TABLE) {
+          anyData = true;
+          largestNumber = Math.max(largestNumber, n.number());
+        }
+      }
+    }
+    Optional<Manifest> found = ManifestReader.readIfExists(dir);
+    if (found.isEmpty() && anyData) {
+      throw new CorruptionException(
+          dir, CorruptionException.UNKNOWN_OFFSET, "no MANIFEST, but the directory holds tables or logs");
+    }
+    Manifest manifest = found.orElse(Manifest.empty());
+    List<List<TableRef>> levels = openTables(dir, manifest, cache, counters);
+    Recovery r;
+    boolean ok = false;
+    try {
+      MemTable mem = new MemTable();
+      long lastSequence = manifest.lastSequence();
+      for (var log : logs.tailMap(manifest.logNumber(), true).entrySet()) {
+        lastSequence = Math.max(lastSequence, replay(log.getValue(), log.getKey(), mem));
+      }
+      long next = Math.max(manifest.nextFileNumber(), largestNumber + 1);
+      r = new Recovery(manifest, levels, mem, lastSequence, next);
+      ok = true;
+    } finally {
+      if (!ok) {
+        levels.forEach(level -> level.forEach(TableRef::release));
+      }
+    }
+    return r;
+  }
+
+  private static List<List<TableRef>> openTables(
+      Path dir, Manifest manifest, BlockCache cache, ReadCounters counters) throws IOException {
+    List<List<TableRef>> levels = new ArrayList<>();
+    for (int i = 0; i < Version.NUM_LEVELS; i++) {
+      levels.add(new ArrayList<>());
+    }
+    boolean ok = false;
+    try {
+      for (FileMetadata f : manifest.files()) {
+        Path file = FileNames.table(dir, f.fileNumber());
+        if (!Files.exists(file)) {
+          throw new CorruptionException(
+              file, CorruptionException.UNKNOWN_OFFSET, "table listed in the MANIFEST is missing");
+        }
+        levels.get(f.level()).add(TableRef.open(file, f, cache, counters));
+      }
+      ok = true;
+      return levels;
+    } finally {
+      if (!ok) {
+        levels.forEach(level -> level.forEach(TableRef::release));
+      }
+    }
+  }
+
+  /** Replays one log into {@code mem}; returns the largest sequence number it held (0 if none). */
+  private static long replay(Path file, long number, MemTable mem) throws IOException {
+    long last = 0;
+    try (LogReader reader = LogReader.open(file, number)) {
+      for (LogRecord r; (r = reader.nextRecord()) != null; ) {
+        long seq = r.firstSequence();
+        for (Mutation m : r.mutations()) {
+          mem.add(m.key(seq), m.value());
+          last = seq++;
+        }
+      }
+      if (reader.tailDropped()) {
+        LOG.log(System.Logger.Level.WARNING, reader.tailReport());
+      }
+    }
+    return last;
+  }
+}

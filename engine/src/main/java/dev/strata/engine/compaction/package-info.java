@@ -1,0 +1,12 @@
+/**
+ * Leveled compaction: {@link dev.strata.engine.compaction.CompactionPicker} chooses what to merge,
+ * {@link dev.strata.engine.compaction.CompactionWriter} writes the merge as new tables (flush uses it
+ * too, with one memtable as input). Installing the result is the engine's job, under its mutex.
+ *
+ * <pre>{@code
+ * Compaction c = picker.pick(version);
+ * List<FileMetadata> out = new CompactionWriter(dir, c.outputLevel(), tableOptions, target,
+ *     fileNumbers::next, row -> !version.deeperLevelsCover(c.outputLevel(), row)).write(merged);
+ * }</pre>
+ */
+package dev.strata.engine.compaction;

@@ -1,0 +1,30 @@
+package dev.strata.engine.read;
+
+import dev.strata.sstable.GetResult;
+import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.ValueKind;
+
+/**
+ * What one source (a memtable or a table) decides about a cell for a point read. Sources are asked
+ * newest first; the first that is not {@link #UNKNOWN} decides, because every entry in a newer
+ * source is newer than every entry for the same cell in an older one.
+ *
+ * <p>Immutable.
+ */
+public enum Verdict {
+  /** The cell holds the lookup's value. */
+  FOUND,
+  /** The cell is deleted, by a cell tombstone or by a newer row tombstone. */
+  DELETED,
+  /** The source knows nothing of the cell or its row: ask older sources. */
+  UNKNOWN;
+
+  /** The decision for a source's lookup result: the newer of the cell entry and the row tombstone. */
+  public static Verdict of(GetResult r) {
+    InternalKey cell = r.cell();
+    if (cell != null && cell.sequence() > r.rowTombstoneSequence()) {
+      return cell.kind() == ValueKind.PUT ? FOUND : DELETED;
+    }
+    return r.hasRowTombstone() || cell != null ? DELETED : UNKNOWN;
+  }
+}

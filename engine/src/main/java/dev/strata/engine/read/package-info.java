@@ -1,0 +1,15 @@
+/**
+ * The read path's pieces: {@link dev.strata.engine.read.InternalIterator} (the shape of every
+ * source), {@link dev.strata.engine.read.MergingIterator}, {@link
+ * dev.strata.engine.read.NewestVersions} (tombstones applied to a merged stream, shared with
+ * compaction), {@link dev.strata.engine.read.Verdict} (the point-read decision of one source) and
+ * {@link dev.strata.engine.read.DbScanner}.
+ *
+ * <pre>{@code
+ * MergingIterator merged = new MergingIterator(sources);   // memtables and tables
+ * try (DbScanner s = new DbScanner(view, merged, snapshot, from, to)) {
+ *   while (s.hasNext()) use(s.next());
+ * }
+ * }</pre>
+ */
+package dev.strata.engine.read;

@@ -1,0 +1,256 @@
+package dev.strata.engine.version;
+
+import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.manifest.ManifestFormat;
+import dev.strata.sstable.InternalKey;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One immutable state of the table set: the tables of every level. Level 0 is ordered newest first
+ * (its tables overlap); every deeper level is ordered by smallest row and its tables are disjoint by
+ * row, and no row is split between two tables of one level (compaction cuts outputs only between
+ * rows), so at most one table per deeper level can hold a given row.
+ *
+ * <p>Reference-counted: the engine holds one reference on the current version, each read view one
+ * more; the last release lets go of the tables, which close (and, if obsolete, delete) themselves
+ * when no version lists them any more.
+ *
+ * <p>Thread-safe (immutable apart from the count).
+ */
+public final class Version {
+  /** Levels in the tree. */
+  public static final int NUM_LEVELS = ManifestFormat.NUM_LEVELS;
+
+  private static final Comparator<TableRef> BY_SMALLEST_ROW =
+      (a, b) -> Arrays.compareUnsigned(a.metadata().smallest().row(), b.metadata().smallest().row());
+
+  private final List<List<TableRef>> levels;
+  private final AtomicInteger refs = new AtomicInteger(1);
+
+  private Version(List<List<TableRef>> levels) {
+    this.levels = levels;
+  }
+
+  /**
+   * A version of the given tables, which must be ordered as the class comment says; the caller's
+   * references to the tables pass to the version.
+   */
+  public static Version of(List<List<TableRef>> levels) {
+    if (levels.size() != NUM_LEVELS) {
+      throw new IllegalArgumentException("expected " + NUM_LEVELS + " levels: " + levels.size());
+    }
+    List<List<TableRef>> copy = new ArrayList<>(NUM_LEVELS);
+    for (List<TableRef> level : levels) {
+      copy.add(List.copyOf(level));
+    }
+    Version v = new Version(List.copyOf(copy));
+    assert v.checkInvariants() : v;
+    return v;
+  }
+
+  /** An empty version. */
+  public static Version empty() {
+    List<List<TableRef>> levels = new ArrayList<>();
+    for (int i = 0; i < NUM_LEVELS; i++) {
+      levels.add(List.of());
+    }
+    return of(levels);
+  }
+
+  /**
+   * The version this one becomes after {@code edit}: its tables without the deleted ones, plus the
+   * added ones (level-0 additions are newer than every level-0 table already here). Takes a new
+   * reference on every table it keeps; the added tables' references pass from the edit.
+   */
+  public Version apply(VersionEdit edit) {
+    Set<Long> deleted = new HashSet<>(edit.deletedFileNumbers());
+    List<List<TableRef>> next = new ArrayList<>(NUM_LEVELS);
+    for (int level = 0; level < NUM_LEVELS; level++) {
+      List<TableRef> tables = new ArrayList<>();
+      for (TableRef t : edit.added(level)) {
+        tables.add(t);
+      }
+      for (TableRef t : levels.get(level)) {
+        if (!deleted.contains(t.metadata().fileNumber())) {
+          t.acquire();
+          tables.add(t);
+        }
+      }
+      if (level > 0) {
+        tables.sort(BY_SMALLEST_ROW);
+      }
+      next.add(tables);
+    }
+    return of(next);
+  }
+
+  /** The tables of {@code level}, in the order the class comment gives. */
+  public List<TableRef> level(int level) {
+    return levels.get(level);
+  }
+
+  /** The table of deeper level {@code level} (>= 1) whose row range covers {@code row}, or null. */
+  public TableRef tableCovering(int level, byte[] row) {
+    assert level > 0 : level;
+    List<TableRef> tables = levels.get(level);
+    int lo = 0;
+    int hi = tables.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      FileMetadata m = tables.get(mid).metadata();
+      if (Arrays.compareUnsigned(m.largest().row(), row) < 0) {
+        lo = mid + 1;
+      } else if (Arrays.compareUnsigned(m.smallest().row(), row) > 0) {
+        hi = mid - 1;
+      } else {
+        return tables.get(mid);
+      }
+    }
+    return null;
+  }
+
+  /** The tables of {@code level} whose row range meets [fromRow, toRow], both inclusive. */
+  public List<TableRef> overlapping(int level, byte[] fromRow, byte[] toRow) {
+    List<TableRef> out = new ArrayList<>();
+    for (TableRef t : levels.get(level)) {
+      FileMetadata m = t.metadata();
+      if (Arrays.compareUnsigned(m.largest().row(), fromRow) >= 0
+          && Arrays.compareUnsigned(m.smallest().row(), toRow) <= 0) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /** True when some level deeper than {@code level} holds a table whose range covers {@code row}. */
+  public boolean deeperLevelsCover(int level, byte[] row) {
+    for (int deeper = level + 1; deeper < NUM_LEVELS; deeper++) {
+      if (tableCovering(deeper, row) != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Bytes of the tables of {@code level}. */
+  public long levelBytes(int level) {
+    long sum = 0;
+    for (TableRef t : levels.get(level)) {
+      sum += t.metadata().fileSize();
+    }
+    return sum;
+  }
+
+  /** Every table, level by level. */
+  public List<TableRef> allTables() {
+    List<TableRef> out = new ArrayList<>();
+    levels.forEach(out::addAll);
+    return out;
+  }
+
+  /** Every table's manifest entry, level by level, in level order. */
+  public List<FileMetadata> files() {
+    List<FileMetadata> out = new ArrayList<>();
+    for (TableRef t : allTables()) {
+      out.add(t.metadata());
+    }
+    return out;
+  }
+
+  /** Live tables. */
+  public int tableCount() {
+    int n = 0;
+    for (List<TableRef> level : levels) {
+      n += level.size();
+    }
+    return n;
+  }
+
+  /** Filter bytes of all live tables. */
+  public long filterBytes() {
+    long sum = 0;
+    for (TableRef t : allTables()) {
+      sum += t.filterBytes();
+    }
+    return sum;
+  }
+
+  /** Takes a reference if the version is still alive; false when it has been released. */
+  public boolean tryAcquire() {
+    for (int n = refs.get(); n > 0; n = refs.get()) {
+      if (refs.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Drops a reference; the last lets go of the tables. */
+  public void release() {
+    int n = refs.decrementAndGet();
+    if (n < 0) {
+      throw new IllegalStateException("over-release: " + this);
+    }
+    if (n == 0) {
+      allTables().forEach(TableRef::release);
+    }
+  }
+
+  /**
+   * The invariants: level entries at their level, level 0 newest first by sequence, deeper levels
+   * sorted and disjoint by row.
+   */
+  public boolean checkInvariants() {
+    for (int level = 0; level < NUM_LEVELS; level++) {
+      List<TableRef> tables = levels.get(level);
+      for (int i = 0; i < tables.size(); i++) {
+        FileMetadata m = tables.get(i).metadata();
+        if (m.level() != level) {
+          throw new AssertionError("table " + m.fileNumber() + " listed at L" + level + ": " + m);
+        }
+        if (InternalKey.compare(m.smallest(), m.largest()) > 0) {
+          throw new AssertionError("table range reversed: " + m);
+        }
+        if (i == 0) {
+          continue;
+        }
+        FileMetadata prev = tables.get(i - 1).metadata();
+        if (level == 0 && prev.largestSequence() < m.largestSequence()) {
+          throw new AssertionError("L0 not newest first: " + prev + " before " + m);
+        }
+        if (level > 0 && Arrays.compareUnsigned(prev.largest().row(), m.smallest().row()) >= 0) {
+          throw new AssertionError("L" + level + " tables overlap: " + prev + " and " + m);
+        }
+      }
+    }
+    return true;
+  }
+
+  /** File numbers of every table. */
+  public Set<Long> fileNumbers() {
+    Set<Long> out = new HashSet<>();
+    for (TableRef t : allTables()) {
+      out.add(t.metadata().fileNumber());
+    }
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder("Version[");
+    for (int level = 0; level < NUM_LEVELS; level++) {
+      Collection<TableRef> tables = levels.get(level);
+      if (!tables.isEmpty()) {
+        s.append(" L").append(level).append('=').append(tables.size());
+      }
+    }
+    return s.append(" ]").toString();
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The engine's table set over time: {@link dev.strata.engine.version.TableRef} (a live table and
+ * its reader), {@link dev.strata.engine.version.Version} (one immutable set of tables per level),
+ * {@link dev.strata.engine.version.VersionEdit} (what a flush or compaction changes) and {@link
+ * dev.strata.engine.version.ReadView} (memtables plus a version: what one read sees).
+ *
+ * <p>Lifetimes are reference counts that fail fast (use after release, over-release). A table is
+ * closed, and deleted if obsolete, only when no version lists it; a version is released only when no
+ * read view holds it; so compaction never removes a file under a running Get or scan.
+ *
+ * <pre>{@code
+ * ReadView view = acquireCurrentView();      // loop: current.tryAcquire()
+ * try {
+ *   TableRef t = view.version().tableCovering(1, row);
+ *   if (t != null) result = t.get(probe, snapshot);
+ * } finally {
+ *   view.release();
+ * }
+ * }</pre>
+ */
+package dev.strata.engine.version;
