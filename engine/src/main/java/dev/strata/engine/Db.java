@@ -85,9 +85,9 @@ import java.util.stream.Stream;
  * is published only after its entries are in the memtable, so a read never sees half a batch.
  *
  * Writes queue up (LevelDB's writer queue): the writer at the head becomes the leader, takes the
- * batches queued behind it as one group, appends them to the log in one write and inserts them into
- * the memtable with the mutex released (the memtable is concurrent, and only the leader writes), then
- * wakes the group. Switching the memtable and the log happens only at the head of the queue (a flush
+ * batches queued behind it as one group, appends them to the log in one write with the mutex
+ * released (only the head of the queue touches the log), inserts them into the memtable, publishes
+ * their sequence numbers, and wakes the group. Switching the memtable and the log happens only at the head of the queue (a flush
  * request is queued like a write), so it never races a leader's log write.
  *
  * One background thread runs flushes and compactions one at a time, so their table edits never
@@ -514,8 +514,8 @@ public final class Db implements AutoCloseable {
   private byte[] read(byte[] row, byte[] column) throws IOException {
     ensureOpen();
     gets.increment();
-    long snapshot = lastSequence;
     ReadView v = acquireView();
+    long snapshot = lastSequence; // after the view: see acquireView
     try {
       GetResult r = v.mutable().get(row, column, snapshot);
       Verdict verdict = Verdict.of(r);
@@ -559,8 +559,8 @@ public final class Db implements AutoCloseable {
   public NavigableMap<byte[], byte[]> getRow(byte[] row) throws IOException {
     Limits.checkRow(row);
     ensureOpen();
-    long snapshot = lastSequence;
     ReadView v = acquireView();
+    long snapshot = lastSequence; // after the view: see acquireView
     NavigableMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
     FilterProbe probe = FilterProbe.of(row, EMPTY);
     List<InternalIterator> sources = memTableSources(v);
@@ -601,8 +601,8 @@ public final class Db implements AutoCloseable {
    */
   public CellScanner scan(byte[] fromRowInclusive, byte[] toRowExclusive) throws IOException {
     ensureOpen();
-    long snapshot = lastSequence;
     ReadView v = acquireView();
+    long snapshot = lastSequence; // after the view: see acquireView
     List<InternalIterator> sources = memTableSources(v);
     for (TableRef t : v.version().allTables()) {
       sources.add(t.iterator());
@@ -626,6 +626,12 @@ public final class Db implements AutoCloseable {
     return Arrays.copyOf(row, row.length + 1);
   }
 
+  /**
+   * Acquires the current view. A read takes its snapshot after this, never before: a flush or
+   * compaction keeps only the newest version of a cell, so a view published after the snapshot may
+   * hold a cell's newer version (invisible at the snapshot) without the older one the snapshot
+   * needs. Every table of a view acquired first holds only entries at or below the snapshot.
+   */
   private ReadView acquireView() {
     while (true) {
       ReadView v = view;

@@ -6,10 +6,12 @@ import dev.strata.engine.read.InternalIterator;
 import dev.strata.sstable.BlockCache;
 import dev.strata.sstable.CorruptTableException;
 import dev.strata.sstable.FilterProbe;
+import dev.strata.sstable.FilterType;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableIterator;
+import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,9 +62,13 @@ public final class TableRef {
     return reader;
   }
 
-  /** Bytes of filter in the file. */
+  /**
+   * Bytes of filter in the file; 0 for a table without a filter, whose properties still count the
+   * few bytes of its empty filter index (DbStats.filterBytesOnDisk is 0 under BloomType.NONE).
+   */
   public long filterBytes() {
-    return reader.properties().filterBytes();
+    TableProperties p = reader.properties();
+    return p.filterType() == FilterType.NONE ? 0 : p.filterBytes();
   }
 
   /** See {@link TableReader#get}. */

@@ -1,0 +1,388 @@
+package dev.strata.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.strata.engine.fs.FileNames;
+import dev.strata.sstable.testing.CorruptFiles;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Durability with real bytes: a child JVM killed with SIGKILL at random moments loses no
+ * acknowledged write and never leaves half a batch; a torn last log record is dropped; any other
+ * damage to a log, the manifest or a table is reported as {@link CorruptionException}, never
+ * answered with wrong data.
+ */
+@Tag("slow")
+final class CrashRecoveryTest {
+  /** Kill-and-reopen cycles on one directory. */
+  private static final int CYCLES = 14;
+
+  @TempDir Path dir;
+  @TempDir Path scratch;
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void sigkill_atRandomMoments_losesNoAcknowledgedWrite() throws Exception {
+    long seed = System.nanoTime();
+    Random r = new Random(seed);
+    CellModel model = new CellModel();
+    Path db = dir.resolve("db");
+    long totalAcks = 0;
+    for (int cycle = 0; cycle < CYCLES; cycle++) {
+      long runSeed = r.nextLong();
+      // Cycle kinds: killed while opening (recovering), after a few writes, after many.
+      int kind = cycle % 3;
+      long acksWanted = kind == 0 ? -1 : kind == 1 ? 1 + r.nextInt(200) : 200 + r.nextInt(3000);
+      long delayMillis = r.nextInt(kind == 0 ? 500 : 30);
+      String context = "seed " + seed + ", cycle " + cycle + ", run seed " + runSeed;
+      long lastAck = runChildAndKill(db, runSeed, acksWanted, delayMillis, context);
+      totalAcks += lastAck + 1;
+
+      CellModel acknowledged = model.copy();
+      for (long id = 0; id <= lastAck; id++) {
+        CrashWorkload.step(runSeed, id).applyTo(acknowledged);
+      }
+      CellModel withInFlight = acknowledged.copy();
+      CrashWorkload.step(runSeed, lastAck + 1).applyTo(withInFlight);
+
+      try (Db reopened = Db.open(db, CrashWorkload.options())) {
+        List<String> found = CellModel.scan(reopened, null, null);
+        if (found.equals(acknowledged.scan(null, null))) {
+          model = acknowledged;
+        } else if (found.equals(withInFlight.scan(null, null))) {
+          model = withInFlight;
+        } else {
+          assertEquals(
+              acknowledged.scan(null, null),
+              found,
+              context + ": after " + (lastAck + 1) + " acknowledged steps the database holds"
+                  + " neither them nor them plus step " + (lastAck + 1));
+        }
+        for (byte[] row : model.rows()) {
+          assertEquals(
+              model.describeRow(row), CellModel.describeRow(row, reopened.getRow(row)), context);
+        }
+        for (int i = 0; i < 50; i++) {
+          byte[] row = b("row" + r.nextInt(CrashWorkload.ROWS));
+          byte[] column = r.nextBoolean() ? new byte[0] : new byte[] {(byte) ('a' + r.nextInt(5))};
+          assertEquals(
+              CellModel.describeValue(model.get(row, column)),
+              CellModel.describeValue(reopened.get(row, column)),
+              context);
+        }
+      }
+    }
+    assertTrue(totalAcks > CYCLES, "the children acknowledged only " + totalAcks + " steps");
+  }
+
+  /**
+   * Starts a {@link CrashWriter}, waits for {@code acksWanted} acknowledgements (or, when negative,
+   * for nothing) plus {@code delayMillis}, kills it with SIGKILL and returns the last acknowledged
+   * step (-1 for none).
+   */
+  private long runChildAndKill(
+      Path db, long runSeed, long acksWanted, long delayMillis, String context) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Path stderr = scratch.resolve("child-" + runSeed + ".err");
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                CrashWriter.class.getName(),
+                db.toString(),
+                Long.toString(runSeed))
+            .redirectError(stderr.toFile())
+            .start();
+    long lastAck = -1;
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      if (acksWanted >= 0) {
+        String line;
+        while (lastAck + 1 < acksWanted && (line = in.readLine()) != null) {
+          lastAck = parseAck(line, lastAck);
+        }
+        if (lastAck + 1 < acksWanted) {
+          p.waitFor(10, TimeUnit.SECONDS);
+          fail(context + ": the child ended early: " + Files.readString(stderr));
+        }
+      }
+      Thread.sleep(delayMillis);
+      // SIGKILL on Linux. Through the handle, because Process.destroyForcibly() also closes the
+      // pipe, and the acknowledgements still in it would be lost.
+      p.toHandle().destroyForcibly();
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), context + ": the child did not die");
+      // Lines already in the pipe were acknowledged before the kill.
+      for (String line; (line = in.readLine()) != null; ) {
+        lastAck = parseAck(line, lastAck);
+      }
+    } finally {
+      p.destroyForcibly();
+    }
+    String errors = Files.readString(stderr);
+    assertTrue(
+        !errors.contains("Exception") && !errors.contains("Error"),
+        context + ": the child failed before the kill: " + errors);
+    return lastAck;
+  }
+
+  private static long parseAck(String line, long lastAck) {
+    if (line.equals("open")) {
+      return lastAck;
+    }
+    long id = Long.parseLong(line);
+    assertEquals(lastAck + 1, id, "acknowledgements out of order");
+    return id;
+  }
+
+  // ---------------------------------------------------------------- the log
+
+  /** Writes five puts (one log record each), closes without flushing; returns each record's end. */
+  private static List<Long> fiveRecords(Path db) throws IOException {
+    List<Long> ends = new ArrayList<>();
+    try (Db d = Db.open(db, DbOptions.builder().autoCompaction(false).build())) {
+      for (int i = 1; i <= 5; i++) {
+        d.put(b("k" + i), b("value-" + i + "-" + "x".repeat(20)));
+        ends.add(Files.size(newestLog(db)));
+      }
+    }
+    return ends;
+  }
+
+  private static Path newestLog(Path db) throws IOException {
+    try (Stream<Path> files = Files.list(db)) {
+      return files
+          .filter(p -> p.getFileName().toString().endsWith(FileNames.LOG_SUFFIX))
+          .max(Comparator.comparing(p -> p.getFileName().toString()))
+          .orElseThrow();
+    }
+  }
+
+  private static Path copyDir(Path from, Path to) throws IOException {
+    if (Files.exists(to)) {
+      try (Stream<Path> files = Files.list(to)) {
+        for (Path p : (Iterable<Path>) files::iterator) {
+          Files.delete(p);
+        }
+      }
+    }
+    Files.createDirectories(to);
+    try (Stream<Path> files = Files.list(from)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (!p.getFileName().toString().equals(FileNames.LOCK)) {
+          Files.copy(p, to.resolve(p.getFileName()));
+        }
+      }
+    }
+    return to;
+  }
+
+  private static void assertFirstKeys(Db d, int present) throws IOException {
+    for (int i = 1; i <= 5; i++) {
+      if (i <= present) {
+        assertArrayEquals(b("value-" + i + "-" + "x".repeat(20)), d.get(b("k" + i)), "k" + i);
+      } else {
+        assertNull(d.get(b("k" + i)), "k" + i);
+      }
+    }
+  }
+
+  @Test
+  void open_tornLastLogRecord_isDropped() throws IOException {
+    Path original = dir.resolve("original");
+    List<Long> ends = fiveRecords(original);
+    for (long size = ends.get(3); size < ends.get(4); size++) {
+      Path copy = copyDir(original, scratch.resolve("torn"));
+      CorruptFiles.truncate(newestLog(copy), size);
+      try (Db d = Db.open(copy)) {
+        assertFirstKeys(d, 4);
+        d.put(b("k5"), b("value-5-" + "x".repeat(20))); // a new log after the dropped tail
+      }
+      try (Db d = Db.open(copy)) {
+        assertFirstKeys(d, 5);
+      }
+    }
+  }
+
+  @Test
+  void open_tornLastLogRecordThenZeros_isDropped() throws IOException {
+    Path original = dir.resolve("original");
+    List<Long> ends = fiveRecords(original);
+    Path copy = copyDir(original, scratch.resolve("zeros"));
+    // A power loss: the last record's bytes were allocated but never written.
+    CorruptFiles.zero(newestLog(copy), ends.get(3), (int) (ends.get(4) - ends.get(3)));
+    try (Db d = Db.open(copy)) {
+      assertFirstKeys(d, 4);
+    }
+  }
+
+  @Test
+  void open_damageBeforeTheLastLogRecord_failsWithCorruption() throws IOException {
+    Path original = dir.resolve("original");
+    List<Long> ends = fiveRecords(original);
+    Random r = new Random(ends.get(0));
+    for (long offset = 0; offset < ends.get(3); offset++) {
+      Path copy = copyDir(original, scratch.resolve("flip"));
+      CorruptFiles.flipBit(newestLog(copy), offset, r.nextInt(8));
+      long at = offset;
+      CorruptionException e =
+          assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "flip at " + at);
+      assertTrue(e.getMessage().contains(".log"), "the message names the log: " + e.getMessage());
+    }
+  }
+
+  @Test
+  void open_damageInTheLastLogRecord_dropsItOrFails() throws IOException {
+    Path original = dir.resolve("original");
+    List<Long> ends = fiveRecords(original);
+    for (long offset = ends.get(3); offset < ends.get(4); offset++) {
+      Path copy = copyDir(original, scratch.resolve("flip"));
+      CorruptFiles.flipBit(newestLog(copy), offset, (int) (offset % 8));
+      try (Db d = Db.open(copy)) {
+        assertFirstKeys(d, 4);
+      } catch (CorruptionException expected) {
+        // A damaged header followed by a payload is not a torn write.
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- the manifest
+
+  @Test
+  void open_anyDamageToTheManifest_failsWithCorruption() throws IOException {
+    Path original = dir.resolve("original");
+    try (Db d = Db.open(original, DbOptions.builder().autoCompaction(false).build())) {
+      for (int i = 0; i < 3; i++) {
+        d.put(b("row" + i), b("c"), b("v" + i));
+        d.flush();
+      }
+    }
+    long size = Files.size(FileNames.manifest(original));
+    for (long offset = 0; offset < size; offset++) {
+      Path copy = copyDir(original, scratch.resolve("manifest"));
+      CorruptFiles.flipBit(FileNames.manifest(copy), offset, (int) (offset * 3 % 8));
+      long at = offset;
+      assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "flip at " + at);
+    }
+    for (long cut : new long[] {0, 1, size / 2, size - 1}) {
+      Path copy = copyDir(original, scratch.resolve("manifest"));
+      CorruptFiles.truncate(FileNames.manifest(copy), cut);
+      assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "cut at " + cut);
+    }
+  }
+
+  // ---------------------------------------------------------------- tables
+
+  /** One table of many small blocks; returns the cells it holds. */
+  private static CellModel oneTable(Path db, BloomType type) throws IOException {
+    CellModel model = new CellModel();
+    DbOptions options =
+        DbOptions.builder().bloomType(type).blockSizeBytes(128).bloomChunkBytes(128).build();
+    try (Db d = Db.open(db, options)) {
+      for (int i = 0; i < 400; i++) {
+        byte[] row = b(String.format("row%04d", i));
+        byte[] value = b("value" + i);
+        d.put(row, b("c"), value);
+        model.put(row, b("c"), value);
+      }
+      d.compact();
+      assertEquals(1, d.stats().tableCount());
+    }
+    return model;
+  }
+
+  private static Path onlyTable(Path db) throws IOException {
+    try (Stream<Path> files = Files.list(db)) {
+      List<Path> tables =
+          files.filter(p -> p.getFileName().toString().endsWith(FileNames.TABLE_SUFFIX)).toList();
+      assertEquals(1, tables.size(), tables.toString());
+      return tables.get(0);
+    }
+  }
+
+  /**
+   * Opens the damaged copy and reads everything: true when a CorruptionException was reported,
+   * false when every answer was right; wrong data fails the test.
+   */
+  private static boolean readsRightOrReportsCorruption(Path copy, CellModel model, String context)
+      throws IOException {
+    try (Db d = Db.open(copy)) {
+      assertEquals(model.scan(null, null), CellModel.scan(d, null, null), context);
+      for (byte[] row : model.rows()) {
+        assertArrayEquals(model.get(row, b("c")), d.get(row, b("c")), context);
+        assertNull(d.get(row, b("d")), context);
+      }
+      return false;
+    } catch (CorruptionException e) {
+      assertNotNull(e.getMessage(), context);
+      assertTrue(e.getMessage().contains(".sst"), context + ": names the table: " + e.getMessage());
+      return true;
+    } catch (UncheckedIOException e) {
+      assertTrue(e.getCause() instanceof CorruptionException, context + ": " + e);
+      assertTrue(e.getCause().getMessage().contains(".sst"), context + ": " + e.getCause());
+      return true;
+    }
+  }
+
+  @Test
+  void read_damagedDataBlock_reportsCorruption() throws IOException {
+    Path original = dir.resolve("original");
+    CellModel model = oneTable(original, BloomType.NONE);
+    long size = Files.size(onlyTable(original));
+    Random r = new Random(size);
+    // Without filters the file starts with data blocks only, most of its length.
+    for (int i = 0; i < 60; i++) {
+      long offset = r.nextInt((int) (size / 2));
+      Path copy = copyDir(original, scratch.resolve("table"));
+      CorruptFiles.flipBit(onlyTable(copy), offset, r.nextInt(8));
+      String context = "flip at " + offset + " of " + size;
+      assertTrue(readsRightOrReportsCorruption(copy, model, context), context + " went unnoticed");
+    }
+  }
+
+  @Test
+  void read_damageAnywhereInATable_neverGivesWrongData() throws IOException {
+    for (BloomType type : BloomType.values()) {
+      Path original = dir.resolve("original-" + type);
+      CellModel model = oneTable(original, type);
+      long size = Files.size(onlyTable(original));
+      Random r = new Random(size + type.ordinal());
+      int reported = 0;
+      for (int i = 0; i < 60; i++) {
+        // The tail (footer, properties, index) gets its share of the flips.
+        long offset = i % 3 == 0 ? size - 1 - r.nextInt(300) : r.nextInt((int) size);
+        Path copy = copyDir(original, scratch.resolve("table"));
+        CorruptFiles.flipBit(onlyTable(copy), offset, r.nextInt(8));
+        if (readsRightOrReportsCorruption(copy, model, type + " flip at " + offset + " of " + size)) {
+          reported++;
+        }
+      }
+      assertTrue(reported > 0, type + ": no flip was reported");
+    }
+  }
+}
