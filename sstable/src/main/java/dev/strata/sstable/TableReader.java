@@ -7,10 +7,7 @@ import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.checksum.Checksums;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Objects;
 import net.jpountz.lz4.LZ4Exception;
@@ -50,7 +47,7 @@ public final class TableReader implements Closeable {
 
   private final Path path;
   private final long fileNumber;
-  private final FileChannel channel;
+  private final TableFile channel;
   private final long fileSize;
   private final Footer footer;
   private final TableProperties properties;
@@ -62,7 +59,7 @@ public final class TableReader implements Closeable {
   private final BlockedBloomFilter rowTombstoneFilter;
   private volatile boolean closed;
 
-  private TableReader(Path path, long fileNumber, FileChannel channel, long fileSize, Footer footer,
+  private TableReader(Path path, long fileNumber, TableFile channel, long fileSize, Footer footer,
       TableProperties properties, BlockCache cache, ReadCounters counters, FilterIndex filterIndex,
       BlockedBloomFilter rowTombstoneFilter) {
     this.path = path;
@@ -95,7 +92,7 @@ public final class TableReader implements Closeable {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(cache, "cache");
     Objects.requireNonNull(counters, "counters");
-    FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+    TableFile ch = TableFile.open(file);
     boolean ok = false;
     try {
       long size = ch.size();
@@ -398,7 +395,7 @@ public final class TableReader implements Closeable {
    * Reads and verifies a filter payload: one read, then one copy into the filter's aligned memory
    * (the bloom module checks its own trailer too).
    */
-  private static FilterChunk loadFilter(FileChannel ch, Path path, BlockHandle h, BlockType type)
+  private static FilterChunk loadFilter(TableFile ch, Path path, BlockHandle h, BlockType type)
       throws IOException {
     byte[] raw = readStored(ch, path, h);
     byte[] payload = payload(raw, path, h, type);
@@ -413,7 +410,7 @@ public final class TableReader implements Closeable {
   // ---- block I/O, shared by open and the read path --------------------------------------------
 
   /** Reads, verifies, decompresses and parses the entries block at {@code h}. */
-  private static Block readBlock(FileChannel ch, Path file, BlockHandle h, BlockType type) throws IOException {
+  private static Block readBlock(TableFile ch, Path file, BlockHandle h, BlockType type) throws IOException {
     byte[] raw = readStored(ch, file, h);
     byte[] payload = payload(raw, file, h, type);
     return Block.parse(payload, payloadLength(raw, payload, h), type, file, h.offset());
@@ -424,7 +421,7 @@ public final class TableReader implements Closeable {
   }
 
   /** The payload and trailer at {@code h}: {@code h.length() + 5} bytes. */
-  private static byte[] readStored(FileChannel ch, Path file, BlockHandle h) throws IOException {
+  private static byte[] readStored(TableFile ch, Path file, BlockHandle h) throws IOException {
     return readFully(ch, file, h.offset(), h.length() + BLOCK_TRAILER_BYTES);
   }
 
@@ -469,16 +466,9 @@ public final class TableReader implements Closeable {
     return out;
   }
 
-  private static byte[] readFully(FileChannel ch, Path file, long position, int length) throws IOException {
-    byte[] b = new byte[length];
-    ByteBuffer buf = ByteBuffer.wrap(b);
-    while (buf.hasRemaining()) {
-      if (ch.read(buf, position + buf.position()) < 0) {
-        throw new CorruptTableException(file, position + buf.position(),
-            "unexpected end of file reading %d bytes at %d", length, position);
-      }
-    }
-    return b;
+  private static byte[] readFully(TableFile ch, Path file, long position, int length) throws IOException {
+    assert ch.path().equals(file) : file;
+    return ch.readFully(position, length);
   }
 
   private static int compareCellKeys(byte[] a, byte[] b) {

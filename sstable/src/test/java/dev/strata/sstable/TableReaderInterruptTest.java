@@ -1,0 +1,96 @@
+package dev.strata.sstable;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A FileChannel closes for every thread when a reading thread is interrupted; a table reader must
+ * survive applications that interrupt their own threads.
+ */
+final class TableReaderInterruptTest {
+  @TempDir Path dir;
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private Path table(int rows) throws Exception {
+    Path file = dir.resolve("000001.sst");
+    TableOptions options = TableOptions.defaults().withBlockSizeBytes(256);
+    try (TableWriter w = TableWriter.create(file, options)) {
+      for (int i = 0; i < rows; i++) {
+        w.add(new InternalKey(b(String.format("row%05d", i)), b("c"), i + 1, ValueKind.PUT), b("v" + i));
+      }
+      w.finish();
+    }
+    return file;
+  }
+
+  @Test
+  void get_byAnInterruptedThreadReadsAndKeepsTheFlagAndTheFileOpen() throws Exception {
+    Path file = table(2000);
+    try (TableReader reader = TableReader.open(file, 1, new LruBlockCache(0))) {
+      AtomicReference<Object> seen = new AtomicReference<>();
+      Thread t =
+          new Thread(
+              () -> {
+                Thread.currentThread().interrupt();
+                try {
+                  GetResult r = reader.get(FilterProbe.of(b("row00042"), b("c")), InternalKey.MAX_SEQUENCE);
+                  seen.set(Thread.currentThread().isInterrupted() ? r : "flag lost");
+                } catch (Exception e) {
+                  seen.set(e);
+                }
+              });
+      t.start();
+      t.join();
+      assertTrue(seen.get() instanceof GetResult, () -> "got " + seen.get());
+      assertArrayEquals(b("v42"), ((GetResult) seen.get()).value());
+      // Other threads still read: the shared channel was not closed by the interrupt.
+      for (int i = 0; i < 2000; i += 97) {
+        GetResult r = reader.get(FilterProbe.of(b(String.format("row%05d", i)), b("c")), InternalKey.MAX_SEQUENCE);
+        assertArrayEquals(b("v" + i), r.value());
+      }
+    }
+  }
+
+  @Test
+  void reads_surviveInterruptsArrivingMidRead() throws Exception {
+    Path file = table(5000);
+    try (TableReader reader = TableReader.open(file, 1, new LruBlockCache(0))) {
+      Thread[] readers = new Thread[2];
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      for (int n = 0; n < readers.length; n++) {
+        readers[n] =
+            new Thread(
+                () -> {
+                  for (int i = 0; i < 20_000 && failure.get() == null; i++) {
+                    int row = i % 5000;
+                    try {
+                      GetResult r =
+                          reader.get(FilterProbe.of(b(String.format("row%05d", row)), b("c")), InternalKey.MAX_SEQUENCE);
+                      assertArrayEquals(b("v" + row), r.value());
+                    } catch (Throwable e) {
+                      failure.compareAndSet(null, e);
+                    }
+                    Thread.interrupted();
+                  }
+                });
+        readers[n].start();
+      }
+      while (readers[0].isAlive() || readers[1].isAlive()) {
+        readers[0].interrupt();
+        readers[1].interrupt();
+        Thread.onSpinWait();
+      }
+      assertEquals(null, failure.get());
+    }
+  }
+}
