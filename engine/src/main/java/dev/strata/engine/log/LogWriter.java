@@ -102,6 +102,10 @@ public final class LogWriter implements AutoCloseable {
       total += LogFormat.RECORD_HEADER_BYTES + payload.length;
     }
     long offset = size;
+    // A FileChannel closes itself when the writing thread is interrupted, which would stop the
+    // database taking writes; the caller's interrupt status is set aside for this short write and
+    // restored. (One arriving mid-write still closes the channel: that write fails, as it must.)
+    boolean interrupted = Thread.interrupted();
     try {
       long written = 0;
       while (written < total) {
@@ -113,6 +117,10 @@ public final class LogWriter implements AutoCloseable {
     } catch (IOException e) {
       failure = e;
       throw e;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
     size += total;
     return offset;
