@@ -18,7 +18,7 @@ import dev.strata.engine.read.DbScanner;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.engine.read.MemTableSource;
 import dev.strata.engine.read.MergingIterator;
-import dev.strata.engine.read.Verdict;
+import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
@@ -26,8 +26,6 @@ import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
 import dev.strata.sstable.BlockCache;
-import dev.strata.sstable.FilterProbe;
-import dev.strata.sstable.GetResult;
 import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableOptions;
@@ -170,7 +168,7 @@ public final class Db implements AutoCloseable {
   private Db(Path dir, DbOptions options, DirectoryLock lock) {
     this.dir = dir;
     this.options = options;
-    this.tableOptions = tableOptions(options);
+    this.tableOptions = options.tableOptions();
     this.lock = lock;
     this.cache = new LruBlockCache(options.blockCacheBytes(), options.blockCacheShards());
     this.picker = new CompactionPicker(options);
@@ -517,36 +515,7 @@ public final class Db implements AutoCloseable {
     ReadView v = acquireView();
     long snapshot = lastSequence; // after the view: see acquireView
     try {
-      GetResult r = v.mutable().get(row, column, snapshot);
-      Verdict verdict = Verdict.of(r);
-      for (int i = 0; verdict == Verdict.UNKNOWN && i < v.frozen().size(); i++) {
-        r = v.frozen().get(i).get(row, column, snapshot);
-        verdict = Verdict.of(r);
-      }
-      if (verdict != Verdict.UNKNOWN) {
-        // Memtable values are shared with the memtable: hand out a copy.
-        return verdict == Verdict.FOUND ? r.value().clone() : null;
-      }
-      FilterProbe probe = FilterProbe.of(row, column);
-      Version tables = v.version();
-      for (TableRef t : tables.level(0)) {
-        r = t.get(probe, snapshot);
-        verdict = Verdict.of(r);
-        if (verdict != Verdict.UNKNOWN) {
-          return verdict == Verdict.FOUND ? r.value() : null;
-        }
-      }
-      for (int level = 1; level < Version.NUM_LEVELS; level++) {
-        TableRef t = tables.tableCovering(level, row);
-        if (t != null) {
-          r = t.get(probe, snapshot);
-          verdict = Verdict.of(r);
-          if (verdict != Verdict.UNKNOWN) {
-            return verdict == Verdict.FOUND ? r.value() : null;
-          }
-        }
-      }
-      return null;
+      return ReadPath.get(v, snapshot, row, column);
     } finally {
       v.release();
     }
@@ -561,29 +530,16 @@ public final class Db implements AutoCloseable {
     ensureOpen();
     ReadView v = acquireView();
     long snapshot = lastSequence; // after the view: see acquireView
-    NavigableMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
-    FilterProbe probe = FilterProbe.of(row, EMPTY);
-    List<InternalIterator> sources = memTableSources(v);
+    List<InternalIterator> sources;
     try {
-      Version tables = v.version();
-      for (TableRef t : tables.level(0)) {
-        if (t.mightContainRow(probe)) {
-          sources.add(t.iterator());
-        }
-      }
-      for (int level = 1; level < Version.NUM_LEVELS; level++) {
-        TableRef t = tables.tableCovering(level, row);
-        if (t != null && t.mightContainRow(probe)) {
-          sources.add(t.iterator());
-        }
-      }
+      sources = ReadPath.rowSources(v, row);
     } catch (IOException | RuntimeException e) {
-      sources.forEach(InternalIterator::close);
       v.release();
       throw e;
     }
-    try (DbScanner cells =
-        new DbScanner(v, new MergingIterator(sources), snapshot, row, successor(row))) {
+    NavigableMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
+    byte[] successor = Arrays.copyOf(row, row.length + 1); // the smallest row after `row`
+    try (DbScanner cells = new DbScanner(v, new MergingIterator(sources), snapshot, row, successor)) {
       while (cells.hasNext()) {
         Cell c = cells.next();
         out.put(c.column(), c.value());
@@ -603,27 +559,9 @@ public final class Db implements AutoCloseable {
     ensureOpen();
     ReadView v = acquireView();
     long snapshot = lastSequence; // after the view: see acquireView
-    List<InternalIterator> sources = memTableSources(v);
-    for (TableRef t : v.version().allTables()) {
-      sources.add(t.iterator());
-    }
     byte[] from = fromRowInclusive == null ? null : fromRowInclusive.clone();
     byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
-    return new DbScanner(v, new MergingIterator(sources), snapshot, from, to);
-  }
-
-  private static List<InternalIterator> memTableSources(ReadView v) {
-    List<InternalIterator> sources = new ArrayList<>();
-    sources.add(new MemTableSource(v.mutable()));
-    for (MemTable m : v.frozen()) {
-      sources.add(new MemTableSource(m));
-    }
-    return sources;
-  }
-
-  /** The smallest row greater than {@code row}: the row followed by a zero byte. */
-  private static byte[] successor(byte[] row) {
-    return Arrays.copyOf(row, row.length + 1);
+    return new DbScanner(v, new MergingIterator(ReadPath.allSources(v)), snapshot, from, to);
   }
 
   /**
@@ -1009,22 +947,5 @@ public final class Db implements AutoCloseable {
       backgroundError = t;
       LOG.log(System.Logger.Level.ERROR, "background work failed in " + dir, t);
     }
-  }
-
-  /** The table layout the options ask for; tables record it, so readers never need the options. */
-  static TableOptions tableOptions(DbOptions o) {
-    dev.strata.sstable.FilterType filter =
-        switch (o.bloomType()) {
-          case NONE -> dev.strata.sstable.FilterType.NONE;
-          case ROW -> dev.strata.sstable.FilterType.ROW;
-          case ROWCOL -> dev.strata.sstable.FilterType.ROWCOL;
-        };
-    dev.strata.sstable.BlockCompression compression =
-        switch (o.compression()) {
-          case NONE -> dev.strata.sstable.BlockCompression.NONE;
-          case LZ4 -> dev.strata.sstable.BlockCompression.LZ4;
-        };
-    return new TableOptions(
-        o.blockSizeBytes(), filter, o.bloomBitsPerKey(), o.bloomChunkBytes(), compression);
   }
 }

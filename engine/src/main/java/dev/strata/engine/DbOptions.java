@@ -1,6 +1,9 @@
 package dev.strata.engine;
 
 import dev.strata.engine.write.Limits;
+import dev.strata.sstable.BlockCompression;
+import dev.strata.sstable.FilterType;
+import dev.strata.sstable.TableOptions;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -169,6 +172,23 @@ public final class DbOptions {
    */
   public long maxBytesForLevelBase() {
     return maxBytesForLevelBase;
+  }
+
+  /** The table layout the options ask for; tables record it, so readers never need the options. */
+  TableOptions tableOptions() {
+    FilterType filter =
+        switch (bloomType) {
+          case NONE -> FilterType.NONE;
+          case ROW -> FilterType.ROW;
+          case ROWCOL -> FilterType.ROWCOL;
+        };
+    BlockCompression codec =
+        switch (compression) {
+          case NONE -> BlockCompression.NONE;
+          case LZ4 -> BlockCompression.LZ4;
+        };
+    return new TableOptions(
+        blockSizeBytes, filter, bloomBitsPerKey, bloomChunkBytes, codec);
   }
 
   @Override

@@ -116,6 +116,26 @@ public final class Version {
     return null;
   }
 
+  /**
+   * The tables that may hold {@code row}, newest first: the level-0 tables whose range covers it,
+   * then at most one table per deeper level.
+   */
+  public List<TableRef> tablesForRow(byte[] row) {
+    List<TableRef> out = new ArrayList<>();
+    for (TableRef t : levels.get(0)) {
+      if (t.metadata().coversRow(row)) {
+        out.add(t);
+      }
+    }
+    for (int level = 1; level < NUM_LEVELS; level++) {
+      TableRef t = tableCovering(level, row);
+      if (t != null) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
   /** The tables of {@code level} whose row range meets [fromRow, toRow], both inclusive. */
   public List<TableRef> overlapping(int level, byte[] fromRow, byte[] toRow) {
     List<TableRef> out = new ArrayList<>();
