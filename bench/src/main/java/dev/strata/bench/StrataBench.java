@@ -1,0 +1,54 @@
+package dev.strata.bench;
+
+import dev.strata.bench.bloom.FiltersCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code strata-bench} command line, the Main-Class of {@code bench/target/strata-bench.jar}.
+ * Each tool is a picocli subcommand class; adding one is that class plus its entry in {@code
+ * subcommands} below.
+ *
+ * <pre>
+ * java -jar bench/target/strata-bench.jar filters            # the filter benchmark, a few minutes
+ * java -jar bench/target/strata-bench.jar filters --quick    # smoke test, seconds
+ * java -jar bench/target/strata-bench.jar help filters
+ * </pre>
+ *
+ * <p>The JMH suites stay runnable directly: {@code java -cp bench/target/strata-bench.jar
+ * org.openjdk.jmh.Main -l}.
+ *
+ * <p>Not thread-safe: one instance per invocation.
+ */
+@Command(
+    name = "strata-bench",
+    mixinStandardHelpOptions = true,
+    version = "strata-bench 0.1.0-SNAPSHOT",
+    description = "Strata's benchmarks and table tools.",
+    subcommands = {
+      HelpCommand.class,
+      FiltersCommand.class,
+    })
+public final class StrataBench implements Runnable {
+  @Spec private CommandSpec spec;
+
+  /** Without a subcommand there is nothing to do: say which exist. */
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "Missing subcommand");
+  }
+
+  /** A picocli command line for {@code strata-bench}, for {@link #main} and tests. */
+  public static CommandLine commandLine() {
+    return new CommandLine(new StrataBench());
+  }
+
+  /** Runs the command named by {@code args} and exits with its status. */
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+}
