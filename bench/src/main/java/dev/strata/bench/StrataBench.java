@@ -1,6 +1,10 @@
 package dev.strata.bench;
 
 import dev.strata.bench.bloom.FiltersCommand;
+import dev.strata.bench.readamp.ReadAmpCommand;
+import dev.strata.bench.tools.InspectCommand;
+import dev.strata.bench.tools.StatsCommand;
+import dev.strata.bench.tools.VerifyCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -32,6 +36,10 @@ import picocli.CommandLine.Spec;
     subcommands = {
       HelpCommand.class,
       FiltersCommand.class,
+      ReadAmpCommand.class,
+      InspectCommand.class,
+      VerifyCommand.class,
+      StatsCommand.class,
     })
 public final class StrataBench implements Runnable {
   @Spec private CommandSpec spec;

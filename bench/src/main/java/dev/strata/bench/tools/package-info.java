@@ -1,0 +1,15 @@
+/**
+ * The table tools of {@code strata-bench}: {@code inspect TABLE} (a table's properties, blocks,
+ * compression and filter chunks, like {@code sst_dump}), {@code verify DIR} (the manifest and
+ * every block checksum of every table; non-zero exit naming the damage) and {@code stats DIR}
+ * (opens the database, taking its lock, and prints levels, tables and {@code DbStats}). They sit
+ * in {@code bench}, on top of the layering: they use the engine's manifest reader and the sstable
+ * reader, plus {@link dev.strata.bench.tools.TableLayout}, a small read-only parser of the block
+ * layout after {@code FORMAT.md} for what the reader does not expose (chunk and block handles).
+ *
+ * <pre>{@code
+ * // java -jar bench/target/strata-bench.jar verify /data/db
+ * int status = StrataBench.commandLine().execute("verify", "/data/db"); // 0: intact, 1: damaged
+ * }</pre>
+ */
+package dev.strata.bench.tools;

@@ -1,0 +1,114 @@
+package dev.strata.bench.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.bench.StrataBench;
+import dev.strata.engine.BloomType;
+import dev.strata.engine.Db;
+import dev.strata.engine.DbOptions;
+import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.TableReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code inspect}, {@code verify} and {@code stats} on a small two-table ROWCOL database. */
+final class ToolsTest {
+  @TempDir Path dir;
+
+  private record Run(int status, String out, String err) {}
+
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = StrataBench.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int status = cli.execute(args);
+    return new Run(status, out.toString(), err.toString());
+  }
+
+  @BeforeEach
+  void createDatabase() throws IOException {
+    DbOptions options = DbOptions.builder().bloomType(BloomType.ROWCOL).bloomChunkBytes(512)
+        .autoCompaction(false).build();
+    try (Db db = Db.open(dir, options)) {
+      for (int table = 0; table < 2; table++) {
+        for (int i = 0; i < 1000; i++) {
+          byte[] row = String.format("row%06d", i * 2 + table).getBytes(StandardCharsets.US_ASCII);
+          db.put(row, "c".getBytes(StandardCharsets.US_ASCII), ("value " + i).repeat(5).getBytes(
+              StandardCharsets.US_ASCII));
+        }
+        db.flush();
+      }
+    }
+  }
+
+  private List<Path> tables() throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(p -> p.toString().endsWith(".sst")).sorted().toList();
+    }
+  }
+
+  @Test
+  void inspect_table_printsBloomTypeAndChunkCount() throws IOException {
+    Path table = tables().get(0);
+    long chunks;
+    try (TableReader r = TableReader.open(table, 1, new LruBlockCache(0))) {
+      chunks = r.properties().filterChunkCount();
+    }
+    assertTrue(chunks > 1, "the test wants several chunks: " + chunks);
+    Run run = run("inspect", table.toString());
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.out().contains("bloom type       ROWCOL"), run.out());
+    assertTrue(run.out().contains("filter chunks    " + chunks + " chunks"), run.out());
+    assertTrue(run.out().contains("chunk " + (chunks - 1)), run.out());
+    assertTrue(run.out().contains("key range        row"), run.out());
+    assertTrue(run.out().contains("compression      raw keys+values / stored data"), run.out());
+  }
+
+  @Test
+  void verify_cleanDatabase_exitsZero() {
+    Run run = run("verify", dir.toString());
+    assertEquals(0, run.status(), run.out() + run.err());
+    assertTrue(run.out().contains("2 of 2 tables intact"), run.out());
+  }
+
+  @Test
+  void verify_flippedByteInATable_exitsNonZeroNamingTheFile() throws IOException {
+    Path table = tables().get(1);
+    try (FileChannel ch = FileChannel.open(table, StandardOpenOption.READ,
+        StandardOpenOption.WRITE)) {
+      ByteBuffer b = ByteBuffer.allocate(1);
+      ch.read(b, 100);
+      b.put(0, (byte) (b.get(0) ^ 0x40)).rewind();
+      ch.write(b, 100);
+    }
+    Run run = run("verify", dir.toString());
+    assertEquals(1, run.status(), run.out() + run.err());
+    assertTrue(run.err().contains("DAMAGED " + table), run.err());
+    assertTrue(run.out().contains("1 of 2 tables intact"), run.out());
+  }
+
+  @Test
+  void stats_database_printsLevelsTablesAndTableCount() {
+    Run run = run("stats", dir.toString());
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.out().contains("L0    2 tables"), run.out());
+    assertTrue(run.out().contains("tableCount             2"), run.out());
+    assertTrue(run.out().contains("filterBytesOnDisk"), run.out());
+  }
+}
