@@ -170,7 +170,7 @@ public final class Db implements AutoCloseable {
     this.options = options;
     this.tableOptions = options.tableOptions();
     this.lock = lock;
-    this.cache = new LruBlockCache(options.blockCacheBytes(), options.blockCacheShards());
+    this.cache = new LruBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
     this.picker = new CompactionPicker(options);
     this.background =
         Executors.newSingleThreadExecutor(

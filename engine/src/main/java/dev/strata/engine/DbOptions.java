@@ -131,9 +131,28 @@ public final class DbOptions {
     return blockCacheBytes;
   }
 
-  /** Number of independently locked shards of the block cache; default 16. */
+  /**
+   * Number of independently locked shards of the block cache; default 16. The database uses fewer
+   * when the cache is small ({@link #effectiveBlockCacheShards()}).
+   */
   public int blockCacheShards() {
     return blockCacheShards;
+  }
+
+  /**
+   * The shards the block cache is actually split into: {@link #blockCacheShards()}, halved until
+   * each shard's protected share (half of it, for index and filter blocks) holds at least two
+   * filter chunks. With fewer, a filter chunk is larger than its shard's protected share and every
+   * stream of data blocks evicts it, so Gets reload filters from disk (RocksDB has the same trap:
+   * a filter larger than a cache shard is re-read on every Get).
+   */
+  public int effectiveBlockCacheShards() {
+    long minShardBytes = 4L * Math.max(bloomChunkBytes, blockSizeBytes);
+    int shards = blockCacheShards;
+    while (shards > 1 && blockCacheBytes / shards < minShardBytes) {
+      shards = (shards + 1) / 2;
+    }
+    return shards;
   }
 
   /** Memtable size at which it is frozen and flushed to a level-0 table; default 64 MiB. */
