@@ -8,7 +8,9 @@ import dev.strata.checksum.Checksums;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
@@ -237,6 +239,38 @@ public final class TableReader implements Closeable {
     }
     return properties.filterType() == FilterType.NONE
         || chunkMayContain(probe.row(), EMPTY, probe.rowHash());
+  }
+
+  /** Each filter chunk's location and last filter key, in key order (from memory); for tools. */
+  public List<FilterChunkInfo> filterChunks() {
+    checkOpen();
+    List<FilterChunkInfo> out = new ArrayList<>(filterIndex.chunkCount());
+    for (int i = 0; i < filterIndex.chunkCount(); i++) {
+      byte[] key = filterIndex.lastKey(i);
+      int rowEnd = SstableFormat.ROW_LENGTH_BYTES + Bytes.getU16(key, 0);
+      BlockHandle h = filterIndex.handle(i);
+      out.add(
+          new FilterChunkInfo(
+              new BlockLocation(h.offset(), h.length()),
+              Arrays.copyOfRange(key, SstableFormat.ROW_LENGTH_BYTES, rowEnd),
+              Arrays.copyOfRange(key, rowEnd, key.length)));
+    }
+    return out;
+  }
+
+  /** Each data block's location, in key order (reads the index block through the cache); for tools. */
+  public List<BlockLocation> dataBlocks() throws IOException {
+    checkOpen();
+    Block index = indexBlock();
+    List<BlockLocation> out = new ArrayList<>(index.entryCount);
+    BlockCursor c = new BlockCursor();
+    c.reset(index);
+    c.seekToFirst();
+    for (int i = 0; i < index.entryCount; i++, c.next()) {
+      BlockHandle h = dataHandle(index, c.valueOffset());
+      out.add(new BlockLocation(h.offset(), h.length()));
+    }
+    return out;
   }
 
   /** A new iterator over every entry, unpositioned: call a seek first. */

@@ -2,6 +2,8 @@ package dev.strata.bench.tools;
 
 import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.engine.fs.FileNames;
+import dev.strata.sstable.BlockLocation;
+import dev.strata.sstable.FilterChunkInfo;
 import dev.strata.sstable.FilterType;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.LruBlockCache;
@@ -58,11 +60,14 @@ public final class InspectCommand implements Callable<Integer> {
     long fileNumber = FileNames.parse(table.getFileName()).map(n -> n.number()).orElse(0L);
     TableProperties p;
     long fileSize;
+    List<FilterChunkInfo> chunks;
+    List<BlockLocation> blocks;
     try (TableReader reader = TableReader.open(table, fileNumber, new LruBlockCache(0))) {
       p = reader.properties();
       fileSize = reader.fileSize();
+      chunks = reader.filterChunks();
+      blocks = reader.dataBlocks();
     }
-    TableLayout layout = TableLayout.read(table);
     out.printf(Locale.ROOT, "table            %s%n", table);
     out.printf(Locale.ROOT, "file size        %,d bytes, format version %d%n", fileSize,
         p.formatVersion());
@@ -78,11 +83,10 @@ public final class InspectCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "data blocks      %,d blocks, %,d bytes stored (target %,d bytes"
         + " before compression), compression %s%n", p.dataBlockCount(), p.dataBytes(),
         p.blockSizeBytes(), p.compression());
-    List<TableLayout.Handle> blocks = layout.dataBlocks();
     if (!blocks.isEmpty()) {
       int min = Integer.MAX_VALUE;
       int max = 0;
-      for (TableLayout.Handle h : blocks) {
+      for (BlockLocation h : blocks) {
         min = Math.min(min, h.length());
         max = Math.max(max, h.length());
       }
@@ -93,20 +97,20 @@ public final class InspectCommand implements Callable<Integer> {
         p.dataBytes() == 0 ? 0.0 : (double) raw / p.dataBytes(),
         raw == 0 ? 0.0 : 100.0 * p.dataBytes() / raw);
     out.printf(Locale.ROOT, "index block      %,d bytes%n", p.indexBytes());
-    printFilter(out, p, layout);
+    printFilter(out, p, chunks);
     out.flush();
     return 0;
   }
 
-  private void printFilter(PrintWriter out, TableProperties p, TableLayout layout) {
+  private void printFilter(PrintWriter out, TableProperties p, List<FilterChunkInfo> chunks) {
     out.printf(Locale.ROOT, "bloom type       %s%n", p.filterType());
     if (p.filterType() == FilterType.NONE) {
       out.printf(Locale.ROOT, "filter           none (%d chunks)%n", p.filterChunkCount());
       return;
     }
     long chunkBytes = 0;
-    for (TableLayout.Chunk c : layout.filterChunks()) {
-      chunkBytes += c.handle().length();
+    for (FilterChunkInfo c : chunks) {
+      chunkBytes += c.location().length();
     }
     long keysPerChunk = Math.max(1, p.filterKeyCount() / Math.max(1, p.filterChunkCount()));
     out.printf(Locale.ROOT, "bits per key     %s configured, %.2f in the chunks (%,d filter keys%s)%n",
@@ -118,7 +122,6 @@ public final class InspectCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "filter chunks    %d chunks, %,d bytes of chunks (target %,d each),"
         + " %,d filter bytes in all%n", p.filterChunkCount(), chunkBytes, p.filterChunkBytes(),
         p.filterBytes());
-    List<TableLayout.Chunk> chunks = layout.filterChunks();
     int n = chunks.size();
     for (int i = 0; i < n; i++) {
       if (n > maxChunks && i >= maxChunks / 2 && i < n - maxChunks / 2) {
@@ -127,11 +130,11 @@ public final class InspectCommand implements Callable<Integer> {
         }
         continue;
       }
-      TableLayout.Chunk c = chunks.get(i);
+      FilterChunkInfo c = chunks.get(i);
       String first = i == 0 ? key(p.smallestKey()) + " (table's first)"
           : "after " + Printable.cell(chunks.get(i - 1).lastRow(), chunks.get(i - 1).lastColumn());
       out.printf(Locale.ROOT, "  chunk %-5d offset %,12d  %,9d bytes  keys %s .. %s%n", i,
-          c.handle().offset(), c.handle().length(), first, Printable.cell(c.lastRow(), c.lastColumn()));
+          c.location().offset(), c.location().length(), first, Printable.cell(c.lastRow(), c.lastColumn()));
     }
   }
 

@@ -3,9 +3,8 @@
  * compression and filter chunks, like {@code sst_dump}), {@code verify DIR} (the manifest and
  * every block checksum of every table; non-zero exit naming the damage) and {@code stats DIR}
  * (opens the database, taking its lock, and prints levels, tables and {@code DbStats}). They sit
- * in {@code bench}, on top of the layering: they use the engine's manifest reader and the sstable
- * reader, plus {@link dev.strata.bench.tools.TableLayout}, a small read-only parser of the block
- * layout after {@code FORMAT.md} for what the reader does not expose (chunk and block handles).
+ * in {@code bench}, on top of the layering, and read only through the engine's manifest reader and
+ * the sstable reader (which also lists a table's filter chunks and data blocks for them).
  *
  * <pre>{@code
  * // java -jar bench/target/strata-bench.jar verify /data/db
