@@ -2,7 +2,6 @@ package dev.strata.engine.version;
 
 import dev.strata.engine.memtable.MemTable;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Everything a read consults, captured together so it is consistent: the mutable memtable, the
@@ -19,7 +18,7 @@ public final class ReadView {
   private final MemTable mutable;
   private final List<MemTable> frozen;
   private final Version version;
-  private final AtomicInteger refs = new AtomicInteger(1);
+  private final RefCount refs = new RefCount(this);
 
   /** A view holding one reference, taking one on {@code version}. */
   public ReadView(MemTable mutable, List<MemTable> frozenNewestFirst, Version version) {
@@ -48,21 +47,12 @@ public final class ReadView {
 
   /** Takes a reference if the view is still alive. */
   public boolean tryAcquire() {
-    for (int n = refs.get(); n > 0; n = refs.get()) {
-      if (refs.compareAndSet(n, n + 1)) {
-        return true;
-      }
-    }
-    return false;
+    return refs.tryAcquire();
   }
 
   /** Drops a reference; the last releases the version. */
   public void release() {
-    int n = refs.decrementAndGet();
-    if (n < 0) {
-      throw new IllegalStateException("over-release of a read view");
-    }
-    if (n == 0) {
+    if (refs.release()) {
       version.release();
     }
   }

@@ -16,7 +16,6 @@ import dev.strata.sstable.TableReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One live table: its manifest entry and its open reader, shared by every {@link Version} that lists
@@ -34,7 +33,7 @@ public final class TableRef {
 
   private final FileMetadata metadata;
   private final TableReader reader;
-  private final AtomicInteger refs = new AtomicInteger(1);
+  private final RefCount refs = new RefCount(this);
   private volatile boolean obsolete;
 
   private TableRef(FileMetadata metadata, TableReader reader) {
@@ -118,18 +117,12 @@ public final class TableRef {
 
   /** Takes one more reference. */
   public void acquire() {
-    if (refs.getAndIncrement() <= 0) {
-      throw new IllegalStateException("use after release: " + this);
-    }
+    refs.acquire();
   }
 
   /** Drops one reference; the last closes the reader and deletes an obsolete file. */
   public void release() {
-    int n = refs.decrementAndGet();
-    if (n < 0) {
-      throw new IllegalStateException("over-release: " + this);
-    }
-    if (n > 0) {
+    if (!refs.release()) {
       return;
     }
     try {

@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One immutable state of the table set: the tables of every level. Level 0 is ordered newest first
@@ -32,7 +31,7 @@ public final class Version {
       (a, b) -> Arrays.compareUnsigned(a.metadata().smallest().row(), b.metadata().smallest().row());
 
   private final List<List<TableRef>> levels;
-  private final AtomicInteger refs = new AtomicInteger(1);
+  private final RefCount refs = new RefCount(this);
 
   private Version(List<List<TableRef>> levels) {
     this.levels = levels;
@@ -204,21 +203,12 @@ public final class Version {
 
   /** Takes a reference if the version is still alive; false when it has been released. */
   public boolean tryAcquire() {
-    for (int n = refs.get(); n > 0; n = refs.get()) {
-      if (refs.compareAndSet(n, n + 1)) {
-        return true;
-      }
-    }
-    return false;
+    return refs.tryAcquire();
   }
 
   /** Drops a reference; the last lets go of the tables. */
   public void release() {
-    int n = refs.decrementAndGet();
-    if (n < 0) {
-      throw new IllegalStateException("over-release: " + this);
-    }
-    if (n == 0) {
+    if (refs.release()) {
       allTables().forEach(TableRef::release);
     }
   }
