@@ -124,6 +124,9 @@ public final class Db implements AutoCloseable {
   /** Compaction reads through no cache, so it neither evicts nor counts as the read path. */
   private final BlockCache compactionCache = new LruBlockCache(0, 1);
   private final LongAdder gets = new LongAdder();
+  private final LongAdder writesAcknowledged = new LongAdder();
+  private final LongAdder logWrites = new LongAdder();
+  private final LongAdder logSyncs = new LongAdder();
   private final AtomicLong nextFileNumber = new AtomicLong();
   private final CompactionPicker picker;
   private final ExecutorService background;
@@ -419,6 +422,10 @@ public final class Db implements AutoCloseable {
     mutex.unlock();
     try {
       targetLog.append(records);
+      logWrites.increment();
+      if (options.syncWrites()) {
+        logSyncs.increment();
+      }
     } catch (IOException e) {
       recordBackgroundError(e);
       throw e;
@@ -432,6 +439,7 @@ public final class Db implements AutoCloseable {
       }
     }
     lastSequence = seq - 1;
+    writesAcknowledged.add(group.size());
   }
 
   private static void fail(List<PendingWrite> group, IOException e) {
@@ -846,6 +854,12 @@ public final class Db implements AutoCloseable {
     } finally {
       v.release();
     }
+  }
+
+  /** Counters of the write path: acknowledged writes and the log writes that carried them. */
+  public WriteStats writeStats() {
+    ensureOpen();
+    return new WriteStats(writesAcknowledged.sum(), logWrites.sum(), logSyncs.sum());
   }
 
   /** The options the database was opened with. */
