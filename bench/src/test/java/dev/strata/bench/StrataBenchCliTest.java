@@ -4,30 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** The {@code strata-bench} command line: subcommand wiring, options and the quick paths. */
 final class StrataBenchCliTest {
-  /** What one {@code strata-bench} invocation returned and printed. */
-  private record Run(int status, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = StrataBench.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int status = cli.execute(args);
-    return new Run(status, out.toString(), err.toString());
-  }
 
   @Test
   void execute_noSubcommand_failsNamingTheProblem() {
-    Run run = run();
+    CliRun run = CliRun.of();
     assertEquals(2, run.status());
     assertTrue(run.err().contains("Missing subcommand"), run.err());
     assertTrue(run.err().contains("filters"), "usage lists the subcommands: " + run.err());
@@ -35,7 +20,7 @@ final class StrataBenchCliTest {
 
   @Test
   void filters_help_describesTheOptions() {
-    Run run = run("help", "filters");
+    CliRun run = CliRun.of("help", "filters");
     assertEquals(0, run.status());
     for (String option : new String[] {"--keys", "--build-keys", "--quick", "--fpr-queries"}) {
       assertTrue(run.out().contains(option), option + " missing from: " + run.out());
@@ -44,14 +29,14 @@ final class StrataBenchCliTest {
 
   @Test
   void filters_badKeys_isAUsageError() {
-    Run run = run("filters", "--keys", "1000,0", "--skip-fpr", "--skip-jmh");
+    CliRun run = CliRun.of("filters", "--keys", "1000,0", "--skip-fpr", "--skip-jmh");
     assertEquals(2, run.status());
     assertTrue(run.err().contains("--keys must be >= 1"), run.err());
   }
 
   @Test
   void filters_quickFprOnly_printsTheFprTableForBothLayouts() {
-    Run run = run("filters", "--quick", "--skip-jmh");
+    CliRun run = CliRun.of("filters", "--quick", "--skip-jmh");
     assertEquals(0, run.status(), run.err());
     String out = run.out();
     assertTrue(out.contains("False-positive rate, measured vs model"), out);
@@ -70,7 +55,7 @@ final class StrataBenchCliTest {
 
   @Test
   void filters_quickJmhInProcess_printsLookupAndBuildTables() {
-    Run run = run("filters", "--quick", "--skip-fpr", "--kinds", "BLOCKED,CLASSIC");
+    CliRun run = CliRun.of("filters", "--quick", "--skip-fpr", "--kinds", "BLOCKED,CLASSIC");
     assertEquals(0, run.status(), run.err());
     String out = run.out();
     assertTrue(out.contains("Lookup cost, ns per lookup"), out);

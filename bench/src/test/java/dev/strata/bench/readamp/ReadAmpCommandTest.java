@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.strata.bench.StrataBench;
+import dev.strata.bench.CliRun;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,28 +15,16 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The CI smoke of {@code readamp}: tiny sizes, every row and column of the report, the plots. */
 final class ReadAmpCommandTest {
   @TempDir Path tmp;
 
-  private record Run(int status, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = StrataBench.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int status = cli.execute(args);
-    return new Run(status, out.toString(), err.toString());
-  }
 
   @Test
   void readamp_tinyRun_reportsEveryRowAndColumnAndWritesThePlots() throws IOException {
     Path out = tmp.resolve("report");
-    Run run = run("readamp", "--keys", "2000", "--tables", "1,2", "--gets", "200",
+    CliRun run = CliRun.of("readamp", "--keys", "2000", "--tables", "1,2", "--gets", "200",
         "--fpr-bits", "6", "--quiet", "--out", out.toString());
     assertEquals(0, run.status(), run.err());
     assertTrue(run.out().contains("Report: " + out.resolve("report.md").toAbsolutePath()),
@@ -94,7 +80,7 @@ final class ReadAmpCommandTest {
 
   @Test
   void readamp_moreTablesThanRows_isAUsageError() {
-    Run run = run("readamp", "--keys", "20", "--columns", "10", "--tables", "4", "--quiet",
+    CliRun run = CliRun.of("readamp", "--keys", "20", "--columns", "10", "--tables", "4", "--quiet",
         "--out", tmp.resolve("x").toString());
     assertEquals(2, run.status());
     assertTrue(run.err().contains("--tables must not exceed the rows of a workload (2)"), run.err());

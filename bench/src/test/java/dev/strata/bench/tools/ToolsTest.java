@@ -3,15 +3,13 @@ package dev.strata.bench.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.strata.bench.StrataBench;
+import dev.strata.bench.CliRun;
 import dev.strata.engine.BloomType;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.TableReader;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -23,23 +21,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code inspect}, {@code verify} and {@code stats} on a small two-table ROWCOL database. */
 final class ToolsTest {
   @TempDir Path dir;
 
-  private record Run(int status, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = StrataBench.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int status = cli.execute(args);
-    return new Run(status, out.toString(), err.toString());
-  }
 
   @BeforeEach
   void createDatabase() throws IOException {
@@ -71,7 +57,7 @@ final class ToolsTest {
       chunks = r.properties().filterChunkCount();
     }
     assertTrue(chunks > 1, "the test wants several chunks: " + chunks);
-    Run run = run("inspect", table.toString());
+    CliRun run = CliRun.of("inspect", table.toString());
     assertEquals(0, run.status(), run.err());
     assertTrue(run.out().contains("bloom type       ROWCOL"), run.out());
     assertTrue(run.out().contains("filter chunks    " + chunks + " chunks"), run.out());
@@ -82,7 +68,7 @@ final class ToolsTest {
 
   @Test
   void verify_cleanDatabase_exitsZero() {
-    Run run = run("verify", dir.toString());
+    CliRun run = CliRun.of("verify", dir.toString());
     assertEquals(0, run.status(), run.out() + run.err());
     assertTrue(run.out().contains("2 of 2 tables intact"), run.out());
   }
@@ -97,7 +83,7 @@ final class ToolsTest {
       b.put(0, (byte) (b.get(0) ^ 0x40)).rewind();
       ch.write(b, 100);
     }
-    Run run = run("verify", dir.toString());
+    CliRun run = CliRun.of("verify", dir.toString());
     assertEquals(1, run.status(), run.out() + run.err());
     assertTrue(run.err().contains("DAMAGED " + table), run.err());
     assertTrue(run.out().contains("1 of 2 tables intact"), run.out());
@@ -105,7 +91,7 @@ final class ToolsTest {
 
   @Test
   void stats_database_printsLevelsTablesAndTableCount() {
-    Run run = run("stats", dir.toString());
+    CliRun run = CliRun.of("stats", dir.toString());
     assertEquals(0, run.status(), run.err());
     assertTrue(run.out().contains("L0    2 tables"), run.out());
     assertTrue(run.out().contains("tableCount             2"), run.out());
