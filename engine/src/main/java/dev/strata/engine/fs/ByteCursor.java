@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Reads big-endian fields from bytes that came from a file, turning every overrun into a {@link
+ * Reads little-endian fields from bytes that came from a file, turning every overrun into a {@link
  * CorruptionException} that names the file and the absolute offset of the field, so that parsing
  * damaged bytes can never fail with an index exception or return garbage.
  *
@@ -58,7 +58,7 @@ public final class ByteCursor {
   /** Reads an unsigned 16-bit integer. */
   public int u16(String field) throws CorruptionException {
     need(2, field);
-    int v = ((bytes[pos] & 0xFF) << 8) | (bytes[pos + 1] & 0xFF);
+    int v = (bytes[pos] & 0xFF) | ((bytes[pos + 1] & 0xFF) << 8);
     pos += 2;
     return v;
   }
@@ -72,7 +72,7 @@ public final class ByteCursor {
   public int i32(String field) throws CorruptionException {
     need(4, field);
     int v = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 3; i >= 0; i--) {
       v = (v << 8) | (bytes[pos + i] & 0xFF);
     }
     pos += 4;
@@ -83,7 +83,7 @@ public final class ByteCursor {
   public long u64(String field) throws CorruptionException {
     need(8, field);
     long v = 0;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 7; i >= 0; i--) {
       v = (v << 8) | (bytes[pos + i] & 0xFF);
     }
     pos += 8;

@@ -7,6 +7,7 @@ import dev.strata.engine.write.Mutation;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ValueKind;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,7 @@ public final class BatchCodec {
       throw new IllegalArgumentException(
           "batch of " + size + " bytes exceeds MAX_BATCH_BYTES (" + Limits.MAX_BATCH_BYTES + ")");
     }
-    ByteBuffer b = ByteBuffer.allocate((int) size);
+    ByteBuffer b = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
     b.putLong(firstSequence).putInt(mutations.size());
     for (Mutation m : mutations) {
       b.put((byte) m.kind().id());

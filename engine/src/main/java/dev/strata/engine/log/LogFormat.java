@@ -5,10 +5,11 @@ import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
 import dev.strata.sstable.ValueKind;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The write-ahead log's byte layout, one file per memtable generation ({@code NNNNNN.log}). All
- * integers are big-endian; {@code crc} is a masked CRC32C ({@link Checksums}).
+ * integers are little-endian, as in every Strata format; {@code crc} is a masked CRC32C ({@link Checksums}).
  *
  * <pre>
  * LogFile    := FileHeader Record*
@@ -62,8 +63,8 @@ import java.nio.ByteBuffer;
  */
 public final class LogFormat {
 
-  /** First bytes of every log file: ASCII "STRATWAL". */
-  public static final long MAGIC = 0x5354_5241_5457_414CL;
+  /** First bytes of every log file: ASCII "STRATWAL" (the u64 read little-endian). */
+  public static final long MAGIC = 0x4C41_5754_4152_5453L;
 
   /** The oldest format version this release reads. */
   public static final int VERSION_START = 1;
@@ -105,7 +106,7 @@ public final class LogFormat {
 
   /** The file header of log number {@code fileNumber}. */
   static ByteBuffer fileHeader(long fileNumber) {
-    ByteBuffer b = ByteBuffer.allocate(FILE_HEADER_BYTES);
+    ByteBuffer b = ByteBuffer.allocate(FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     b.putLong(MAGIC).putInt(VERSION_CURRENT).putLong(fileNumber);
     b.putInt(Checksums.maskedCrc32c(b.array(), 0, FILE_HEADER_CRC_OFFSET));
     return b.flip();
@@ -113,7 +114,7 @@ public final class LogFormat {
 
   /** The record header of {@code payload}. */
   static ByteBuffer recordHeader(byte[] payload) {
-    ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER_BYTES);
+    ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(0).putInt(payload.length).putInt(Checksums.maskedCrc32c(payload, 0, payload.length));
     b.putInt(0, Checksums.maskedCrc32c(b.array(), 4, RECORD_HEADER_BYTES - 4));
     return b.flip();

@@ -9,6 +9,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -105,7 +106,7 @@ public final class LogReader implements AutoCloseable {
       return tornTail(p, "incomplete record header");
     }
     byte[] header = readFully(LogFormat.RECORD_HEADER_BYTES);
-    ByteBuffer h = ByteBuffer.wrap(header);
+    ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
     int storedHeaderCrc = h.getInt();
     long length = h.getInt() & 0xFFFF_FFFFL;
     int storedPayloadCrc = h.getInt();
@@ -237,7 +238,7 @@ public final class LogReader implements AutoCloseable {
       return;
     }
     byte[] header = readFully(n);
-    ByteBuffer b = ByteBuffer.wrap(header);
+    ByteBuffer b = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
     long magic = b.getLong();
     int version = b.getInt();
     long number = b.getLong();

@@ -7,13 +7,14 @@ import dev.strata.engine.fs.ByteCursor;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ValueKind;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The manifest's byte layout: one file, {@code MANIFEST}, holding the whole state, replaced
- * atomically on every change. All integers are big-endian; {@code crc} is a masked CRC32C ({@link
+ * atomically on every change. All integers are little-endian, as in every Strata format; {@code crc} is a masked CRC32C ({@link
  * Checksums}).
  *
  * <pre>
@@ -50,7 +51,7 @@ import java.util.List;
 public final class ManifestFormat {
 
   /** First and last bytes of the manifest: ASCII "STRATMAN". */
-  public static final long MAGIC = 0x5354_5241_544D_414EL;
+  public static final long MAGIC = 0x4E41_4D54_4152_5453L;
 
   /** The oldest format version this release reads. */
   public static final int VERSION_START = 1;
@@ -87,7 +88,7 @@ public final class ManifestFormat {
     if (size > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("manifest of " + size + " bytes is too large");
     }
-    ByteBuffer b = ByteBuffer.allocate((int) size);
+    ByteBuffer b = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
     b.putLong(MAGIC).putInt(VERSION_CURRENT);
     b.putLong(m.nextFileNumber()).putLong(m.lastSequence()).putLong(m.logNumber());
     b.putInt(m.files().size());
@@ -115,12 +116,12 @@ public final class ManifestFormat {
       throw new CorruptionException(file, 0, "manifest of %d bytes is too short", bytes.length);
     }
     int footer = bytes.length - FOOTER_BYTES;
-    long trailingMagic = ByteBuffer.wrap(bytes, footer + 4, 8).getLong();
+    long trailingMagic = ByteBuffer.wrap(bytes, footer + 4, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
     if (trailingMagic != MAGIC) {
       throw new CorruptionException(
           file, footer + 4, "bad trailing magic %016x: truncated or not a manifest", trailingMagic);
     }
-    int stored = ByteBuffer.wrap(bytes, footer, 4).getInt();
+    int stored = ByteBuffer.wrap(bytes, footer, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
     int computed = Checksums.maskedCrc32c(bytes, 0, footer);
     if (stored != computed) {
       throw new CorruptionException(

@@ -11,6 +11,7 @@ import dev.strata.engine.FormatVersionException;
 import dev.strata.engine.write.Mutation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -187,7 +188,7 @@ final class LogReaderTest {
     byte[] bytes = original.clone();
     bytes[0] = 'X';
     // Keep the header checksum valid so that the magic check itself is reached.
-    ByteBuffer.wrap(bytes)
+    ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN)
         .putInt(
             LogFormat.FILE_HEADER_CRC_OFFSET,
             Checksums.maskedCrc32c(bytes, 0, LogFormat.FILE_HEADER_CRC_OFFSET));
@@ -200,7 +201,7 @@ final class LogReaderTest {
   @Test
   void open_newerFormatVersion_throwsFormatVersionException() throws IOException {
     byte[] bytes = original.clone();
-    ByteBuffer b = ByteBuffer.wrap(bytes);
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(8, LogFormat.VERSION_CURRENT + 1);
     b.putInt(
         LogFormat.FILE_HEADER_CRC_OFFSET,

@@ -14,6 +14,7 @@ import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ValueKind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -81,7 +82,7 @@ final class ManifestTest {
   @Test
   void read_newerVersion_throwsFormatVersionException() throws IOException {
     byte[] bytes = ManifestFormat.encode(Manifest.empty());
-    ByteBuffer b = ByteBuffer.wrap(bytes);
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(8, ManifestFormat.VERSION_CURRENT + 1);
     int footer = bytes.length - ManifestFormat.FOOTER_BYTES;
     b.putInt(footer, Checksums.maskedCrc32c(bytes, 0, footer));
