@@ -15,19 +15,24 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <p>The arrays are not copied: the caller must not change them while the probe is in use. Immutable.
+ * <p>Each hash is computed on first use and kept: a Get whose row no table covers hashes nothing, and
+ * one that meets only {@code ROW} tables never computes the cell hash; either is computed at most
+ * once however many tables are probed.
+ *
+ * <p>The arrays are not copied: the caller must not change them while the probe is in use. Not
+ * thread-safe: a probe belongs to one lookup on one thread.
  */
 public final class FilterProbe {
   private final byte[] row;
   private final byte[] column;
-  private final long rowHash;
-  private final long cellHash;
+  private long rowHash;
+  private long cellHash;
+  private boolean rowHashed;
+  private boolean cellHashed;
 
   private FilterProbe(byte[] row, byte[] column) {
     this.row = row;
     this.column = column;
-    this.rowHash = FilterKeys.rowHash(row);
-    this.cellHash = FilterKeys.cellHash(row, column);
   }
 
   /** The probe for cell (row, column); a row read passes the empty column. */
@@ -51,11 +56,19 @@ public final class FilterProbe {
 
   /** {@code KeyHash.hash64} of the row-domain filter key. */
   public long rowHash() {
+    if (!rowHashed) {
+      rowHash = FilterKeys.rowHash(row);
+      rowHashed = true;
+    }
     return rowHash;
   }
 
   /** {@code KeyHash.hash64} of the cell-domain filter key. */
   public long cellHash() {
+    if (!cellHashed) {
+      cellHash = FilterKeys.cellHash(row, column);
+      cellHashed = true;
+    }
     return cellHash;
   }
 }
