@@ -8,6 +8,7 @@ import dev.strata.engine.log.LogRecord;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestReader;
+import dev.strata.engine.manifest.ManifestWriter;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
@@ -28,6 +29,7 @@ import java.util.stream.Stream;
  * replayed into one memtable. A torn last record of a log is dropped (the process died mid-write:
  * that write was never acknowledged); any other damage fails the open with {@link
  * CorruptionException}, and so does a missing table or a directory with data but no manifest.
+ * An empty directory becomes a new database: its empty manifest is written first.
  *
  * <p>Not thread-safe: used once, by the opening thread, under the directory lock.
  */
@@ -78,6 +80,12 @@ final class Recovery {
     if (found.isEmpty() && anyData) {
       throw new CorruptionException(
           dir, CorruptionException.UNKNOWN_OFFSET, "no MANIFEST, but the directory holds tables or logs");
+    }
+    if (found.isEmpty()) {
+      // A new database: its first durable act is the empty manifest, before any log exists, so a
+      // crash at any later moment of this open leaves a directory that opens (and the check above
+      // keeps its meaning: data without a manifest is damage, never a half-created database).
+      ManifestWriter.write(dir, Manifest.empty());
     }
     Manifest manifest = found.orElse(Manifest.empty());
     List<List<TableRef>> levels = openTables(dir, manifest, cache, counters);

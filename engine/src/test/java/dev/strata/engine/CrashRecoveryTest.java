@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strata.engine.fs.FileNames;
+import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.testing.CorruptFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -294,6 +296,38 @@ final class CrashRecoveryTest {
       CorruptFiles.truncate(FileNames.manifest(copy), cut);
       assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "cut at " + cut);
     }
+  }
+
+  /**
+   * A SIGKILL during the very first open once left a log but no manifest, a directory that no
+   * longer opened (found by the kill test in CI): a new database must write its manifest before
+   * any other file, so the state the recovery step hands on already opens.
+   */
+  @Test
+  void open_newDirectory_writesTheManifestBeforeAnyLog() throws IOException {
+    Path fresh = Files.createDirectories(dir.resolve("fresh"));
+    Recovery r = Recovery.run(fresh, new LruBlockCache(0, 1), new ReadCounters());
+    assertTrue(r.levels.stream().allMatch(List::isEmpty));
+    assertTrue(Files.exists(FileNames.manifest(fresh)), "a new database starts with its manifest");
+    try (Stream<Path> files = Files.list(fresh)) {
+      assertEquals(List.of(FileNames.manifest(fresh)), files.toList());
+    }
+    try (Db d = Db.open(fresh)) {
+      assertNull(d.get(b("k")));
+    }
+  }
+
+  @Test
+  void open_dataWithoutAManifest_failsWithCorruption() throws IOException {
+    Path original = dir.resolve("lost-manifest");
+    try (Db d = Db.open(original, DbOptions.builder().autoCompaction(false).build())) {
+      d.put(b("row"), b("c"), b("v"));
+      d.flush();
+      d.put(b("row2"), b("c"), b("v"));
+    }
+    Files.delete(FileNames.manifest(original));
+    CorruptionException e = assertThrows(CorruptionException.class, () -> Db.open(original).close());
+    assertTrue(e.getMessage().contains("no MANIFEST"), e.getMessage());
   }
 
   // ---------------------------------------------------------------- tables
