@@ -1,5 +1,6 @@
 package dev.strata.engine;
 
+import dev.strata.engine.fs.Directories;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.fs.FileNames.FileType;
 import dev.strata.engine.fs.FileNames.ParsedName;
@@ -86,6 +87,7 @@ final class Recovery {
       // crash at any later moment of this open leaves a directory that opens (and the check above
       // keeps its meaning: data without a manifest is damage, never a half-created database).
       ManifestWriter.write(dir, Manifest.empty());
+      Directories.fsync(Directories.parentOf(dir)); // the database directory's own entry
     }
     Manifest manifest = found.orElse(Manifest.empty());
     List<List<TableRef>> levels = openTables(dir, manifest, cache, counters);
