@@ -3,20 +3,19 @@ package dev.strata.engine;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionPicker;
-import dev.strata.engine.compaction.CompactionWriter;
+import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
 import dev.strata.engine.fs.FileNames;
-import dev.strata.engine.fs.FileNames.ParsedName;
+import dev.strata.engine.fs.FileNames.DbFile;
+import dev.strata.engine.fs.FileNames.FileType;
 import dev.strata.engine.log.BatchCodec;
 import dev.strata.engine.log.LogWriter;
-import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestWriter;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.read.DbScanner;
 import dev.strata.engine.read.InternalIterator;
-import dev.strata.engine.read.MemTableSource;
 import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
@@ -28,7 +27,6 @@ import dev.strata.engine.write.Mutation;
 import dev.strata.sstable.BlockCache;
 import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.ReadCounters;
-import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableReadStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,7 +39,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,7 +49,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Stream;
 
 /**
  * An embedded LSM key-value store: cells addressed by (row, column), or by key in the key-value
@@ -115,20 +112,17 @@ public final class Db implements AutoCloseable {
 
   private final Path dir;
   private final DbOptions options;
-  private final TableOptions tableOptions;
   private final DirectoryLock lock;
   private final BlockCache cache;
   /** Read costs of Gets and scans; compaction counts into a counter of its own. */
   private final ReadCounters readCounters = new ReadCounters();
-  private final ReadCounters compactionCounters = new ReadCounters();
-  /** Compaction reads through no cache, so it neither evicts nor counts as the read path. */
-  private final BlockCache compactionCache = new LruBlockCache(0, 1);
   private final LongAdder gets = new LongAdder();
   private final LongAdder writesAcknowledged = new LongAdder();
   private final LongAdder logWrites = new LongAdder();
   private final LongAdder logSyncs = new LongAdder();
   private final AtomicLong nextFileNumber = new AtomicLong();
   private final CompactionPicker picker;
+  private final OutputTables outputs;
   private final ExecutorService background;
 
   private final ReentrantLock mutex = new ReentrantLock();
@@ -171,10 +165,17 @@ public final class Db implements AutoCloseable {
   private Db(Path dir, DbOptions options, DirectoryLock lock) {
     this.dir = dir;
     this.options = options;
-    this.tableOptions = options.tableOptions();
     this.lock = lock;
     this.cache = new LruBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
     this.picker = new CompactionPicker(options);
+    this.outputs =
+        new OutputTables(
+            dir,
+            options.tableOptions(),
+            options.targetFileSizeBytes(),
+            nextFileNumber::getAndIncrement,
+            cache,
+            readCounters);
     this.background =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -229,7 +230,7 @@ public final class Db implements AutoCloseable {
       version = Version.of(r.levels);
       VersionEdit edit = new VersionEdit();
       if (!r.replayed.isEmpty()) {
-        writeLevelZero(r.replayed).forEach(edit::add);
+        outputs.flush(r.replayed).forEach(edit::add);
       }
       long logNumber = nextFileNumber.getAndIncrement();
       log = LogWriter.create(FileNames.log(dir, logNumber), logNumber, options.syncWrites());
@@ -266,21 +267,15 @@ public final class Db implements AutoCloseable {
   /** Deletes tables the manifest does not list and temporary files; both are leftovers of a crash. */
   @GuardedBy("mutex")
   private void deleteUnlistedFiles() throws IOException {
-    java.util.Set<Long> live = version.fileNumbers();
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        Optional<ParsedName> n = FileNames.parse(p.getFileName());
-        if (n.isEmpty()) {
-          continue;
-        }
-        boolean orphanTable =
-            n.get().type() == FileNames.FileType.TABLE && !live.contains(n.get().number());
-        if (orphanTable || n.get().type() == FileNames.FileType.TEMP) {
-          Files.deleteIfExists(p);
-        }
+    Set<Long> live = version.fileNumbers();
+    for (DbFile f : FileNames.list(dir)) {
+      boolean orphanTable = f.is(FileType.TABLE) && !live.contains(f.number());
+      if (orphanTable || f.is(FileType.TEMP)) {
+        Files.deleteIfExists(f.path());
       }
     }
   }
+
 
   // ---------------------------------------------------------------- writes
 
@@ -673,15 +668,15 @@ public final class Db implements AutoCloseable {
   private void flushOldestFrozen() throws IOException {
     assert mutex.isHeldByCurrentThread();
     Frozen oldest = frozen.peekLast();
-    List<TableRef> outputs;
+    List<TableRef> written;
     mutex.unlock();
     try {
-      outputs = writeLevelZero(oldest.mem());
+      written = outputs.flush(oldest.mem());
     } finally {
       mutex.lock();
     }
     VersionEdit edit = new VersionEdit();
-    outputs.forEach(edit::add);
+    written.forEach(edit::add);
     frozen.removeLast();
     long logNumber = frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber();
     try {
@@ -692,17 +687,6 @@ public final class Db implements AutoCloseable {
     }
   }
 
-  /** Writes a memtable as one level-0 table (tombstones kept: older tables may hold their keys). */
-  private List<TableRef> writeLevelZero(MemTable m) throws IOException {
-    MemTableSource source = new MemTableSource(m);
-    source.seekToFirst();
-    List<FileMetadata> written =
-        new CompactionWriter(
-                dir, 0, tableOptions, Long.MAX_VALUE, nextFileNumber::getAndIncrement, row -> false)
-            .write(source);
-    return openAll(written);
-  }
-
   @GuardedBy("mutex")
   private void runCompaction(Compaction c) throws IOException {
     assert mutex.isHeldByCurrentThread();
@@ -711,9 +695,7 @@ public final class Db implements AutoCloseable {
       edit.delete(t.metadata().fileNumber());
     }
     if (c.isTrivialMove()) {
-      TableRef moved = c.inputs().get(0);
-      FileMetadata m = moved.metadata().atLevel(c.outputLevel());
-      edit.add(TableRef.open(FileNames.table(dir, m.fileNumber()), m, cache, readCounters));
+      edit.add(outputs.moved(c.inputs().get(0), c.outputLevel()));
       install(edit, currentLogNumber(), false);
       return;
     }
@@ -721,57 +703,21 @@ public final class Db implements AutoCloseable {
     if (!base.tryAcquire()) {
       throw new IllegalStateException("current version released: " + base);
     }
-    List<TableRef> outputs;
+    List<TableRef> written;
     mutex.unlock();
     try {
-      List<InternalIterator> sources = new ArrayList<>();
-      try {
-        for (TableRef t : c.allInputs()) {
-          sources.add(t.isolatedIterator(compactionCache, compactionCounters));
-        }
-        MergingIterator merged = new MergingIterator(sources);
-        merged.seekToFirst();
-        int outputLevel = c.outputLevel();
-        List<FileMetadata> written =
-            new CompactionWriter(
-                    dir,
-                    outputLevel,
-                    tableOptions,
-                    options.targetFileSizeBytes(),
-                    nextFileNumber::getAndIncrement,
-                    row -> !base.deeperLevelsCover(outputLevel, row))
-                .write(merged);
-        outputs = openAll(written);
-      } finally {
-        sources.forEach(InternalIterator::close);
-      }
+      written = outputs.compact(c, base);
     } finally {
       mutex.lock();
       base.release();
     }
-    outputs.forEach(edit::add);
+    written.forEach(edit::add);
     install(edit, currentLogNumber());
   }
 
   @GuardedBy("mutex")
   private long currentLogNumber() {
     return frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber();
-  }
-
-  private List<TableRef> openAll(List<FileMetadata> files) throws IOException {
-    List<TableRef> refs = new ArrayList<>();
-    boolean ok = false;
-    try {
-      for (FileMetadata f : files) {
-        refs.add(TableRef.open(FileNames.table(dir, f.fileNumber()), f, cache, readCounters));
-      }
-      ok = true;
-      return refs;
-    } finally {
-      if (!ok) {
-        refs.forEach(TableRef::release);
-      }
-    }
   }
 
   @GuardedBy("mutex")
@@ -819,15 +765,13 @@ public final class Db implements AutoCloseable {
   }
 
   private void deleteLogsBelow(long logNumber) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        Optional<ParsedName> n = FileNames.parse(p.getFileName());
-        if (n.isPresent() && n.get().type() == FileNames.FileType.LOG && n.get().number() < logNumber) {
-          Files.deleteIfExists(p);
-        }
+    for (DbFile f : FileNames.list(dir)) {
+      if (f.is(FileType.LOG) && f.number() < logNumber) {
+        Files.deleteIfExists(f.path());
       }
     }
   }
+
 
   // ---------------------------------------------------------------- stats and lifecycle
 

@@ -3,7 +3,7 @@ package dev.strata.engine;
 import dev.strata.engine.fs.Directories;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.fs.FileNames.FileType;
-import dev.strata.engine.fs.FileNames.ParsedName;
+import dev.strata.engine.fs.FileNames.DbFile;
 import dev.strata.engine.log.LogReader;
 import dev.strata.engine.log.LogRecord;
 import dev.strata.engine.manifest.FileMetadata;
@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 
 /**
  * What {@link Db#open} finds on disk: the manifest's tables, opened, and the logs it still needs,
@@ -61,20 +60,13 @@ final class Recovery {
     TreeMap<Long, Path> logs = new TreeMap<>();
     long largestNumber = 0;
     boolean anyData = false;
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        Optional<ParsedName> name = FileNames.parse(p.getFileName());
-        if (name.isEmpty()) {
-          continue;
-        }
-        ParsedName n = name.get();
-        if (n.type() == FileType.LOG) {
-          logs.put(n.number(), p);
-        }
-        if (n.type() == FileType.LOG || n.type() == FileType.TABLE) {
-          anyData = true;
-          largestNumber = Math.max(largestNumber, n.number());
-        }
+    for (DbFile f : FileNames.list(dir)) {
+      if (f.is(FileType.LOG)) {
+        logs.put(f.number(), f.path());
+      }
+      if (f.is(FileType.LOG) || f.is(FileType.TABLE)) {
+        anyData = true;
+        largestNumber = Math.max(largestNumber, f.number());
       }
     }
     Optional<Manifest> found = ManifestReader.readIfExists(dir);

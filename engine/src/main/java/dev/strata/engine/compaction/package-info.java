@@ -1,7 +1,8 @@
 /**
  * Leveled compaction: {@link dev.strata.engine.compaction.CompactionPicker} chooses what to merge,
  * {@link dev.strata.engine.compaction.CompactionWriter} writes the merge as new tables (flush uses it
- * too, with one memtable as input). Installing the result is the engine's job, under its mutex.
+ * too, with one memtable as input), and {@link dev.strata.engine.compaction.OutputTables} runs
+ * either and opens the outputs. Installing the result is the engine's job, under its mutex.
  *
  * <pre>{@code
  * Compaction c = picker.pick(version);

@@ -1,8 +1,13 @@
 package dev.strata.engine.fs;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The names of the files in a database directory, and their parsing:
@@ -63,6 +68,24 @@ public final class FileNames {
    */
   public record ParsedName(FileType type, long number) {}
 
+  /**
+   * A file of a database directory with a name this class produces.
+   *
+   * @param path the file
+   * @param name what its name says it is
+   */
+  public record DbFile(Path path, ParsedName name) {
+    /** True for a file of {@code type}. */
+    public boolean is(FileType type) {
+      return name.type() == type;
+    }
+
+    /** Its file number, or {@link #NO_NUMBER}. */
+    public long number() {
+      return name.number();
+    }
+  }
+
   private FileNames() {}
 
   /** {@code dir/NNNNNN.sst}. */
@@ -93,6 +116,17 @@ public final class FileNames {
   /** {@code dir/LOCK}. */
   public static Path lock(Path dir) {
     return dir.resolve(LOCK);
+  }
+
+  /** The files of {@code dir} whose names this class produces, in no order; others are left out. */
+  public static List<DbFile> list(Path dir) throws IOException {
+    List<DbFile> out = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        parse(p.getFileName()).ifPresent(name -> out.add(new DbFile(p, name)));
+      }
+    }
+    return out;
   }
 
   /**

@@ -6,13 +6,39 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.fs.FileNames.FileType;
 import dev.strata.engine.fs.FileNames.ParsedName;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 final class FileNamesTest {
 
   private static final Path DIR = Path.of("/db");
+
+  @TempDir Path tmp;
+
+  @Test
+  void list_returnsOnlyOurFiles_withWhatTheirNamesSay() throws Exception {
+    Files.createFile(FileNames.table(tmp, 7));
+    Files.createFile(FileNames.log(tmp, 8));
+    Files.createFile(FileNames.manifest(tmp));
+    Files.createFile(tmp.resolve("notes.txt"));
+    Files.createFile(tmp.resolve("0000007.sst")); // not canonical
+    Files.createDirectory(tmp.resolve("sub"));
+    Map<Path, ParsedName> listed = new HashMap<>();
+    for (FileNames.DbFile f : FileNames.list(tmp)) {
+      listed.put(f.path().getFileName(), f.name());
+    }
+    assertEquals(
+        Map.of(
+            Path.of("000007.sst"), new ParsedName(FileType.TABLE, 7),
+            Path.of("000008.log"), new ParsedName(FileType.LOG, 8),
+            Path.of("MANIFEST"), new ParsedName(FileType.MANIFEST, FileNames.NO_NUMBER)),
+        listed);
+  }
 
   @Test
   void names_useSixDigitsOrMore() {

@@ -1,0 +1,116 @@
+package dev.strata.engine.compaction;
+
+import dev.strata.engine.fs.FileNames;
+import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.read.InternalIterator;
+import dev.strata.engine.read.MemTableSource;
+import dev.strata.engine.read.MergingIterator;
+import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
+import dev.strata.sstable.BlockCache;
+import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.TableOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * Writes the tables a flush or a compaction produces and opens them for the read path; the caller
+ * installs them. The database calls it without holding its mutex: the inputs are immutable (a
+ * frozen memtable, tables of a pinned version) and file numbers come from a thread-safe counter.
+ *
+ * <p>Thread-safe; the database runs one flush or compaction at a time.
+ */
+public final class OutputTables {
+  private final Path dir;
+  private final TableOptions tableOptions;
+  private final long targetFileSizeBytes;
+  private final LongSupplier newFileNumber;
+  /** Where opened outputs read through, and count: the read path's cache and counters. */
+  private final BlockCache cache;
+  private final ReadCounters readCounters;
+  /** Compaction reads its inputs through no cache, so it neither evicts nor counts as reads. */
+  private final BlockCache inputCache = new LruBlockCache(0, 1);
+  private final ReadCounters inputCounters = new ReadCounters();
+
+  public OutputTables(
+      Path dir,
+      TableOptions tableOptions,
+      long targetFileSizeBytes,
+      LongSupplier newFileNumber,
+      BlockCache cache,
+      ReadCounters readCounters) {
+    this.dir = dir;
+    this.tableOptions = tableOptions;
+    this.targetFileSizeBytes = targetFileSizeBytes;
+    this.newFileNumber = newFileNumber;
+    this.cache = cache;
+    this.readCounters = readCounters;
+  }
+
+  /**
+   * Writes a memtable as one level-0 table (none when it is empty). Tombstones stay: older tables
+   * may hold their keys.
+   */
+  public List<TableRef> flush(MemTable m) throws IOException {
+    MemTableSource source = new MemTableSource(m);
+    source.seekToFirst();
+    return openAll(
+        new CompactionWriter(dir, 0, tableOptions, Long.MAX_VALUE, newFileNumber, row -> false)
+            .write(source));
+  }
+
+  /**
+   * Merges the inputs of {@code c} into tables of its output level, split by the target file size.
+   * {@code base} is the version the inputs were picked from; the caller keeps it acquired, and it
+   * says where tombstones may go (no deeper level holds their row).
+   */
+  public List<TableRef> compact(Compaction c, Version base) throws IOException {
+    List<InternalIterator> sources = new ArrayList<>();
+    try {
+      for (TableRef t : c.allInputs()) {
+        sources.add(t.isolatedIterator(inputCache, inputCounters));
+      }
+      MergingIterator merged = new MergingIterator(sources);
+      merged.seekToFirst();
+      int outputLevel = c.outputLevel();
+      return openAll(
+          new CompactionWriter(
+                  dir,
+                  outputLevel,
+                  tableOptions,
+                  targetFileSizeBytes,
+                  newFileNumber,
+                  row -> !base.deeperLevelsCover(outputLevel, row))
+              .write(merged));
+    } finally {
+      sources.forEach(InternalIterator::close);
+    }
+  }
+
+  /** The table of {@code t}'s file, listed at {@code level}: a trivial move rewrites nothing. */
+  public TableRef moved(TableRef t, int level) throws IOException {
+    FileMetadata m = t.metadata().atLevel(level);
+    return TableRef.open(FileNames.table(dir, m.fileNumber()), m, cache, readCounters);
+  }
+
+  private List<TableRef> openAll(List<FileMetadata> files) throws IOException {
+    List<TableRef> refs = new ArrayList<>();
+    boolean ok = false;
+    try {
+      for (FileMetadata f : files) {
+        refs.add(TableRef.open(FileNames.table(dir, f.fileNumber()), f, cache, readCounters));
+      }
+      ok = true;
+      return refs;
+    } finally {
+      if (!ok) {
+        refs.forEach(TableRef::release);
+      }
+    }
+  }
+}
