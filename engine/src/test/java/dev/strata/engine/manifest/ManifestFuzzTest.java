@@ -1,0 +1,54 @@
+package dev.strata.engine.manifest;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.strata.checksum.Checksums;
+import dev.strata.engine.CorruptionException;
+import dev.strata.engine.FormatVersionException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+
+/**
+ * The manifest parser against damage that passes its checksum: a real manifest has fuzzed bytes
+ * written over it from a fuzzed offset (maybe cut short), then a correct checksum and magic. It
+ * decodes to a manifest that breaks no invariant and encodes back to the same bytes, or fails with
+ * {@link CorruptionException} or {@link FormatVersionException}; nothing else. Checksum-failing
+ * damage is covered exhaustively elsewhere ({@code CrashRecoveryTest}). Under {@code mvn verify}
+ * the target runs its checked-in inputs; {@code JAZZER_FUZZ=1} fuzzes (see README).
+ */
+final class ManifestFuzzTest {
+  private static final Path FILE = Path.of("MANIFEST");
+
+  @FuzzTest
+  void decode_rewrittenBehindValidChecksum_manifestOrCorruption(FuzzedDataProvider data) {
+    Manifest original = ManifestGens.manifest(new Random(data.consumeLong()), data.consumeInt(0, 6));
+    byte[] encoded = ManifestFormat.encode(original);
+    byte[] body = Arrays.copyOf(encoded, encoded.length - ManifestFormat.FOOTER_BYTES);
+    int from = data.consumeInt(0, body.length);
+    byte[] patch = data.consumeBytes(body.length + 64 - from);
+    body = Arrays.copyOf(body, Math.max(body.length, from + patch.length));
+    System.arraycopy(patch, 0, body, from, patch.length);
+    if (data.consumeBoolean()) {
+      body = Arrays.copyOf(body, data.consumeInt(0, body.length));
+    }
+    ByteBuffer b =
+        ByteBuffer.allocate(body.length + ManifestFormat.FOOTER_BYTES)
+            .order(ByteOrder.LITTLE_ENDIAN);
+    b.put(body).putInt(Checksums.maskedCrc32c(body, 0, body.length)).putLong(ManifestFormat.MAGIC);
+    byte[] bytes = b.array();
+    Manifest decoded;
+    try {
+      decoded = ManifestFormat.decode(bytes, FILE);
+    } catch (CorruptionException | FormatVersionException reported) {
+      return;
+    }
+    assertNull(decoded.problem(), "decode accepted a manifest that breaks an invariant");
+    assertArrayEquals(bytes, ManifestFormat.encode(decoded), "accepted bytes must be canonical");
+  }
+}
