@@ -24,6 +24,8 @@ import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
+import dev.strata.engine.write.WriterQueue;
+import dev.strata.engine.write.WriterQueue.Writer;
 import dev.strata.sstable.BlockCache;
 import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.ReadCounters;
@@ -79,11 +81,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * volatile `lastSequence` as their snapshot. A write is visible once `lastSequence` covers it, which
  * is published only after its entries are in the memtable, so a read never sees half a batch.
  *
- * Writes queue up (LevelDB's writer queue): the writer at the head becomes the leader, takes the
- * batches queued behind it as one group, appends them to the log in one write with the mutex
- * released (only the head of the queue touches the log), inserts them into the memtable, publishes
- * their sequence numbers, and wakes the group. Switching the memtable and the log happens only at the head of the queue (a flush
- * request is queued like a write), so it never races a leader's log write.
+ * Writes queue up (write.WriterQueue, LevelDB's writer queue): the writer at the head becomes the
+ * leader, takes the batches queued behind it as one group, appends them to the log in one write
+ * with the mutex released (only the head of the queue touches the log), inserts them into the
+ * memtable, publishes their sequence numbers, and wakes the group. Switching the memtable and the
+ * log happens only at the head of the queue (a flush request is queued like a write, as a barrier),
+ * so it never races a leader's log write.
  *
  * One background thread runs flushes and compactions one at a time, so their table edits never
  * conflict; it releases the mutex for all I/O except the manifest replacement.
@@ -129,8 +132,8 @@ public final class Db implements AutoCloseable {
   /** Signalled when background work finishes a step, fails, or stops. */
   private final Condition backgroundProgress = mutex.newCondition();
 
-  @GuardedBy("mutex")
-  private final ArrayDeque<PendingWrite> writers = new ArrayDeque<>();
+  /** Writers waiting their turn; the head writes the group (group commit). */
+  private final WriterQueue writers;
 
   @GuardedBy("mutex")
   private MemTable mem = new MemTable();
@@ -168,6 +171,15 @@ public final class Db implements AutoCloseable {
     this.lock = lock;
     this.cache = new LruBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
     this.picker = new CompactionPicker(options);
+    this.writers =
+        new WriterQueue(
+            mutex,
+            MAX_GROUP_BYTES,
+            () -> {
+              if (closing) {
+                backgroundProgress.signalAll(); // close() waits for the queue to drain
+              }
+            });
     this.outputs =
         new OutputTables(
             dir,
@@ -319,82 +331,46 @@ public final class Db implements AutoCloseable {
     }
   }
 
-  /** A queued write: a group of mutations, or (mutations == null) a request to freeze the memtable. */
-  private static final class PendingWrite {
-    final List<Mutation> mutations;
-    final Condition turn;
-    boolean done;
-    IOException error;
-
-    PendingWrite(List<Mutation> mutations, Condition turn) {
-      this.mutations = mutations;
-      this.turn = turn;
-    }
-
-    long bytes() {
-      long n = 0;
-      for (Mutation m : mutations) {
-        n += m.row().length + m.column().length + m.value().length + 16;
-      }
-      return n;
-    }
-  }
-
+  /**
+   * Queues the write (null: a request to freeze the memtable) and returns once it is in the log
+   * and the memtable. The thread that reaches the head of the queue writes its group.
+   */
   private void write(List<Mutation> mutations) throws IOException {
     ensureOpen();
-    PendingWrite w = new PendingWrite(mutations, mutex.newCondition());
     mutex.lock();
     try {
-      writers.addLast(w);
-      while (!w.done && writers.peekFirst() != w) {
-        w.turn.awaitUninterruptibly();
-      }
-      if (w.done) {
-        if (w.error != null) {
-          throw w.error;
-        }
-        return;
-      }
-      lead(w);
-      if (w.error != null) {
-        throw w.error;
+      Writer head = writers.enqueue(mutations);
+      if (head != null) {
+        lead(head);
       }
     } finally {
       mutex.unlock();
     }
   }
 
-  /** Runs at the head of the writer queue: writes the head's group, then wakes the next head. */
+  /** Runs at the head of the writer queue: writes the head's group, then hands the head on. */
   @GuardedBy("mutex")
-  private void lead(PendingWrite head) {
+  private void lead(Writer head) throws IOException {
     assert mutex.isHeldByCurrentThread();
-    List<PendingWrite> group = new ArrayList<>(List.of(head));
+    List<Writer> group = List.of(head);
+    Throwable failure = null;
     try {
       if (closing) {
         throw new IllegalStateException("database is closed: " + dir);
       }
       throwIfBackgroundFailed();
-      if (head.mutations == null) {
+      if (head.isBarrier()) {
         freezeMemTable();
-        return;
+      } else {
+        makeRoomForWrite(); // may wait: writers queued meanwhile join this group
+        group = writers.group(head);
+        appendGroup(group);
       }
-      makeRoomForWrite();
-      long bytes = head.bytes();
-      for (PendingWrite w : writers) {
-        if (w == head) {
-          continue;
-        }
-        if (w.mutations == null || bytes + w.bytes() > MAX_GROUP_BYTES) {
-          break;
-        }
-        group.add(w);
-        bytes += w.bytes();
-      }
-      appendGroup(group);
-    } catch (IOException e) {
-      fail(group, e);
+    } catch (Throwable t) {
+      failure = t;
+      throw t;
     } finally {
-      finishGroup(group);
+      writers.finish(group, failure);
     }
   }
 
@@ -404,13 +380,13 @@ public final class Db implements AutoCloseable {
    * all further writes (the log may now end in a partial record that later records would follow).
    */
   @GuardedBy("mutex")
-  private void appendGroup(List<PendingWrite> group) throws IOException {
+  private void appendGroup(List<Writer> group) throws IOException {
     long first = lastSequence + 1;
     List<byte[]> records = new ArrayList<>(group.size());
     long seq = first;
-    for (PendingWrite w : group) {
-      records.add(BatchCodec.encode(seq, w.mutations));
-      seq += w.mutations.size();
+    for (Writer w : group) {
+      records.add(BatchCodec.encode(seq, w.mutations()));
+      seq += w.mutations().size();
     }
     MemTable target = mem;
     LogWriter targetLog = log;
@@ -428,36 +404,13 @@ public final class Db implements AutoCloseable {
       mutex.lock();
     }
     seq = first;
-    for (PendingWrite w : group) {
-      for (Mutation m : w.mutations) {
+    for (Writer w : group) {
+      for (Mutation m : w.mutations()) {
         target.add(m.key(seq++), m.value());
       }
     }
     lastSequence = seq - 1;
     writesAcknowledged.add(group.size());
-  }
-
-  private static void fail(List<PendingWrite> group, IOException e) {
-    for (PendingWrite w : group) {
-      w.error = e;
-    }
-  }
-
-  @GuardedBy("mutex")
-  private void finishGroup(List<PendingWrite> group) {
-    for (PendingWrite w : group) {
-      if (!w.done) {
-        w.done = true;
-        writers.remove(w);
-        w.turn.signal();
-      }
-    }
-    PendingWrite next = writers.peekFirst();
-    if (next != null) {
-      next.turn.signal();
-    } else if (closing) {
-      backgroundProgress.signalAll(); // close() waits for the queue to drain
-    }
   }
 
   /** Waits until the memtable has room, freezing it when full. */

@@ -1,7 +1,8 @@
 /**
  * What a write is, shared by the public {@code WriteBatch}, the log and the engine: {@link
  * dev.strata.engine.write.Mutation}, the size limits, and the one argument check every entry point
- * applies ({@link dev.strata.engine.write.Limits}).
+ * applies ({@link dev.strata.engine.write.Limits}); and the writer queue that groups concurrent
+ * writes into one log write ({@link dev.strata.engine.write.WriterQueue}).
  *
  * <p>Layering: depends on {@code dev.strata.sstable} (for {@code InternalKey} and {@code
  * ValueKind}) and nothing else; {@code dev.strata.engine} and {@code dev.strata.engine.log} build

@@ -1,0 +1,175 @@
+package dev.strata.engine.write;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * LevelDB's writer queue, which is how group commit happens. Every writing thread queues its batch
+ * and waits. The thread at the head becomes the leader: it takes the batches queued behind it (up to
+ * a byte budget) as one group, writes them with one log write (and one fsync), and {@link #finish
+ * finishes} the group, which wakes each member's thread with the outcome and hands the head to the
+ * next writer. A barrier (a request to freeze the memtable) always forms a group alone, so no batch
+ * is grouped across it.
+ *
+ * <pre>{@code
+ * mutex.lock();
+ * Writer head = queue.enqueue(mutations);   // null: another leader wrote it
+ * if (head != null) {
+ *   List<Writer> group = queue.group(head);
+ *   Throwable failure = null;
+ *   try { write(group); } catch (Throwable t) { failure = t; throw t; }
+ *   finally { queue.finish(group, failure); }
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safety: guarded by the database mutex passed in; every method is called with it held.
+ * The leader may release the mutex while it writes: the group stays at the head of the queue, so no
+ * other thread leads meanwhile.
+ */
+public final class WriterQueue {
+  private final ReentrantLock mutex;
+  private final long maxGroupBytes;
+  /** Runs, with the mutex held, whenever the queue becomes empty (a closing database waits for it). */
+  private final Runnable onDrained;
+
+  @GuardedBy("mutex")
+  private final ArrayDeque<Writer> queue = new ArrayDeque<>();
+
+  /** One queued write: a batch of mutations, or a barrier. */
+  public static final class Writer {
+    private final List<Mutation> mutations;
+    private final Condition turn;
+    private boolean done;
+    private IOException error;
+
+    private Writer(List<Mutation> mutations, Condition turn) {
+      this.mutations = mutations;
+      this.turn = turn;
+    }
+
+    /** True for a barrier, which carries no mutations. */
+    public boolean isBarrier() {
+      return mutations == null;
+    }
+
+    /** The batch; never called on a barrier. */
+    public List<Mutation> mutations() {
+      assert mutations != null : "a barrier has no mutations";
+      return mutations;
+    }
+
+    /** What the batch costs against the group budget: its bytes plus a fixed cost per mutation. */
+    long bytes() {
+      long n = 0;
+      for (Mutation m : mutations) {
+        n += m.row().length + m.column().length + m.value().length + 16;
+      }
+      return n;
+    }
+  }
+
+  /**
+   * @param maxGroupBytes the byte budget of one group (LevelDB uses 1 MiB); the head always goes in
+   * @param onDrained runs with the mutex held whenever the last writer leaves the queue
+   */
+  public WriterQueue(ReentrantLock mutex, long maxGroupBytes, Runnable onDrained) {
+    this.mutex = mutex;
+    this.maxGroupBytes = maxGroupBytes;
+    this.onDrained = onDrained;
+  }
+
+  /**
+   * Queues {@code mutations} (null: a barrier) and waits. Returns null once a leader wrote them, or
+   * the writer when it reached the head unwritten: the calling thread then leads, and must {@link
+   * #finish} the group it writes.
+   *
+   * @throws IOException the failure of the group a leader wrote them in
+   */
+  @GuardedBy("mutex")
+  public Writer enqueue(List<Mutation> mutations) throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    Writer w = new Writer(mutations, mutex.newCondition());
+    queue.addLast(w);
+    while (!w.done && queue.peekFirst() != w) {
+      w.turn.awaitUninterruptibly();
+    }
+    if (!w.done) {
+      return w;
+    }
+    if (w.error != null) {
+      throw w.error;
+    }
+    return null;
+  }
+
+  /**
+   * The group {@code head} leads: itself and the batches queued behind it, in order, while they fit
+   * the byte budget and up to the first barrier. A barrier leads alone.
+   */
+  @GuardedBy("mutex")
+  public List<Writer> group(Writer head) {
+    assert mutex.isHeldByCurrentThread() && queue.peekFirst() == head;
+    List<Writer> group = new ArrayList<>();
+    group.add(head);
+    if (head.isBarrier()) {
+      return group;
+    }
+    long bytes = head.bytes();
+    for (Writer w : queue) {
+      if (w == head) {
+        continue;
+      }
+      if (w.isBarrier() || bytes + w.bytes() > maxGroupBytes) {
+        break;
+      }
+      group.add(w);
+      bytes += w.bytes();
+    }
+    return group;
+  }
+
+  /**
+   * Takes {@code group} off the queue and wakes its other members: with success when {@code
+   * failure} is null, else with it (wrapped unless an IOException); then wakes the next head. The
+   * leader reports its own outcome itself.
+   */
+  @GuardedBy("mutex")
+  public void finish(List<Writer> group, Throwable failure) {
+    assert mutex.isHeldByCurrentThread();
+    IOException error =
+        failure == null || failure instanceof IOException
+            ? (IOException) failure
+            : new IOException("the group's write failed: " + failure, failure);
+    for (Writer w : group) {
+      w.done = true;
+      w.error = error;
+      queue.remove(w);
+      w.turn.signal();
+    }
+    Writer next = queue.peekFirst();
+    if (next != null) {
+      next.turn.signal();
+    } else {
+      onDrained.run();
+    }
+  }
+
+  /** Writes queued or being written. */
+  @GuardedBy("mutex")
+  int size() {
+    assert mutex.isHeldByCurrentThread();
+    return queue.size();
+  }
+
+  /** True when no write is queued or being written. */
+  @GuardedBy("mutex")
+  public boolean isEmpty() {
+    assert mutex.isHeldByCurrentThread();
+    return queue.isEmpty();
+  }
+}
