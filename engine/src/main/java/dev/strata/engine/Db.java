@@ -7,12 +7,8 @@ import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
 import dev.strata.engine.fs.FileNames;
-import dev.strata.engine.fs.FileNames.DbFile;
-import dev.strata.engine.fs.FileNames.FileType;
 import dev.strata.engine.log.BatchCodec;
 import dev.strata.engine.log.LogWriter;
-import dev.strata.engine.manifest.Manifest;
-import dev.strata.engine.manifest.ManifestWriter;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.read.DbScanner;
 import dev.strata.engine.read.InternalIterator;
@@ -22,6 +18,7 @@ import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
+import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
 import dev.strata.engine.write.WriterQueue;
@@ -41,13 +38,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -89,7 +84,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * so it never races a leader's log write.
  *
  * One background thread runs flushes and compactions one at a time, so their table edits never
- * conflict; it releases the mutex for all I/O except the manifest replacement.
+ * conflict; it releases the mutex for all I/O except the manifest replacement (version.VersionSet,
+ * also under the mutex).
  */
 public final class Db implements AutoCloseable {
   /** Longest row in bytes; rows are 1..MAX_ROW_LENGTH. */
@@ -123,7 +119,6 @@ public final class Db implements AutoCloseable {
   private final LongAdder writesAcknowledged = new LongAdder();
   private final LongAdder logWrites = new LongAdder();
   private final LongAdder logSyncs = new LongAdder();
-  private final AtomicLong nextFileNumber = new AtomicLong();
   private final CompactionPicker picker;
   private final OutputTables outputs;
   private final ExecutorService background;
@@ -145,8 +140,8 @@ public final class Db implements AutoCloseable {
   @GuardedBy("mutex")
   private LogWriter log;
 
-  @GuardedBy("mutex")
-  private Version version;
+  /** The current version, its manifest and the file numbers. */
+  private final VersionSet versions;
 
   @GuardedBy("mutex")
   private boolean backgroundScheduled;
@@ -171,6 +166,7 @@ public final class Db implements AutoCloseable {
     this.lock = lock;
     this.cache = new LruBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
     this.picker = new CompactionPicker(options);
+    this.versions = new VersionSet(dir, mutex);
     this.writers =
         new WriterQueue(
             mutex,
@@ -185,7 +181,7 @@ public final class Db implements AutoCloseable {
             dir,
             options.tableOptions(),
             options.targetFileSizeBytes(),
-            nextFileNumber::getAndIncrement,
+            versions::newFileNumber,
             cache,
             readCounters);
     this.background =
@@ -237,18 +233,17 @@ public final class Db implements AutoCloseable {
     Recovery r = Recovery.run(dir, cache, readCounters);
     mutex.lock();
     try {
-      nextFileNumber.set(r.nextFileNumber);
+      versions.start(Version.of(r.levels), r.nextFileNumber);
       lastSequence = r.lastSequence;
-      version = Version.of(r.levels);
       VersionEdit edit = new VersionEdit();
       if (!r.replayed.isEmpty()) {
         outputs.flush(r.replayed).forEach(edit::add);
       }
-      long logNumber = nextFileNumber.getAndIncrement();
+      long logNumber = versions.newFileNumber();
       log = LogWriter.create(FileNames.log(dir, logNumber), logNumber, options.syncWrites());
       publishView();
       install(edit, logNumber);
-      deleteUnlistedFiles();
+      versions.deleteUnlistedFiles();
       scheduleBackgroundWork();
     } finally {
       mutex.unlock();
@@ -267,27 +262,12 @@ public final class Db implements AutoCloseable {
       if (view != null) {
         view.release();
       }
-      if (version != null) {
-        version.release();
-      }
+      versions.close();
     } finally {
       mutex.unlock();
       lock.close();
     }
   }
-
-  /** Deletes tables the manifest does not list and temporary files; both are leftovers of a crash. */
-  @GuardedBy("mutex")
-  private void deleteUnlistedFiles() throws IOException {
-    Set<Long> live = version.fileNumbers();
-    for (DbFile f : FileNames.list(dir)) {
-      boolean orphanTable = f.is(FileType.TABLE) && !live.contains(f.number());
-      if (orphanTable || f.is(FileType.TEMP)) {
-        Files.deleteIfExists(f.path());
-      }
-    }
-  }
-
 
   // ---------------------------------------------------------------- writes
 
@@ -437,7 +417,7 @@ public final class Db implements AutoCloseable {
     if (mem.isEmpty()) {
       return;
     }
-    long number = nextFileNumber.getAndIncrement();
+    long number = versions.newFileNumber();
     LogWriter next = LogWriter.create(FileNames.log(dir, number), number, options.syncWrites());
     LogWriter old = log;
     log = next;
@@ -582,7 +562,7 @@ public final class Db implements AutoCloseable {
       return;
     }
     boolean manual = manualCompactionsDone < manualCompactionsRequested;
-    boolean auto = options.autoCompaction() && picker.needsCompaction(version);
+    boolean auto = options.autoCompaction() && picker.needsCompaction(versions.current());
     if (!frozen.isEmpty() || manual || auto) {
       backgroundScheduled = true;
       background.execute(this::backgroundStep);
@@ -598,13 +578,13 @@ public final class Db implements AutoCloseable {
           flushOldestFrozen();
         } else if (manualCompactionsDone < manualCompactionsRequested) {
           long target = manualCompactionsRequested;
-          Compaction all = picker.all(version);
+          Compaction all = picker.all(versions.current());
           if (!all.inputs().isEmpty()) {
             runCompaction(all);
           }
           manualCompactionsDone = target;
-        } else if (options.autoCompaction() && picker.needsCompaction(version)) {
-          runCompaction(picker.pick(version));
+        } else if (options.autoCompaction() && picker.needsCompaction(versions.current())) {
+          runCompaction(picker.pick(versions.current()));
         }
       }
     } catch (Throwable t) {
@@ -652,7 +632,7 @@ public final class Db implements AutoCloseable {
       install(edit, currentLogNumber(), false);
       return;
     }
-    Version base = version;
+    Version base = versions.current();
     if (!base.tryAcquire()) {
       throw new IllegalStateException("current version released: " + base);
     }
@@ -678,53 +658,23 @@ public final class Db implements AutoCloseable {
     install(edit, logNumber, true);
   }
 
-  /**
-   * Makes {@code edit} durable in the manifest, then current, and marks deleted tables obsolete
-   * (their files go once no read holds them, unless {@code deleteFiles} is false: a trivial move
-   * keeps the file under its new level).
-   */
+  /** Makes {@code edit} durable and current (see {@link VersionSet#install}) and publishes it. */
   @GuardedBy("mutex")
   private void install(VersionEdit edit, long logNumber, boolean deleteFiles) throws IOException {
-    assert mutex.isHeldByCurrentThread();
-    Version next = version.apply(edit);
-    try {
-      ManifestWriter.write(
-          dir, new Manifest(nextFileNumber.get(), lastSequence, logNumber, next.files()));
-    } catch (IOException | RuntimeException e) {
-      next.release();
-      throw e;
-    }
-    if (deleteFiles) {
-      for (TableRef t : version.allTables()) {
-        if (edit.deletedFileNumbers().contains(t.metadata().fileNumber())) {
-          t.markObsolete();
-        }
-      }
-    }
-    Version old = version;
-    version = next;
+    versions.install(edit, lastSequence, logNumber, deleteFiles);
     publishView();
-    old.release();
-    deleteLogsBelow(logNumber);
   }
 
   @GuardedBy("mutex")
   private void publishView() {
     ReadView old = view;
-    view = new ReadView(mem, List.copyOf(frozen).stream().map(Frozen::mem).toList(), version);
+    view =
+        new ReadView(
+            mem, List.copyOf(frozen).stream().map(Frozen::mem).toList(), versions.current());
     if (old != null) {
       old.release();
     }
   }
-
-  private void deleteLogsBelow(long logNumber) throws IOException {
-    for (DbFile f : FileNames.list(dir)) {
-      if (f.is(FileType.LOG) && f.number() < logNumber) {
-        Files.deleteIfExists(f.path());
-      }
-    }
-  }
-
 
   // ---------------------------------------------------------------- stats and lifecycle
 
@@ -818,7 +768,7 @@ public final class Db implements AutoCloseable {
         failure = addFailure(failure, e);
       }
       view.release();
-      version.release();
+      versions.close();
     } finally {
       mutex.unlock();
     }

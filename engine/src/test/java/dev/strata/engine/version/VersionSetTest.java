@@ -1,0 +1,161 @@
+package dev.strata.engine.version;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.engine.compaction.OutputTables;
+import dev.strata.engine.fs.FileNames;
+import dev.strata.engine.manifest.Manifest;
+import dev.strata.engine.manifest.ManifestReader;
+import dev.strata.engine.memtable.MemTable;
+import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.ValueKind;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Installing edits: manifest first, then current; obsolete tables and logs go; failures change nothing. */
+final class VersionSetTest {
+  @TempDir Path dir;
+
+  private final ReentrantLock mutex = new ReentrantLock();
+  private VersionSet versions;
+  private OutputTables outputs;
+
+  @BeforeEach
+  void start() {
+    mutex.lock();
+    versions = new VersionSet(dir, mutex);
+    versions.start(Version.empty(), 10);
+    outputs =
+        new OutputTables(
+            dir,
+            TableOptions.defaults(),
+            Long.MAX_VALUE,
+            versions::newFileNumber,
+            new LruBlockCache(1 << 20),
+            new ReadCounters());
+  }
+
+  @AfterEach
+  void stop() {
+    versions.close();
+    mutex.unlock();
+  }
+
+  /** A level-0 table holding one cell of {@code row}, written and opened. */
+  private TableRef table(String row) throws IOException {
+    MemTable m = new MemTable();
+    byte[] r = row.getBytes(StandardCharsets.UTF_8);
+    m.add(new InternalKey(r, new byte[0], 1, ValueKind.PUT), r);
+    List<TableRef> written = outputs.flush(m);
+    assertEquals(1, written.size());
+    return written.get(0);
+  }
+
+  private static VersionEdit adding(TableRef t) {
+    VersionEdit edit = new VersionEdit();
+    edit.add(t);
+    return edit;
+  }
+
+  @Test
+  void install_writesTheManifestThenMakesItCurrent_andDeletesOlderLogs() throws IOException {
+    Files.createFile(FileNames.log(dir, 3));
+    Files.createFile(FileNames.log(dir, 4));
+    TableRef t = table("a");
+    long number = t.metadata().fileNumber();
+    assertEquals(10, number, "numbers continue from start()");
+
+    versions.install(adding(t), 7, 4, true);
+
+    Manifest m = ManifestReader.read(FileNames.manifest(dir));
+    assertEquals(7, m.lastSequence());
+    assertEquals(4, m.logNumber());
+    assertEquals(List.of(t.metadata()), m.files());
+    assertTrue(m.nextFileNumber() > number);
+    assertEquals(Set.of(number), versions.current().fileNumbers());
+    assertFalse(Files.exists(FileNames.log(dir, 3)), "a log below the manifest's log number");
+    assertTrue(Files.exists(FileNames.log(dir, 4)), "the oldest log still needed");
+  }
+
+  @Test
+  void install_deletedTable_fileGoesOnceNoVersionHoldsIt_unlessMoved() throws IOException {
+    TableRef kept = table("a");
+    TableRef moved = table("b");
+    versions.install(adding(kept), 1, 0, true);
+    versions.install(adding(moved), 1, 0, true);
+    Path keptFile = FileNames.table(dir, kept.metadata().fileNumber());
+    Path movedFile = FileNames.table(dir, moved.metadata().fileNumber());
+
+    Version pinned = versions.current();
+    assertTrue(pinned.tryAcquire(), "a reader pins the version");
+    VersionEdit drop = new VersionEdit();
+    drop.delete(kept.metadata().fileNumber());
+    versions.install(drop, 1, 0, true);
+    assertTrue(Files.exists(keptFile), "a pinned version still reads the table");
+    pinned.release();
+    assertFalse(Files.exists(keptFile), "obsolete and unreferenced: deleted");
+
+    // A trivial move: the same file leaves level 0 and reappears at level 1; it must survive.
+    VersionEdit move = new VersionEdit();
+    move.delete(moved.metadata().fileNumber());
+    move.add(
+        TableRef.open(
+            movedFile,
+            moved.metadata().atLevel(1),
+            new LruBlockCache(1 << 20),
+            new ReadCounters()));
+    versions.install(move, 1, 0, false);
+    assertTrue(Files.exists(movedFile));
+    assertEquals(1, versions.current().level(1).size());
+  }
+
+  @Test
+  void install_manifestCannotBeWritten_changesNothing() throws IOException {
+    TableRef first = table("a");
+    versions.install(adding(first), 1, 0, true);
+    byte[] manifestBefore = Files.readAllBytes(FileNames.manifest(dir));
+    Files.createDirectory(FileNames.manifestTemp(dir)); // the replacement cannot be written
+
+    TableRef second = table("b");
+    assertThrows(IOException.class, () -> versions.install(adding(second), 2, 0, true));
+
+    assertEquals(Set.of(first.metadata().fileNumber()), versions.current().fileNumbers());
+    assertArrayEquals(manifestBefore, Files.readAllBytes(FileNames.manifest(dir)));
+  }
+
+  @Test
+  void deleteUnlistedFiles_removesOrphanTablesAndTemporaries_keepsTheRest() throws IOException {
+    TableRef listed = table("a");
+    versions.install(adding(listed), 1, 0, true);
+    Path orphan = FileNames.table(dir, 99);
+    Files.write(orphan, new byte[] {1});
+    Path temp = FileNames.temp(dir, 98);
+    Files.write(temp, new byte[] {1});
+    Path log = FileNames.log(dir, 97);
+    Files.write(log, new byte[] {1});
+
+    versions.deleteUnlistedFiles();
+
+    assertFalse(Files.exists(orphan));
+    assertFalse(Files.exists(temp));
+    assertTrue(Files.exists(log), "logs are the log number's business, not this");
+    assertTrue(Files.exists(FileNames.table(dir, listed.metadata().fileNumber())));
+    assertTrue(Files.exists(FileNames.manifest(dir)));
+  }
+}
