@@ -104,28 +104,23 @@ final class Recovery {
 
   private static List<List<TableRef>> openTables(
       Path dir, Manifest manifest, BlockCache cache, ReadCounters counters) throws IOException {
+    for (FileMetadata f : manifest.files()) {
+      Path file = FileNames.table(dir, f.fileNumber());
+      if (!Files.exists(file)) {
+        throw new CorruptionException(
+            file, CorruptionException.UNKNOWN_OFFSET, "table listed in the MANIFEST is missing");
+      }
+    }
     List<List<TableRef>> levels = new ArrayList<>();
     for (int i = 0; i < Version.NUM_LEVELS; i++) {
       levels.add(new ArrayList<>());
     }
-    boolean ok = false;
-    try {
-      for (FileMetadata f : manifest.files()) {
-        Path file = FileNames.table(dir, f.fileNumber());
-        if (!Files.exists(file)) {
-          throw new CorruptionException(
-              file, CorruptionException.UNKNOWN_OFFSET, "table listed in the MANIFEST is missing");
-        }
-        levels.get(f.level()).add(TableRef.open(file, f, cache, counters));
-      }
-      ok = true;
-      return levels;
-    } finally {
-      if (!ok) {
-        levels.forEach(level -> level.forEach(TableRef::release));
-      }
+    for (TableRef t : TableRef.openAll(dir, manifest.files(), cache, counters)) {
+      levels.get(t.metadata().level()).add(t);
     }
+    return levels;
   }
+
 
   /** Replays one log into {@code mem}; returns the largest sequence number it held (0 if none). */
   private static long replay(Path file, long number, MemTable mem) throws IOException {

@@ -29,6 +29,34 @@ record PassMetrics(
     Double bytesRead,
     Double fprMeasured) {
 
+  /**
+   * The metrics of a pass of {@code gets} reads: the table figures the target derived from its
+   * engine's filter counters, and the block and byte figures every target counts alike, as the
+   * change of {@code before} to {@code after}.
+   */
+  static PassMetrics of(
+      Double tablesConsulted,
+      Double tablesSkipped,
+      Double falsePositives,
+      Double fprMeasured,
+      Target.Counters before,
+      Target.Counters after,
+      long gets) {
+    return new PassMetrics(
+        tablesConsulted,
+        tablesSkipped,
+        falsePositives,
+        perGet(after.filterMisses() - before.filterMisses(), gets),
+        perGet(
+            after.filterMisses() + after.filterHits() - before.filterMisses() - before.filterHits(),
+            gets),
+        perGet(after.dataMisses() - before.dataMisses(), gets),
+        perGet(
+            after.dataMisses() + after.dataHits() - before.dataMisses() - before.dataHits(), gets),
+        perGet(after.bytesRead() - before.bytesRead(), gets),
+        fprMeasured);
+  }
+
   /** {@code count / gets}. */
   static Double perGet(long count, long gets) {
     return gets == 0 ? null : (double) count / gets;

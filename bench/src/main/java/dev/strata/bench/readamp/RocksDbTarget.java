@@ -256,19 +256,7 @@ final class RocksDbTarget implements Target {
       falsePositives = PassMetrics.perGet(fp, gets);
       fpr = PassMetrics.fpr(fp, filtered);
     }
-    return new PassMetrics(
-        consulted,
-        skipped,
-        falsePositives,
-        PassMetrics.perGet(after.filterMisses() - before.filterMisses(), gets),
-        PassMetrics.perGet(
-            after.filterMisses() + after.filterHits() - before.filterMisses() - before.filterHits(),
-            gets),
-        PassMetrics.perGet(after.dataMisses() - before.dataMisses(), gets),
-        PassMetrics.perGet(
-            after.dataMisses() + after.dataHits() - before.dataMisses() - before.dataHits(), gets),
-        PassMetrics.perGet(after.bytesRead() - before.bytesRead(), gets),
-        fpr);
+    return PassMetrics.of(consulted, skipped, falsePositives, fpr, before, after, gets);
   }
 
   @Override

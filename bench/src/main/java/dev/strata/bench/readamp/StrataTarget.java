@@ -113,19 +113,14 @@ final class StrataTarget implements Target {
     boolean tables = kind.isPointGet(); // getRow does not count tables
     long skipped = after.skipped() - before.skipped();
     long falsePositives = after.falsePositives() - before.falsePositives();
-    return new PassMetrics(
+    return PassMetrics.of(
         tables ? PassMetrics.perGet(after.consulted() - before.consulted(), gets) : null,
         tables ? PassMetrics.perGet(skipped, gets) : null,
         tables && filter ? PassMetrics.perGet(falsePositives, gets) : null,
-        PassMetrics.perGet(after.filterMisses() - before.filterMisses(), gets),
-        PassMetrics.perGet(
-            after.filterMisses() + after.filterHits() - before.filterMisses() - before.filterHits(),
-            gets),
-        PassMetrics.perGet(after.dataMisses() - before.dataMisses(), gets),
-        PassMetrics.perGet(
-            after.dataMisses() + after.dataHits() - before.dataMisses() - before.dataHits(), gets),
-        PassMetrics.perGet(after.bytesRead() - before.bytesRead(), gets),
-        tables && filter ? PassMetrics.fpr(falsePositives, skipped) : null);
+        tables && filter ? PassMetrics.fpr(falsePositives, skipped) : null,
+        before,
+        after,
+        gets);
   }
 
   @Override

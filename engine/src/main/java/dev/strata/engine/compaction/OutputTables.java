@@ -99,18 +99,7 @@ public final class OutputTables {
   }
 
   private List<TableRef> openAll(List<FileMetadata> files) throws IOException {
-    List<TableRef> refs = new ArrayList<>();
-    boolean ok = false;
-    try {
-      for (FileMetadata f : files) {
-        refs.add(TableRef.open(FileNames.table(dir, f.fileNumber()), f, cache, readCounters));
-      }
-      ok = true;
-      return refs;
-    } finally {
-      if (!ok) {
-        refs.forEach(TableRef::release);
-      }
-    }
+    return TableRef.openAll(dir, files, cache, readCounters);
   }
+
 }

@@ -1,6 +1,7 @@
 package dev.strata.engine.version;
 
 import dev.strata.engine.CorruptionException;
+import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.sstable.BlockCache;
@@ -16,6 +17,8 @@ import dev.strata.sstable.TableReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One live table: its manifest entry and its open reader, shared by every {@link Version} that lists
@@ -48,6 +51,28 @@ public final class TableRef {
       return new TableRef(metadata, TableReader.open(file, metadata.fileNumber(), cache, counters));
     } catch (CorruptTableException e) {
       throw translate(e);
+    }
+  }
+
+  /**
+   * Opens the tables of {@code files} in {@code dir}, in order, with one reference each held by the
+   * caller; when one fails, those already open are released.
+   */
+  public static List<TableRef> openAll(
+      Path dir, List<FileMetadata> files, BlockCache cache, ReadCounters counters)
+      throws IOException {
+    List<TableRef> refs = new ArrayList<>(files.size());
+    boolean ok = false;
+    try {
+      for (FileMetadata f : files) {
+        refs.add(open(FileNames.table(dir, f.fileNumber()), f, cache, counters));
+      }
+      ok = true;
+      return refs;
+    } finally {
+      if (!ok) {
+        refs.forEach(TableRef::release);
+      }
     }
   }
 

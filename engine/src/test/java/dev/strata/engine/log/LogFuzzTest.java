@@ -7,10 +7,11 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.FormatVersionException;
+import dev.strata.sstable.testing.FuzzedDamage;
+import dev.strata.sstable.testing.FuzzedDamage.Damaged;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,19 +36,8 @@ final class LogFuzzTest {
     Path file = dir.resolve(FILE);
     Files.deleteIfExists(file);
     List<Long> ends = LogFiles.write(file, 1, written, r);
-    byte[] bytes = Files.readAllBytes(file);
-    int from = data.consumeInt(0, bytes.length);
-    byte[] patch = data.consumeBytes(bytes.length + 64 - from);
-    byte[] damaged = new byte[Math.max(bytes.length, from + patch.length)];
-    System.arraycopy(bytes, 0, damaged, 0, bytes.length);
-    System.arraycopy(patch, 0, damaged, from, patch.length);
-    int intactUpTo = from;
-    if (data.consumeBoolean()) {
-      int cut = data.consumeInt(0, damaged.length);
-      damaged = Arrays.copyOf(damaged, cut);
-      intactUpTo = Math.min(from, cut);
-    }
-    Files.write(file, damaged);
+    Damaged damage = FuzzedDamage.overwrite(Files.readAllBytes(file), 64, data);
+    Files.write(file, damage.bytes());
     LogFiles.ReadResult read;
     try {
       read = LogFiles.readAll(file, 1);
@@ -56,7 +46,7 @@ final class LogFuzzTest {
     }
     // Records wholly before the damage come back exactly. After it, the fuzzer may have forged a
     // record with a valid checksum (it solves comparisons), which no reader could tell apart.
-    for (int i = 0; i < written.size() && ends.get(i) <= intactUpTo; i++) {
+    for (int i = 0; i < written.size() && ends.get(i) <= damage.intactPrefix(); i++) {
       assertTrue(i < read.records().size(), "intact record " + i + " lost");
       assertArrayEquals(
           BatchCodec.encode(written.get(i)),

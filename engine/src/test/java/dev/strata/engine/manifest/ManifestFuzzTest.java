@@ -8,6 +8,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.strata.checksum.Checksums;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.FormatVersionException;
+import dev.strata.sstable.testing.FuzzedDamage;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -30,13 +31,7 @@ final class ManifestFuzzTest {
     Manifest original = ManifestGens.manifest(new Random(data.consumeLong()), data.consumeInt(0, 6));
     byte[] encoded = ManifestFormat.encode(original);
     byte[] body = Arrays.copyOf(encoded, encoded.length - ManifestFormat.FOOTER_BYTES);
-    int from = data.consumeInt(0, body.length);
-    byte[] patch = data.consumeBytes(body.length + 64 - from);
-    body = Arrays.copyOf(body, Math.max(body.length, from + patch.length));
-    System.arraycopy(patch, 0, body, from, patch.length);
-    if (data.consumeBoolean()) {
-      body = Arrays.copyOf(body, data.consumeInt(0, body.length));
-    }
+    body = FuzzedDamage.overwrite(body, 64, data).bytes();
     ByteBuffer b =
         ByteBuffer.allocate(body.length + ManifestFormat.FOOTER_BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
