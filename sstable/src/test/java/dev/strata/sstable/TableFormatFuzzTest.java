@@ -58,9 +58,7 @@ final class TableFormatFuzzTest {
   private static void rewriteBlock(byte[] bytes, int offset, int storedLength, FuzzedDataProvider data) {
     int payload = storedLength - SstableFormat.BLOCK_TRAILER_BYTES;
     if (payload > 0) {
-      int from = data.consumeInt(0, payload - 1);
-      byte[] patch = data.consumeBytes(payload - from);
-      System.arraycopy(patch, 0, bytes, offset + from, patch.length);
+      overlay(bytes, offset, payload, data);
     }
     if (data.consumeBoolean()) {
       bytes[offset + payload] = data.consumeByte();
@@ -72,10 +70,15 @@ final class TableFormatFuzzTest {
   /** Overwrites footer bytes before its CRC from a fuzzed offset, then fixes the CRC. */
   private static void rewriteFooter(byte[] bytes, int offset, FuzzedDataProvider data) {
     int covered = SstableFormat.FOOTER_CRC_OFFSET;
-    int from = data.consumeInt(0, covered - 1);
-    byte[] patch = data.consumeBytes(covered - from);
-    System.arraycopy(patch, 0, bytes, offset + from, patch.length);
+    overlay(bytes, offset, covered, data);
     Bytes.putU32(bytes, offset + covered, Checksums.maskedCrc32c(bytes, offset, covered));
+  }
+
+  /** Fuzzed bytes over {@code bytes[offset, offset + length)} from a fuzzed point, in place. */
+  private static void overlay(byte[] bytes, int offset, int length, FuzzedDataProvider data) {
+    int from = data.consumeInt(0, length - 1);
+    byte[] patch = data.consumeBytes(length - from);
+    System.arraycopy(patch, 0, bytes, offset + from, patch.length);
   }
 
   private static void readEverything(Path file, List<Entry> entries, byte[] extraKey)
