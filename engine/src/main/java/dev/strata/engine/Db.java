@@ -211,16 +211,21 @@ public final class Db implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     Files.createDirectories(dir);
     DirectoryLock lock = DirectoryLock.acquire(dir);
-    Db db = new Db(dir, options, lock);
-    boolean ok = false;
+    // A failed open releases everything it took, the lock last, so the caller can fix the cause
+    // and open again in this process.
+    Db db;
+    try {
+      db = new Db(dir, options, lock);
+    } catch (Throwable t) {
+      Closeables.closeSuppressing(t, lock);
+      throw t;
+    }
     try {
       db.recover();
-      ok = true;
       return db;
-    } finally {
-      if (!ok) {
-        db.abandonOpen();
-      }
+    } catch (Throwable t) {
+      Closeables.closeSuppressing(t, db::abandonOpen);
+      throw t;
     }
   }
 
@@ -253,7 +258,18 @@ public final class Db implements AutoCloseable {
   /** Releases what a failed open holds. */
   private void abandonOpen() throws IOException {
     closed = true;
-    background.shutdownNow();
+    mutex.lock();
+    try {
+      closing = true; // a background step scheduled by recover() does nothing now
+    } finally {
+      mutex.unlock();
+    }
+    background.shutdown();
+    try {
+      background.awaitTermination(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     mutex.lock();
     try {
       if (log != null) {

@@ -3,6 +3,7 @@ package dev.strata.engine;
 import dev.strata.engine.write.Limits;
 import dev.strata.sstable.BlockCompression;
 import dev.strata.sstable.FilterType;
+import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.TableOptions;
 import java.util.Locale;
 import java.util.Objects;
@@ -18,29 +19,29 @@ import java.util.Objects;
  */
 public final class DbOptions {
 
-  /**
-   * Smallest bits per key of a filter: below one bit per key a filter answers "maybe" to nearly
-   * all.
-   */
-  public static final double MIN_BLOOM_BITS_PER_KEY = 1;
+  // The ranges of table-layout options are the table layer's own (TableOptions): one source of
+  // truth, so every value build() accepts is a layout the table writer accepts.
+
+  /** Smallest bits per key of a filter: below one bit per key a filter answers "maybe" to nearly all. */
+  public static final double MIN_BLOOM_BITS_PER_KEY = TableOptions.MIN_BITS_PER_KEY;
 
   /** Largest bits per key of a filter, as {@code BlockedBloomFilter.create} accepts. */
-  public static final double MAX_BLOOM_BITS_PER_KEY = 64;
+  public static final double MAX_BLOOM_BITS_PER_KEY = TableOptions.MAX_BITS_PER_KEY;
 
   /** Smallest filter chunk: one 64-byte filter block. */
-  public static final int MIN_BLOOM_CHUNK_BYTES = 64;
+  public static final int MIN_BLOOM_CHUNK_BYTES = TableOptions.MIN_FILTER_CHUNK_BYTES;
 
   /** Largest filter chunk (1 GiB); a chunk is read and cached whole. */
-  public static final int MAX_BLOOM_CHUNK_BYTES = 1 << 30;
+  public static final int MAX_BLOOM_CHUNK_BYTES = TableOptions.MAX_FILTER_CHUNK_BYTES;
 
-  /** Smallest data block target; tiny blocks (one cell each) are allowed, for tests. */
-  public static final int MIN_BLOCK_SIZE_BYTES = 1;
+  /** Smallest data block target (64 bytes); a block holds at least one cell however small. */
+  public static final int MIN_BLOCK_SIZE_BYTES = TableOptions.MIN_BLOCK_SIZE_BYTES;
 
-  /** Largest data block target (256 MiB); a block is read and cached whole. */
-  public static final int MAX_BLOCK_SIZE_BYTES = 1 << 28;
+  /** Largest data block target (64 MiB); a block is read and cached whole. */
+  public static final int MAX_BLOCK_SIZE_BYTES = TableOptions.MAX_BLOCK_SIZE_BYTES;
 
-  /** Largest number of block cache shards. */
-  public static final int MAX_BLOCK_CACHE_SHARDS = 1024;
+  /** Largest number of block cache shards, as the block cache accepts. */
+  public static final int MAX_BLOCK_CACHE_SHARDS = LruBlockCache.MAX_SHARDS;
 
   /** Largest level-0 table count that may be configured to trigger a compaction. */
   public static final int MAX_LEVEL0_COMPACTION_TRIGGER = 1 << 16;
@@ -343,7 +344,7 @@ public final class DbOptions {
       return this;
     }
 
-    /** Data block target size in [1, 2^28] bytes; default 4096. */
+    /** Data block target size in [64, 2^26] bytes (64 bytes to 64 MiB); default 4096. */
     public Builder blockSizeBytes(int bytes) {
       this.blockSizeBytes = bytes;
       return this;
@@ -420,7 +421,10 @@ public final class DbOptions {
     public DbOptions build() {
       if (!(bloomBitsPerKey >= MIN_BLOOM_BITS_PER_KEY
           && bloomBitsPerKey <= MAX_BLOOM_BITS_PER_KEY)) {
-        throw outOfRange("bloomBitsPerKey", bloomBitsPerKey, "[1, 64]");
+        throw outOfRange(
+            "bloomBitsPerKey",
+            bloomBitsPerKey,
+            "[" + MIN_BLOOM_BITS_PER_KEY + ", " + MAX_BLOOM_BITS_PER_KEY + "]");
       }
       checkRange("bloomChunkBytes", bloomChunkBytes, MIN_BLOOM_CHUNK_BYTES, MAX_BLOOM_CHUNK_BYTES);
       checkRange("blockSizeBytes", blockSizeBytes, MIN_BLOCK_SIZE_BYTES, MAX_BLOCK_SIZE_BYTES);

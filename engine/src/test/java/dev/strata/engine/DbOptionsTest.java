@@ -39,7 +39,7 @@ final class DbOptionsTest {
             .bloomType(BloomType.ROWCOL)
             .bloomBitsPerKey(7.5)
             .bloomChunkBytes(64)
-            .blockSizeBytes(1)
+            .blockSizeBytes(64)
             .compression(Compression.NONE)
             .blockCacheBytes(0)
             .blockCacheShards(1)
@@ -54,7 +54,7 @@ final class DbOptionsTest {
     assertEquals(BloomType.ROWCOL, o.bloomType());
     assertEquals(7.5, o.bloomBitsPerKey());
     assertEquals(64, o.bloomChunkBytes());
-    assertEquals(1, o.blockSizeBytes());
+    assertEquals(64, o.blockSizeBytes());
     assertEquals(Compression.NONE, o.compression());
     assertEquals(0, o.blockCacheBytes());
     assertEquals(1, o.blockCacheShards());
@@ -77,8 +77,8 @@ final class DbOptionsTest {
     assertRejected("bloomBitsPerKey", b -> b.bloomBitsPerKey(Double.NaN));
     assertRejected("bloomBitsPerKey", b -> b.bloomType(BloomType.NONE).bloomBitsPerKey(-1));
     assertRejected("bloomChunkBytes", b -> b.bloomChunkBytes(63));
-    assertRejected("blockSizeBytes", b -> b.blockSizeBytes(0));
-    assertRejected("blockSizeBytes", b -> b.blockSizeBytes((1 << 28) + 1));
+    assertRejected("blockSizeBytes", b -> b.blockSizeBytes(63));
+    assertRejected("blockSizeBytes", b -> b.blockSizeBytes((64 << 20) + 1));
     assertRejected("blockCacheBytes", b -> b.blockCacheBytes(-1));
     assertRejected("blockCacheShards", b -> b.blockCacheShards(0));
     assertRejected("blockCacheShards", b -> b.blockCacheShards(1025));
@@ -93,7 +93,7 @@ final class DbOptionsTest {
   @Test
   void build_acceptsTheRangeBoundaries() {
     DbOptions.builder().bloomBitsPerKey(1).bloomChunkBytes(1 << 30).build();
-    DbOptions.builder().bloomBitsPerKey(64).blockSizeBytes(1 << 28).build();
+    DbOptions.builder().bloomBitsPerKey(64).blockSizeBytes(64 << 20).build();
     DbOptions.builder().blockCacheShards(1024).levelSizeMultiplier(1000).build();
     DbOptions.builder().level0CompactionTrigger(1 << 16).memtableBytes(Long.MAX_VALUE).build();
   }

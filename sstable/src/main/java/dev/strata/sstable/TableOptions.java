@@ -6,11 +6,14 @@ import java.util.Objects;
  * How a {@link TableWriter} lays out a table. Readers never look at options: everything they need is
  * in the table's own {@link TableProperties}.
  *
- * @param blockSizeBytes target uncompressed size of a data block, in [64, 64 MiB]; a block is cut
+ * @param blockSizeBytes target uncompressed size of a data block, in [{@value #MIN_BLOCK_SIZE_BYTES},
+ *     {@value #MAX_BLOCK_SIZE_BYTES}]; a block is cut
  *     after the entry that reaches it, so a block holds at least one entry however large
  * @param filterType what the filter holds
- * @param bitsPerKey filter bits per filter key, in [1, 64]; ignored for {@link FilterType#NONE}
- * @param filterChunkBytes target size of a filter chunk, in [64, 1 GiB]; a chunk holds
+ * @param bitsPerKey filter bits per filter key, in [{@value #MIN_BITS_PER_KEY}, {@value
+ *     #MAX_BITS_PER_KEY}]; ignored for {@link FilterType#NONE}
+ * @param filterChunkBytes target size of a filter chunk, in [{@value #MIN_FILTER_CHUNK_BYTES},
+ *     {@value #MAX_FILTER_CHUNK_BYTES}]; a chunk holds
  *     {@code max(1, floor(filterChunkBytes * 8 / bitsPerKey))} filter keys
  * @param compression how data blocks are stored; other blocks are never compressed
  *
@@ -22,6 +25,27 @@ public record TableOptions(
     double bitsPerKey,
     int filterChunkBytes,
     BlockCompression compression) {
+
+  // The ranges below are the single source of truth: DbOptions' builder checks against these
+  // constants, so every option it accepts is a table layout this class accepts.
+
+  /** Smallest data block target: a block holds at least one entry however small the target. */
+  public static final int MIN_BLOCK_SIZE_BYTES = 64;
+
+  /** Largest data block target (64 MiB); a block is read and cached whole. */
+  public static final int MAX_BLOCK_SIZE_BYTES = 64 << 20;
+
+  /** Smallest filter bits per key: below one bit per key a filter answers "maybe" to nearly all. */
+  public static final double MIN_BITS_PER_KEY = 1;
+
+  /** Largest filter bits per key, as {@code BlockedBloomFilter.create} accepts. */
+  public static final double MAX_BITS_PER_KEY = 64;
+
+  /** Smallest filter chunk: one 64-byte filter block. */
+  public static final int MIN_FILTER_CHUNK_BYTES = 64;
+
+  /** Largest filter chunk (1 GiB); a chunk is read and cached whole. */
+  public static final int MAX_FILTER_CHUNK_BYTES = 1 << 30;
 
   /** The default data block size. */
   public static final int DEFAULT_BLOCK_SIZE_BYTES = 4096;
@@ -36,14 +60,18 @@ public record TableOptions(
   public TableOptions {
     Objects.requireNonNull(filterType, "filterType");
     Objects.requireNonNull(compression, "compression");
-    if (blockSizeBytes < 64 || blockSizeBytes > (64 << 20)) {
-      throw new IllegalArgumentException("blockSizeBytes must be in [64, 64 MiB]: " + blockSizeBytes);
+    if (blockSizeBytes < MIN_BLOCK_SIZE_BYTES || blockSizeBytes > MAX_BLOCK_SIZE_BYTES) {
+      throw new IllegalArgumentException(
+          "blockSizeBytes must be in [" + MIN_BLOCK_SIZE_BYTES + ", " + MAX_BLOCK_SIZE_BYTES + "]: "
+              + blockSizeBytes);
     }
-    if (!(bitsPerKey >= 1 && bitsPerKey <= 64)) {
+    if (!(bitsPerKey >= MIN_BITS_PER_KEY && bitsPerKey <= MAX_BITS_PER_KEY)) {
       throw new IllegalArgumentException("bitsPerKey must be in [1, 64]: " + bitsPerKey);
     }
-    if (filterChunkBytes < 64 || filterChunkBytes > (1 << 30)) {
-      throw new IllegalArgumentException("filterChunkBytes must be in [64, 1 GiB]: " + filterChunkBytes);
+    if (filterChunkBytes < MIN_FILTER_CHUNK_BYTES || filterChunkBytes > MAX_FILTER_CHUNK_BYTES) {
+      throw new IllegalArgumentException(
+          "filterChunkBytes must be in [" + MIN_FILTER_CHUNK_BYTES + ", " + MAX_FILTER_CHUNK_BYTES
+              + "]: " + filterChunkBytes);
     }
   }
 
