@@ -13,6 +13,7 @@ import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.read.DbScanner;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.engine.read.MergingIterator;
+import dev.strata.engine.read.OpenReaders;
 import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
@@ -122,6 +123,8 @@ public final class Db implements AutoCloseable {
   private final CompactionPicker picker;
   private final OutputTables outputs;
   private final ExecutorService background;
+  /** Open scanners, which close() closes so none keeps a file open past it. */
+  private final OpenReaders readers = new OpenReaders();
 
   private final ReentrantLock mutex = new ReentrantLock();
   /** Signalled when background work finishes a step, fails, or stops. */
@@ -491,7 +494,8 @@ public final class Db implements AutoCloseable {
     }
     NavigableMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
     byte[] successor = Arrays.copyOf(row, row.length + 1); // the smallest row after `row`
-    try (DbScanner cells = new DbScanner(v, new MergingIterator(sources), snapshot, row, successor)) {
+    try (DbScanner cells =
+        new DbScanner(v, new MergingIterator(sources), snapshot, row, successor, readers)) {
       while (cells.hasNext()) {
         Cell c = cells.next();
         out.put(c.column(), c.value());
@@ -506,6 +510,8 @@ public final class Db implements AutoCloseable {
    * The live cells with {@code fromRowInclusive <= row < toRowExclusive} (null: unbounded), in
    * (row, column) order, as of this call: later writes are not seen. Close the scanner to release
    * the files it pins; I/O errors while iterating surface as {@link UncheckedIOException}.
+   * Closing the database closes its open scanners: after {@link #close()} every use of one throws
+   * {@link IllegalStateException}, and none keeps a file open.
    */
   public CellScanner scan(byte[] fromRowInclusive, byte[] toRowExclusive) throws IOException {
     ensureOpen();
@@ -513,7 +519,8 @@ public final class Db implements AutoCloseable {
     long snapshot = lastSequence; // after the view: see acquireView
     byte[] from = fromRowInclusive == null ? null : fromRowInclusive.clone();
     byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
-    return new DbScanner(v, new MergingIterator(ReadPath.allSources(v)), snapshot, from, to);
+    return new DbScanner(
+        v, new MergingIterator(ReadPath.allSources(v)), snapshot, from, to, readers);
   }
 
   /**
@@ -776,6 +783,7 @@ public final class Db implements AutoCloseable {
       Thread.currentThread().interrupt();
       failure = new IOException("interrupted while closing " + dir, e);
     }
+    readers.closeAll(); // before the lock goes: a later open may delete what they pinned
     mutex.lock();
     try {
       try {

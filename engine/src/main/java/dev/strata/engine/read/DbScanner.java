@@ -13,37 +13,48 @@ import java.util.NoSuchElementException;
 /**
  * The live cells of a row range as of one sequence number, in (row, column) order: the merge of
  * the sources a {@link ReadView} pins, resolved by {@link NewestVersions}. It holds a reference on
- * the view, so the files it reads stay on disk until it is closed or runs out.
+ * the view, so the files it reads stay on disk until it is closed or runs out, or the database is
+ * closed ({@link #closeByDatabase}); after the latter every use throws {@link
+ * IllegalStateException}.
  *
- * <p>Not thread-safe: a scanner belongs to one thread.
+ * <p>A scanner belongs to one thread; its methods are nonetheless synchronized, because the
+ * database may close it from the thread that closes the database, and must not release its files
+ * while a step of the owner's is reading them.
  */
-public final class DbScanner implements CellScanner {
+public final class DbScanner implements CellScanner, OpenReaders.Reader {
   private static final byte[] EMPTY = new byte[0];
 
   private final ReadView view;
   private final MergingIterator merged;
   private final NewestVersions versions;
   private final byte[] toRowExclusive;
+  private final OpenReaders registry;
   private Cell next;
   private boolean released;
 
   /**
    * Scans {@code merged} (sources from {@code view}, on whose reference this scanner takes over)
-   * from {@code fromRowInclusive} (null: the start) to {@code toRowExclusive} (null: the end).
+   * from {@code fromRowInclusive} (null: the start) to {@code toRowExclusive} (null: the end),
+   * registered in {@code registry} until closed.
+   *
+   * @throws IllegalStateException when the registry was closed (the database is closed)
    */
   public DbScanner(
       ReadView view,
       MergingIterator merged,
       long snapshot,
       byte[] fromRowInclusive,
-      byte[] toRowExclusive)
+      byte[] toRowExclusive,
+      OpenReaders registry)
       throws IOException {
     this.view = view;
     this.merged = merged;
     this.versions = new NewestVersions(merged, snapshot);
     this.toRowExclusive = toRowExclusive;
+    this.registry = registry;
     boolean ok = false;
     try {
+      registry.register(this);
       if (fromRowInclusive == null) {
         merged.seekToFirst();
       } else {
@@ -58,7 +69,10 @@ public final class DbScanner implements CellScanner {
   }
 
   @Override
-  public boolean hasNext() {
+  public synchronized boolean hasNext() {
+    if (registry.isClosed()) {
+      throw new IllegalStateException("database is closed; the scanner was closed with it");
+    }
     if (next == null && !released) {
       try {
         advance();
@@ -71,7 +85,7 @@ public final class DbScanner implements CellScanner {
   }
 
   @Override
-  public Cell next() {
+  public synchronized Cell next() {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
@@ -97,11 +111,20 @@ public final class DbScanner implements CellScanner {
 
   /** Releases the pinned files. Idempotent. */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (!released) {
       released = true;
-      merged.close();
-      view.release();
+      registry.deregister(this);
+      try {
+        merged.close();
+      } finally {
+        view.release();
+      }
     }
+  }
+
+  @Override
+  public void closeByDatabase() {
+    close(); // every later use throws: the registry is closed
   }
 }

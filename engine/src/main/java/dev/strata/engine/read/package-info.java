@@ -2,12 +2,13 @@
  * The read path's pieces: {@link dev.strata.engine.read.InternalIterator} (the shape of every
  * source), {@link dev.strata.engine.read.MergingIterator}, {@link
  * dev.strata.engine.read.NewestVersions} (tombstones applied to a merged stream, shared with
- * compaction), {@link dev.strata.engine.read.Verdict} (the point-read decision of one source) and
- * {@link dev.strata.engine.read.DbScanner}.
+ * compaction), {@link dev.strata.engine.read.Verdict} (the point-read decision of one source),
+ * {@link dev.strata.engine.read.DbScanner} and {@link dev.strata.engine.read.OpenReaders} (the
+ * scanners a closing database must close).
  *
  * <pre>{@code
  * MergingIterator merged = new MergingIterator(sources);   // memtables and tables
- * try (DbScanner s = new DbScanner(view, merged, snapshot, from, to)) {
+ * try (DbScanner s = new DbScanner(view, merged, snapshot, from, to, openReaders)) {
  *   while (s.hasNext()) use(s.next());
  * }
  * }</pre>
