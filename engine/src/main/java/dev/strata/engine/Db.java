@@ -1,6 +1,7 @@
 package dev.strata.engine;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.engine.compaction.BackgroundThreads;
 import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.compaction.OutputTables;
@@ -22,6 +23,7 @@ import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
+import dev.strata.engine.write.WriteController;
 import dev.strata.engine.write.WriterQueue;
 import dev.strata.engine.write.WriterQueue.Writer;
 import dev.strata.sstable.BlockCache;
@@ -40,12 +42,10 @@ import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -84,9 +84,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * log happens only at the head of the queue (a flush request is queued like a write, as a barrier),
  * so it never races a leader's log write.
  *
- * One background thread runs flushes and compactions one at a time, so their table edits never
- * conflict; it releases the mutex for all I/O except the manifest replacement (version.VersionSet,
- * also under the mutex).
+ * Two background threads (compaction.BackgroundThreads) run flushes and compactions, so a flush
+ * never waits for a compaction. Their edits cannot conflict: a flush only adds a level-0 table
+ * newer than anything a compaction reads, and the single compaction thread picks from the current
+ * version, so no table is in two compactions. Each job works with the mutex released (its inputs
+ * are immutable: a frozen memtable, or tables of a version it holds a reference on) and installs
+ * its edit against whatever version is current when it finishes, under the mutex. Flushes install
+ * in freezing order (one flush thread, oldest frozen memtable first), so the log number an install
+ * records is always that of the oldest memtable not yet in a table. Files leave the disk only when
+ * no version lists them any more (version.TableRef), so a running job or read never loses one.
+ *
+ * Writers are held back so that compaction keeps up (write.WriteController): level 0 at its
+ * slowdown trigger delays each write group, at its stop trigger stops writes, and a memtable is
+ * frozen only when level 0 has room for it once flushed, so level 0 never exceeds the stop trigger.
  */
 public final class Db implements AutoCloseable {
   /** Longest row in bytes; rows are 1..MAX_ROW_LENGTH. */
@@ -107,9 +117,6 @@ public final class Db implements AutoCloseable {
   /** Bytes of batches a leader groups into one log write, at most (LevelDB's 1 MiB). */
   private static final long MAX_GROUP_BYTES = 1 << 20;
 
-  /** Numbers the background threads of all databases in this JVM. */
-  private static final AtomicInteger THREAD_NUMBERS = new AtomicInteger();
-
   private final Path dir;
   private final DbOptions options;
   private final DirectoryLock lock;
@@ -122,9 +129,15 @@ public final class Db implements AutoCloseable {
   private final LongAdder logSyncs = new LongAdder();
   private final CompactionPicker picker;
   private final OutputTables outputs;
-  private final ExecutorService background;
   /** Open scanners, which close() closes so none keeps a file open past it. */
   private final OpenReaders readers = new OpenReaders();
+  private final BackgroundThreads background = new BackgroundThreads();
+  private final WriteController writeController;
+
+  /** Run before each flush and compaction reads its inputs, without the mutex; test seams. */
+  private volatile Runnable beforeFlush = () -> {};
+
+  private volatile Runnable beforeCompaction = () -> {};
 
   private final ReentrantLock mutex = new ReentrantLock();
   /** Signalled when background work finishes a step, fails, or stops. */
@@ -147,7 +160,14 @@ public final class Db implements AutoCloseable {
   private final VersionSet versions;
 
   @GuardedBy("mutex")
-  private boolean backgroundScheduled;
+  private boolean flushScheduled;
+
+  @GuardedBy("mutex")
+  private boolean compactionScheduled;
+
+  /** The picker's estimate for the current version, kept for the write controller. */
+  @GuardedBy("mutex")
+  private long pendingCompactionBytes;
 
   @GuardedBy("mutex")
   private long manualCompactionsRequested;
@@ -169,6 +189,7 @@ public final class Db implements AutoCloseable {
     this.lock = lock;
     this.cache = new LruBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
     this.picker = new CompactionPicker(options);
+    this.writeController = options.writeController();
     this.versions = new VersionSet(dir, mutex);
     this.writers =
         new WriterQueue(
@@ -187,13 +208,6 @@ public final class Db implements AutoCloseable {
             versions::newFileNumber,
             cache,
             readCounters);
-    this.background =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "strata-compaction-" + THREAD_NUMBERS.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */
@@ -258,6 +272,19 @@ public final class Db implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes every compaction run {@code hook} on the compaction thread, without the mutex, before it
+   * reads its inputs: a test holds compactions there to show what does not wait for them.
+   */
+  void beforeEachCompaction(Runnable hook) {
+    beforeCompaction = Objects.requireNonNull(hook, "hook");
+  }
+
+  /** Makes every flush run {@code hook} on the flush thread, without the mutex, before it writes. */
+  void beforeEachFlush(Runnable hook) {
+    beforeFlush = Objects.requireNonNull(hook, "hook");
+  }
+
   /** Releases what a failed open holds. */
   private void abandonOpen() throws IOException {
     closed = true;
@@ -267,9 +294,8 @@ public final class Db implements AutoCloseable {
     } finally {
       mutex.unlock();
     }
-    background.shutdown();
     try {
-      background.awaitTermination(1, TimeUnit.MINUTES);
+      background.shutdown(1, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -331,8 +357,7 @@ public final class Db implements AutoCloseable {
   }
 
   /**
-   * Queues the write (null: a request to freeze the memtable) and returns once it is in the log
-   * and the memtable. The thread that reaches the head of the queue writes its group.
+   * Queues the write and returns once it is in the log and the memtable. The thread that reaches the head of the queue writes its group.
    */
   private void write(List<Mutation> mutations) throws IOException {
     ensureOpen();
@@ -347,9 +372,14 @@ public final class Db implements AutoCloseable {
     }
   }
 
-  /** Runs at the head of the writer queue: writes the head's group, then hands the head on. */
+  /**
+   * Runs at the head of the writer queue: writes the head's group, then hands the head on. For a
+   * barrier it freezes the memtable and returns the newest frozen memtable (the one it froze, or
+   * the one before when the memtable was empty; null when none waits), whose flush makes every
+   * write before the barrier durable.
+   */
   @GuardedBy("mutex")
-  private void lead(Writer head) throws IOException {
+  private Frozen lead(Writer head) throws IOException {
     assert mutex.isHeldByCurrentThread();
     List<Writer> group = List.of(head);
     Throwable failure = null;
@@ -359,12 +389,14 @@ public final class Db implements AutoCloseable {
       }
       throwIfBackgroundFailed();
       if (head.isBarrier()) {
-        freezeMemTable();
-      } else {
-        makeRoomForWrite(); // may wait: writers queued meanwhile join this group
-        group = writers.group(head);
-        appendGroup(group);
+        makeRoom(true);
+        return frozen.peekFirst();
       }
+      makeRoom(false); // may wait: writers queued meanwhile join this group
+      group = writers.group(head);
+      delayIfSlowingDown(group);
+      appendGroup(group);
+      return null;
     } catch (Throwable t) {
       failure = t;
       throw t;
@@ -412,21 +444,89 @@ public final class Db implements AutoCloseable {
     writesAcknowledged.add(group.size());
   }
 
-  /** Waits until the memtable has room, freezing it when full. */
+  /**
+   * Waits until a write may go ahead, freezing the memtable when it is full or when {@code freeze}
+   * asks for it (a barrier). Writes stop while the write controller says so; a memtable is frozen
+   * only when fewer than {@link #MAX_FROZEN_MEMTABLES} wait for their flush and level 0 has room
+   * for every frozen memtable. A stop is counted once, with the whole time it lasted.
+   */
   @GuardedBy("mutex")
-  private void makeRoomForWrite() throws IOException {
+  private void makeRoom(boolean freeze) throws IOException {
     assert mutex.isHeldByCurrentThread();
-    while (mem.approximateBytes() >= options.memtableBytes()) {
-      throwIfBackgroundFailed();
-      if (closing) {
-        throw new IllegalStateException("database is closed: " + dir);
+    boolean stopped = false;
+    long stoppedAt = 0;
+    try {
+      while (true) {
+        throwIfBackgroundFailed();
+        if (closing) {
+          throw new IllegalStateException("database is closed: " + dir);
+        }
+        int levelZero = versions.current().level(0).size();
+        boolean wait;
+        if (freeze) {
+          if (mem.isEmpty()) {
+            return;
+          }
+          wait = !roomToFreeze(levelZero);
+        } else if (writeController.mustStop(levelZero, pendingCompactionBytes)) {
+          wait = true;
+        } else if (mem.approximateBytes() < options.memtableBytes()) {
+          return;
+        } else {
+          wait = !roomToFreeze(levelZero);
+        }
+        if (!wait) {
+          freezeMemTable();
+          if (freeze) {
+            return;
+          }
+        } else {
+          if (!stopped) {
+            stopped = true;
+            stoppedAt = System.nanoTime();
+          }
+          backgroundProgress.awaitUninterruptibly();
+        }
       }
-      if (frozen.size() >= MAX_FROZEN_MEMTABLES) {
-        backgroundProgress.awaitUninterruptibly();
-      } else {
-        freezeMemTable();
+    } finally {
+      if (stopped) {
+        writeController.recordStop(System.nanoTime() - stoppedAt);
       }
     }
+  }
+
+  @GuardedBy("mutex")
+  private boolean roomToFreeze(int levelZero) {
+    return frozen.size() < MAX_FROZEN_MEMTABLES
+        && !writeController.mustNotFreeze(levelZero, frozen.size());
+  }
+
+  /**
+   * Delays the group when level 0 or the pending compaction bytes are in the slowdown range, with
+   * the mutex released: writers arriving meanwhile queue behind the group.
+   */
+  @GuardedBy("mutex")
+  private void delayIfSlowingDown(List<Writer> group) {
+    long bytes = 0;
+    for (Writer w : group) {
+      bytes += w.bytes();
+    }
+    long delay =
+        writeController.delayNanos(
+            versions.current().level(0).size(), pendingCompactionBytes, bytes);
+    if (delay == 0) {
+      return;
+    }
+    long start = System.nanoTime();
+    mutex.unlock();
+    try {
+      for (long left = delay; left > 0; left = start + delay - System.nanoTime()) {
+        LockSupport.parkNanos(left); // not interruptible: a write in progress is never abandoned
+      }
+    } finally {
+      mutex.lock();
+    }
+    writeController.recordSlowdown(System.nanoTime() - start);
   }
 
   /** Freezes the memtable (if it holds anything) behind a new log and schedules its flush. */
@@ -448,7 +548,20 @@ public final class Db implements AutoCloseable {
     scheduleBackgroundWork();
   }
 
-  private record Frozen(MemTable mem, long logNumber) {}
+  /** A frozen memtable waiting for its flush, with the log that holds it. */
+  private static final class Frozen {
+    final MemTable mem;
+    final long logNumber;
+
+    /** Set once the memtable is in a table the manifest lists; flush() waits for it. */
+    @GuardedBy("mutex")
+    boolean flushed;
+
+    Frozen(MemTable mem, long logNumber) {
+      this.mem = mem;
+      this.logNumber = logNumber;
+    }
+  }
 
   // ---------------------------------------------------------------- reads
 
@@ -541,12 +654,18 @@ public final class Db implements AutoCloseable {
 
   // ---------------------------------------------------------------- flush and compaction
 
-  /** Writes the memtable out as a table; durable on return. */
+  /**
+   * Writes the memtable out as a table; durable on return. Waits for the flush of the memtable it
+   * froze (or, when the memtable was empty, of the newest one already frozen), not for anything
+   * frozen after it: flushes complete in freezing order, so that one covers every earlier write.
+   */
   public void flush() throws IOException {
-    write((List<Mutation>) null);
+    ensureOpen();
     mutex.lock();
     try {
-      while (!frozen.isEmpty()) {
+      Writer head = writers.enqueue(null); // a barrier leads its own group: never null
+      Frozen target = lead(head);
+      while (target != null && !target.flushed) {
         throwIfBackgroundFailed();
         if (closing) {
           throw new IllegalStateException("database is closed: " + dir);
@@ -581,25 +700,44 @@ public final class Db implements AutoCloseable {
   @GuardedBy("mutex")
   private void scheduleBackgroundWork() {
     assert mutex.isHeldByCurrentThread();
-    if (backgroundScheduled || closing || backgroundError != null) {
+    if (closing || backgroundError != null) {
       return;
+    }
+    if (!flushScheduled && !frozen.isEmpty()) {
+      flushScheduled = true;
+      background.submitFlush(this::flushStep);
     }
     boolean manual = manualCompactionsDone < manualCompactionsRequested;
     boolean auto = options.autoCompaction() && picker.needsCompaction(versions.current());
-    if (!frozen.isEmpty() || manual || auto) {
-      backgroundScheduled = true;
-      background.execute(this::backgroundStep);
+    if (!compactionScheduled && (manual || auto)) {
+      compactionScheduled = true;
+      background.submitCompaction(this::compactionStep);
     }
   }
 
-  /** One step of background work on the background thread: a flush or one compaction. */
-  private void backgroundStep() {
+  /** One step on the flush thread: flushes the oldest frozen memtable. */
+  private void flushStep() {
+    mutex.lock();
+    try {
+      if (!closing && !frozen.isEmpty()) {
+        flushOldestFrozen();
+      }
+    } catch (Throwable t) {
+      recordBackgroundError(t);
+    } finally {
+      flushScheduled = false;
+      scheduleBackgroundWork();
+      backgroundProgress.signalAll();
+      mutex.unlock();
+    }
+  }
+
+  /** One step on the compaction thread: the manual compaction asked for, or one the tree needs. */
+  private void compactionStep() {
     mutex.lock();
     try {
       if (!closing) {
-        if (!frozen.isEmpty()) {
-          flushOldestFrozen();
-        } else if (manualCompactionsDone < manualCompactionsRequested) {
+        if (manualCompactionsDone < manualCompactionsRequested) {
           long target = manualCompactionsRequested;
           Compaction all = picker.all(versions.current());
           if (!all.inputs().isEmpty()) {
@@ -613,7 +751,7 @@ public final class Db implements AutoCloseable {
     } catch (Throwable t) {
       recordBackgroundError(t);
     } finally {
-      backgroundScheduled = false;
+      compactionScheduled = false;
       scheduleBackgroundWork();
       backgroundProgress.signalAll();
       mutex.unlock();
@@ -627,20 +765,22 @@ public final class Db implements AutoCloseable {
     List<TableRef> written;
     mutex.unlock();
     try {
-      written = outputs.flush(oldest.mem());
+      beforeFlush.run();
+      written = outputs.flush(oldest.mem);
     } finally {
       mutex.lock();
     }
     VersionEdit edit = new VersionEdit();
     written.forEach(edit::add);
     frozen.removeLast();
-    long logNumber = frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber();
+    long logNumber = frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber;
     try {
       install(edit, logNumber);
     } catch (IOException | RuntimeException e) {
       frozen.addLast(oldest);
       throw e;
     }
+    oldest.flushed = true;
   }
 
   @GuardedBy("mutex")
@@ -662,6 +802,7 @@ public final class Db implements AutoCloseable {
     List<TableRef> written;
     mutex.unlock();
     try {
+      beforeCompaction.run();
       written = outputs.compact(c, base);
     } finally {
       mutex.lock();
@@ -673,7 +814,7 @@ public final class Db implements AutoCloseable {
 
   @GuardedBy("mutex")
   private long currentLogNumber() {
-    return frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber();
+    return frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber;
   }
 
   @GuardedBy("mutex")
@@ -685,6 +826,7 @@ public final class Db implements AutoCloseable {
   @GuardedBy("mutex")
   private void install(VersionEdit edit, long logNumber, boolean deleteFiles) throws IOException {
     versions.install(edit, lastSequence, logNumber, deleteFiles);
+    pendingCompactionBytes = picker.pendingCompactionBytes(versions.current());
     publishView();
   }
 
@@ -693,7 +835,7 @@ public final class Db implements AutoCloseable {
     ReadView old = view;
     view =
         new ReadView(
-            mem, List.copyOf(frozen).stream().map(Frozen::mem).toList(), versions.current());
+            mem, frozen.stream().map(f -> f.mem).toList(), versions.current());
     if (old != null) {
       old.release();
     }
@@ -729,7 +871,14 @@ public final class Db implements AutoCloseable {
   /** Counters of the write path: acknowledged writes and the log writes that carried them. */
   public WriteStats writeStats() {
     ensureOpen();
-    return new WriteStats(writesAcknowledged.sum(), logWrites.sum(), logSyncs.sum());
+    return new WriteStats(
+        writesAcknowledged.sum(),
+        logWrites.sum(),
+        logSyncs.sum(),
+        writeController.slowdowns(),
+        writeController.slowdownNanos(),
+        writeController.stops(),
+        writeController.stopNanos());
   }
 
   /** The options the database was opened with. */
@@ -767,17 +916,16 @@ public final class Db implements AutoCloseable {
       closed = true;
       closing = true;
       backgroundProgress.signalAll(); // a waiting flush() or compact() now sees `closing`
-      while (backgroundScheduled || !writers.isEmpty()) {
+      while (flushScheduled || compactionScheduled || !writers.isEmpty()) {
         backgroundProgress.awaitUninterruptibly();
       }
     } finally {
       mutex.unlock();
     }
-    background.shutdown();
     IOException failure = null;
     try {
-      if (!background.awaitTermination(1, TimeUnit.MINUTES)) {
-        failure = new IOException("background thread did not stop: " + dir);
+      if (!background.shutdown(1, TimeUnit.MINUTES)) {
+        failure = new IOException("background threads did not stop: " + dir);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

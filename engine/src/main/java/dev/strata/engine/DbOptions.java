@@ -1,6 +1,7 @@
 package dev.strata.engine;
 
 import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.WriteController;
 import dev.strata.sstable.BlockCompression;
 import dev.strata.sstable.FilterType;
 import dev.strata.sstable.LruBlockCache;
@@ -53,6 +54,9 @@ public final class DbOptions {
   public static final int MAX_LEVEL_SIZE_MULTIPLIER = 1000;
 
   /** The options with every default, shared. */
+  /** The smallest {@code maxOpenFiles} other than -1 (unlimited). */
+  public static final int MIN_MAX_OPEN_FILES = 16;
+
   private static final DbOptions DEFAULTS = builder().build();
 
   private final BloomType bloomType;
@@ -69,6 +73,12 @@ public final class DbOptions {
   private final int levelSizeMultiplier;
   private final long targetFileSizeBytes;
   private final long maxBytesForLevelBase;
+  private final int level0SlowdownTrigger;
+  private final int level0StopTrigger;
+  private final long softPendingCompactionBytesLimit;
+  private final long hardPendingCompactionBytesLimit;
+  private final long delayedWriteRate;
+  private final int maxOpenFiles;
 
   private DbOptions(Builder b) {
     this.bloomType = b.bloomType;
@@ -85,6 +95,12 @@ public final class DbOptions {
     this.levelSizeMultiplier = b.levelSizeMultiplier;
     this.targetFileSizeBytes = b.targetFileSizeBytes;
     this.maxBytesForLevelBase = b.maxBytesForLevelBase;
+    this.level0SlowdownTrigger = b.level0SlowdownTrigger;
+    this.level0StopTrigger = b.level0StopTrigger;
+    this.softPendingCompactionBytesLimit = b.softPendingCompactionBytesLimit;
+    this.hardPendingCompactionBytesLimit = b.hardPendingCompactionBytesLimit;
+    this.delayedWriteRate = b.delayedWriteRate;
+    this.maxOpenFiles = b.maxOpenFiles;
   }
 
   /** Every option at its default. */
@@ -194,6 +210,52 @@ public final class DbOptions {
     return maxBytesForLevelBase;
   }
 
+  /** Level-0 tables at which writes start to slow down, as set (see {@link #writeController}). */
+  public int level0SlowdownTrigger() {
+    return level0SlowdownTrigger;
+  }
+
+  /** Level-0 tables at which writes stop, as set (see {@link #writeController}). */
+  public int level0StopTrigger() {
+    return level0StopTrigger;
+  }
+
+  /** Bytes of pending compaction at which writes slow down; 0 = no limit. */
+  public long softPendingCompactionBytesLimit() {
+    return softPendingCompactionBytesLimit;
+  }
+
+  /** Bytes of pending compaction at which writes stop; 0 = no limit. */
+  public long hardPendingCompactionBytesLimit() {
+    return hardPendingCompactionBytesLimit;
+  }
+
+  /** Bytes per second writes may go at the start of a slowdown. */
+  public long delayedWriteRate() {
+    return delayedWriteRate;
+  }
+
+  /** Tables open at once, at most; -1 = unlimited. */
+  public int maxOpenFiles() {
+    return maxOpenFiles;
+  }
+
+  /**
+   * The write controller these options ask for. Like RocksDB, it sanitizes the triggers rather
+   * than rejecting a combination: the slowdown trigger is raised to at least the compaction
+   * trigger and the stop trigger to at least the slowdown trigger, since writes stopped before
+   * level 0 is big enough to be compacted would wait forever. Without automatic compaction it lets
+   * every write through.
+   */
+  WriteController writeController() {
+    int slowdown = Math.max(level0SlowdownTrigger, level0CompactionTrigger);
+    int stop = Math.max(level0StopTrigger, slowdown);
+    long hard = hardPendingCompactionBytesLimit;
+    long soft = hard == 0 ? softPendingCompactionBytesLimit
+        : Math.min(softPendingCompactionBytesLimit, hard);
+    return new WriteController(autoCompaction, slowdown, stop, soft, hard, delayedWriteRate);
+  }
+
   /** The table layout the options ask for; tables record it, so readers never need the options. */
   TableOptions tableOptions() {
     FilterType filter =
@@ -227,7 +289,13 @@ public final class DbOptions {
         && level0CompactionTrigger == d.level0CompactionTrigger
         && levelSizeMultiplier == d.levelSizeMultiplier
         && targetFileSizeBytes == d.targetFileSizeBytes
-        && maxBytesForLevelBase == d.maxBytesForLevelBase;
+        && maxBytesForLevelBase == d.maxBytesForLevelBase
+        && level0SlowdownTrigger == d.level0SlowdownTrigger
+        && level0StopTrigger == d.level0StopTrigger
+        && softPendingCompactionBytesLimit == d.softPendingCompactionBytesLimit
+        && hardPendingCompactionBytesLimit == d.hardPendingCompactionBytesLimit
+        && delayedWriteRate == d.delayedWriteRate
+        && maxOpenFiles == d.maxOpenFiles;
   }
 
   @Override
@@ -246,7 +314,13 @@ public final class DbOptions {
         level0CompactionTrigger,
         levelSizeMultiplier,
         targetFileSizeBytes,
-        maxBytesForLevelBase);
+        maxBytesForLevelBase,
+        level0SlowdownTrigger,
+        level0StopTrigger,
+        softPendingCompactionBytesLimit,
+        hardPendingCompactionBytesLimit,
+        delayedWriteRate,
+        maxOpenFiles);
   }
 
   @Override
@@ -279,6 +353,18 @@ public final class DbOptions {
         + targetFileSizeBytes
         + ", maxBytesForLevelBase="
         + maxBytesForLevelBase
+        + ", level0SlowdownTrigger="
+        + level0SlowdownTrigger
+        + ", level0StopTrigger="
+        + level0StopTrigger
+        + ", softPendingCompactionBytesLimit="
+        + softPendingCompactionBytesLimit
+        + ", hardPendingCompactionBytesLimit="
+        + hardPendingCompactionBytesLimit
+        + ", delayedWriteRate="
+        + delayedWriteRate
+        + ", maxOpenFiles="
+        + maxOpenFiles
         + "}";
   }
 
@@ -303,6 +389,12 @@ public final class DbOptions {
     private int levelSizeMultiplier = 10;
     private long targetFileSizeBytes = 64L << 20;
     private long maxBytesForLevelBase = 256L << 20;
+    private int level0SlowdownTrigger = 20;
+    private int level0StopTrigger = 36;
+    private long softPendingCompactionBytesLimit = 64L << 30;
+    private long hardPendingCompactionBytesLimit = 256L << 30;
+    private long delayedWriteRate = 16L << 20;
+    private int maxOpenFiles = -1;
 
     private Builder() {}
 
@@ -321,6 +413,12 @@ public final class DbOptions {
       levelSizeMultiplier = o.levelSizeMultiplier;
       targetFileSizeBytes = o.targetFileSizeBytes;
       maxBytesForLevelBase = o.maxBytesForLevelBase;
+      level0SlowdownTrigger = o.level0SlowdownTrigger;
+      level0StopTrigger = o.level0StopTrigger;
+      softPendingCompactionBytesLimit = o.softPendingCompactionBytesLimit;
+      hardPendingCompactionBytesLimit = o.hardPendingCompactionBytesLimit;
+      delayedWriteRate = o.delayedWriteRate;
+      maxOpenFiles = o.maxOpenFiles;
     }
 
     /** What new tables' filters index; default {@link BloomType#ROW}. */
@@ -414,6 +512,60 @@ public final class DbOptions {
     }
 
     /**
+     * Level-0 tables at which each write group starts to be delayed, in [1, 65536]; default 20
+     * (RocksDB's). Raised to the compaction trigger when below it.
+     */
+    public Builder level0SlowdownTrigger(int tables) {
+      this.level0SlowdownTrigger = tables;
+      return this;
+    }
+
+    /**
+     * Level-0 tables at which writes stop until compaction catches up, in [1, 65536]; default 36
+     * (RocksDB's). Raised to the slowdown trigger when below it; level 0 never holds more tables.
+     */
+    public Builder level0StopTrigger(int tables) {
+      this.level0StopTrigger = tables;
+      return this;
+    }
+
+    /**
+     * Estimated bytes compaction still has to rewrite at which writes slow down, at least 0 (0 = no
+     * limit); default 64 GiB (RocksDB's).
+     */
+    public Builder softPendingCompactionBytesLimit(long bytes) {
+      this.softPendingCompactionBytesLimit = bytes;
+      return this;
+    }
+
+    /**
+     * Estimated bytes compaction still has to rewrite at which writes stop, at least 0 (0 = no
+     * limit); default 256 GiB (RocksDB's).
+     */
+    public Builder hardPendingCompactionBytesLimit(long bytes) {
+      this.hardPendingCompactionBytesLimit = bytes;
+      return this;
+    }
+
+    /**
+     * Bytes per second a slowed-down writer may still write at the start of a slowdown, at least 1;
+     * default 16 MiB (RocksDB's). The rate falls to a sixteenth of it as the stop trigger nears.
+     */
+    public Builder delayedWriteRate(long bytesPerSecond) {
+      this.delayedWriteRate = bytesPerSecond;
+      return this;
+    }
+
+    /**
+     * Tables open at once, at most: -1 (the default) for no limit, otherwise at least 16. The least
+     * recently used tables are closed and reopened on demand.
+     */
+    public Builder maxOpenFiles(int files) {
+      this.maxOpenFiles = files;
+      return this;
+    }
+
+    /**
      * The options.
      *
      * @throws IllegalArgumentException naming the first option whose value is out of range
@@ -440,6 +592,17 @@ public final class DbOptions {
           MAX_LEVEL_SIZE_MULTIPLIER);
       checkRange("targetFileSizeBytes", targetFileSizeBytes, 1, Long.MAX_VALUE);
       checkRange("maxBytesForLevelBase", maxBytesForLevelBase, 1, Long.MAX_VALUE);
+      checkRange(
+          "level0SlowdownTrigger", level0SlowdownTrigger, 1, MAX_LEVEL0_COMPACTION_TRIGGER);
+      checkRange("level0StopTrigger", level0StopTrigger, 1, MAX_LEVEL0_COMPACTION_TRIGGER);
+      checkRange(
+          "softPendingCompactionBytesLimit", softPendingCompactionBytesLimit, 0, Long.MAX_VALUE);
+      checkRange(
+          "hardPendingCompactionBytesLimit", hardPendingCompactionBytesLimit, 0, Long.MAX_VALUE);
+      checkRange("delayedWriteRate", delayedWriteRate, 1, Long.MAX_VALUE);
+      if (maxOpenFiles != -1 && maxOpenFiles < MIN_MAX_OPEN_FILES) {
+        throw outOfRange("maxOpenFiles", maxOpenFiles, "-1 or at least " + MIN_MAX_OPEN_FILES);
+      }
       return new DbOptions(this);
     }
 

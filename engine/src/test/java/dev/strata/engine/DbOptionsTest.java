@@ -29,6 +29,12 @@ final class DbOptionsTest {
     assertEquals(10, o.levelSizeMultiplier());
     assertEquals(64L << 20, o.targetFileSizeBytes());
     assertEquals(256L << 20, o.maxBytesForLevelBase());
+    assertEquals(20, o.level0SlowdownTrigger());
+    assertEquals(36, o.level0StopTrigger());
+    assertEquals(64L << 30, o.softPendingCompactionBytesLimit());
+    assertEquals(256L << 30, o.hardPendingCompactionBytesLimit());
+    assertEquals(16L << 20, o.delayedWriteRate());
+    assertEquals(-1, o.maxOpenFiles());
     assertEquals(DbOptions.builder().build(), o);
   }
 
@@ -50,6 +56,12 @@ final class DbOptionsTest {
             .levelSizeMultiplier(2)
             .targetFileSizeBytes(1)
             .maxBytesForLevelBase(1)
+            .level0SlowdownTrigger(3)
+            .level0StopTrigger(2)
+            .softPendingCompactionBytesLimit(0)
+            .hardPendingCompactionBytesLimit(7)
+            .delayedWriteRate(1)
+            .maxOpenFiles(16)
             .build();
     assertEquals(BloomType.ROWCOL, o.bloomType());
     assertEquals(7.5, o.bloomBitsPerKey());
@@ -65,6 +77,12 @@ final class DbOptionsTest {
     assertEquals(2, o.levelSizeMultiplier());
     assertEquals(1, o.targetFileSizeBytes());
     assertEquals(1, o.maxBytesForLevelBase());
+    assertEquals(3, o.level0SlowdownTrigger());
+    assertEquals(2, o.level0StopTrigger());
+    assertEquals(0, o.softPendingCompactionBytesLimit());
+    assertEquals(7, o.hardPendingCompactionBytesLimit());
+    assertEquals(1, o.delayedWriteRate());
+    assertEquals(16, o.maxOpenFiles());
     assertEquals(o, o.toBuilder().build());
     assertEquals(o.hashCode(), o.toBuilder().build().hashCode());
     assertNotEquals(o, DbOptions.defaults());
@@ -88,6 +106,15 @@ final class DbOptionsTest {
     assertRejected("levelSizeMultiplier", b -> b.levelSizeMultiplier(1001));
     assertRejected("targetFileSizeBytes", b -> b.targetFileSizeBytes(0));
     assertRejected("maxBytesForLevelBase", b -> b.maxBytesForLevelBase(-5));
+    assertRejected("level0SlowdownTrigger", b -> b.level0SlowdownTrigger(0));
+    assertRejected("level0StopTrigger", b -> b.level0StopTrigger(0));
+    assertRejected("level0StopTrigger", b -> b.level0StopTrigger((1 << 16) + 1));
+    assertRejected("softPendingCompactionBytesLimit", b -> b.softPendingCompactionBytesLimit(-1));
+    assertRejected("hardPendingCompactionBytesLimit", b -> b.hardPendingCompactionBytesLimit(-1));
+    assertRejected("delayedWriteRate", b -> b.delayedWriteRate(0));
+    assertRejected("maxOpenFiles", b -> b.maxOpenFiles(0));
+    assertRejected("maxOpenFiles", b -> b.maxOpenFiles(15));
+    assertRejected("maxOpenFiles", b -> b.maxOpenFiles(-2));
   }
 
   @Test
@@ -96,6 +123,8 @@ final class DbOptionsTest {
     DbOptions.builder().bloomBitsPerKey(64).blockSizeBytes(64 << 20).build();
     DbOptions.builder().blockCacheShards(1024).levelSizeMultiplier(1000).build();
     DbOptions.builder().level0CompactionTrigger(1 << 16).memtableBytes(Long.MAX_VALUE).build();
+    DbOptions.builder().maxOpenFiles(-1).build();
+    DbOptions.builder().maxOpenFiles(16).level0StopTrigger(1 << 16).build();
   }
 
   @Test
@@ -125,10 +154,30 @@ final class DbOptionsTest {
           "level0CompactionTrigger=4",
           "levelSizeMultiplier=10",
           "targetFileSizeBytes=67108864",
-          "maxBytesForLevelBase=268435456"
+          "maxBytesForLevelBase=268435456",
+          "level0SlowdownTrigger=20",
+          "level0StopTrigger=36",
+          "delayedWriteRate=16777216",
+          "maxOpenFiles=-1"
         }) {
       assertTrue(s.contains(name), name + " missing from " + s);
     }
+  }
+
+  @Test
+  void writeController_raisesTriggersThatWouldStopWritesForever() {
+    // Stopping below the compaction trigger would wait for a compaction that never starts.
+    assertEquals(20, DbOptions.builder().level0StopTrigger(2).build().writeController().level0StopTrigger());
+    assertEquals(
+        30,
+        DbOptions.builder()
+            .level0CompactionTrigger(30)
+            .level0StopTrigger(5)
+            .level0SlowdownTrigger(5)
+            .build()
+            .writeController()
+            .level0StopTrigger());
+    assertEquals(36, DbOptions.defaults().writeController().level0StopTrigger());
   }
 
   @Test

@@ -49,6 +49,41 @@ public final class CompactionPicker {
     return v.level(0).size() >= options.level0CompactionTrigger() || bestLevel(v) > 0;
   }
 
+  /**
+   * An estimate of the bytes compaction must still rewrite to bring every level within its limit
+   * (RocksDB's estimate): level 0 once it is due, then, level by level, the bytes above each
+   * level's limit, each costing its own rewrite plus that of the next level's overlapping tables
+   * (about {@code levelSizeMultiplier} times as many bytes); the excess flows down and adds to the
+   * next level's size.
+   */
+  public long pendingCompactionBytes(Version v) {
+    long pending = 0;
+    long incoming = 0;
+    if (v.level(0).size() >= options.level0CompactionTrigger()) {
+      incoming = v.levelBytes(0);
+      pending = incoming;
+    }
+    for (int level = 1; level < Version.NUM_LEVELS - 1; level++) {
+      long bytes = v.levelBytes(level) + incoming;
+      long excess = bytes - maxBytesForLevel(level);
+      if (excess <= 0) {
+        break;
+      }
+      pending = saturatedAdd(pending, saturatedMultiply(excess, options.levelSizeMultiplier() + 1));
+      incoming = excess;
+    }
+    return pending;
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long sum = a + b;
+    return sum < 0 ? Long.MAX_VALUE : sum;
+  }
+
+  private static long saturatedMultiply(long a, long b) {
+    return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
+  }
+
   /** The compaction the tree needs most, or null when it needs none. */
   public Compaction pick(Version v) {
     List<TableRef> levelZero = v.level(0);

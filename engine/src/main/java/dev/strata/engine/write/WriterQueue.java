@@ -64,7 +64,7 @@ public final class WriterQueue {
     }
 
     /** What the batch costs against the group budget: its bytes plus a fixed cost per mutation. */
-    long bytes() {
+    public long bytes() {
       long n = 0;
       for (Mutation m : mutations) {
         n += m.row().length + m.column().length + m.value().length + 16;

@@ -1,0 +1,272 @@
+package dev.strata.engine;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Flushes run beside compactions, and flush() waits for its own memtable only. Background work is
+ * held at the engine's test seams (a latch or semaphore in a hook), so each test sets up the exact
+ * interleaving it is about instead of hoping timing produces it; the timeouts only turn a hang (the
+ * behaviour under test broken) into a failure.
+ */
+final class BackgroundWorkTest {
+  /** Values of this size fill a 4 KiB memtable in about 20 puts. */
+  private static final byte[] VALUE = new byte[100];
+
+  /** A value that fills a 4 KiB memtable on its own. */
+  private static final byte[] FULL = new byte[4096];
+
+  private static final DbOptions SMALL_MEMTABLES =
+      DbOptions.builder().memtableBytes(4096).level0CompactionTrigger(2).build();
+
+  @TempDir Path dir;
+
+  private final ExecutorService worker = Executors.newFixedThreadPool(4);
+
+  @AfterEach
+  void stopWorker() throws InterruptedException {
+    worker.shutdownNow();
+    assertTrue(worker.awaitTermination(30, SECONDS));
+  }
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Writes a memtable's worth of keys {@code prefix-0..}; the last put freezes the full memtable. */
+  static void writeMemTable(Db db, String prefix) throws Exception {
+    for (int i = 0; i < 25; i++) {
+      db.put(b(prefix + "-" + i), VALUE);
+    }
+  }
+
+  static void assertMemTableReadable(Db db, String prefix) throws Exception {
+    for (int i = 0; i < 25; i++) {
+      assertArrayEquals(VALUE, db.get(b(prefix + "-" + i)), prefix + "-" + i);
+    }
+  }
+
+  static void await(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void putsAndFlushesGoOnWhileACompactionIsHeld() throws Exception {
+    CountDownLatch compacting = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger compactionsPassed = new AtomicInteger();
+    try (Db db = Db.open(dir, SMALL_MEMTABLES)) {
+      db.beforeEachCompaction(
+          () -> {
+            compacting.countDown();
+            await(release);
+            compactionsPassed.incrementAndGet();
+          });
+      try {
+        writeMemTable(db, "a");
+        db.flush();
+        writeMemTable(db, "b");
+        db.flush(); // level 0 reaches the compaction trigger: a compaction starts and is held
+        assertTrue(compacting.await(30, SECONDS), "no compaction started");
+
+        Future<?> more =
+            worker.submit(
+                () -> {
+                  for (int i = 0; i < 6; i++) {
+                    writeMemTable(db, "c" + i);
+                    db.flush();
+                  }
+                  return null;
+                });
+        more.get(30, SECONDS); // hangs if a flush or a put waits for the held compaction
+
+        assertEquals(0, compactionsPassed.get(), "the compaction was still held");
+        assertTrue(db.tablesPerLevel().get(0) >= 8, "flushed beside it: " + db.tablesPerLevel());
+      } finally {
+        release.countDown();
+      }
+    }
+    try (Db db = Db.open(dir, SMALL_MEMTABLES)) {
+      assertMemTableReadable(db, "a");
+      assertMemTableReadable(db, "b");
+      for (int i = 0; i < 6; i++) {
+        assertMemTableReadable(db, "c" + i);
+      }
+    }
+  }
+
+  /**
+   * The flush of memtable M2 (holding the marker) is awaited; a later memtable M3 is frozen before
+   * M2's flush ends and its own flush is held. flush() must return all the same. A value of a whole
+   * memtable's size fills the memtable, so the next put freezes it: every freeze here is exact.
+   */
+  @Test
+  void flushWaitsForItsOwnMemTableNotForLaterOnes() throws Exception {
+    Semaphore permits = new Semaphore(0);
+    Semaphore entered = new Semaphore(0);
+    DbOptions options = SMALL_MEMTABLES.toBuilder().autoCompaction(false).build();
+    try (Db db = Db.open(dir, options)) {
+      db.beforeEachFlush(
+          () -> {
+            entered.release();
+            permits.acquireUninterruptibly();
+          });
+      try {
+        db.put(b("m1"), FULL);
+        db.put(b("x1"), VALUE); // freezes M1 = {m1}; its flush is held
+        assertTrue(entered.tryAcquire(30, SECONDS), "M1's flush did not start");
+
+        db.put(b("marker"), FULL);
+        Future<?> flush = worker.submit(() -> { db.flush(); return null; }); // M2 = {x1, marker}
+        permits.release(); // M1's flush goes ahead; M2's starts once flush() has frozen it
+        assertTrue(entered.tryAcquire(30, SECONDS), "M2's flush did not start");
+
+        db.put(b("m3"), FULL);
+        db.put(b("y"), VALUE); // freezes M3 = {m3} while M2's flush is held
+        permits.release(); // M2's flush goes ahead, M3's is then held
+        assertTrue(entered.tryAcquire(30, SECONDS), "M3's flush did not start");
+
+        flush.get(30, SECONDS); // hangs if flush() waits for M3 too
+        assertEquals(List.of(2, 0, 0, 0, 0, 0, 0), db.tablesPerLevel());
+        assertArrayEquals(FULL, db.get(b("marker")));
+      } finally {
+        permits.release(1000);
+      }
+    }
+  }
+
+  @Test
+  void flushReturnsUnderConcurrentWriters() throws Exception {
+    int writers = 3;
+    int perWriter = 400;
+    try (Db db = Db.open(dir, SMALL_MEMTABLES)) {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> running = new ArrayList<>();
+      for (int t = 0; t < writers; t++) {
+        String prefix = "w" + t;
+        running.add(
+            worker.submit(
+                () -> {
+                  await(start);
+                  for (int i = 0; i < perWriter; i++) {
+                    db.put(b(prefix + "-" + i), b(prefix + i));
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (int i = 0; i < 20; i++) {
+        db.put(b("flushed-" + i), VALUE);
+        Future<?> flush = worker.submit(() -> { db.flush(); return null; });
+        flush.get(30, SECONDS);
+      }
+      for (Future<?> f : running) {
+        f.get(60, SECONDS);
+      }
+    }
+    try (Db db = Db.open(dir, SMALL_MEMTABLES)) {
+      for (int t = 0; t < writers; t++) {
+        for (int i = 0; i < perWriter; i++) {
+          assertArrayEquals(b("w" + t + i), db.get(b("w" + t + "-" + i)));
+        }
+      }
+      for (int i = 0; i < 20; i++) {
+        assertArrayEquals(VALUE, db.get(b("flushed-" + i)));
+      }
+    }
+  }
+
+  @Test
+  void levelZeroSlowsThenStopsWritersAndNeverPassesTheStopTrigger() throws Exception {
+    CountDownLatch compacting = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    DbOptions options =
+        SMALL_MEMTABLES.toBuilder().level0SlowdownTrigger(3).level0StopTrigger(5).build();
+    int memtables = 12;
+    int mostInLevelZero = 0;
+    try (Db db = Db.open(dir, options)) {
+      db.beforeEachCompaction(
+          () -> {
+            compacting.countDown();
+            await(release);
+          });
+      try {
+        Future<?> fill =
+            worker.submit(
+                () -> {
+                  for (int i = 0; i < memtables; i++) {
+                    writeMemTable(db, "f" + i);
+                  }
+                  return null;
+                });
+        assertTrue(compacting.await(30, SECONDS), "no compaction started");
+        long deadline = System.nanoTime() + SECONDS.toNanos(30);
+        while (db.tablesPerLevel().get(0) < 5 || db.writeStats().stops() == 0) {
+          assertTrue(System.nanoTime() < deadline, "writers never stopped: " + db.tablesPerLevel());
+          mostInLevelZero = Math.max(mostInLevelZero, db.tablesPerLevel().get(0));
+          Thread.sleep(1);
+        }
+        assertFalse(fill.isDone(), "the writer is stopped while the compaction is held");
+        WriteStats stalled = db.writeStats();
+        assertTrue(stalled.slowdowns() > 0 && stalled.slowdownNanos() > 0, stalled.toString());
+        assertEquals(5, (int) db.tablesPerLevel().get(0));
+
+        release.countDown();
+        while (!fill.isDone()) {
+          mostInLevelZero = Math.max(mostInLevelZero, db.tablesPerLevel().get(0));
+          Thread.sleep(1);
+        }
+        fill.get();
+        assertTrue(db.writeStats().stopNanos() > 0);
+        for (int i = 0; i < memtables; i++) {
+          assertMemTableReadable(db, "f" + i);
+        }
+      } finally {
+        release.countDown();
+      }
+    }
+    assertTrue(mostInLevelZero <= 5, "level 0 held " + mostInLevelZero + " tables");
+  }
+
+  @Test
+  void withoutAutomaticCompactionLevelZeroGrowsFreely() throws Exception {
+    DbOptions options =
+        SMALL_MEMTABLES.toBuilder()
+            .autoCompaction(false)
+            .level0SlowdownTrigger(2)
+            .level0StopTrigger(3)
+            .build();
+    try (Db db = Db.open(dir, options)) {
+      for (int i = 0; i < 6; i++) {
+        writeMemTable(db, "t" + i);
+        db.flush();
+      }
+      int levelZero = db.tablesPerLevel().get(0);
+      assertTrue(levelZero > 3, "level 0 passed the stop trigger: " + levelZero);
+      WriteStats s = db.writeStats();
+      assertEquals(0, s.slowdowns() + s.stops(), s.toString());
+    }
+  }
+}
