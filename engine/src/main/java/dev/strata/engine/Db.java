@@ -5,6 +5,7 @@ import dev.strata.engine.compaction.BackgroundThreads;
 import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.compaction.OutputTables;
+import dev.strata.engine.compaction.SnapshotStripes;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
 import dev.strata.engine.fs.FileNames;
@@ -138,6 +139,8 @@ public final class Db implements AutoCloseable {
   private volatile Runnable beforeFlush = () -> {};
 
   private volatile Runnable beforeCompaction = () -> {};
+  /** Live snapshots; flushes and compactions keep what they see. */
+  private final Snapshots snapshots = new Snapshots();
 
   private final ReentrantLock mutex = new ReentrantLock();
   /** Signalled when background work finishes a step, fails, or stops. */
@@ -207,7 +210,8 @@ public final class Db implements AutoCloseable {
             options.targetFileSizeBytes(),
             versions::newFileNumber,
             cache,
-            readCounters);
+            readCounters,
+            () -> SnapshotStripes.of(snapshots.sequences()));
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */
@@ -568,20 +572,28 @@ public final class Db implements AutoCloseable {
   /** The value under {@code key} (row {@code key}, empty column), or null when absent or deleted. */
   public byte[] get(byte[] key) throws IOException {
     Limits.checkKey(key);
-    return read(key, EMPTY);
+    return read(null, key, EMPTY);
   }
 
   /** The value of cell (row, column), or null when absent or deleted. */
   public byte[] get(byte[] row, byte[] column) throws IOException {
     Limits.checkCell(row, column);
-    return read(row, column);
+    return read(null, row, column);
   }
 
-  private byte[] read(byte[] row, byte[] column) throws IOException {
+  /** The value of cell (row, column) as of {@code snapshot}, or null when absent or deleted then. */
+  public byte[] get(Snapshot snapshot, byte[] row, byte[] column) throws IOException {
+    Limits.requireNonNull(snapshot, "snapshot");
+    Limits.checkCell(row, column);
+    return read(snapshot, row, column);
+  }
+
+  private byte[] read(Snapshot s, byte[] row, byte[] column) throws IOException {
     ensureOpen();
+    long pinned = pinnedSequence(s);
     gets.increment();
     ReadView v = acquireView();
-    long snapshot = lastSequence; // after the view: see acquireView
+    long snapshot = s == null ? lastSequence : pinned; // after the view: see acquireView
     try {
       return ReadPath.get(v, snapshot, row, column);
     } finally {
@@ -594,10 +606,21 @@ public final class Db implements AutoCloseable {
    * (never null) when there are none. Tables whose row filter says the row is absent are skipped.
    */
   public NavigableMap<byte[], byte[]> getRow(byte[] row) throws IOException {
+    return readRow(null, row);
+  }
+
+  /** The live columns of {@code row} as of {@code snapshot}; see {@link #getRow(byte[])}. */
+  public NavigableMap<byte[], byte[]> getRow(Snapshot snapshot, byte[] row) throws IOException {
+    Limits.requireNonNull(snapshot, "snapshot");
+    return readRow(snapshot, row);
+  }
+
+  private NavigableMap<byte[], byte[]> readRow(Snapshot s, byte[] row) throws IOException {
     Limits.checkRow(row);
     ensureOpen();
+    long pinned = pinnedSequence(s);
     ReadView v = acquireView();
-    long snapshot = lastSequence; // after the view: see acquireView
+    long snapshot = s == null ? lastSequence : pinned; // after the view: see acquireView
     List<InternalIterator> sources;
     try {
       sources = ReadPath.rowSources(v, row);
@@ -627,9 +650,25 @@ public final class Db implements AutoCloseable {
    * {@link IllegalStateException}, and none keeps a file open.
    */
   public CellScanner scan(byte[] fromRowInclusive, byte[] toRowExclusive) throws IOException {
+    return openScan(null, fromRowInclusive, toRowExclusive);
+  }
+
+  /**
+   * The live cells with {@code fromRowInclusive <= row < toRowExclusive} as of {@code snapshot};
+   * see {@link #scan(byte[], byte[])}.
+   */
+  public CellScanner scan(Snapshot snapshot, byte[] fromRowInclusive, byte[] toRowExclusive)
+      throws IOException {
+    Limits.requireNonNull(snapshot, "snapshot");
+    return openScan(snapshot, fromRowInclusive, toRowExclusive);
+  }
+
+  private CellScanner openScan(Snapshot s, byte[] fromRowInclusive, byte[] toRowExclusive)
+      throws IOException {
     ensureOpen();
+    long pinned = pinnedSequence(s);
     ReadView v = acquireView();
-    long snapshot = lastSequence; // after the view: see acquireView
+    long snapshot = s == null ? lastSequence : pinned; // after the view: see acquireView
     byte[] from = fromRowInclusive == null ? null : fromRowInclusive.clone();
     byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
     return new DbScanner(
@@ -637,8 +676,23 @@ public final class Db implements AutoCloseable {
   }
 
   /**
+   * Pins the database as of now: reads through the snapshot see exactly the writes acknowledged
+   * before this call, until the snapshot is closed. Compactions keep the versions it needs.
+   */
+  public Snapshot snapshot() {
+    ensureOpen();
+    return snapshots.take(() -> lastSequence);
+  }
+
+  /** The sequence {@code s} pins (checked: open and of this database); -1 for null (now). */
+  private long pinnedSequence(Snapshot s) {
+    return s == null ? -1 : snapshots.sequenceOf(s);
+  }
+
+  /**
    * Acquires the current view. A read takes its snapshot after this, never before: a flush or
-   * compaction keeps only the newest version of a cell, so a view published after the snapshot may
+   * compaction keeps only the newest version of a cell (besides those a registered {@link Snapshot}
+   * sees), so a view published after the snapshot may
    * hold a cell's newer version (invisible at the snapshot) without the older one the snapshot
    * needs. Every table of a view acquired first holds only entries at or below the snapshot.
    */
@@ -862,7 +916,9 @@ public final class Db implements AutoCloseable {
           s.bytesRead(),
           cache.stats().bytesHeld(),
           tables.tableCount(),
-          tables.filterBytes());
+          tables.filterBytes(),
+          snapshots.count(),
+          snapshots.oldestAgeMillis());
     } finally {
       v.release();
     }
@@ -915,6 +971,7 @@ public final class Db implements AutoCloseable {
       }
       closed = true;
       closing = true;
+      snapshots.closeAll();
       backgroundProgress.signalAll(); // a waiting flush() or compact() now sees `closing`
       while (flushScheduled || compactionScheduled || !writers.isEmpty()) {
         backgroundProgress.awaitUninterruptibly();

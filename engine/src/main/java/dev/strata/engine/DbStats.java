@@ -27,6 +27,8 @@ package dev.strata.engine;
  * @param blockCacheBytes bytes held in the block cache now
  * @param tableCount live SSTables now, over all levels
  * @param filterBytesOnDisk filter bytes (chunks and their index) in all live SSTables now
+ * @param liveSnapshots snapshots taken with {@code Db.snapshot()} and not yet closed, now
+ * @param oldestSnapshotAgeMillis how long the oldest live snapshot has been held, now; 0 when none
  */
 public record DbStats(
     long gets,
@@ -40,8 +42,10 @@ public record DbStats(
     long bytesReadFromDisk,
     long blockCacheBytes,
     long tableCount,
-    long filterBytesOnDisk) {
+    long filterBytesOnDisk,
+    long liveSnapshots,
+    long oldestSnapshotAgeMillis) {
 
   /** All counters zero: the stats of a database that was just created and never read. */
-  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The stateful property of issue 4: random sequences of writes, reads, flushes, compactions and
- * reopens against a {@link CellModel}, for every bloom type, with auto compaction on and off, tiny
+ * reopens against a {@link CellModel}, and (issue 12) snapshots held across all of them, each
+ * checked against a copy of the model taken with it, for every bloom type, with auto compaction on and off, tiny
  * memtables, blocks and filter chunks, so flushes and compactions happen all the time. After every
  * step the database must give exactly the model's answers.
  *
@@ -98,6 +99,9 @@ final class DbModelProperties {
         .build();
   }
 
+  /** A snapshot the walk holds and the model as it was when the snapshot was taken. */
+  private record HeldSnapshot(Snapshot snapshot, CellModel model) {}
+
   /** One random walk over one directory. */
   private final class Walk {
     private final Random r;
@@ -105,6 +109,8 @@ final class DbModelProperties {
     private final long seed;
     private final CellModel model = new CellModel();
     private final ArrayDeque<String> history = new ArrayDeque<>();
+    /** Live snapshots, each with a copy of the model as it was when taken. */
+    private final List<HeldSnapshot> snapshots = new ArrayList<>();
     private Db db;
     private int step;
 
@@ -142,6 +148,41 @@ final class DbModelProperties {
       }
     }
 
+    /** Takes a snapshot, closes one, or reads through one; at most a few are held at once. */
+    private void actOnSnapshots() throws IOException {
+      int dice = r.nextInt(3);
+      if (dice == 0 && snapshots.size() < 3) {
+        note("snapshot");
+        snapshots.add(new HeldSnapshot(db.snapshot(), model.copy()));
+      } else if (dice == 1 && !snapshots.isEmpty()) {
+        note("close snapshot");
+        snapshots.remove(r.nextInt(snapshots.size())).snapshot().close();
+      } else if (!snapshots.isEmpty()) {
+        HeldSnapshot h = snapshots.get(r.nextInt(snapshots.size()));
+        byte[] row = row();
+        byte[] column = column();
+        note("snapshot get/getRow " + CellModel.hex(row) + "/" + CellModel.hex(column));
+        checkSnapshot(h, row, column);
+      }
+    }
+
+    /** Reads through a held snapshot equal its model copy: a cell, a row, and a full scan. */
+    private void checkSnapshot(HeldSnapshot h, byte[] row, byte[] column) throws IOException {
+      assertEquals(
+          CellModel.describeValue(h.model().get(row, column)),
+          CellModel.describeValue(db.get(h.snapshot(), row, column)),
+          () -> "snapshot get " + CellModel.hex(row) + "/" + CellModel.hex(column));
+      assertEquals(
+          h.model().describeRow(row),
+          CellModel.describeRow(row, db.getRow(h.snapshot(), row)),
+          () -> "snapshot getRow " + CellModel.hex(row));
+      List<String> scanned = new ArrayList<>();
+      try (CellScanner s = db.scan(h.snapshot(), null, null)) {
+        s.forEachRemaining(c -> scanned.add(CellModel.describe(c.row(), c.column(), c.value())));
+      }
+      assertEquals(h.model().scan(null, null), scanned, "snapshot full scan");
+    }
+
     private void note(String action) {
       history.addLast(step + ": " + action);
       if (history.size() > HISTORY) {
@@ -150,7 +191,11 @@ final class DbModelProperties {
     }
 
     private void act() throws IOException {
-      int dice = r.nextInt(100);
+      int dice = r.nextInt(108);
+      if (dice >= 100) {
+        actOnSnapshots();
+        return;
+      }
       if (dice < 30) {
         Op op = new Op(Op.Kind.PUT, row(), column(), value());
         note(op.toString());
@@ -216,6 +261,7 @@ final class DbModelProperties {
         db.compact();
       } else {
         note("reopen");
+        snapshots.clear(); // closing the database invalidates them
         db.close();
         db = Db.open(dir, options);
       }
@@ -235,6 +281,10 @@ final class DbModelProperties {
         checkRow(row);
       }
       assertEquals(model.scan(null, null), CellModel.scan(db, null, null), "full scan");
+      for (HeldSnapshot h : snapshots) {
+        checkSnapshot(h, row(), column());
+      }
+      assertEquals(snapshots.size(), db.stats().liveSnapshots(), "live snapshots");
     }
 
     private void checkGet(byte[] row, byte[] column) throws IOException {

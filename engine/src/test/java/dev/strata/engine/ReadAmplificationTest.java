@@ -94,7 +94,9 @@ final class ReadAmplificationTest {
         a.bytesReadFromDisk() - b.bytesReadFromDisk(),
         a.blockCacheBytes(),
         a.tableCount(),
-        a.filterBytesOnDisk());
+        a.filterBytesOnDisk(),
+        a.liveSnapshots(),
+        a.oldestSnapshotAgeMillis());
   }
 
   private static double dataBlocksPerGet(DbStats d) {

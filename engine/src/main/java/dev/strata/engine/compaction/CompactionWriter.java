@@ -3,24 +3,27 @@ package dev.strata.engine.compaction;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.read.InternalIterator;
-import dev.strata.engine.read.NewestVersions;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.TableMetadata;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableWriter;
+import dev.strata.sstable.ValueKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
  * Writes a merged stream of entries as the tables of one level, keeping only what a read can still
  * need: for each cell its newest entry unless its row's tombstone is newer, and each row's newest
- * row tombstone. Used by flush (one memtable to one level-0 table) and by compaction.
+ * row tombstone, for the latest state and for every live snapshot. Used by flush (one memtable to
+ * one level-0 table) and by compaction.
  *
  * <p>Tombstones themselves are dropped only for rows where {@code bottommost} says no older level
  * can hold the row any more; otherwise they must stay to hide older data below.
@@ -28,8 +31,11 @@ import java.util.function.Predicate;
  * <p>Outputs are cut after {@code targetFileBytes}, but only between rows, so no row is split
  * between two tables of a level (a Get then needs at most one table per level).
  *
- * <p>Every version is dropped as soon as a newer one exists, because Strata has no user-visible
- * snapshots: a running scan pins the files and memtables it reads, not sequence numbers.
+ * <p>Versions: of each cell it keeps, for every live snapshot, the newest entry that snapshot can
+ * see, and the newest entry overall ({@link SnapshotStripes}); every other version is dropped. A
+ * cell entry hidden by a newer row tombstone of the same stripe goes too. A tombstone is dropped at
+ * the bottom only in the oldest stripe, where no snapshot can see what it hides. (Running scans pin
+ * the files and memtables they read, not sequence numbers, so they need nothing kept.)
  *
  * <p>Not thread-safe: one writer per compaction.
  */
@@ -40,6 +46,7 @@ public final class CompactionWriter {
   private final long targetFileBytes;
   private final LongSupplier newFileNumber;
   private final Predicate<byte[]> bottommost;
+  private final SnapshotStripes stripes;
 
   private final List<FileMetadata> outputs = new ArrayList<>();
   private TableWriter current;
@@ -48,6 +55,7 @@ public final class CompactionWriter {
 
   /**
    * @param bottommost true for a row no table below {@code outputLevel} can hold
+   * @param stripes the live snapshots when the flush or compaction started
    */
   public CompactionWriter(
       Path dir,
@@ -55,13 +63,15 @@ public final class CompactionWriter {
       TableOptions tableOptions,
       long targetFileBytes,
       LongSupplier newFileNumber,
-      Predicate<byte[]> bottommost) {
+      Predicate<byte[]> bottommost,
+      SnapshotStripes stripes) {
     this.dir = dir;
     this.outputLevel = outputLevel;
     this.tableOptions = tableOptions;
     this.targetFileBytes = targetFileBytes;
     this.newFileNumber = newFileNumber;
     this.bottommost = bottommost;
+    this.stripes = stripes;
   }
 
   /**
@@ -71,25 +81,45 @@ public final class CompactionWriter {
   public List<FileMetadata> write(InternalIterator merged) throws IOException {
     boolean ok = false;
     try {
-      NewestVersions versions = new NewestVersions(merged, InternalKey.MAX_SEQUENCE);
-      while (versions.next()) {
-        InternalKey newest = versions.newest();
-        boolean dropTombstones = bottommost.test(newest.row());
-        long rowTombstone = versions.rowTombstoneSequence();
-        if (newest.sequence() > rowTombstone || newest == versions.rowTombstone()) {
-          if (!(dropTombstones && newest.kind().isTombstone())) {
-            add(newest, versions.newestValue());
+      byte[] row = null;
+      boolean dropTombstones = false;
+      // The newest row tombstone of each stripe seen so far in this row. Row tombstones live under
+      // the empty column, the row's first cell, so they are all known before any other column.
+      Map<Integer, Long> rowTombstones = new HashMap<>();
+      while (merged.isValid()) {
+        InternalKey first = merged.key();
+        if (row == null || !Arrays.equals(first.row(), row)) {
+          row = first.row();
+          dropTombstones = bottommost.test(row);
+          rowTombstones.clear();
+        }
+        int previousStripe = -1;
+        int previousRowTombstoneStripe = -1;
+        do {
+          InternalKey k = merged.key();
+          int stripe = stripes.of(k.sequence());
+          boolean keep;
+          if (k.kind() == ValueKind.DELETE_ROW) {
+            // Under the empty column a row tombstone may sit behind a newer put of that column; it
+            // still has to hide the row's older cells, here and in lower levels.
+            keep = stripe != previousRowTombstoneStripe
+                && !(dropTombstones && stripes.isOldest(stripe));
+            if (stripe != previousRowTombstoneStripe) {
+              rowTombstones.put(stripe, k.sequence());
+              previousRowTombstoneStripe = stripe;
+            }
+          } else {
+            Long rowTombstone = rowTombstones.get(stripe);
+            keep = stripe != previousStripe
+                && (rowTombstone == null || rowTombstone < k.sequence())
+                && !(dropTombstones && stripes.isOldest(stripe) && k.kind().isTombstone());
           }
-        }
-        // Under the empty column the row tombstone may sit behind a newer put of that column; it
-        // still has to hide the row's older cells in lower levels.
-        InternalKey tombstone = versions.rowTombstone();
-        if (tombstone != null
-            && tombstone != newest
-            && newest.column().length == 0
-            && !dropTombstones) {
-          add(tombstone, versions.rowTombstoneValue());
-        }
+          if (keep) {
+            add(k, merged.value());
+          }
+          previousStripe = stripe;
+          merged.next();
+        } while (merged.isValid() && merged.key().sameCell(first));
       }
       finishCurrent();
       ok = true;

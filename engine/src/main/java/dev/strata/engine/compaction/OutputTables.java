@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Writes the tables a flush or a compaction produces and opens them for the read path; the caller
@@ -36,6 +37,12 @@ public final class OutputTables {
   /** Compaction reads its inputs through no cache, so it neither evicts nor counts as reads. */
   private final BlockCache inputCache = new LruBlockCache(0, 1);
   private final ReadCounters inputCounters = new ReadCounters();
+  /**
+   * The live snapshots, asked when a flush or compaction starts, after its inputs were fixed: a
+   * snapshot taken later has a sequence at or above every input entry, so it sees the newest
+   * version of each cell, which is always kept.
+   */
+  private final Supplier<SnapshotStripes> liveSnapshots;
 
   public OutputTables(
       Path dir,
@@ -43,33 +50,39 @@ public final class OutputTables {
       long targetFileSizeBytes,
       LongSupplier newFileNumber,
       BlockCache cache,
-      ReadCounters readCounters) {
+      ReadCounters readCounters,
+      Supplier<SnapshotStripes> liveSnapshots) {
     this.dir = dir;
     this.tableOptions = tableOptions;
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.newFileNumber = newFileNumber;
     this.cache = cache;
     this.readCounters = readCounters;
+    this.liveSnapshots = liveSnapshots;
   }
 
   /**
-   * Writes a memtable as one level-0 table (none when it is empty). Tombstones stay: older tables
-   * may hold their keys.
+   * Writes a memtable as one level-0 table (none when it is empty), keeping what the live snapshots
+   * need. Tombstones stay: older tables may hold their keys.
    */
   public List<TableRef> flush(MemTable m) throws IOException {
+    SnapshotStripes stripes = liveSnapshots.get(); // after the input was fixed: see Snapshots
     MemTableSource source = new MemTableSource(m);
     source.seekToFirst();
     return openAll(
-        new CompactionWriter(dir, 0, tableOptions, Long.MAX_VALUE, newFileNumber, row -> false)
+        new CompactionWriter(
+                dir, 0, tableOptions, Long.MAX_VALUE, newFileNumber, row -> false, stripes)
             .write(source));
   }
 
   /**
    * Merges the inputs of {@code c} into tables of its output level, split by the target file size.
    * {@code base} is the version the inputs were picked from; the caller keeps it acquired, and it
-   * says where tombstones may go (no deeper level holds their row).
+   * says where tombstones may go (no deeper level holds their row). Keeps what the live snapshots
+   * need.
    */
   public List<TableRef> compact(Compaction c, Version base) throws IOException {
+    SnapshotStripes stripes = liveSnapshots.get(); // after the inputs were fixed: see Snapshots
     List<InternalIterator> sources = new ArrayList<>();
     try {
       for (TableRef t : c.allInputs()) {
@@ -85,7 +98,8 @@ public final class OutputTables {
                   tableOptions,
                   targetFileSizeBytes,
                   newFileNumber,
-                  row -> !base.deeperLevelsCover(outputLevel, row))
+                  row -> !base.deeperLevelsCover(outputLevel, row),
+                  stripes)
               .write(merged));
     } finally {
       sources.forEach(InternalIterator::close);

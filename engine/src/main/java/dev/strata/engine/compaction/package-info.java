@@ -7,7 +7,8 @@
  * <pre>{@code
  * Compaction c = picker.pick(version);
  * List<FileMetadata> out = new CompactionWriter(dir, c.outputLevel(), tableOptions, target,
- *     fileNumbers::next, row -> !version.deeperLevelsCover(c.outputLevel(), row)).write(merged);
+ *     fileNumbers::next, row -> !version.deeperLevelsCover(c.outputLevel(), row),
+ *     SnapshotStripes.of(liveSnapshotSequences)).write(merged);
  * }</pre>
  */
 package dev.strata.engine.compaction;

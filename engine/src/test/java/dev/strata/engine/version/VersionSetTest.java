@@ -48,7 +48,8 @@ final class VersionSetTest {
             Long.MAX_VALUE,
             versions::newFileNumber,
             new LruBlockCache(1 << 20),
-            new ReadCounters());
+            new ReadCounters(),
+            () -> dev.strata.engine.compaction.SnapshotStripes.NONE);
   }
 
   @AfterEach
