@@ -12,6 +12,7 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.BatchCodec;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.read.DbCursor;
 import dev.strata.engine.read.DbScanner;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.engine.read.MergingIterator;
@@ -673,6 +674,27 @@ public final class Db implements AutoCloseable {
     byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
     return new DbScanner(
         v, new MergingIterator(ReadPath.allSources(v)), snapshot, from, to, readers);
+  }
+
+  /**
+   * A cursor over the live cells as of this call, unpositioned: seek it first. It moves both ways
+   * and pins the files it reads until closed; closing the database closes it.
+   */
+  public CellCursor cursor() throws IOException {
+    return openCursor(null);
+  }
+
+  /** A cursor over the live cells as of {@code snapshot}; see {@link #cursor()}. */
+  public CellCursor cursor(Snapshot snapshot) throws IOException {
+    Limits.requireNonNull(snapshot, "snapshot");
+    return openCursor(snapshot);
+  }
+
+  private CellCursor openCursor(Snapshot s) {
+    ensureOpen();
+    long pinned = pinnedSequence(s);
+    ReadView v = acquireView();
+    return new DbCursor(v, s == null ? lastSequence : pinned, readers); // after the view
   }
 
   /**

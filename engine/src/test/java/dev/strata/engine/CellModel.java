@@ -93,6 +93,11 @@ final class CellModel {
     return cells.size();
   }
 
+  /** The live cells in order, for navigating like a cursor. */
+  NavigableMap<Key, byte[]> cells() {
+    return java.util.Collections.unmodifiableNavigableMap(cells);
+  }
+
   /** Every row that holds a live cell. */
   List<byte[]> rows() {
     List<byte[]> out = new ArrayList<>();

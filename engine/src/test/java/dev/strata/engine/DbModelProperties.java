@@ -166,6 +166,20 @@ final class DbModelProperties {
       }
     }
 
+    /**
+     * A cursor, now or at a held snapshot, moved by random seeks and runs of next and prev against
+     * the model (or the snapshot's copy of it).
+     */
+    private void walkCursor() throws IOException {
+      boolean atSnapshot = !snapshots.isEmpty() && r.nextBoolean();
+      HeldSnapshot h = atSnapshot ? snapshots.get(r.nextInt(snapshots.size())) : null;
+      note(atSnapshot ? "cursor at a snapshot" : "cursor");
+      byte[][] rows = r.nextInt(3) == 0 ? WIDE_ROWS : ROWS;
+      try (CellCursor c = atSnapshot ? db.cursor(h.snapshot()) : db.cursor()) {
+        new CursorWalk(atSnapshot ? h.model() : model, r, this::note).run(c, 3, 8, rows, COLUMNS);
+      }
+    }
+
     /** Reads through a held snapshot equal its model copy: a cell, a row, and a full scan. */
     private void checkSnapshot(HeldSnapshot h, byte[] row, byte[] column) throws IOException {
       assertEquals(
@@ -191,7 +205,11 @@ final class DbModelProperties {
     }
 
     private void act() throws IOException {
-      int dice = r.nextInt(108);
+      int dice = r.nextInt(114);
+      if (dice >= 108) {
+        walkCursor();
+        return;
+      }
       if (dice >= 100) {
         actOnSnapshots();
         return;

@@ -7,10 +7,17 @@ import java.util.Arrays;
  * restart points followed by a short linear scan. The block was verified by {@link Block#parse}, so
  * decoding only {@code assert}s.
  *
+ * <p>Backward steps (LevelDB's block iterator): entries are prefix-compressed against their
+ * predecessor, so an entry can only be decoded forward from a restart point. {@link #prev()} goes
+ * back to the last restart point before the current entry and decodes forward to the entry just
+ * before it: at most one restart interval of entries per step, and no buffer.
+ *
  * <p>Not thread-safe: one cursor per iterator or lookup.
  */
 final class BlockCursor {
   private Block block;
+  /** Offset of the current entry's header. */
+  private int currentEntry;
   private int nextEntry;
   private boolean valid;
   private byte[] key = new byte[64];
@@ -75,6 +82,7 @@ final class BlockCursor {
     }
     byte[] d = block.data;
     int limit = block.restartsOffset;
+    currentEntry = nextEntry;
     long v = Bytes.getVarint31(d, nextEntry, limit);
     int shared = (int) v;
     long u = Bytes.getVarint31(d, (int) (v >>> 32), limit);
@@ -93,6 +101,46 @@ final class BlockCursor {
     nextEntry = valueOffset + valueLength;
     assert nextEntry <= limit;
     valid = true;
+  }
+
+  /** Moves to the last entry; invalid when the block has none. */
+  void seekToLast() {
+    if (block.restartCount == 0) {
+      valid = false;
+      return;
+    }
+    decodeUpTo(block.restartPoint(block.restartCount - 1), block.restartsOffset);
+  }
+
+  /** Moves to the entry before the current one; the cursor becomes invalid before the first. */
+  void prev() {
+    assert valid;
+    int original = currentEntry;
+    // The last restart point before the current entry: restart points ascend.
+    int lo = 0;
+    int hi = block.restartCount - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (block.restartPoint(mid) < original) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (block.restartPoint(lo) >= original) {
+      valid = false; // the current entry is the first
+      return;
+    }
+    decodeUpTo(block.restartPoint(lo), original);
+  }
+
+  /** Decodes from restart point {@code start} up to the last entry that begins before {@code end}. */
+  private void decodeUpTo(int start, int end) {
+    nextEntry = start;
+    keyLength = 0;
+    do {
+      next();
+    } while (nextEntry < end);
   }
 
   /** Moves to the first entry whose internal key is {@code >= target}; invalid when there is none. */

@@ -4,8 +4,10 @@ import java.io.IOException;
 
 /**
  * A position among a table's entries: a cursor on the index block and one on the current data block.
- * Point lookups and {@link TableIterator} both move one. A seek that lands in the data block already
- * loaded reuses it without asking the cache again.
+ * Point lookups and {@link TableIterator} both move one, forward or backward (a backward step that
+ * leaves a data block moves the index cursor back one entry and lands on the last entry of that
+ * block). A seek that lands in the data block already loaded reuses it without asking the cache
+ * again.
  *
  * <p>Not thread-safe.
  */
@@ -34,6 +36,15 @@ final class TableCursor {
     }
   }
 
+  void seekToLast() throws IOException {
+    ensureIndex();
+    index.seekToLast();
+    if (positionData()) {
+      data.seekToLast();
+      skipExhaustedBlocksBackward();
+    }
+  }
+
   /** Moves to the first entry {@code >= target}. */
   void seek(InternalKey target) throws IOException {
     ensureIndex();
@@ -48,6 +59,12 @@ final class TableCursor {
     assert valid;
     data.next();
     skipExhaustedBlocks();
+  }
+
+  void prev() throws IOException {
+    assert valid;
+    data.prev();
+    skipExhaustedBlocksBackward();
   }
 
   /** True when the current entry belongs to cell (row, column). */
@@ -93,6 +110,17 @@ final class TableCursor {
     }
     data.reset(loadedData);
     return true;
+  }
+
+  private void skipExhaustedBlocksBackward() throws IOException {
+    while (!data.isValid()) {
+      index.prev();
+      if (!positionData()) {
+        return;
+      }
+      data.seekToLast();
+    }
+    valid = true;
   }
 
   private void skipExhaustedBlocks() throws IOException {

@@ -3,9 +3,10 @@ package dev.strata.sstable;
 import java.io.IOException;
 
 /**
- * Iterates a table's entries in {@link InternalKey#ORDER}, for scans and compaction. Starts
- * unpositioned: call {@link #seekToFirst()} or {@link #seek(InternalKey)}, then read {@link #key()}
- * and {@link #value()} while {@link #isValid()}, moving with {@link #next()}.
+ * Iterates a table's entries in {@link InternalKey#ORDER}, for scans, cursors and compaction. Starts
+ * unpositioned: call {@link #seekToFirst()}, {@link #seekToLast()} or {@link #seek(InternalKey)},
+ * then read {@link #key()} and {@link #value()} while {@link #isValid()}, moving with {@link
+ * #next()} or {@link #prev()}.
  *
  * <pre>{@code
  * try (TableIterator it = reader.iterator()) {
@@ -34,6 +35,13 @@ public final class TableIterator implements AutoCloseable {
     cursor.seekToFirst();
   }
 
+  /** Positions on the last entry (invalid when the table is empty, which a finished table never is). */
+  public void seekToLast() throws IOException {
+    checkOpen();
+    key = null;
+    cursor.seekToLast();
+  }
+
   /** Positions on the first entry whose key is {@code >= target}; invalid when there is none. */
   public void seek(InternalKey target) throws IOException {
     checkOpen();
@@ -51,6 +59,13 @@ public final class TableIterator implements AutoCloseable {
     checkValid();
     key = null;
     cursor.next();
+  }
+
+  /** Moves to the previous entry; invalid before the first. */
+  public void prev() throws IOException {
+    checkValid();
+    key = null;
+    cursor.prev();
   }
 
   /** The current entry's key (a new object whose arrays the caller may keep). */

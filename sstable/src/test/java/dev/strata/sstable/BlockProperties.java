@@ -18,7 +18,8 @@ import org.quicktheories.generators.Generate;
 
 /**
  * A block's entries round-trip through {@link BlockBuilder}, {@link Block#parse} and {@link
- * BlockCursor} for any restart interval, and a seek lands on the first key at or after its target.
+ * BlockCursor} for any restart interval, forward and backward, and a seek lands on the first key at
+ * or after its target.
  */
 final class BlockProperties {
   private static final Path FILE = Path.of("block-under-test");
@@ -63,6 +64,13 @@ final class BlockProperties {
             assertArrayEquals(sorted.get(k), c.value());
           }
           assertEquals(new ArrayList<>(sorted.keySet()), read);
+          List<InternalKey> backward = new ArrayList<>();
+          for (c.seekToLast(); c.isValid(); c.prev()) {
+            InternalKey k = KeyCodec.decodeInternalKey(c.keyBytes(), 0, c.keyLength());
+            backward.add(0, k);
+            assertArrayEquals(sorted.get(k), c.value());
+          }
+          assertEquals(read, backward, "backward from the last entry");
           c.seek(target);
           InternalKey want = sorted.ceilingKey(target);
           if (want == null) {

@@ -49,6 +49,7 @@ final class TableRoundTripProperties {
         checkProperties(entries, options, meta, reader.properties());
         checkIteration(entries, reader);
         checkSeeks(entries, reader, random);
+        checkBackward(entries, reader, random);
         checkGets(new TableModel(entries), reader, random, gen);
         reader.verifyChecksums();
       }
@@ -111,6 +112,46 @@ final class TableRoundTripProperties {
           assertEquals(entries.get(i).key(), it.key());
           assertArrayEquals(entries.get(i).value(), it.value());
           it.next();
+        }
+      }
+    }
+  }
+
+  /**
+   * Backward from the last entry gives every entry in reverse; random walks of next and prev from
+   * random seeks and seekToLast stay on the model's entries, across block boundaries both ways.
+   */
+  private static void checkBackward(List<Entry> entries, TableReader reader, Random random) throws Exception {
+    try (TableIterator it = reader.iterator()) {
+      int i = entries.size() - 1;
+      for (it.seekToLast(); it.isValid(); it.prev(), i--) {
+        assertEquals(entries.get(i).key(), it.key(), "backward entry " + i);
+        assertArrayEquals(entries.get(i).value(), it.value(), "backward value " + i);
+      }
+      assertEquals(-1, i, "backward reached the first entry");
+      TableModel model = new TableModel(entries);
+      for (int t = 0; t < 30; t++) {
+        if (random.nextInt(5) == 0) {
+          it.seekToLast();
+          i = entries.size() - 1;
+        } else {
+          InternalKey target = randomTarget(entries, random);
+          it.seek(target);
+          i = model.seek(target);
+        }
+        for (int step = 0; step < 12 && i >= 0 && i < entries.size(); step++) {
+          assertTrue(it.isValid(), "walk at " + i);
+          assertEquals(entries.get(i).key(), it.key(), "walk at " + i);
+          if (random.nextBoolean()) {
+            it.next();
+            i++;
+          } else {
+            it.prev();
+            i--;
+          }
+        }
+        if (i < 0 || i >= entries.size()) {
+          assertFalse(it.isValid(), "walked off the table at " + i);
         }
       }
     }

@@ -8,15 +8,21 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * An ordered cursor over a memtable's entries, every version included, in the engine's iterator
- * vocabulary ({@code seekToFirst}, {@code seek}, {@code isValid}, {@code next}, {@code key}, {@code
- * value}). Weakly consistent while writers add entries: it never returns entries out of order and
- * sees every entry that was present when it was positioned; callers filter by sequence number.
+ * vocabulary ({@code seekToFirst}, {@code seekToLast}, {@code seek}, {@code isValid}, {@code next},
+ * {@code prev}, {@code key}, {@code value}). Weakly consistent while writers add entries: it never
+ * returns entries out of order and sees every entry that was present when it was positioned; callers
+ * filter by sequence number.
+ *
+ * <p>Forward steps walk the skip list's bottom level; a backward step is a predecessor search
+ * ({@code lowerEntry}, O(log n)), as the skip list has no backward links. After a backward step the
+ * forward walk restarts lazily from the current key.
  *
  * <p>Not thread-safe: an iterator stays on one thread.
  */
 public final class MemTableIterator implements AutoCloseable {
 
   private final ConcurrentSkipListMap<InternalKey, byte[]> table;
+  /** The forward walk after {@link #current}; null when it must restart from there. */
   private Iterator<Map.Entry<InternalKey, byte[]>> it;
   private Map.Entry<InternalKey, byte[]> current;
 
@@ -30,10 +36,22 @@ public final class MemTableIterator implements AutoCloseable {
     advance();
   }
 
+  /** Positions at the last entry. */
+  public void seekToLast() {
+    it = null;
+    current = table.lastEntry();
+  }
+
   /** Positions at the first entry at or after {@code target} in {@link InternalKey#ORDER}. */
   public void seek(InternalKey target) {
     it = table.tailMap(target, true).entrySet().iterator();
     advance();
+  }
+
+  /** Positions at the last entry at or before {@code target} in {@link InternalKey#ORDER}. */
+  public void seekForPrev(InternalKey target) {
+    it = null;
+    current = table.floorEntry(target);
   }
 
   /** True when positioned at an entry. */
@@ -44,7 +62,17 @@ public final class MemTableIterator implements AutoCloseable {
   /** Moves to the next entry. */
   public void next() {
     checkValid();
+    if (it == null) {
+      it = table.tailMap(current.getKey(), false).entrySet().iterator();
+    }
     advance();
+  }
+
+  /** Moves to the previous entry; invalid before the first. */
+  public void prev() {
+    checkValid();
+    it = null;
+    current = table.lowerEntry(current.getKey());
   }
 
   /** The current entry's key. */

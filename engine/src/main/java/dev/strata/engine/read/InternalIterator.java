@@ -5,7 +5,10 @@ import java.io.IOException;
 
 /**
  * An ordered cursor over internal keys (in {@link InternalKey#ORDER}), the one shape every source
- * of entries takes on the read and compaction paths: memtables, tables, and their merge.
+ * of entries takes on the read and compaction paths: memtables, tables, and their merge. It moves
+ * both ways: {@link #prev()} and {@link #seekToLast()} are real backward steps of the source (a
+ * predecessor search in a memtable, restart points in a table block), never a buffered forward
+ * pass.
  *
  * <p>Not thread-safe: an iterator belongs to one thread.
  */
@@ -13,14 +16,30 @@ public interface InternalIterator extends AutoCloseable {
   /** Positions at the first entry. */
   void seekToFirst() throws IOException;
 
+  /** Positions at the last entry. */
+  void seekToLast() throws IOException;
+
   /** Positions at the first entry at or after {@code target}. */
   void seek(InternalKey target) throws IOException;
+
+  /** Positions at the last entry at or before {@code target}. */
+  default void seekForPrev(InternalKey target) throws IOException {
+    seek(target);
+    if (!isValid()) {
+      seekToLast();
+    } else if (InternalKey.compare(key(), target) > 0) {
+      prev();
+    }
+  }
 
   /** True while positioned at an entry. */
   boolean isValid();
 
   /** Moves to the next entry; requires {@link #isValid()}. */
   void next() throws IOException;
+
+  /** Moves to the previous entry (invalid before the first); requires {@link #isValid()}. */
+  void prev() throws IOException;
 
   /** The current entry's key; requires {@link #isValid()}. */
   InternalKey key();

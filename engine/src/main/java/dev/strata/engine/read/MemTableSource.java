@@ -22,8 +22,18 @@ public final class MemTableSource implements InternalIterator {
   }
 
   @Override
+  public void seekToLast() {
+    it.seekToLast();
+  }
+
+  @Override
   public void seek(InternalKey target) {
     it.seek(target);
+  }
+
+  @Override
+  public void seekForPrev(InternalKey target) {
+    it.seekForPrev(target);
   }
 
   @Override
@@ -34,6 +44,11 @@ public final class MemTableSource implements InternalIterator {
   @Override
   public void next() {
     it.next();
+  }
+
+  @Override
+  public void prev() {
+    it.prev();
   }
 
   @Override

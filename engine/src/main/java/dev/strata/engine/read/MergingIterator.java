@@ -3,46 +3,71 @@ package dev.strata.engine.read;
 import dev.strata.sstable.InternalKey;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.PriorityQueue;
 
 /**
  * The union of several sorted sources as one sorted stream, every version of every cell included,
- * by a binary heap on the sources' current keys. Two sources never hold the same internal key (a
- * sequence number is written once), so ties cannot occur.
+ * by a binary heap on the sources' current keys: a min-heap moving forward, a max-heap moving
+ * backward. Two sources never hold the same internal key (a sequence number is written once), so
+ * ties cannot occur.
+ *
+ * <p>Changing direction (LevelDB's MergingIterator): moving forward, every source but the current
+ * one stands at its first entry after the current key; moving backward, at its last entry before
+ * it. So a {@link #prev()} after {@link #next()} (or the reverse) first repositions every other
+ * source on the far side of the current key, then steps the current source, and rebuilds the heap
+ * for the new direction.
  *
  * <p>Not thread-safe: an iterator belongs to one thread.
  */
 public final class MergingIterator implements InternalIterator {
   private final List<InternalIterator> sources;
-  private final PriorityQueue<InternalIterator> heap;
+  private final PriorityQueue<InternalIterator> forward;
+  private final PriorityQueue<InternalIterator> backward;
+  private PriorityQueue<InternalIterator> heap;
   private InternalIterator current;
 
   /** Merges {@code sources}, which this iterator closes when it is closed. */
   public MergingIterator(List<InternalIterator> sources) {
     this.sources = new ArrayList<>(sources);
-    this.heap =
-        new PriorityQueue<>(Math.max(1, sources.size()), (a, b) -> InternalKey.compare(a.key(), b.key()));
+    int capacity = Math.max(1, sources.size());
+    this.forward = new PriorityQueue<>(capacity, (a, b) -> InternalKey.compare(a.key(), b.key()));
+    this.backward =
+        new PriorityQueue<>(capacity, Collections.reverseOrder(forward.comparator()));
+    this.heap = forward;
   }
 
   @Override
   public void seekToFirst() throws IOException {
-    heap.clear();
     for (InternalIterator s : sources) {
       s.seekToFirst();
-      offer(s);
     }
-    current = heap.poll();
+    rebuild(forward);
+  }
+
+  @Override
+  public void seekToLast() throws IOException {
+    for (InternalIterator s : sources) {
+      s.seekToLast();
+    }
+    rebuild(backward);
   }
 
   @Override
   public void seek(InternalKey target) throws IOException {
-    heap.clear();
     for (InternalIterator s : sources) {
       s.seek(target);
-      offer(s);
     }
-    current = heap.poll();
+    rebuild(forward);
+  }
+
+  @Override
+  public void seekForPrev(InternalKey target) throws IOException {
+    for (InternalIterator s : sources) {
+      s.seekForPrev(target);
+    }
+    rebuild(backward);
   }
 
   @Override
@@ -52,10 +77,45 @@ public final class MergingIterator implements InternalIterator {
 
   @Override
   public void next() throws IOException {
-    assert current != null : "next() on an exhausted iterator";
-    current.next();
+    move(forward);
+  }
+
+  @Override
+  public void prev() throws IOException {
+    move(backward);
+  }
+
+  /** One step in {@code direction} (the heap of that direction), turning around first if needed. */
+  private void move(PriorityQueue<InternalIterator> direction) throws IOException {
+    assert current != null : "step on an exhausted iterator";
+    boolean ahead = direction == forward;
+    if (heap != direction) {
+      InternalKey key = current.key();
+      for (InternalIterator s : sources) {
+        if (s != current) {
+          // No other source holds `key`: this lands on its first entry after, or last before, it.
+          if (ahead) {
+            s.seek(key);
+          } else {
+            s.seekForPrev(key);
+          }
+        }
+      }
+      step(current, ahead);
+      rebuild(direction);
+      return;
+    }
+    step(current, ahead);
     offer(current);
     current = heap.poll();
+  }
+
+  private static void step(InternalIterator s, boolean ahead) throws IOException {
+    if (ahead) {
+      s.next();
+    } else {
+      s.prev();
+    }
   }
 
   @Override
@@ -73,8 +133,20 @@ public final class MergingIterator implements InternalIterator {
     for (InternalIterator s : sources) {
       s.close();
     }
-    heap.clear();
+    forward.clear();
+    backward.clear();
     current = null;
+  }
+
+  /** Makes {@code direction} the heap of every positioned source, and its top the current one. */
+  private void rebuild(PriorityQueue<InternalIterator> direction) {
+    forward.clear();
+    backward.clear();
+    heap = direction;
+    for (InternalIterator s : sources) {
+      offer(s);
+    }
+    current = heap.poll();
   }
 
   private void offer(InternalIterator s) {

@@ -5,8 +5,11 @@ import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
 import dev.strata.sstable.FilterProbe;
 import dev.strata.sstable.GetResult;
+import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.ValueKind;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -70,6 +73,20 @@ public final class ReadPath {
       if (!ok) {
         sources.forEach(InternalIterator::close);
       }
+    }
+  }
+
+  /**
+   * The newest row tombstone of {@code row} visible at {@code snapshot}, or null: the row's start
+   * read from the sources that may hold the row. Cursors ask it when they enter a row anywhere but
+   * at its start.
+   */
+  public static InternalKey rowTombstone(ReadView view, long snapshot, byte[] row)
+      throws IOException {
+    try (MergingIterator m = new MergingIterator(rowSources(view, row))) {
+      m.seek(new InternalKey(row, EMPTY, InternalKey.MAX_SEQUENCE, ValueKind.PUT));
+      NewestVersions first = new NewestVersions(m, snapshot);
+      return first.next() && Arrays.equals(first.newest().row(), row) ? first.rowTombstone() : null;
     }
   }
 

@@ -196,6 +196,15 @@ public final class TableRef {
     }
 
     @Override
+    public void seekToLast() throws IOException {
+      try {
+        it.seekToLast();
+      } catch (CorruptTableException e) {
+        throw translate(e);
+      }
+    }
+
+    @Override
     public void seek(InternalKey target) throws IOException {
       try {
         it.seek(target);
@@ -213,6 +222,15 @@ public final class TableRef {
     public void next() throws IOException {
       try {
         it.next();
+      } catch (CorruptTableException e) {
+        throw translate(e);
+      }
+    }
+
+    @Override
+    public void prev() throws IOException {
+      try {
+        it.prev();
       } catch (CorruptTableException e) {
         throw translate(e);
       }
