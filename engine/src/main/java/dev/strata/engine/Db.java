@@ -12,6 +12,7 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.BatchCodec;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.read.BatchedGets;
 import dev.strata.engine.read.DbCursor;
 import dev.strata.engine.read.DbScanner;
 import dev.strata.engine.read.InternalIterator;
@@ -674,6 +675,75 @@ public final class Db implements AutoCloseable {
     byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
     return new DbScanner(
         v, new MergingIterator(ReadPath.allSources(v)), snapshot, from, to, readers);
+  }
+
+  /**
+   * The values under {@code keys} (key-value view: rows with the empty column), aligned with the
+   * list, null where absent or deleted: the same answers as {@link #get(byte[])} for each, read
+   * together ({@link dev.strata.engine.read.BatchedGets}). Each counts as a Get.
+   */
+  public List<byte[]> multiGet(List<byte[]> keys) throws IOException {
+    Limits.requireNonNull(keys, "keys");
+    byte[][] rows = new byte[keys.size()][];
+    byte[][] columns = new byte[keys.size()][];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = keys.get(i);
+      Limits.checkKey(rows[i]);
+      columns[i] = EMPTY;
+    }
+    return readAll(rows, columns);
+  }
+
+  /**
+   * The values of cells (rows[i], columns[i]), aligned with the lists, null where absent or
+   * deleted; see {@link #multiGet(List)}.
+   *
+   * @throws IllegalArgumentException when the lists differ in size
+   */
+  public List<byte[]> multiGet(List<byte[]> rows, List<byte[]> columns) throws IOException {
+    Limits.requireNonNull(rows, "rows");
+    Limits.requireNonNull(columns, "columns");
+    if (rows.size() != columns.size()) {
+      throw new IllegalArgumentException(
+          "rows and columns differ in size: " + rows.size() + " and " + columns.size());
+    }
+    byte[][] r = new byte[rows.size()][];
+    byte[][] c = new byte[rows.size()][];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = rows.get(i);
+      c[i] = columns.get(i);
+      Limits.checkCell(r[i], c[i]);
+    }
+    return readAll(r, c);
+  }
+
+  private List<byte[]> readAll(byte[][] rows, byte[][] columns) throws IOException {
+    ensureOpen();
+    gets.add(rows.length);
+    ReadView v = acquireView();
+    long snapshot = lastSequence; // after the view: see acquireView
+    try {
+      return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns)));
+    } finally {
+      v.release();
+    }
+  }
+
+  /**
+   * False when cell (row, column) is certainly absent; true when it may be present. Reads no data
+   * block: the memtables, then the row ranges and filters of the tables that could hold it
+   * (RocksDB's keyMayExist). Never false for a live cell.
+   */
+  public boolean mayContain(byte[] row, byte[] column) throws IOException {
+    Limits.checkCell(row, column);
+    ensureOpen();
+    ReadView v = acquireView();
+    long snapshot = lastSequence; // after the view: see acquireView
+    try {
+      return ReadPath.mayContain(v, snapshot, row, column);
+    } finally {
+      v.release();
+    }
   }
 
   /**

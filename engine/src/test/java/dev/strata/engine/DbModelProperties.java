@@ -299,10 +299,37 @@ final class DbModelProperties {
         checkRow(row);
       }
       assertEquals(model.scan(null, null), CellModel.scan(db, null, null), "full scan");
+      checkBatchedGets();
       for (HeldSnapshot h : snapshots) {
         checkSnapshot(h, row(), column());
       }
       assertEquals(snapshots.size(), db.stats().liveSnapshots(), "live snapshots");
+    }
+
+    /**
+     * A batch of random cells, duplicates included, read with multiGet equals the model cell by
+     * cell; mayContain is never false for a live cell of it.
+     */
+    private void checkBatchedGets() throws IOException {
+      List<byte[]> rows = new ArrayList<>();
+      List<byte[]> columns = new ArrayList<>();
+      for (int i = r.nextInt(40); i >= 0; i--) {
+        rows.add(row());
+        columns.add(r.nextInt(4) == 0 ? new byte[0] : column());
+      }
+      List<byte[]> got = db.multiGet(rows, columns);
+      List<byte[]> keys = db.multiGet(rows);
+      for (int i = 0; i < rows.size(); i++) {
+        byte[] want = model.get(rows.get(i), columns.get(i));
+        assertEquals(CellModel.describeValue(want), CellModel.describeValue(got.get(i)), "multiGet " + i);
+        assertEquals(
+            CellModel.describeValue(model.get(rows.get(i), new byte[0])),
+            CellModel.describeValue(keys.get(i)),
+            "multiGet(keys) " + i);
+        if (want != null) {
+          assertEquals(true, db.mayContain(rows.get(i), columns.get(i)), "mayContain of a live cell");
+        }
+      }
     }
 
     private void checkGet(byte[] row, byte[] column) throws IOException {

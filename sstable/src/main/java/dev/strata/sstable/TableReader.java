@@ -182,9 +182,65 @@ public final class TableReader implements Closeable {
     Objects.requireNonNull(probe, "probe");
     checkSnapshot(snapshot);
     checkOpen();
-    byte[] row = probe.row();
-    if (!rowInRange(row)) {
-      return GetResult.ABSENT;
+    int admitted = admit(probe);
+    return admitted == OUT_OF_RANGE || admitted == SKIPPED
+        ? GetResult.ABSENT
+        : lookup(new TableCursor(this), probe, admitted, snapshot);
+  }
+
+  /**
+   * {@link #get} for a batch: {@code probes} in (row, column) order, the result at each one's index.
+   * Every probe's filter chunk is asked before any index or data block is read, and one cursor then
+   * visits the admitted probes in order, so a data block holding several of them is fetched once
+   * (the cursor keeps the loaded block while a seek stays in it). Counts as the same Gets one by one.
+   */
+  public GetResult[] getAll(List<FilterProbe> probes, long snapshot) throws IOException {
+    Objects.requireNonNull(probes, "probes");
+    checkSnapshot(snapshot);
+    checkOpen();
+    int n = probes.size();
+    int[] admitted = new int[n];
+    for (int i = 0; i < n; i++) {
+      admitted[i] = admit(probes.get(i));
+    }
+    GetResult[] out = new GetResult[n];
+    TableCursor cursor = new TableCursor(this);
+    for (int i = 0; i < n; i++) {
+      assert i == 0 || inOrder(probes.get(i - 1), probes.get(i)) : "probes out of order at " + i;
+      out[i] = admitted[i] == OUT_OF_RANGE || admitted[i] == SKIPPED
+          ? GetResult.ABSENT
+          : lookup(cursor, probes.get(i), admitted[i], snapshot);
+    }
+    return out;
+  }
+
+  /**
+   * False only when the table certainly holds no entry of cell (probe.row, probe.column): its row
+   * range or its filter excludes it. Reads at most one filter chunk (through the cache), never an
+   * index or data block, and counts no Get.
+   */
+  public boolean mayContain(FilterProbe probe) throws IOException {
+    Objects.requireNonNull(probe, "probe");
+    checkOpen();
+    return rowInRange(probe.row()) && cellMayBePresent(probe);
+  }
+
+  /** {@link #admit}: the row lies outside the table. */
+  private static final int OUT_OF_RANGE = -1;
+  /** {@link #admit}: the filter excludes both the cell and a row tombstone. */
+  private static final int SKIPPED = 0;
+  /** {@link #admit} bit: the cell may be present. */
+  private static final int CELL_MAYBE = 1;
+  /** {@link #admit} bit: a row tombstone of the row may be present. */
+  private static final int TOMBSTONE_MAYBE = 2;
+
+  /**
+   * The range and filter checks of a Get, counted: {@link #OUT_OF_RANGE}, {@link #SKIPPED}, or the
+   * bits of what must be looked up.
+   */
+  private int admit(FilterProbe probe) throws IOException {
+    if (!rowInRange(probe.row())) {
+      return OUT_OF_RANGE;
     }
     counters.tablesConsulted.increment();
     boolean cellMaybe = cellMayBePresent(probe);
@@ -192,9 +248,17 @@ public final class TableReader implements Closeable {
         && (properties.filterType() == FilterType.ROWCOL ? rowTombstoneMayBePresent(probe) : cellMaybe);
     if (!cellMaybe && !tombstoneMaybe) {
       counters.tablesSkippedByFilter.increment();
-      return GetResult.ABSENT;
+      return SKIPPED;
     }
-    TableCursor cursor = new TableCursor(this);
+    return (cellMaybe ? CELL_MAYBE : 0) | (tombstoneMaybe ? TOMBSTONE_MAYBE : 0);
+  }
+
+  /** The index and data block part of a Get whose filter admitted {@code admitted}. */
+  private GetResult lookup(TableCursor cursor, FilterProbe probe, int admitted, long snapshot)
+      throws IOException {
+    byte[] row = probe.row();
+    boolean cellMaybe = (admitted & CELL_MAYBE) != 0;
+    boolean tombstoneMaybe = (admitted & TOMBSTONE_MAYBE) != 0;
     InternalKey cell = null;
     byte[] value = null;
     if (cellMaybe) {
@@ -224,6 +288,12 @@ public final class TableReader implements Closeable {
       return GetResult.ABSENT;
     }
     return new GetResult(cell, value, rowTombstone);
+  }
+
+  private static boolean inOrder(FilterProbe a, FilterProbe b) {
+    byte[] key = new byte[KeyCodec.cellKeyLength(b.row(), b.column())];
+    KeyCodec.encodeCellKey(b.row(), b.column(), key, 0);
+    return KeyCodec.compareCell(a.row(), a.column(), key, 0, key.length) <= 0;
   }
 
   /**

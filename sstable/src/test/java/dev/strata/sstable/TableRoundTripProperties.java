@@ -181,6 +181,33 @@ final class TableRoundTripProperties {
     for (int t = 0; t < 100; t++) {
       checkGet(model, reader, gen.bytes(random.nextInt(6)), gen.bytes(random.nextInt(3)), InternalKey.MAX_SEQUENCE);
     }
+    checkGetAll(model, reader, random, gen);
+  }
+
+  /** A sorted batch of present and absent cells through getAll answers as each Get alone. */
+  private static void checkGetAll(TableModel model, TableReader reader, Random random, RandomCells gen) throws Exception {
+    List<FilterProbe> probes = new java.util.ArrayList<>();
+    List<Entry> entries = model.entries();
+    for (int t = 0; t < 64; t++) {
+      if (random.nextBoolean()) {
+        InternalKey k = entries.get(random.nextInt(entries.size())).key();
+        probes.add(FilterProbe.of(k.row(), k.column()));
+      } else {
+        probes.add(FilterProbe.of(gen.bytes(random.nextInt(6)), gen.bytes(random.nextInt(3))));
+      }
+    }
+    probes.sort((a, b) -> {
+      int c = java.util.Arrays.compareUnsigned(a.row(), b.row());
+      return c != 0 ? c : java.util.Arrays.compareUnsigned(a.column(), b.column());
+    });
+    long snapshot = random.nextBoolean() ? InternalKey.MAX_SEQUENCE : random.nextInt((int) model.maxSequence() + 2);
+    GetResult[] all = reader.getAll(probes, snapshot);
+    for (int i = 0; i < probes.size(); i++) {
+      GetResult one = reader.get(probes.get(i), snapshot);
+      assertEquals(one.cell(), all[i].cell(), "getAll cell " + i);
+      assertArrayEquals(one.value(), all[i].value(), "getAll value " + i);
+      assertEquals(one.rowTombstoneSequence(), all[i].rowTombstoneSequence(), "getAll tombstone " + i);
+    }
   }
 
   static void checkGet(TableModel model, TableReader reader, byte[] row, byte[] column, long snapshot) throws Exception {

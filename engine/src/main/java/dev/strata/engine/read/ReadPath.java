@@ -56,6 +56,30 @@ public final class ReadPath {
     return null;
   }
 
+  /**
+   * False only when (row, column) is certainly absent as of {@code snapshot}: the memtables' newest
+   * word on it is a delete, or none knows it and every table that may hold its row is excluded by
+   * its range or filter. Reads filter chunks at most, never an index or data block (RocksDB's
+   * keyMayExist).
+   */
+  public static boolean mayContain(ReadView view, long snapshot, byte[] row, byte[] column)
+      throws IOException {
+    Verdict verdict = Verdict.of(view.mutable().get(row, column, snapshot));
+    for (int i = 0; verdict == Verdict.UNKNOWN && i < view.frozen().size(); i++) {
+      verdict = Verdict.of(view.frozen().get(i).get(row, column, snapshot));
+    }
+    if (verdict != Verdict.UNKNOWN) {
+      return verdict == Verdict.FOUND;
+    }
+    FilterProbe probe = FilterProbe.of(row, column);
+    for (TableRef t : view.version().tablesForRow(row)) {
+      if (t.mayContain(probe)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Iterators over every source that may hold {@code row}; tables its filter excludes are left out. */
   public static List<InternalIterator> rowSources(ReadView view, byte[] row) throws IOException {
     List<InternalIterator> sources = memTableSources(view);

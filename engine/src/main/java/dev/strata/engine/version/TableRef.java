@@ -104,6 +104,24 @@ public final class TableRef {
     }
   }
 
+  /** See {@link TableReader#getAll}. */
+  public GetResult[] getAll(List<FilterProbe> probes, long snapshot) throws IOException {
+    try {
+      return reader.getAll(probes, snapshot);
+    } catch (CorruptTableException e) {
+      throw translate(e);
+    }
+  }
+
+  /** See {@link TableReader#mayContain}. */
+  public boolean mayContain(FilterProbe probe) throws IOException {
+    try {
+      return reader.mayContain(probe);
+    } catch (CorruptTableException e) {
+      throw translate(e);
+    }
+  }
+
   /** See {@link TableReader#mightContainRow}. */
   public boolean mightContainRow(FilterProbe probe) throws IOException {
     try {
