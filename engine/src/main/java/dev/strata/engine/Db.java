@@ -1049,6 +1049,38 @@ public final class Db implements AutoCloseable {
     }
   }
 
+  /** The bytes of the tables at each level now, level 0 first (what the compaction picker sizes). */
+  public List<Long> bytesPerLevel() {
+    ensureOpen();
+    ReadView v = acquireView();
+    try {
+      List<Long> out = new ArrayList<>();
+      for (int level = 0; level < Version.NUM_LEVELS; level++) {
+        out.add(v.version().levelBytes(level));
+      }
+      return Collections.unmodifiableList(out);
+    } finally {
+      v.release();
+    }
+  }
+
+  /**
+   * Whether a flush or compaction is running or due now. False means the tree has quiesced: with
+   * no more writes it stays as it is; a benchmark waits for this before it measures reads.
+   */
+  public boolean backgroundWorkPending() {
+    ensureOpen();
+    mutex.lock();
+    try {
+      return backgroundScheduled
+          || !frozen.isEmpty()
+          || manualCompactionsDone < manualCompactionsRequested
+          || (options.autoCompaction() && picker.needsCompaction(versions.current()));
+    } finally {
+      mutex.unlock();
+    }
+  }
+
   /**
    * Waits for background work to finish, closes the log and every file, and releases the lock.
    * Writes acknowledged before are in the log (and with {@code syncWrites} on disk); the next open
