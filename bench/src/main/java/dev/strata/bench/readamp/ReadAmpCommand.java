@@ -1,5 +1,7 @@
 package dev.strata.bench.readamp;
 
+import dev.strata.bench.common.FileTrees;
+import dev.strata.bench.common.RocksDbLibrary;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -44,7 +46,7 @@ import picocli.CommandLine.Spec;
 public final class ReadAmpCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Option(names = "--keys", defaultValue = "80000", paramLabel = "N",
+  @Option(names = "--keys", defaultValue = "100000", paramLabel = "N",
       description = "Cells loaded per workload (narrow: N rows of 1 column; wide: N/columns rows)."
           + " Default: ${DEFAULT-VALUE}.")
   private long keys;
@@ -76,9 +78,10 @@ public final class ReadAmpCommand implements Callable<Integer> {
           + " different reads precedes it). Default: ${DEFAULT-VALUE}.")
   private int gets;
 
-  @Option(names = "--cache-mb", defaultValue = "4", paramLabel = "MB",
-      description = "Block cache capacity of both engines, MiB; smaller than the data, so data"
-          + " blocks are really read. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--cache-mb", defaultValue = "1", paramLabel = "MB",
+      description = "Block cache capacity of both engines, MiB; by default about a tenth of the"
+          + " data (100,000 cells take about 11 MB on disk), so data blocks are really read."
+          + " Default: ${DEFAULT-VALUE}.")
   private double cacheMb;
 
   @Option(names = "--filter-chunk-bytes", defaultValue = "131072", paramLabel = "N",
@@ -147,17 +150,17 @@ public final class ReadAmpCommand implements Callable<Integer> {
     ReadAmpRun run = new ReadAmpRun(plan, out, progress);
     try (progress) {
       if (rocksDb) {
-        RocksDbTarget.loadLibrary(tmp);
-        formatVersion = Integer.toString(RocksDbTarget.formatVersion());
+        RocksDbLibrary.load(tmp);
+        formatVersion = Integer.toString(RocksDbLibrary.formatVersion());
       }
       run.warmUpJit();
       main = run.runMain();
       sweep = run.runFprSweep();
     } finally {
       System.setProperty("java.io.tmpdir", systemTmp);
-      ReadAmpRun.deleteTree(tmp);
+      FileTrees.deleteTree(tmp);
       if (!keepData) {
-        ReadAmpRun.deleteTree(out.resolve("data"));
+        FileTrees.deleteTree(out.resolve("data"));
       }
     }
     Path csv = out.resolve("results.csv");

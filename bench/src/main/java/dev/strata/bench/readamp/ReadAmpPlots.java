@@ -1,8 +1,6 @@
 package dev.strata.bench.readamp;
 
-import java.awt.Color;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
+import dev.strata.bench.common.Charts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -30,9 +27,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * <p>Immutable (static methods only).
  */
 final class ReadAmpPlots {
-  private static final int PANEL_WIDTH = 560;
-  private static final int PANEL_HEIGHT = 480;
-
   private ReadAmpPlots() {}
 
   /** Writes every plot into {@code out}; returns their paths. */
@@ -53,10 +47,10 @@ final class ReadAmpPlots {
     List<Chart<?, ?>> panels = new ArrayList<>();
     for (Shape shape : plan.shapes()) {
       for (QueryKind q : QueryKind.values()) {
-        XYChart chart = new XYChartBuilder().width(PANEL_WIDTH).height(PANEL_HEIGHT)
+        XYChart chart = new XYChartBuilder().width(Charts.PANEL_WIDTH).height(Charts.PANEL_HEIGHT)
             .title(shape.label() + " rows, " + q.label()).xAxisTitle("level-0 tables")
             .yAxisTitle(yTitle).build();
-        style(chart);
+        Charts.style(chart);
         for (Setup s : plan.setups()) {
           List<Double> x = new ArrayList<>();
           List<Double> y = new ArrayList<>();
@@ -76,16 +70,16 @@ final class ReadAmpPlots {
         panels.add(chart);
       }
     }
-    return grid(file, panels, QueryKind.values().length);
+    return Charts.grid(file, panels, QueryKind.values().length);
   }
 
   private static Path fprVsBits(Path file, ReadAmpRun.Plan plan, List<ResultRow> main,
       List<ResultRow> sweep) throws IOException {
-    XYChart chart = new XYChartBuilder().width(2 * PANEL_WIDTH).height(2 * PANEL_HEIGHT)
+    XYChart chart = new XYChartBuilder().width(2 * Charts.PANEL_WIDTH).height(2 * Charts.PANEL_HEIGHT)
         .title("False-positive rate, measured vs model (absent rows, " + plan.sweepShape().label()
             + " rows, " + plan.maxTables() + " level-0 tables)")
         .xAxisTitle("bits per key").yAxisTitle("false-positive rate").build();
-    style(chart);
+    Charts.style(chart);
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setLegendPosition(LegendPosition.InsideNE);
     List<ResultRow> points = new ArrayList<>(sweep);
@@ -138,10 +132,10 @@ final class ReadAmpPlots {
           : List.of(ResultRow.L0)) {
         String where = phase.equals(ResultRow.L0) ? plan.maxTables() + " level-0 tables"
             : "after full compaction";
-        CategoryChart chart = new CategoryChartBuilder().width(PANEL_WIDTH).height(PANEL_HEIGHT)
+        CategoryChart chart = new CategoryChartBuilder().width(Charts.PANEL_WIDTH).height(Charts.PANEL_HEIGHT)
             .title(shape.label() + " rows, " + where)
             .xAxisTitle("query").yAxisTitle("Strata ops/s / RocksDB ops/s").build();
-        style(chart);
+        Charts.style(chart);
         for (Setup s : plan.setups()) {
           if (s.rocksDbCounterpart() == null) {
             continue;
@@ -169,7 +163,7 @@ final class ReadAmpPlots {
         panels.add(chart);
       }
     }
-    return grid(file, panels, 2);
+    return Charts.grid(file, panels, 2);
   }
 
   /**
@@ -198,33 +192,5 @@ final class ReadAmpPlots {
     if (!x.isEmpty()) {
       chart.addSeries(strata.label() + " / " + rocksDb.label(), x, y);
     }
-  }
-
-  private static void style(Chart<?, ?> chart) {
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
-    chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
-    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
-    chart.getStyler().setLegendFont(chart.getStyler().getLegendFont().deriveFont(10f));
-  }
-
-  /** Lays {@code panels} out {@code columns} per row in one PNG. */
-  private static Path grid(Path file, List<Chart<?, ?>> panels, int columns) throws IOException {
-    int cols = Math.min(columns, Math.max(1, panels.size()));
-    int rowsCount = (panels.size() + cols - 1) / cols;
-    BufferedImage image = new BufferedImage(cols * PANEL_WIDTH, rowsCount * PANEL_HEIGHT,
-        BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = image.createGraphics();
-    try {
-      g.setColor(Color.WHITE);
-      g.fillRect(0, 0, image.getWidth(), image.getHeight());
-      for (int i = 0; i < panels.size(); i++) {
-        BufferedImage panel = BitmapEncoder.getBufferedImage(panels.get(i));
-        g.drawImage(panel, (i % cols) * PANEL_WIDTH, (i / cols) * PANEL_HEIGHT, null);
-      }
-    } finally {
-      g.dispose();
-    }
-    ImageIO.write(image, "png", file.toFile());
-    return file;
   }
 }

@@ -1,5 +1,6 @@
 package dev.strata.bench.readamp;
 
+import dev.strata.bench.common.Cells;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,8 +59,8 @@ final class ReadAmpReport {
     b.append(String.format(Locale.ROOT,
         "readamp: %,d cells per shape, %s-byte values (compression ratio %s), %s bits/key,"
             + " %s MiB block cache, %,d reads per pass, tables %s; %.0f s%n",
-        plan.keys(), plan.valueBytes(), ResultsCsv.format(plan.compressionRatio()),
-        ResultsCsv.format(plan.bitsPerKey()), ResultsCsv.format(plan.cacheBytes() / 1048576.0),
+        plan.keys(), plan.valueBytes(), Cells.format(plan.compressionRatio()),
+        Cells.format(plan.bitsPerKey()), Cells.format(plan.cacheBytes() / 1048576.0),
         plan.gets(), plan.tables(), seconds));
     b.append("Per read: consult/skip/fp = tables consulted, skipped by filter, false positives;"
         + " filt_rd/data_rd = blocks read from file (cache misses); data_acc = data blocks"
@@ -129,7 +130,7 @@ final class ReadAmpReport {
             + " table counts %s%s; %,d reads per query kind and pass (after a warm-up pass of as"
             + " many other reads); false-positive sweep at %s bits/key.%n%n",
         seconds, plan.keys(), plan.columns(), plan.valueBytes(),
-        ResultsCsv.format(plan.compressionRatio()), plan.seed(), ResultsCsv.format(plan.bitsPerKey()),
+        Cells.format(plan.compressionRatio()), plan.seed(), Cells.format(plan.bitsPerKey()),
         plan.tables(), plan.compacted() ? " and a full compaction after the largest" : "",
         plan.gets(), plan.fprBits()));
     b.append("## Parity\n\n");
@@ -162,11 +163,11 @@ final class ReadAmpReport {
           written): "read from file" means a block-cache miss served by the OS.
         - Before the first measurement every setup runs once on an eighth of the cells and its figures
           are thrown away, so the JIT has compiled both engines' paths whichever setup comes first.
-        """, Settings.BLOCK_SIZE_BYTES, ResultsCsv.format(plan.cacheBytes() / 1048576.0),
+        """, Settings.BLOCK_SIZE_BYTES, Cells.format(plan.cacheBytes() / 1048576.0),
         Settings.HIGH_PRIORITY_POOL_RATIO * 100, settings.rocksDbShardBits(),
         Settings.HIGH_PRIORITY_POOL_RATIO, 1 << settings.rocksDbShardBits(),
         settings.strataCacheShards(), plan.filterChunkBytes(), rocksDbFormatVersion,
-        ResultsCsv.format(plan.bitsPerKey()), plan.filterChunkBytes()));
+        Cells.format(plan.bitsPerKey()), plan.filterChunkBytes()));
     b.append("""
 
         ## What the columns mean

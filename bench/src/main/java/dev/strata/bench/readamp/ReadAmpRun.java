@@ -1,16 +1,15 @@
 package dev.strata.bench.readamp;
 
+import dev.strata.bench.common.Cells;
+import dev.strata.bench.common.FileTrees;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -198,9 +197,9 @@ final class ReadAmpRun {
   private List<ResultRow> runOne(Setup setup, Settings s, Workload w, int tables,
       List<QueryKind> kinds, boolean compact, String phase, int gets) throws IOException {
     String name = String.format(Locale.ROOT, "%s-%s-%dt-%sbpk", w.shape().label(),
-        setup.name().toLowerCase(Locale.ROOT), tables, ResultsCsv.format(s.bitsPerKey()));
+        setup.name().toLowerCase(Locale.ROOT), tables, Cells.format(s.bitsPerKey()));
     Path dir = dataDir.resolve(name);
-    deleteTree(dir);
+    FileTrees.deleteTree(dir);
     Files.createDirectories(dir);
     List<ResultRow> rows = new ArrayList<>();
     try (Target t = open(setup, s, dir)) {
@@ -214,7 +213,7 @@ final class ReadAmpRun {
       }
     }
     if (!plan.keepData()) {
-      deleteTree(dir);
+      FileTrees.deleteTree(dir);
     }
     return rows;
   }
@@ -340,18 +339,5 @@ final class ReadAmpRun {
       out.add(r.withRatio(ratio));
     }
     return out;
-  }
-
-  static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
   }
 }

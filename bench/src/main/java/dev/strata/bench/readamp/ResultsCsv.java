@@ -1,12 +1,12 @@
 package dev.strata.bench.readamp;
 
+import dev.strata.bench.common.Cells;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -72,28 +72,10 @@ final class ResultsCsv {
           if (i > 0) {
             line.append(',');
           }
-          line.append(format(COLUMNS.get(i).value().apply(r)));
+          line.append(Cells.format(COLUMNS.get(i).value().apply(r)));
         }
         w.write(line.append('\n').toString());
       }
     }
-  }
-
-  /** A cell: empty for null, integers as they are, other numbers with 6 significant digits. */
-  static String format(Object v) {
-    if (v == null) {
-      return "";
-    }
-    if (v instanceof Double d) {
-      if (d.isNaN() || d.isInfinite()) {
-        return "";
-      }
-      if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-        return Long.toString(d.longValue());
-      }
-      return String.format(Locale.ROOT, "%.6g", d).replaceFirst("(\\.\\d*?)0+(e|$)", "$1$2")
-          .replaceFirst("\\.(e|$)", "$1");
-    }
-    return v.toString();
   }
 }

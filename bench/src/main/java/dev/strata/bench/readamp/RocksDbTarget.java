@@ -1,9 +1,9 @@
 package dev.strata.bench.readamp;
 
+import dev.strata.bench.common.RocksDbLibrary;
+import dev.strata.bench.common.RocksDbRows;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Map;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -12,14 +12,12 @@ import org.rocksdb.FlushOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
-import org.rocksdb.NativeLibraryLoader;
 import org.rocksdb.Options;
 import org.rocksdb.PerfContext;
 import org.rocksdb.PerfLevel;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 import org.rocksdb.Statistics;
 import org.rocksdb.TableProperties;
 import org.rocksdb.TickerType;
@@ -83,16 +81,6 @@ final class RocksDbTarget implements Target {
     open();
   }
 
-  /**
-   * Loads the JNI library, extracting it into {@code dir} rather than the system temporary folder,
-   * so a run writes nothing outside its output folder. Call before any other RocksDB class is used.
-   */
-  static void loadLibrary(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    NativeLibraryLoader.getInstance().loadLibrary(dir.toString());
-    RocksDB.loadLibrary();
-  }
-
   private void open() throws IOException {
     statistics = new Statistics();
     cache = new LRUCache(settings.cacheBytes(), settings.rocksDbShardBits(), false,
@@ -105,7 +93,7 @@ final class RocksDbTarget implements Target {
         .setPinL0FilterAndIndexBlocksInCache(false)
         .setOptimizeFiltersForMemory(false)
         .setWholeKeyFiltering(true);
-    table.setFormatVersion(formatVersion());
+    table.setFormatVersion(RocksDbLibrary.formatVersion());
     options = new Options()
         .setCreateIfMissing(true)
         .setStatistics(statistics)
@@ -139,21 +127,10 @@ final class RocksDbTarget implements Target {
     perf.reset();
   }
 
-  /** The table format version every RocksDB setup uses: the library's default, at least 5. */
-  static int formatVersion() {
-    return Math.max(5, new BlockBasedTableConfig().formatVersion());
-  }
-
-  private static byte[] key(byte[] row, byte[] column) {
-    byte[] k = Arrays.copyOf(row, row.length + column.length);
-    System.arraycopy(column, 0, k, row.length, column.length);
-    return k;
-  }
-
   @Override
   public void put(byte[] row, byte[] column, byte[] value) throws IOException {
     try {
-      db.put(writeOptions, key(row, column), value);
+      db.put(writeOptions, RocksDbRows.cellKey(row, column), value);
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
@@ -186,7 +163,7 @@ final class RocksDbTarget implements Target {
   @Override
   public byte[] get(byte[] row, byte[] column) throws IOException {
     try {
-      return db.get(readOptions, key(row, column));
+      return db.get(readOptions, RocksDbRows.cellKey(row, column));
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
@@ -194,19 +171,9 @@ final class RocksDbTarget implements Target {
 
   @Override
   public int getRow(byte[] row) {
-    int n = 0;
-    try (RocksIterator it = db.newIterator(rowReadOptions)) {
-      for (it.seek(row); it.isValid(); it.next()) {
-        byte[] k = it.key();
-        if (k.length < row.length || !Arrays.equals(k, 0, row.length, row, 0, row.length)) {
-          break;
-        }
-        it.value();
-        n++;
-      }
-    }
-    return n;
+    return RocksDbRows.readRow(db, rowReadOptions, row);
   }
+
 
   @Override
   public Counters counters() {

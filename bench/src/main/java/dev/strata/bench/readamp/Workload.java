@@ -1,5 +1,7 @@
 package dev.strata.bench.readamp;
 
+import dev.strata.bench.common.CompressibleValues;
+import dev.strata.bench.common.Mix;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -8,16 +10,14 @@ import java.util.SplittableRandom;
  * The data and the query keys of one benchmark shape, all derived from a seed, so both engines get
  * byte-identical cells and queries.
  *
- * <p>Rows are 16 ASCII hex digits of {@code mix(i ^ seed)}; {@code mix} (the Stafford variant-13
+ * <p>Rows are 16 ASCII hex digits of {@code mix(i ^ seed)}; {@code mix} ({@link Mix}, the Stafford variant-13
  * finalizer) is a bijection of the longs, so row indices {@code [0, rows)} (loaded) and {@code
  * [rows, ...)} (absent) never collide, and both spread uniformly over the same range: every table
  * covers nearly the whole key space and its row-range check skips nothing. Columns are {@code
  * "c0001"}-style: loaded columns have odd numbers {@code 1, 3, ..., 2 * columns - 1}, absent ones
  * even numbers {@code 0, 2, ..., 2 * columns}, interleaved with them.
  *
- * <p>Values imitate db_bench's {@code --compression_ratio}: they are cut from a 1 MiB pool made of
- * 100-byte pieces, each a random printable string of {@code ratio * 100} bytes repeated to fill the
- * piece, so LZ4 shrinks them to about {@code ratio} of their size.
+ * <p>Values imitate db_bench's {@code --compression_ratio} ({@link CompressibleValues}).
  *
  * <p>Immutable.
  */
@@ -25,30 +25,22 @@ final class Workload {
   /** Bytes of every row key (16 hex digits); RocksDB's prefix extractor cuts keys here. */
   static final int ROW_BYTES = 16;
 
-  /** Size of the value pool, as db_bench's RandomGenerator. */
-  private static final int POOL_BYTES = 1 << 20;
-
-  /** Size of one compressible piece of the pool, as db_bench. */
-  private static final int PIECE_BYTES = 100;
-
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   private final Shape shape;
   private final long cells;
   private final int columnsPerRow;
   private final long rows;
-  private final int valueBytes;
   private final long seed;
-  private final byte[] pool;
+  private final CompressibleValues values;
 
   Workload(Shape shape, long cells, int wideColumns, int valueBytes, double compressionRatio, long seed) {
     this.shape = shape;
     this.columnsPerRow = shape.columnsPerRow(wideColumns);
     this.rows = Math.max(1, cells / columnsPerRow);
     this.cells = rows * columnsPerRow;
-    this.valueBytes = valueBytes;
     this.seed = seed;
-    this.pool = valuePool(Math.max(POOL_BYTES, valueBytes), compressionRatio, new SplittableRandom(seed ^ 0x76616c7565L));
+    this.values = new CompressibleValues(valueBytes, compressionRatio, seed);
   }
 
   Shape shape() {
@@ -70,7 +62,7 @@ final class Workload {
 
   /** Row key {@code index}: loaded for {@code index < rows()}, absent above. */
   byte[] row(long index) {
-    long h = mix(index ^ seed);
+    long h = Mix.mix(index ^ seed);
     byte[] row = new byte[ROW_BYTES];
     for (int i = ROW_BYTES - 1; i >= 0; i--) {
       row[i] = HEX[(int) (h & 15)];
@@ -91,11 +83,7 @@ final class Workload {
 
   /** The value of cell {@code cellIndex}: {@code valueBytes} bytes of the compressible pool. */
   byte[] value(long cellIndex) {
-    long span = pool.length - valueBytes + 1L;
-    int at = (int) ((cellIndex * valueBytes) % span);
-    byte[] v = new byte[valueBytes];
-    System.arraycopy(pool, at, v, 0, valueBytes);
-    return v;
+    return values.value(cellIndex);
   }
 
   /**
@@ -104,7 +92,7 @@ final class Workload {
    * the columns are unused.
    */
   Queries queries(QueryKind kind, int count, long streamSeed) {
-    SplittableRandom r = new SplittableRandom(seed ^ mix(streamSeed * 31 + kind.ordinal()));
+    SplittableRandom r = new SplittableRandom(seed ^ Mix.mix(streamSeed * 31 + kind.ordinal()));
     byte[][] qRows = new byte[count][];
     byte[][] qColumns = new byte[count][];
     for (int i = 0; i < count; i++) {
@@ -132,27 +120,5 @@ final class Workload {
 
   private static byte[] columnName(int n) {
     return String.format("c%04d", n).getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private static byte[] valuePool(int size, double ratio, SplittableRandom r) {
-    byte[] pool = new byte[size];
-    int raw = Math.max(1, (int) (PIECE_BYTES * ratio));
-    byte[] piece = new byte[raw];
-    for (int at = 0; at < size; at += PIECE_BYTES) {
-      for (int i = 0; i < raw; i++) {
-        piece[i] = (byte) (' ' + r.nextInt(95));
-      }
-      for (int i = 0; i < PIECE_BYTES && at + i < size; i++) {
-        pool[at + i] = piece[i % raw];
-      }
-    }
-    return pool;
-  }
-
-  /** Stafford variant 13: a bijection of the longs with good avalanche. */
-  static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
   }
 }
