@@ -1,6 +1,7 @@
 package dev.strata.bench;
 
 import dev.strata.bench.bloom.FiltersCommand;
+import dev.strata.bench.dbbench.DbBenchCommand;
 import dev.strata.bench.readamp.ReadAmpCommand;
 import dev.strata.bench.tools.InspectCommand;
 import dev.strata.bench.tools.StatsCommand;
@@ -37,6 +38,7 @@ import picocli.CommandLine.Spec;
       HelpCommand.class,
       FiltersCommand.class,
       ReadAmpCommand.class,
+      DbBenchCommand.class,
       InspectCommand.class,
       VerifyCommand.class,
       StatsCommand.class,

@@ -1,0 +1,91 @@
+package dev.strata.bench.dbbench;
+
+import java.util.Locale;
+
+/**
+ * The workloads of {@code dbbench}, named as in RocksDB's db_bench. A fill writes {@code --num}
+ * keys into a fresh database; overwrite writes as many random keys again; the reads run for {@code
+ * --duration} seconds on {@code --threads} threads after a warm-up of the same operation.
+ *
+ * <p>Immutable.
+ */
+enum Benchmark {
+  /** {@code --num} keys in ascending order into a fresh database. */
+  FILLSEQ(Kind.FILL, Layout.NARROW),
+  /** {@code --num} keys in a random order (each key once) into a fresh database. */
+  FILLRANDOM(Kind.FILL, Layout.NARROW),
+  /** {@code --num} puts of keys drawn at random (with repeats) from the filled ones. */
+  OVERWRITE(Kind.WRITE, Layout.NARROW),
+  /** Gets of keys drawn at random from the filled ones: every Get finds its key. */
+  READRANDOM(Kind.READ, Layout.NARROW),
+  /** Gets of keys that are certainly absent but fall among the filled ones. */
+  READMISSING(Kind.READ, Layout.NARROW),
+  /** Random Gets on N reader threads while one writer overwrites random keys as fast as it can. */
+  READWHILEWRITING(Kind.READ, Layout.NARROW),
+  /** A seek to a random filled key, then the next cells after it (10 in all, as db_bench). */
+  SEEKRANDOM(Kind.READ, Layout.NARROW),
+  /** Reads every column of a random wide row (its own database, filled by {@link #FILLROWS}). */
+  GETROWRANDOM(Kind.READ, Layout.WIDE),
+  /** The wide-row database {@link #GETROWRANDOM} reads: {@code --num} cells in random row order. */
+  FILLROWS(Kind.FILL, Layout.WIDE);
+
+  /** What a benchmark does to its database. */
+  enum Kind {
+    /** Creates the database from nothing. */
+    FILL,
+    /** Changes an existing database. */
+    WRITE,
+    /** Reads an existing database (readwhilewriting also writes, but is measured by its reads). */
+    READ
+  }
+
+  /** Which database a benchmark works on. */
+  enum Layout {
+    /** Key-value: {@code --num} 16-byte keys. */
+    NARROW,
+    /** Wide rows of {@code --columns} columns each. */
+    WIDE
+  }
+
+  private final Kind kind;
+  private final Layout layout;
+
+  Benchmark(Kind kind, Layout layout) {
+    this.kind = kind;
+    this.layout = layout;
+  }
+
+  Kind kind() {
+    return kind;
+  }
+
+  Layout layout() {
+    return layout;
+  }
+
+  /** Whether the benchmark runs once per {@code --threads} value and cache state. */
+  boolean isRead() {
+    return kind == Kind.READ;
+  }
+
+  /** Whether it changes the database, so it runs once per database, not once per RocksDB cache. */
+  boolean writesOnce() {
+    return kind != Kind.READ;
+  }
+
+  /** The name on the command line and in the results: db_bench's. */
+  String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The benchmark named {@code label}; IllegalArgumentException listing the names otherwise. */
+  static Benchmark parse(String label) {
+    for (Benchmark b : values()) {
+      if (b.label().equals(label.trim().toLowerCase(Locale.ROOT))) {
+        return b;
+      }
+    }
+    throw new IllegalArgumentException("unknown benchmark '" + label + "'; known: "
+        + String.join(",", java.util.Arrays.stream(values()).map(Benchmark::label).toList()));
+  }
+}

@@ -1,0 +1,75 @@
+package dev.strata.bench.dbbench;
+
+import java.util.Locale;
+
+/**
+ * The columns of {@code results.csv}, in order: one row per phase, engine, thread count and cache
+ * state. An empty cell means the engine cannot report that value (or it has no meaning for the
+ * benchmark, like bytes read per op of a fill); a number is never made up.
+ *
+ * <p>Immutable.
+ */
+enum Column {
+  ENGINE("engine configuration: strata, rocksdb-lru, rocksdb-hcc"),
+  BENCHMARK("db_bench name of the phase"),
+  THREADS("reader threads (writers: 1)"),
+  CACHE_STATE("warm: OS page cache as the previous phase left it; cold: every table file evicted"),
+  NUM("keys of the database (cells of the wide one)"),
+  VALUE_SIZE("bytes per value"),
+  OPS("operations measured"),
+  SECONDS("measured seconds"),
+  OPS_PER_SEC("operations per second, all threads (fills: keys per second)"),
+  P50_US("latency median, microseconds (HdrHistogram)"),
+  P99_US("latency 99th percentile, microseconds"),
+  P999_US("latency 99.9th percentile, microseconds"),
+  P9999_US("latency 99.99th percentile, microseconds"),
+  MAX_US("longest operation, microseconds"),
+  FOUND_PER_OP("Gets that found their key (cells per seek, columns per row read), per op"),
+  BYTES_READ_PER_OP("bytes read from table files per op, from the engine's counters"),
+  RCHAR_PER_OP("bytes read by system calls per op, /proc/self/io rchar (page cache hits included)"),
+  READ_BYTES_PER_OP("bytes fetched from the device per op, /proc/self/io read_bytes"),
+  FILTER_BLOCKS_READ_PER_OP("filter blocks (partitions, chunks) read from disk per op"),
+  INDEX_BLOCKS_READ_PER_OP("index blocks read from disk per op"),
+  DATA_BLOCKS_READ_PER_OP("data blocks read from disk per op"),
+  FILTER_HITS_PER_OP("filter blocks served by the block cache per op"),
+  INDEX_HITS_PER_OP("index blocks served by the block cache per op"),
+  DATA_HITS_PER_OP("data blocks served by the block cache per op"),
+  FILTER_USEFUL_PER_OP("table probes a filter answered 'absent', per op"),
+  WRITER_OPS_PER_SEC("readwhilewriting: puts per second of the one writer"),
+  WRITE_AMP_WCHAR("bytes written by system calls (log, flushes, compactions) / logical bytes put"),
+  WRITE_AMP_WRITE_BYTES("bytes sent to the device (/proc/self/io write_bytes) / logical bytes put"),
+  STALL_MS("time writers were stalled by the engine, milliseconds"),
+  PUTS_OVER_10MS("puts that took over 10 ms"),
+  PUTS_OVER_100MS("puts that took over 100 ms"),
+  MAX_PUT_MS("longest put, milliseconds"),
+  QUIESCE_S("after a write phase: seconds from the last put (and a flush) until compaction quiesced"),
+  GC_COUNT("stop-the-world GC pauses during the measured period"),
+  GC_MS("their total, milliseconds"),
+  GC_MAX_MS("the longest, milliseconds"),
+  HEAP_LIVE_MIB("heap in use after a full GC at the end of the phase, MiB"),
+  RSS_MIB("process resident set at the end of the phase (VmRSS), MiB"),
+  PEAK_RSS_MIB("peak resident set of the phase's process (VmHWM), MiB"),
+  OPEN_MS("time to open the database, milliseconds"),
+  FIRST_OP_US("latency of the first operation after open, microseconds"),
+  FIRST_1000_OPS_MS("time of the first 1,000 operations after open, milliseconds"),
+  TABLES_PER_LEVEL("tables at each level at the end of the phase, level 0 first"),
+  MIB_PER_LEVEL("MiB at each level at the end of the phase, level 0 first"),
+  RATIO_TO_ROCKSDB_LRU("Strata rows: ops/s over rocksdb-lru's in the same benchmark, threads, state"),
+  RATIO_TO_ROCKSDB_HCC("Strata rows: ops/s over rocksdb-hcc's in the same benchmark, threads, state");
+
+  private final String description;
+
+  Column(String description) {
+    this.description = description;
+  }
+
+  /** The header of the column in the CSV. */
+  String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** What the column holds, for the report and the README. */
+  String description() {
+    return description;
+  }
+}

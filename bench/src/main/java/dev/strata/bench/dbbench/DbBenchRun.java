@@ -1,0 +1,71 @@
+package dev.strata.bench.dbbench;
+
+import dev.strata.bench.common.Cells;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs a {@link Plan}: each phase in a child process, one after another, collecting each child's
+ * row; then adds Strata's ratios to the RocksDB configurations and writes {@code results.csv}. A
+ * failed phase stops the run: the rows collected so far are still written, and the error names
+ * the phase and quotes its log.
+ *
+ * <p>Not thread-safe: one run per instance.
+ */
+final class DbBenchRun {
+  private final Plan plan;
+  private final Path out;
+  private final ChildLauncher launcher;
+  private final PrintWriter progress;
+  private final List<Result> results = new ArrayList<>();
+
+  DbBenchRun(Plan plan, Path out, ChildLauncher launcher, PrintWriter progress) {
+    this.plan = plan;
+    this.out = out;
+    this.launcher = launcher;
+    this.progress = progress;
+  }
+
+  /** The rows collected so far, with ratios, in the order the phases ran. */
+  List<Result> results() {
+    return results;
+  }
+
+  /** Runs every phase; IOException naming the first that failed. */
+  void run() throws IOException {
+    List<Phase> phases = plan.phases();
+    Path phaseDir = out.resolve("phases");
+    Path logs = out.resolve("logs");
+    Files.createDirectories(phaseDir);
+    try {
+      for (int i = 0; i < phases.size(); i++) {
+        Phase p = phases.get(i);
+        String name = String.format(Locale.ROOT, "%03d-%s", i + 1, p.slug());
+        Path result = phaseDir.resolve(name + ".csv");
+        long start = System.nanoTime();
+        progress.printf(Locale.ROOT, "[%d/%d] %s ...", i + 1, phases.size(), p);
+        progress.flush();
+        launcher.run(p, p.args(out, result), logs.resolve(name + ".log"));
+        List<Result> rows = ResultsFile.read(result);
+        results.addAll(rows);
+        Result r = rows.get(0);
+        progress.printf(Locale.ROOT, " %s ops/s, p99 %s us (%.1f s)%n",
+            Cells.format(round(r.number(Column.OPS_PER_SEC))), r.get(Column.P99_US),
+            (System.nanoTime() - start) / 1e9);
+        progress.flush();
+      }
+    } finally {
+      Ratios.add(results);
+      ResultsFile.write(out.resolve("results.csv"), results);
+    }
+  }
+
+  private static Double round(Double v) {
+    return v == null ? null : (double) Math.round(v);
+  }
+}

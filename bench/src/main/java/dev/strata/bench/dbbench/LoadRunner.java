@@ -1,0 +1,143 @@
+package dev.strata.bench.dbbench;
+
+import dev.strata.bench.common.Mix;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs an operation on N threads, each timing every call into its own HdrHistogram, until a
+ * deadline or until each thread has run its share of a fixed count; then merges what the threads
+ * measured.
+ *
+ * <p>Not thread-safe: one run at a time per instance; the threads it starts are its own.
+ */
+final class LoadRunner {
+  /** Puts slower than this are counted (as db_bench's and the "over 10 ms"). */
+  static final long SLOW_NANOS = 10_000_000L;
+
+  /** Puts slower than this are counted too ("over 100 ms"). */
+  static final long VERY_SLOW_NANOS = 100_000_000L;
+
+  /** One operation; returns what it found (1 for a Get that found its key, cells read, ...). */
+  @FunctionalInterface
+  interface Op {
+    int run(long index, SplittableRandom random) throws IOException;
+  }
+
+  /**
+   * What a run measured.
+   *
+   * @param ops operations run
+   * @param found summed results of the operations
+   * @param nanos wall time from the start of the first thread to the end of the last
+   * @param latency every operation's latency, nanoseconds
+   * @param slow operations over {@link #SLOW_NANOS}
+   * @param verySlow operations over {@link #VERY_SLOW_NANOS}
+   * @param threadBytes summed {@link Store#readerThreadBytes()}, or -1 when the engine has none
+   *
+   * <p>Not thread-safe (the histogram is mutable); owned by the caller.
+   */
+  record Outcome(long ops, long found, long nanos, Histogram latency, long slow, long verySlow,
+      long threadBytes) {}
+
+  private final Store store;
+  private final long seed;
+
+  /** A runner over {@code store} whose random streams derive from {@code seed}. */
+  LoadRunner(Store store, long seed) {
+    this.store = store;
+    this.seed = seed;
+  }
+
+  /**
+   * Runs {@code op} on {@code threads} threads until {@code seconds} have passed (when positive)
+   * or each thread has run {@code perThread} operations (when positive), whichever comes first.
+   * Thread {@code t} passes indices {@code t, t + threads, ...} and a random stream of its own,
+   * chosen by {@code stream}.
+   */
+  Outcome run(String name, int threads, double seconds, long perThread, long stream, Op op)
+      throws IOException {
+    if (seconds <= 0 && perThread <= 0) {
+      throw new IllegalArgumentException(name + ": neither a duration nor a count bounds the run");
+    }
+    AtomicInteger counter = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads,
+        r -> {
+          Thread t = new Thread(r, "dbbench-" + name + "-" + counter.getAndIncrement());
+          t.setDaemon(true);
+          return t;
+        });
+    long start = System.nanoTime();
+    long deadline = seconds > 0 ? start + (long) (seconds * 1e9) : Long.MAX_VALUE;
+    long limit = perThread > 0 ? perThread : Long.MAX_VALUE;
+    try {
+      List<Future<Outcome>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        futures.add(pool.submit(() -> loop(thread, threads, deadline, limit, stream, op)));
+      }
+      Histogram all = new Histogram(3);
+      long ops = 0;
+      long found = 0;
+      long slow = 0;
+      long verySlow = 0;
+      long threadBytes = 0;
+      for (Future<Outcome> f : futures) {
+        Outcome o = f.get();
+        all.add(o.latency());
+        ops += o.ops();
+        found += o.found();
+        slow += o.slow();
+        verySlow += o.verySlow();
+        threadBytes = o.threadBytes() < 0 || threadBytes < 0 ? -1 : threadBytes + o.threadBytes();
+      }
+      return new Outcome(ops, found, System.nanoTime() - start, all, slow, verySlow, threadBytes);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(name + " failed: " + cause, cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(name + " interrupted", e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private Outcome loop(int thread, int threads, long deadline, long limit, long stream, Op op)
+      throws IOException {
+    store.beginReaderThread();
+    SplittableRandom random = new SplittableRandom(Mix.mix(seed ^ Mix.mix(stream * 1_000_003L + thread)));
+    Histogram h = new Histogram(3);
+    long ops = 0;
+    long found = 0;
+    long slow = 0;
+    long verySlow = 0;
+    long now = System.nanoTime();
+    for (long i = thread; ops < limit && now < deadline; i += threads) {
+      long t0 = now;
+      found += op.run(i, random);
+      now = System.nanoTime();
+      long took = now - t0;
+      h.recordValue(took);
+      ops++;
+      if (took > SLOW_NANOS) {
+        slow++;
+        if (took > VERY_SLOW_NANOS) {
+          verySlow++;
+        }
+      }
+    }
+    return new Outcome(ops, found, 0, h, slow, verySlow, store.readerThreadBytes());
+  }
+}

@@ -1,0 +1,110 @@
+package dev.strata.bench.dbbench;
+
+import dev.strata.engine.CellScanner;
+import dev.strata.engine.Compression;
+import dev.strata.engine.Db;
+import dev.strata.engine.DbOptions;
+import dev.strata.engine.DbStats;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Strata under test: a {@link Db} with automatic leveled compaction in the run's {@link Tree}.
+ * Counters come from {@link DbStats}: {@code bytesReadFromDisk}, {@code filterBlocksRead} and
+ * {@code filterBlockCacheHits}, {@code dataBlocksRead} and {@code dataBlockCacheHits}, {@code
+ * tablesSkippedByBloom}. Strata counts no index blocks and no write stalls yet: those stay empty.
+ *
+ * <p>Thread-safe, as {@link Db}.
+ */
+final class StrataStore implements Store {
+  private final Db db;
+
+  StrataStore(Path dir, RunConfig config) throws IOException {
+    this.db = Db.open(dir, options(config));
+  }
+
+  /** Strata's options for a run: the tree, the cache and the filter of the run, the rest default. */
+  static DbOptions options(RunConfig c) {
+    return DbOptions.builder()
+        .bloomType(c.bloomType())
+        .bloomBitsPerKey(c.bitsPerKey())
+        .blockSizeBytes(RocksDbStore.BLOCK_SIZE_BYTES)
+        .compression(Compression.LZ4)
+        .blockCacheBytes(c.cacheBytes())
+        .memtableBytes(c.tree().memtableBytes())
+        .level0CompactionTrigger(c.tree().level0Trigger())
+        .targetFileSizeBytes(c.tree().targetFileBytes())
+        .maxBytesForLevelBase(c.tree().level1Bytes())
+        .levelSizeMultiplier(c.tree().multiplier())
+        .syncWrites(false)
+        .autoCompaction(true)
+        .build();
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) throws IOException {
+    db.put(key, value);
+  }
+
+  @Override
+  public void putCell(byte[] row, byte[] column, byte[] value) throws IOException {
+    db.put(row, column, value);
+  }
+
+  @Override
+  public boolean get(byte[] key) throws IOException {
+    return db.get(key) != null;
+  }
+
+  @Override
+  public int seek(byte[] key, int cells) throws IOException {
+    // Strata has forward scans only: a scan from the key, unbounded above, read for `cells` cells.
+    int n = 0;
+    try (CellScanner s = db.scan(key, null)) {
+      while (n < cells && s.hasNext()) {
+        s.next();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public int getRow(byte[] row) throws IOException {
+    return db.getRow(row).size();
+  }
+
+  @Override
+  public void flush() throws IOException {
+    db.flush();
+  }
+
+  @Override
+  public boolean compactionPending() {
+    return db.backgroundWorkPending();
+  }
+
+  @Override
+  public Levels levels() {
+    return new Levels(db.tablesPerLevel(), db.bytesPerLevel());
+  }
+
+  @Override
+  public Counters counters() {
+    DbStats s = db.stats();
+    return new Counters(s.bytesReadFromDisk(), s.filterBlocksRead(), null, s.dataBlocksRead(),
+        s.filterBlockCacheHits(), null, s.dataBlockCacheHits(), s.tablesSkippedByBloom(), null);
+  }
+
+  @Override
+  public void writeOptions(Path file) throws IOException {
+    Files.writeString(file, db.options() + System.lineSeparator(), StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() throws IOException {
+    db.close();
+  }
+}

@@ -1,0 +1,191 @@
+package dev.strata.bench.dbbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.bench.CliRun;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CI smoke of {@code dbbench}: every benchmark on every engine configuration, each phase in its
+ * own child JVM, with tiny sizes; every row and every column of {@code results.csv} checked for
+ * presence and sanity; the report, plots and options written; failures reported, never hung.
+ */
+final class DbBenchCommandTest {
+  /** Children get a small heap: the smoke data is a few megabytes. */
+  private static final String CHILD_JVM = "-Xmx256m -XX:TieredStopAtLevel=1";
+
+  @TempDir Path tmp;
+
+  @Test
+  void dbbench_smoke_everyBenchmarkAndEngine_fillsEveryColumnSanely() throws IOException {
+    Path out = tmp.resolve("out");
+    CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--threads", "2",
+        "--duration", "0.3", "--warmup", "0.1", "--jvm-args", CHILD_JVM, "--out", out.toString(),
+        "--benchmarks", "fillseq,fillrandom,overwrite,readrandom,readmissing,seekrandom,"
+            + "readwhilewriting,getrowrandom");
+    assertEquals(0, run.status(), run.err() + run.out());
+    List<Result> rows = ResultsFile.read(out.resolve("results.csv"));
+
+    Set<String> expected = new HashSet<>();
+    for (String write : List.of("fillseq", "fillrandom", "overwrite", "fillrows")) {
+      expected.add("strata|" + write + "|1");
+      expected.add("rocksdb-lru|" + write + "|1");
+    }
+    for (String read : List.of("readrandom", "readmissing", "seekrandom", "readwhilewriting",
+        "getrowrandom")) {
+      for (String engine : List.of("strata", "rocksdb-lru", "rocksdb-hcc")) {
+        expected.add(engine + "|" + read + "|2");
+      }
+    }
+    Set<String> seen = new HashSet<>();
+    for (Result r : rows) {
+      assertTrue(seen.add(r.get(Column.ENGINE) + "|" + r.get(Column.BENCHMARK) + "|"
+          + r.get(Column.THREADS)), "duplicate row " + r.get(Column.BENCHMARK));
+      checkSane(r, true);
+    }
+    assertEquals(expected, seen);
+
+    Set<Column> filled = EnumSet.noneOf(Column.class);
+    for (Result r : rows) {
+      for (Column c : Column.values()) {
+        if (!r.get(c).isEmpty()) {
+          filled.add(c);
+        }
+      }
+    }
+    assertEquals(EnumSet.allOf(Column.class), filled, "every column holds a value somewhere");
+
+    String report = Files.readString(out.resolve("report.md"));
+    assertTrue(report.contains("## Parity") && report.contains("## Trees"), report);
+    for (String png : List.of("throughput_vs_threads.png", "latency_percentiles.png",
+        "bytes_read_per_op.png")) {
+      assertTrue(Files.size(out.resolve(png)) > 1000, png);
+    }
+    String rocksOptions = Files.readString(out.resolve("options/rocksdb-lru-narrow.OPTIONS"));
+    assertTrue(rocksOptions.contains("max_bytes_for_level_base=4194304"), "tree settings applied");
+    assertTrue(rocksOptions.contains("level_compaction_dynamic_level_bytes=false"));
+    assertTrue(Files.exists(out.resolve("options/rocksdb-hcc-narrow.OPTIONS")));
+    String strataOptions = Files.readString(out.resolve("options/strata-narrow.txt"));
+    assertTrue(strataOptions.contains("maxBytesForLevelBase=4194304"), strataOptions);
+    assertFalse(Files.exists(out.resolve(".tmp")), "the temporary folder is deleted");
+  }
+
+  @Test
+  void dbbench_coldCacheState_evictsAndReportsTheFirstOperations() throws IOException {
+    Path out = tmp.resolve("cold");
+    CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--num", "5000", "--threads", "1",
+        "--duration", "0.2", "--warmup", "0", "--cache-states", "warm,cold",
+        "--engines", "strata,rocksdb-lru", "--benchmarks", "fillrandom,readrandom",
+        "--jvm-args", CHILD_JVM, "--out", out.toString());
+    assertEquals(0, run.status(), run.err() + run.out());
+    List<String> states = new ArrayList<>();
+    for (Result r : ResultsFile.read(out.resolve("results.csv"))) {
+      checkSane(r, false);
+      if (r.benchmark() == Benchmark.READRANDOM) {
+        states.add(r.engine().label() + "|" + r.cacheState());
+      }
+    }
+    assertEquals(List.of("strata|warm", "rocksdb-lru|warm", "strata|cold", "rocksdb-lru|cold"),
+        states);
+  }
+
+  @Test
+  void dbbench_readWithoutADatabase_isAUsageError() {
+    CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--benchmarks", "readrandom",
+        "--out", tmp.resolve("x").toString());
+    assertEquals(2, run.status());
+    assertTrue(run.err().contains("readrandom needs a database"), run.err());
+    CliRun engines = CliRun.of("dbbench", "--profile", "smoke", "--engines", "leveldb",
+        "--out", tmp.resolve("y").toString());
+    assertEquals(2, engines.status());
+    assertTrue(engines.err().contains("unknown engine 'leveldb'"), engines.err());
+  }
+
+  @Test
+  void dbbench_failingChild_failsTheRunNamingThePhaseAndItsLog() {
+    CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--use-existing-db",
+        "--benchmarks", "readrandom", "--engines", "strata", "--threads", "1",
+        "--db-dir", tmp.resolve("empty").toString(), "--jvm-args", CHILD_JVM,
+        "--out", tmp.resolve("z").toString());
+    assertEquals(1, run.status());
+    assertTrue(run.err().contains("readrandom on strata, 1 thread, warm: the child process failed"),
+        run.err());
+    assertTrue(run.err().contains("needs the database"), run.err());
+  }
+
+  @Test
+  void dbbench_hungChild_isKilledAtTheTimeout() {
+    long start = System.nanoTime();
+    CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--num", "50000000",
+        "--benchmarks", "fillrandom", "--engines", "strata", "--phase-timeout", "2",
+        "--jvm-args", CHILD_JVM, "--out", tmp.resolve("t").toString());
+    assertEquals(1, run.status());
+    assertTrue(run.err().contains("did not finish within 2 s and was killed"), run.err());
+    assertTrue(System.nanoTime() - start < 60_000_000_000L, "the timeout bounds the wait");
+  }
+
+  /**
+   * Checks the cells every row of its kind must hold, and their relations; with {@code tree}, that
+   * every write phase left data below level 0 (the data is large enough for compactions).
+   */
+  private static void checkSane(Result r, boolean tree) {
+    String where = r.get(Column.ENGINE) + " " + r.get(Column.BENCHMARK) + " t"
+        + r.get(Column.THREADS) + " " + r.cacheState();
+    for (Column c : List.of(Column.OPS, Column.SECONDS, Column.OPS_PER_SEC, Column.P50_US,
+        Column.MAX_US, Column.HEAP_LIVE_MIB, Column.RSS_MIB, Column.PEAK_RSS_MIB, Column.OPEN_MS)) {
+      assertTrue(r.number(c) != null && r.number(c) > 0, c.label() + " of " + where);
+    }
+    assertTrue(r.number(Column.P50_US) <= r.number(Column.P99_US)
+        && r.number(Column.P99_US) <= r.number(Column.P999_US)
+        && r.number(Column.P999_US) <= r.number(Column.P9999_US)
+        && r.number(Column.P9999_US) <= r.number(Column.MAX_US), "percentiles of " + where);
+    assertTrue(r.number(Column.RSS_MIB) <= r.number(Column.PEAK_RSS_MIB), where);
+    for (Column c : List.of(Column.GC_COUNT, Column.GC_MS, Column.GC_MAX_MS)) {
+      assertTrue(r.number(c) != null && r.number(c) >= 0, c.label() + " of " + where);
+    }
+    assertFalse(r.get(Column.TABLES_PER_LEVEL).isEmpty(), where);
+    boolean rocks = r.engine().isRocksDb();
+    Benchmark b = r.benchmark();
+    if (b.isRead()) {
+      for (Column c : List.of(Column.BYTES_READ_PER_OP, Column.RCHAR_PER_OP,
+          Column.READ_BYTES_PER_OP, Column.FILTER_BLOCKS_READ_PER_OP,
+          Column.DATA_BLOCKS_READ_PER_OP, Column.FILTER_HITS_PER_OP, Column.DATA_HITS_PER_OP,
+          Column.FILTER_USEFUL_PER_OP, Column.FIRST_OP_US, Column.FIRST_1000_OPS_MS,
+          Column.FOUND_PER_OP)) {
+        assertTrue(r.number(c) != null && r.number(c) >= 0, c.label() + " of " + where);
+      }
+      assertEquals(rocks, r.number(Column.INDEX_BLOCKS_READ_PER_OP) != null, where);
+      assertEquals(!rocks, r.number(Column.RATIO_TO_ROCKSDB_LRU) != null, where);
+      double found = r.number(Column.FOUND_PER_OP);
+      switch (b) {
+        case READRANDOM, READWHILEWRITING -> assertEquals(1.0, found, where);
+        case READMISSING -> assertEquals(0.0, found, where);
+        case SEEKRANDOM -> assertTrue(found > 9 && found <= 10, where + ": " + found);
+        case GETROWRANDOM -> assertEquals(10.0, found, where);
+        default -> throw new AssertionError(b);
+      }
+      assertTrue(r.number(Column.BYTES_READ_PER_OP) > 0 || b == Benchmark.READMISSING, where);
+      assertEquals(b == Benchmark.READWHILEWRITING,
+          r.number(Column.WRITER_OPS_PER_SEC) != null, where);
+    } else {
+      assertTrue(r.number(Column.WRITE_AMP_WCHAR) >= 1, "write amplification of " + where);
+      assertTrue(r.number(Column.MAX_PUT_MS) > 0 && r.number(Column.QUIESCE_S) >= 0, where);
+      assertTrue(r.number(Column.PUTS_OVER_100MS) <= r.number(Column.PUTS_OVER_10MS), where);
+      assertEquals(rocks, r.number(Column.STALL_MS) != null, where);
+      assertEquals(!rocks, r.number(Column.RATIO_TO_ROCKSDB_LRU) != null, where);
+      assertTrue(!tree || r.get(Column.TABLES_PER_LEVEL).contains(" "),
+          "the write built a tree below level 0: " + where + " " + r.get(Column.TABLES_PER_LEVEL));
+    }
+  }
+}
