@@ -1072,7 +1072,8 @@ public final class Db implements AutoCloseable {
     ensureOpen();
     mutex.lock();
     try {
-      return backgroundScheduled
+      return flushScheduled
+          || compactionScheduled
           || !frozen.isEmpty()
           || manualCompactionsDone < manualCompactionsRequested
           || (options.autoCompaction() && picker.needsCompaction(versions.current()));

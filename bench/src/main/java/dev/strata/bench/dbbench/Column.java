@@ -42,7 +42,8 @@ enum Column {
   PUTS_OVER_10MS("puts that took over 10 ms"),
   PUTS_OVER_100MS("puts that took over 100 ms"),
   MAX_PUT_MS("longest put, milliseconds"),
-  QUIESCE_S("after a write phase: seconds from the last put (and a flush) until compaction quiesced"),
+  QUIESCE_S("after a write phase or readwhilewriting: seconds from the last put (and a flush) until"
+      + " compaction quiesced"),
   GC_COUNT("stop-the-world GC pauses during the measured period"),
   GC_MS("their total, milliseconds"),
   GC_MAX_MS("the longest, milliseconds"),

@@ -143,10 +143,11 @@ final class DbBenchReport {
         + " and index (kTwoLevelIndexSearch, " + DbOptions.defaults().bloomChunkBytes()
         + "-byte partitions, Strata's filter chunk size), top level pinned;"
         + " level_compaction_dynamic_level_bytes=false (Strata sizes levels from level 1 down);"
-        + " RocksDB's default 2 background jobs, 2 write buffers and level-0 slowdown/stop"
-        + " triggers 20/36. Where the engines differ: Strata runs flushes and compactions on one"
-        + " background thread and has no level-0 slowdown or stop trigger; Strata counts no index"
-        + " blocks and no write stalls, so those cells are empty for it. Bytes read per op come"
+        + " RocksDB's default 2 background jobs and 2 write buffers; both engines at their default"
+        + " level-0 slowdown and stop triggers (20 and 36), pending-compaction-bytes limits and"
+        + " delayed write rate, which coincide. Where the engines differ: Strata runs one flush"
+        + " thread and one compaction thread; Strata counts no index blocks, so those cells are"
+        + " empty for it; RocksDB keeps Statistics on (its counters). Bytes read per op come"
         + " from each engine's own counters (Strata's DbStats.bytesReadFromDisk, RocksDB's"
         + " per-thread PerfContext block_read_byte) and, for both alike, /proc/self/io.\n\n";
   }

@@ -85,8 +85,9 @@ final class PhaseRunner {
       store.writeOptions(options.resolve(phase.engine().label() + "-" + b.layout().name()
           .toLowerCase(java.util.Locale.ROOT) + (phase.engine().isRocksDb() ? ".OPTIONS" : ".txt")));
       r.set(Column.HEAP_LIVE_MIB, GcMonitor.liveHeapMib());
-      r.set(Column.RSS_MIB, ProcMemory.rssMib());
-      r.set(Column.PEAK_RSS_MIB, ProcMemory.peakRssMib());
+      ProcMemory memory = ProcMemory.now();
+      r.set(Column.RSS_MIB, memory.rssMib());
+      r.set(Column.PEAK_RSS_MIB, memory.peakMib());
     }
     return r;
   }
@@ -128,6 +129,9 @@ final class PhaseRunner {
 
   private void read(Store store, Result r, GcMonitor gc) throws IOException {
     Benchmark b = phase.benchmark();
+    // Every read phase starts from a tree at rest: an engine may resume compactions at open that a
+    // previous phase's close cut short, and they must not run into this phase's measurement.
+    Quiescence.await(store, config.quiesceTimeoutSeconds());
     LoadRunner runner = new LoadRunner(store, config.seed());
     LoadRunner.Op op = b == Benchmark.READWHILEWRITING ? ops.readsWhileWriting(store)
         : ops.of(b, store);
@@ -177,6 +181,13 @@ final class PhaseRunner {
       if (writer != null) {
         writer.stop();
       }
+    }
+    if (writer != null) {
+      // Leave the tree at rest for the next phase, as a write phase does.
+      long quiesceStart = System.nanoTime();
+      store.flush();
+      Quiescence.await(store, config.quiesceTimeoutSeconds());
+      r.set(Column.QUIESCE_S, (System.nanoTime() - quiesceStart) / 1e9);
     }
   }
 

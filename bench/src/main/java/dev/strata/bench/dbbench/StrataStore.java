@@ -5,6 +5,7 @@ import dev.strata.engine.Compression;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.DbStats;
+import dev.strata.engine.WriteStats;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +15,8 @@ import java.nio.file.Path;
  * Strata under test: a {@link Db} with automatic leveled compaction in the run's {@link Tree}.
  * Counters come from {@link DbStats}: {@code bytesReadFromDisk}, {@code filterBlocksRead} and
  * {@code filterBlockCacheHits}, {@code dataBlocksRead} and {@code dataBlockCacheHits}, {@code
- * tablesSkippedByBloom}. Strata counts no index blocks and no write stalls yet: those stay empty.
+ * tablesSkippedByBloom}; write stalls from {@link Db#writeStats()} (slowdown plus stop time).
+ * Strata counts no index blocks yet: those stay empty.
  *
  * <p>Thread-safe, as {@link Db}.
  */
@@ -94,8 +96,10 @@ final class StrataStore implements Store {
   @Override
   public Counters counters() {
     DbStats s = db.stats();
+    WriteStats w = db.writeStats();
     return new Counters(s.bytesReadFromDisk(), s.filterBlocksRead(), null, s.dataBlocksRead(),
-        s.filterBlockCacheHits(), null, s.dataBlockCacheHits(), s.tablesSkippedByBloom(), null);
+        s.filterBlockCacheHits(), null, s.dataBlockCacheHits(), s.tablesSkippedByBloom(),
+        (w.slowdownNanos() + w.stopNanos()) / 1000);
   }
 
   @Override

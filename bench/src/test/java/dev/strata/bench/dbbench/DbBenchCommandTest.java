@@ -176,13 +176,15 @@ final class DbBenchCommandTest {
         default -> throw new AssertionError(b);
       }
       assertTrue(r.number(Column.BYTES_READ_PER_OP) > 0 || b == Benchmark.READMISSING, where);
-      assertEquals(b == Benchmark.READWHILEWRITING,
-          r.number(Column.WRITER_OPS_PER_SEC) != null, where);
+      boolean writes = b == Benchmark.READWHILEWRITING;
+      assertEquals(writes, r.number(Column.WRITER_OPS_PER_SEC) != null, where);
+      assertEquals(writes, r.number(Column.QUIESCE_S) != null, where);
+      assertEquals(writes, r.number(Column.STALL_MS) != null, where);
     } else {
       assertTrue(r.number(Column.WRITE_AMP_WCHAR) >= 1, "write amplification of " + where);
       assertTrue(r.number(Column.MAX_PUT_MS) > 0 && r.number(Column.QUIESCE_S) >= 0, where);
       assertTrue(r.number(Column.PUTS_OVER_100MS) <= r.number(Column.PUTS_OVER_10MS), where);
-      assertEquals(rocks, r.number(Column.STALL_MS) != null, where);
+      assertTrue(r.number(Column.STALL_MS) != null && r.number(Column.STALL_MS) >= 0, where);
       assertEquals(!rocks, r.number(Column.RATIO_TO_ROCKSDB_LRU) != null, where);
       assertTrue(!tree || r.get(Column.TABLES_PER_LEVEL).contains(" "),
           "the write built a tree below level 0: " + where + " " + r.get(Column.TABLES_PER_LEVEL));
