@@ -1010,7 +1010,8 @@ public final class Db implements AutoCloseable {
           tables.tableCount(),
           tables.filterBytes(),
           snapshots.count(),
-          snapshots.oldestAgeMillis());
+          snapshots.oldestAgeMillis(),
+          s.bytesReadAtOpen());
     } finally {
       v.release();
     }

@@ -22,13 +22,17 @@ package dev.strata.engine;
  * @param filterBlocksRead filter chunks read from disk: first lazy loads and reloads after
  *     eviction; incremented once per chunk read
  * @param filterBlockCacheHits filter chunks served by the block cache; incremented once per hit
- * @param bytesReadFromDisk bytes read from SSTable files by Gets and scans (data, index and filter
- *     blocks with their trailers); incremented by each read's length
+ * @param bytesReadFromDisk bytes read from SSTable files by Gets, scans and {@code getRow} (data,
+ *     index and filter blocks with their trailers), and by nothing else: not by opening tables, not
+ *     by compaction; incremented by each read's length
  * @param blockCacheBytes bytes held in the block cache now
  * @param tableCount live SSTables now, over all levels
  * @param filterBytesOnDisk filter bytes (chunks and their index) in all live SSTables now
  * @param liveSnapshots snapshots taken with {@code Db.snapshot()} and not yet closed, now
  * @param oldestSnapshotAgeMillis how long the oldest live snapshot has been held, now; 0 when none
+ * @param bytesReadAtOpen bytes read from SSTable files to open them: at {@code Db.open}, and for
+ *     each table a flush or compaction writes (footer, properties, filter index, row-tombstone
+ *     filter and index block, with their trailers); incremented once per table opened
  */
 public record DbStats(
     long gets,
@@ -44,8 +48,9 @@ public record DbStats(
     long tableCount,
     long filterBytesOnDisk,
     long liveSnapshots,
-    long oldestSnapshotAgeMillis) {
+    long oldestSnapshotAgeMillis,
+    long bytesReadAtOpen) {
 
   /** All counters zero: the stats of a database that was just created and never read. */
-  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -96,7 +96,8 @@ final class ReadAmplificationTest {
         a.tableCount(),
         a.filterBytesOnDisk(),
         a.liveSnapshots(),
-        a.oldestSnapshotAgeMillis());
+        a.oldestSnapshotAgeMillis(),
+        a.bytesReadAtOpen() - b.bytesReadAtOpen());
   }
 
   private static double dataBlocksPerGet(DbStats d) {

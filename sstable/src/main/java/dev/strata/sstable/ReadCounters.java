@@ -18,9 +18,12 @@ import java.util.concurrent.atomic.LongAdder;
  *       read as "maybe present";
  *   <li>{@code indexBlocksRead} / {@code indexBlockCacheHits}, {@code dataBlocksRead} / {@code
  *       dataBlockCacheHits}: the same for index and data blocks, by Gets and iterators;
- *   <li>{@code bytesRead}: bytes read from table files for blocks (trailers included), by opens, Gets
- *       and iterators; the footer, properties, filter index and row-tombstone filter read at open are
- *       not counted.
+ *   <li>{@code bytesRead}: bytes read from table files for blocks (trailers included) by Gets and
+ *       iterators, and by nothing else;
+ *   <li>{@code bytesReadAtOpen}: bytes {@link TableReader#open} reads: the footer, the properties,
+ *       the filter index, the row-tombstone filter and the index block (when the cache lacks it),
+ *       trailers included. (The index block an open loads still counts in {@code indexBlocksRead}: a
+ *       block count; its bytes count here.)
  * </ul>
  *
  * <p>Thread-safe.
@@ -37,6 +40,7 @@ public final class ReadCounters {
   final LongAdder dataBlocksRead = new LongAdder();
   final LongAdder dataBlockCacheHits = new LongAdder();
   final LongAdder bytesRead = new LongAdder();
+  final LongAdder bytesReadAtOpen = new LongAdder();
 
   /** The counters now. */
   public TableReadStats snapshot() {
@@ -51,7 +55,8 @@ public final class ReadCounters {
         indexBlockCacheHits.sum(),
         dataBlocksRead.sum(),
         dataBlockCacheHits.sum(),
-        bytesRead.sum());
+        bytesRead.sum(),
+        bytesReadAtOpen.sum());
   }
 
   /** Counts one block load of {@code kind} that read {@code bytes} from disk. */

@@ -16,7 +16,8 @@ public record TableReadStats(
     long indexBlockCacheHits,
     long dataBlocksRead,
     long dataBlockCacheHits,
-    long bytesRead) {
+    long bytesRead,
+    long bytesReadAtOpen) {
 
   /** The counters accumulated between {@code earlier} and this snapshot. */
   public TableReadStats minus(TableReadStats earlier) {
@@ -31,6 +32,7 @@ public record TableReadStats(
         indexBlockCacheHits - earlier.indexBlockCacheHits,
         dataBlocksRead - earlier.dataBlocksRead,
         dataBlockCacheHits - earlier.dataBlockCacheHits,
-        bytesRead - earlier.bytesRead);
+        bytesRead - earlier.bytesRead,
+        bytesReadAtOpen - earlier.bytesReadAtOpen);
   }
 }

@@ -60,6 +60,8 @@ public final class TableReader implements Closeable {
   /** The row-tombstone filter; null when absent, or when damaged (then every row may have one). */
   private final BlockedBloomFilter rowTombstoneFilter;
   private volatile boolean closed;
+  /** True while {@link #open} runs: its block loads count as open reads, not as Get reads. */
+  private boolean opening = true;
 
   private TableReader(Path path, long fileNumber, TableFile channel, long fileSize, Footer footer,
       TableProperties properties, BlockCache cache, ReadCounters counters, FilterIndex filterIndex,
@@ -139,6 +141,10 @@ public final class TableReader implements Closeable {
       TableReader reader = new TableReader(file, fileNumber, ch, size, footer, properties, cache, counters,
           filterIndex, rowTombstoneFilter);
       reader.indexBlock();
+      reader.opening = false; // the reader is published to other threads only after this
+      counters.bytesReadAtOpen.add(FOOTER_BYTES + footer.properties().storedLength()
+          + footer.filterIndex().storedLength()
+          + (wantTombstoneFilter ? footer.rowTombstoneFilter().storedLength() : 0));
       ok = true;
       return reader;
     } finally {
@@ -471,7 +477,10 @@ public final class TableReader implements Closeable {
     CountingLoader<T> counting = new CountingLoader<>(loader);
     BlockCacheKey key = kind == BlockKind.INDEX ? indexKey : new BlockCacheKey(fileNumber, h.offset());
     T block = cache.getOrLoad(key, kind, counting);
-    if (counting.ran) {
+    if (counting.ran && opening) {
+      counters.countRead(kind, 0);
+      counters.bytesReadAtOpen.add(h.storedLength());
+    } else if (counting.ran) {
       counters.countRead(kind, h.storedLength());
     } else {
       counters.countHit(kind);

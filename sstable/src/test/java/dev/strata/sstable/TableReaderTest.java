@@ -106,7 +106,9 @@ final class TableReaderTest {
     LruBlockCache cache = new LruBlockCache(1 << 20, 1);
     try (TableReader t = write(TableOptions.defaults(), counters, cache, entries.toArray(new Entry[0]))) {
       TableReadStats open = counters.snapshot();
-      assertEquals(new TableReadStats(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, t.properties().indexBytes()), open);
+      assertEquals(new TableReadStats(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, open.bytesReadAtOpen()), open);
+      // The open read the footer, properties and filter index besides the index block.
+      assertTrue(open.bytesReadAtOpen() > t.properties().indexBytes(), open.toString());
       t.get(FilterProbe.of(b("row007"), b("c")), InternalKey.MAX_SEQUENCE);
       TableReadStats one = counters.snapshot().minus(open);
       assertEquals(1, one.tablesConsulted());
@@ -116,7 +118,7 @@ final class TableReaderTest {
       assertEquals(0, one.filterFalsePositives());
       t.get(FilterProbe.of(b("row007"), b("c")), InternalKey.MAX_SEQUENCE);
       TableReadStats two = counters.snapshot().minus(open);
-      assertEquals(new TableReadStats(2, 0, 0, 1, 1, 0, 0, 2, 1, 1, one.bytesRead()), two);
+      assertEquals(new TableReadStats(2, 0, 0, 1, 1, 0, 0, 2, 1, 1, one.bytesRead(), 0), two);
       // Outside the row range: not consulted at all.
       t.get(FilterProbe.of(b("zzz"), b("c")), InternalKey.MAX_SEQUENCE);
       assertEquals(2, counters.snapshot().tablesConsulted());
