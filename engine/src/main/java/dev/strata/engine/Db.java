@@ -413,8 +413,10 @@ public final class Db implements AutoCloseable {
 
   /**
    * Logs the group in one write and applies it to the memtable, with the mutex released: only the
-   * head of the queue gets here, and the memtable takes concurrent readers. A failed log write stops
-   * all further writes (the log may now end in a partial record that later records would follow).
+   * head of the queue gets here, and the memtable takes concurrent readers. A failed log write
+   * fails the group only: the log writer cuts the file back to its last complete record and takes
+   * the next group (an interrupt it even retries). Only a log writer that could not do so (a failed
+   * fsync, a failed repair) stops all further writes, because the log's durable state is unknown.
    */
   @GuardedBy("mutex")
   private void appendGroup(List<Writer> group) throws IOException {
@@ -435,7 +437,9 @@ public final class Db implements AutoCloseable {
         logSyncs.increment();
       }
     } catch (IOException e) {
-      recordBackgroundError(e);
+      if (targetLog.failed()) {
+        recordBackgroundError(e);
+      }
       throw e;
     } finally {
       mutex.lock();

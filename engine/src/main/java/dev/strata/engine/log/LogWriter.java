@@ -2,11 +2,12 @@ package dev.strata.engine.log;
 
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.Directories;
+import dev.strata.engine.fs.FileLayer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
@@ -19,24 +20,52 @@ import java.util.List;
  * over in one {@link #append(List)}, which costs one write and at most one force for all of them,
  * each batch still its own all-or-nothing record.
  *
- * <p>After a failed write the file may end in a partial record, and a record appended after it
- * would turn a torn tail into corruption in the middle of the log; so a writer that failed refuses
- * every further append, and the engine must start a new log.
+ * <p><b>Failures keep the log a clean prefix.</b> A failed append may have left part of its records
+ * in the file, and a record appended after such a fragment would turn a torn tail into damage in
+ * the middle of the log. So after a failure the writer reopens the file, cuts it back to the end of
+ * the last record it completed, and goes on from there: the failed append leaves no trace, and the
+ * appends before it are untouched.
+ *
+ * <ul>
+ *   <li>An interrupt of the writing thread closes a {@link FileChannel} under the write (what {@code
+ *       Future.cancel(true)} delivers). It is not an I/O failure: the writer sets the interrupt
+ *       status aside, repairs the file and writes the same records again, then restores the status.
+ *       So an interrupt fails nothing; the interrupted thread finds its flag set.
+ *   <li>A write that fails (a full disk, say) is repaired and reported: that append fails, the
+ *       writer takes the next one.
+ *   <li>A force that fails for any reason but an interrupt is final ({@link #failed()}): the
+ *       device may have dropped pages of earlier appends too (an fsync error does not say which),
+ *       so nothing written since the last good force can be vouched for, and the writer refuses
+ *       every further append. So does a writer whose repair failed.
+ * </ul>
  *
  * <p>Not thread-safe: writers are single-threaded (the engine's group-commit leader).
  */
 public final class LogWriter implements AutoCloseable {
 
+  /** Attempts of one append that interrupts may cut short before it gives up. */
+  private static final int MAX_INTERRUPTED_ATTEMPTS = 8;
+
+  private final FileLayer files;
   private final Path file;
   private final long fileNumber;
-  private final FileChannel channel;
   private final boolean syncWrites;
+  private FileChannel channel;
+  /** The end of the last complete record: the file is cut back here after a failed append. */
   private long size;
   private boolean closed;
   private IOException failure;
+  /** The caller's interrupt status, set aside during a call and restored when it returns. */
+  private boolean interruptSetAside;
 
   private LogWriter(
-      Path file, long fileNumber, FileChannel channel, boolean syncWrites, long size) {
+      FileLayer files,
+      Path file,
+      long fileNumber,
+      FileChannel channel,
+      boolean syncWrites,
+      long size) {
+    this.files = files;
     this.file = file;
     this.fileNumber = fileNumber;
     this.channel = channel;
@@ -44,28 +73,40 @@ public final class LogWriter implements AutoCloseable {
     this.size = size;
   }
 
-  /**
-   * Creates the log file {@code file}, which must not exist, and writes its header. With {@code
-   * syncWrites} the header and the file's directory entry are made durable before this returns, and
-   * so is every later append.
-   */
+  /** {@link #create(FileLayer, Path, long, boolean)} on {@link FileLayer#real()}. */
   public static LogWriter create(Path file, long fileNumber, boolean syncWrites)
       throws IOException {
-    FileChannel ch =
-        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    return create(FileLayer.real(), file, fileNumber, syncWrites);
+  }
+
+  /**
+   * Creates the log file {@code file} through {@code files}; it must not exist. Writes its header;
+   * with {@code syncWrites} the header and the file's directory entry are made durable before this
+   * returns, and so is every later append.
+   */
+  public static LogWriter create(FileLayer files, Path file, long fileNumber, boolean syncWrites)
+      throws IOException {
+    boolean interrupted = Thread.interrupted(); // see append: an interrupt would close the channel
     try {
-      ByteBuffer header = LogFormat.fileHeader(fileNumber);
-      while (header.hasRemaining()) {
-        ch.write(header);
+      FileChannel ch = files.create(file);
+      try {
+        ByteBuffer header = LogFormat.fileHeader(fileNumber);
+        while (header.hasRemaining()) {
+          ch.write(header);
+        }
+        if (syncWrites) {
+          ch.force(true);
+          files.syncDirectory(Directories.parentOf(file));
+        }
+        return new LogWriter(files, file, fileNumber, ch, syncWrites, LogFormat.FILE_HEADER_BYTES);
+      } catch (Throwable t) {
+        Closeables.closeSuppressing(t, ch);
+        throw t;
       }
-      if (syncWrites) {
-        ch.force(true);
-        Directories.fsync(Directories.parentOf(file));
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
-      return new LogWriter(file, fileNumber, ch, syncWrites, LogFormat.FILE_HEADER_BYTES);
-    } catch (Throwable t) {
-      Closeables.closeSuppressing(t, ch);
-      throw t;
     }
   }
 
@@ -80,64 +121,98 @@ public final class LogWriter implements AutoCloseable {
 
   /**
    * Appends one record per payload, in order, with a single gathering write and (when syncing) a
-   * single force: the group commit of several writers' batches.
+   * single force: the group commit of several writers' batches. On failure none of them is in the
+   * log (see the class comment).
    *
    * @return the offset of the first record in the file
    * @throws IllegalArgumentException when a payload exceeds {@link LogFormat#MAX_PAYLOAD_BYTES}
    * @throws IllegalStateException when the writer is closed
-   * @throws IOException on an I/O failure now or earlier
+   * @throws IOException when the write or force failed; the writer goes on unless {@link
+   *     #failed()}
    */
   public long append(List<byte[]> payloads) throws IOException {
     checkWritable();
-    ByteBuffer[] buffers = new ByteBuffer[2 * payloads.size()];
     long total = 0;
-    for (int i = 0; i < payloads.size(); i++) {
-      byte[] payload = payloads.get(i);
+    for (byte[] payload : payloads) {
       if (payload.length > LogFormat.MAX_PAYLOAD_BYTES) {
         throw new IllegalArgumentException(
             "payload of " + payload.length + " bytes exceeds " + LogFormat.MAX_PAYLOAD_BYTES);
       }
-      buffers[2 * i] = LogFormat.recordHeader(payload);
-      buffers[2 * i + 1] = ByteBuffer.wrap(payload);
       total += LogFormat.RECORD_HEADER_BYTES + payload.length;
     }
     long offset = size;
-    // A FileChannel closes itself when the writing thread is interrupted, which would stop the
-    // database taking writes; the caller's interrupt status is set aside for this short write and
-    // restored. (One arriving mid-write still closes the channel: that write fails, as it must.)
-    boolean interrupted = Thread.interrupted();
+    // A FileChannel closes itself when the writing thread is interrupted; the caller's interrupt
+    // status is set aside for this short write and restored. One arriving mid-write still closes
+    // the channel: that attempt is repaired and written again.
+    setInterruptAside();
     try {
-      long written = 0;
-      while (written < total) {
-        written += channel.write(buffers);
+      for (int attempt = 1; ; attempt++) {
+        boolean forcing = false;
+        try {
+          ByteBuffer[] buffers = buffers(payloads);
+          long written = 0;
+          while (written < total) {
+            written += channel.write(buffers);
+          }
+          if (syncWrites) {
+            forcing = true;
+            channel.force(false);
+          }
+          size += total;
+          return offset;
+        } catch (IOException e) {
+          boolean cutByInterrupt = e instanceof ClosedChannelException;
+          setInterruptAside();
+          if (forcing && !cutByInterrupt) {
+            failure = e; // see the class comment: a failed fsync vouches for nothing
+            throw e;
+          }
+          repair(e);
+          if (!cutByInterrupt || attempt == MAX_INTERRUPTED_ATTEMPTS) {
+            throw e;
+          }
+        }
       }
-      if (syncWrites) {
+    } finally {
+      restoreInterrupt();
+    }
+  }
+
+  /**
+   * Forces everything appended so far to the device (a no-op for the data already forced).
+   *
+   * @throws IOException when the force fails; the writer is then {@link #failed()}
+   */
+  public void sync() throws IOException {
+    checkWritable();
+    setInterruptAside();
+    try {
+      channel.force(false);
+    } catch (ClosedChannelException e) {
+      // Cut by an interrupt: nothing is lost, the records are in the file; force through a
+      // reopened channel.
+      setInterruptAside();
+      repair(e);
+      try {
         channel.force(false);
+      } catch (IOException again) {
+        failure = again;
+        throw again;
       }
     } catch (IOException e) {
       failure = e;
       throw e;
     } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    size += total;
-    return offset;
-  }
-
-  /** Forces everything appended so far to the device (a no-op for the data already forced). */
-  public void sync() throws IOException {
-    checkWritable();
-    try {
-      channel.force(false);
-    } catch (IOException e) {
-      failure = e;
-      throw e;
+      restoreInterrupt();
     }
   }
 
-  /** The bytes in the file: header and records. */
+  /** True once the writer refuses appends: a force failed, or a failed append could not be undone. */
+  public boolean failed() {
+    return failure != null;
+  }
+
+  /** The bytes in the file: header and complete records. */
   public long size() {
     return size;
   }
@@ -167,6 +242,58 @@ public final class LogWriter implements AutoCloseable {
   @Override
   public String toString() {
     return "LogWriter[" + file + ", " + size + " bytes]";
+  }
+
+  /**
+   * Undoes a failed append: reopens the file and cuts it back to {@link #size}, so no fragment of
+   * the failed records stays in front of the next one. With {@code syncWrites} the cut is forced:
+   * a fragment must not reappear after a power loss behind records forced later. If this fails
+   * too the writer is {@link #failed()}.
+   */
+  private void repair(IOException cause) throws IOException {
+    Closeables.closeSuppressing(cause, channel);
+    for (int attempt = 1; ; attempt++) {
+      FileChannel ch = null;
+      try {
+        ch = files.openForWrite(file);
+        ch.truncate(size);
+        ch.position(size);
+        if (syncWrites) {
+          ch.force(true);
+        }
+        channel = ch;
+        return;
+      } catch (IOException e) {
+        Closeables.closeSuppressing(e, ch);
+        setInterruptAside();
+        if (!(e instanceof ClosedChannelException) || attempt == MAX_INTERRUPTED_ATTEMPTS) {
+          cause.addSuppressed(e);
+          failure = cause;
+          throw cause;
+        }
+      }
+    }
+  }
+
+  private void setInterruptAside() {
+    interruptSetAside |= Thread.interrupted();
+  }
+
+  private void restoreInterrupt() {
+    if (interruptSetAside) {
+      interruptSetAside = false;
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ByteBuffer[] buffers(List<byte[]> payloads) {
+    ByteBuffer[] buffers = new ByteBuffer[2 * payloads.size()];
+    for (int i = 0; i < payloads.size(); i++) {
+      byte[] payload = payloads.get(i);
+      buffers[2 * i] = LogFormat.recordHeader(payload);
+      buffers[2 * i + 1] = ByteBuffer.wrap(payload);
+    }
+    return buffers;
   }
 
   private void checkWritable() throws IOException {

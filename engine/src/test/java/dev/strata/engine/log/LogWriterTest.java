@@ -1,7 +1,11 @@
 package dev.strata.engine.log;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.engine.fs.FaultyFileLayer;
 
 import dev.strata.engine.write.Mutation;
 import java.io.IOException;
@@ -49,6 +53,40 @@ final class LogWriterTest {
     }
     List<LogRecord> read = LogFiles.readAll(file, 2).records();
     assertEquals(List.of(1L, 2L, 3L), read.stream().map(LogRecord::firstSequence).toList());
+  }
+
+  @Test
+  void append_thatFailsOnAFullDisk_leavesNoFragmentAndTheNextAppendWorks() throws IOException {
+    FaultyFileLayer files = new FaultyFileLayer();
+    Path file = dir.resolve("000004.log");
+    try (LogWriter w = LogWriter.create(files, file, 4, false)) {
+      w.append(payload(1));
+      files.diskFull(true);
+      assertThrows(IOException.class, () -> w.append(List.of(payload(2), payload(3))));
+      assertFalse(w.failed());
+      files.diskFull(false);
+      w.append(payload(2));
+      assertEquals(w.size(), Files.size(file));
+    }
+    LogFiles.ReadResult read = LogFiles.readAll(file, 4);
+    assertEquals(List.of(1L, 2L), read.records().stream().map(LogRecord::firstSequence).toList());
+  }
+
+  @Test
+  void append_byAnInterruptedThread_succeedsAndKeepsTheFlag() throws IOException {
+    Path file = dir.resolve("000005.log");
+    try (LogWriter w = LogWriter.create(file, 5, true)) {
+      Thread.currentThread().interrupt();
+      try {
+        w.append(payload(1));
+        w.sync();
+        assertTrue(Thread.currentThread().isInterrupted());
+      } finally {
+        Thread.interrupted();
+      }
+      w.append(payload(2));
+    }
+    assertEquals(2, LogFiles.readAll(file, 5).records().size());
   }
 
   @Test

@@ -1,0 +1,37 @@
+package dev.strata.engine.fs;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The production {@link FileLayer}: {@link FileChannel}s of the default file system.
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class RealFileLayer implements FileLayer {
+  static final RealFileLayer INSTANCE = new RealFileLayer();
+
+  private RealFileLayer() {}
+
+  @Override
+  public FileChannel create(Path file) throws IOException {
+    return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  }
+
+  @Override
+  public FileChannel openForWrite(Path file) throws IOException {
+    return FileChannel.open(file, StandardOpenOption.WRITE);
+  }
+
+  @Override
+  public void syncDirectory(Path dir) throws IOException {
+    Directories.fsync(dir);
+  }
+
+  @Override
+  public String toString() {
+    return "FileLayer.real()";
+  }
+}

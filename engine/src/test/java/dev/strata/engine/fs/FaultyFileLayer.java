@@ -1,0 +1,316 @@
+package dev.strata.engine.fs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * A {@link FileLayer} for tests that stands between the engine and real files and remembers what a
+ * power loss could take away (LevelDB's FaultInjectionTestEnv and Pebble's errorfs are the models):
+ * for every file written through it, the length last forced, and whether its directory entry was
+ * forced since it was created. {@link #powerLoss(Random)} then does to the files what a machine
+ * losing power may do: each file keeps its forced bytes, and of the rest it keeps nothing, a random
+ * prefix, zeros, or a prefix followed by zeros; a file whose name was never forced may vanish. From
+ * that moment every write and force through the layer fails, as the machine is gone.
+ *
+ * <p>It also plays a full disk: while {@link #diskFull(boolean)} is on, every write fails with the
+ * message of ENOSPC and writes nothing, while forces, truncation and reads go on (they need no new
+ * space).
+ *
+ * <p>Files deleted or renamed outside the layer are not brought back by a power loss: the engine
+ * forces the directory after each deletion that matters (the manifest's replacement), so this is
+ * pessimistic only in what it keeps, never in what it loses.
+ *
+ * <p>Thread-safe.
+ */
+public final class FaultyFileLayer implements FileLayer {
+
+  /** What a power loss keeps of the bytes written after the last force. */
+  public enum Unsynced {
+    NOTHING,
+    ZEROS,
+    PREFIX,
+    PREFIX_THEN_ZEROS,
+    ALL
+  }
+
+  private static final class FileState {
+    long syncedLength;
+    boolean entrySynced;
+  }
+
+  private final Map<Path, FileState> files = new LinkedHashMap<>();
+  private volatile boolean crashed;
+  private boolean lossApplied;
+  private volatile boolean full;
+  private volatile long writesBeforePowerLoss = Long.MAX_VALUE;
+  private final List<String> report = new ArrayList<>();
+
+  @Override
+  public synchronized FileChannel create(Path file) throws IOException {
+    checkAlive();
+    if (full) {
+      throw noSpace(file);
+    }
+    FileChannel ch = FileLayer.real().create(file);
+    files.put(file, new FileState());
+    return new Channel(file, ch);
+  }
+
+  @Override
+  public synchronized FileChannel openForWrite(Path file) throws IOException {
+    checkAlive();
+    FileChannel ch = FileLayer.real().openForWrite(file);
+    files.computeIfAbsent(file, f -> entrySyncedState(f));
+    return new Channel(file, ch);
+  }
+
+  @Override
+  public synchronized void syncDirectory(Path dir) throws IOException {
+    checkAlive();
+    FileLayer.real().syncDirectory(dir);
+    for (Map.Entry<Path, FileState> e : files.entrySet()) {
+      if (dir.equals(Directories.parentOf(e.getKey()))) {
+        e.getValue().entrySynced = true;
+      }
+    }
+  }
+
+  /** Makes every write fail with ENOSPC ({@code true}) or succeed again ({@code false}). */
+  public void diskFull(boolean on) {
+    full = on;
+  }
+
+  /**
+   * Arms a power loss that strikes once {@code n} more writes were made: from then on every write
+   * and force fails; {@link #powerLoss(Random)} then takes the unforced bytes away.
+   */
+  public synchronized void powerLossAfterWrites(long n) {
+    writesBeforePowerLoss = n;
+  }
+
+  /** True once the power was lost. */
+  public boolean crashed() {
+    return crashed;
+  }
+
+  /**
+   * Takes away what a power loss may take, chosen by {@code random}, and fails every later write:
+   * see the class comment. Returns what it did to each file, for the failure message of a test.
+   */
+  public synchronized List<String> powerLoss(Random random) {
+    if (lossApplied) {
+      return List.copyOf(report);
+    }
+    lossApplied = true;
+    crashed = true;
+    for (Map.Entry<Path, FileState> e : files.entrySet()) {
+      Path file = e.getKey();
+      FileState s = e.getValue();
+      try {
+        if (!Files.exists(file)) {
+          continue;
+        }
+        if (!s.entrySynced && random.nextInt(3) == 0) {
+          Files.delete(file);
+          report.add(file.getFileName() + ": name never forced, file gone");
+          continue;
+        }
+        long size = Files.size(file);
+        long synced = Math.min(s.syncedLength, size);
+        Unsynced what = Unsynced.values()[random.nextInt(Unsynced.values().length)];
+        long keep = synced + (size > synced ? (long) (random.nextDouble() * (size - synced)) : 0);
+        try (FileChannel ch = FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+          switch (what) {
+            case NOTHING -> ch.truncate(synced);
+            case ZEROS -> zero(ch, synced, size);
+            case PREFIX -> ch.truncate(keep);
+            case PREFIX_THEN_ZEROS -> zero(ch, keep, size);
+            case ALL -> {}
+          }
+        }
+        report.add(
+            file.getFileName() + ": " + size + " bytes, " + synced + " forced, unforced kept as "
+                + what + (what == Unsynced.PREFIX || what == Unsynced.PREFIX_THEN_ZEROS
+                    ? " up to " + keep : ""));
+      } catch (IOException ex) {
+        throw new UncheckedIOException(ex);
+      }
+    }
+    return List.copyOf(report);
+  }
+
+  private static void zero(FileChannel ch, long from, long to) throws IOException {
+    ByteBuffer zeros = ByteBuffer.allocate(4096);
+    for (long p = from; p < to; ) {
+      zeros.clear().limit((int) Math.min(4096, to - p));
+      p += ch.write(zeros, p);
+    }
+  }
+
+  private FileState entrySyncedState(Path file) {
+    FileState s = new FileState();
+    s.entrySynced = true; // it existed before the layer saw it
+    try {
+      s.syncedLength = Files.size(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return s;
+  }
+
+  private void checkAlive() throws IOException {
+    if (crashed) {
+      throw new IOException("power lost (FaultyFileLayer)");
+    }
+  }
+
+  private static IOException noSpace(Path file) {
+    return new IOException(file + ": No space left on device");
+  }
+
+  /** Counts a write against the armed power loss; true when the power goes now. */
+  private synchronized boolean countWrite() {
+    if (writesBeforePowerLoss != Long.MAX_VALUE && --writesBeforePowerLoss < 0) {
+      return true;
+    }
+    return false;
+  }
+
+  /** A channel that reports its writes and forces to the layer, and fails when the layer says. */
+  private final class Channel extends FileChannel {
+    private final Path file;
+    private final FileChannel delegate;
+
+    Channel(Path file, FileChannel delegate) {
+      this.file = file;
+      this.delegate = delegate;
+    }
+
+    private void beforeWrite() throws IOException {
+      checkAlive();
+      if (full) {
+        throw noSpace(file);
+      }
+      if (countWrite()) {
+        crashed = true;
+        throw new IOException("power lost (FaultyFileLayer)");
+      }
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+      return delegate.read(dst);
+    }
+
+    @Override
+    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+      return delegate.read(dsts, offset, length);
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+      beforeWrite();
+      return delegate.write(src);
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+      beforeWrite();
+      return delegate.write(srcs, offset, length);
+    }
+
+    @Override
+    public long position() throws IOException {
+      return delegate.position();
+    }
+
+    @Override
+    public FileChannel position(long newPosition) throws IOException {
+      delegate.position(newPosition);
+      return this;
+    }
+
+    @Override
+    public long size() throws IOException {
+      return delegate.size();
+    }
+
+    @Override
+    public FileChannel truncate(long size) throws IOException {
+      checkAlive();
+      delegate.truncate(size);
+      synchronized (FaultyFileLayer.this) {
+        FileState s = files.get(file);
+        s.syncedLength = Math.min(s.syncedLength, size);
+      }
+      return this;
+    }
+
+    @Override
+    public void force(boolean metaData) throws IOException {
+      checkAlive();
+      delegate.force(metaData);
+      long size = delegate.size();
+      synchronized (FaultyFileLayer.this) {
+        files.get(file).syncedLength = size;
+      }
+    }
+
+    @Override
+    public long transferTo(long position, long count, WritableByteChannel target)
+        throws IOException {
+      return delegate.transferTo(position, count, target);
+    }
+
+    @Override
+    public long transferFrom(ReadableByteChannel src, long position, long count)
+        throws IOException {
+      beforeWrite();
+      return delegate.transferFrom(src, position, count);
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+      return delegate.read(dst, position);
+    }
+
+    @Override
+    public int write(ByteBuffer src, long position) throws IOException {
+      beforeWrite();
+      return delegate.write(src, position);
+    }
+
+    @Override
+    public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+      throw new UnsupportedOperationException("FaultyFileLayer does not map files");
+    }
+
+    @Override
+    public FileLock lock(long position, long size, boolean shared) throws IOException {
+      return delegate.lock(position, size, shared);
+    }
+
+    @Override
+    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+      return delegate.tryLock(position, size, shared);
+    }
+
+    @Override
+    protected void implCloseChannel() throws IOException {
+      delegate.close();
+    }
+  }
+}
