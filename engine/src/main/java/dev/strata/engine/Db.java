@@ -8,6 +8,7 @@ import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.compaction.SnapshotStripes;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
+import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.BatchCodec;
 import dev.strata.engine.log.LogWriter;
@@ -71,6 +72,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * memtables, then the tables newest first, skipping every table whose Bloom filter says the key is
  * absent; the first source that knows the cell decides.
  *
+ * <p><b>What a failed write means.</b> A write that throws {@link IOException} has an unknown
+ * outcome, as in RocksDB: it is not visible in this process, but it may or may not be there after
+ * a reopen (a group of concurrent writes fails together, and a failed fsync cannot say which bytes
+ * reached the disk). It is never applied in part. Recovery keeps a prefix of the history: see
+ * {@link WalRecoveryMode}. An interrupt of the writing thread fails nothing: the write is redone and
+ * the interrupt flag stays set.
+ *
  * <p>Thread-safe: any number of threads may read and write at once.
  */
 /*
@@ -122,6 +130,8 @@ public final class Db implements AutoCloseable {
 
   private final Path dir;
   private final DbOptions options;
+  /** Logs and tables are written through this: the real file system but in fault tests. */
+  private final FileLayer files;
   private final DirectoryLock lock;
   private final BlockCache cache;
   /** Read costs of Gets and scans; compaction counts into a counter of its own. */
@@ -183,6 +193,11 @@ public final class Db implements AutoCloseable {
   @GuardedBy("mutex")
   private boolean closing;
 
+  /** What the open's log replay dropped (DbStats): set before the database is published. */
+  private long walBytesDroppedAtOpen;
+
+  private long walRecordsDroppedAtOpen;
+
   private volatile ReadView view;
   private volatile long lastSequence;
   private volatile Throwable backgroundError;
@@ -191,6 +206,7 @@ public final class Db implements AutoCloseable {
   private Db(Path dir, DbOptions options, DirectoryLock lock) {
     this.dir = dir;
     this.options = options;
+    this.files = options.fileLayer();
     this.lock = lock;
     this.cache = new LruBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
     this.picker = new CompactionPicker(options);
@@ -208,6 +224,7 @@ public final class Db implements AutoCloseable {
     this.outputs =
         new OutputTables(
             dir,
+            files,
             options.tableOptions(),
             options.targetFileSizeBytes(),
             versions::newFileNumber,
@@ -258,7 +275,9 @@ public final class Db implements AutoCloseable {
    * and files no manifest lists (outputs of an interrupted flush or compaction) are deleted.
    */
   private void recover() throws IOException {
-    Recovery r = Recovery.run(dir, cache, readCounters);
+    Recovery r = Recovery.run(dir, cache, readCounters, options.walRecovery());
+    walBytesDroppedAtOpen = r.replay.droppedBytes();
+    walRecordsDroppedAtOpen = r.replay.droppedRecords();
     mutex.lock();
     try {
       versions.start(Version.of(r.levels), r.nextFileNumber);
@@ -268,7 +287,7 @@ public final class Db implements AutoCloseable {
         outputs.flush(r.replayed).forEach(edit::add);
       }
       long logNumber = versions.newFileNumber();
-      log = LogWriter.create(FileNames.log(dir, logNumber), logNumber, options.syncWrites());
+      log = LogWriter.create(files, FileNames.log(dir, logNumber), logNumber, options.syncWrites());
       publishView();
       install(edit, logNumber);
       versions.deleteUnlistedFiles();
@@ -547,15 +566,45 @@ public final class Db implements AutoCloseable {
       return;
     }
     long number = versions.newFileNumber();
-    LogWriter next = LogWriter.create(FileNames.log(dir, number), number, options.syncWrites());
+    LogWriter next = LogWriter.create(files, FileNames.log(dir, number), number, options.syncWrites());
     LogWriter old = log;
     log = next;
     mem.freeze();
     frozen.addFirst(new Frozen(mem, old.fileNumber()));
     mem = new MemTable();
     publishView();
-    old.close();
-    scheduleBackgroundWork();
+    scheduleBackgroundWork(); // first: whatever happens to the old log, its memtable gets flushed
+    retire(old);
+  }
+
+  /**
+   * Forces a log that takes no more writes, with its directory entry, then closes it. Without
+   * this, under {@code syncWrites(false)}, a power loss could keep the next log's records while
+   * this one loses its tail: a history with a hole, of which recovery keeps only the part before
+   * it (see {@link WalRecoveryMode}). So the older log is whole on disk before the newer one takes
+   * a write (the caller is at the head of the writer queue). A failure here loses nothing the
+   * process holds: the frozen memtable is flushed from memory all the same; it is logged.
+   */
+  @GuardedBy("mutex")
+  private void retire(LogWriter old) {
+    try {
+      if (!options.syncWrites()) { // with syncWrites every append was forced, and the entry too
+        old.sync();
+        files.syncDirectory(dir);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "could not force " + old.file() + " before switching logs; its memtable is flushed from"
+              + " memory, until then a power loss may cut this log",
+          e);
+    } finally {
+      try {
+        old.close();
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "could not close " + old.file(), e);
+      }
+    }
   }
 
   /** A frozen memtable waiting for its flush, with the log that holds it. */
@@ -1015,7 +1064,9 @@ public final class Db implements AutoCloseable {
           tables.filterBytes(),
           snapshots.count(),
           snapshots.oldestAgeMillis(),
-          s.bytesReadAtOpen());
+          s.bytesReadAtOpen(),
+          walBytesDroppedAtOpen,
+          walRecordsDroppedAtOpen);
     } finally {
       v.release();
     }

@@ -1,5 +1,6 @@
 package dev.strata.engine;
 
+import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.WriteController;
 import dev.strata.sstable.BlockCompression;
@@ -79,6 +80,8 @@ public final class DbOptions {
   private final long hardPendingCompactionBytesLimit;
   private final long delayedWriteRate;
   private final int maxOpenFiles;
+  private final WalRecoveryMode walRecovery;
+  private final FileLayer fileLayer;
 
   private DbOptions(Builder b) {
     this.bloomType = b.bloomType;
@@ -101,6 +104,8 @@ public final class DbOptions {
     this.hardPendingCompactionBytesLimit = b.hardPendingCompactionBytesLimit;
     this.delayedWriteRate = b.delayedWriteRate;
     this.maxOpenFiles = b.maxOpenFiles;
+    this.walRecovery = b.walRecovery;
+    this.fileLayer = b.fileLayer;
   }
 
   /** Every option at its default. */
@@ -256,6 +261,19 @@ public final class DbOptions {
     return new WriteController(autoCompaction, slowdown, stop, soft, hard, delayedWriteRate);
   }
 
+  /**
+   * What open does with damaged logs; default {@link WalRecoveryMode#POINT_IN_TIME}: the longest
+   * consistent prefix, with the rest dropped and reported.
+   */
+  public WalRecoveryMode walRecovery() {
+    return walRecovery;
+  }
+
+  /** The file layer logs and tables are written through: the real one but in fault tests. */
+  FileLayer fileLayer() {
+    return fileLayer;
+  }
+
   /** The table layout the options ask for; tables record it, so readers never need the options. */
   TableOptions tableOptions() {
     FilterType filter =
@@ -295,7 +313,9 @@ public final class DbOptions {
         && softPendingCompactionBytesLimit == d.softPendingCompactionBytesLimit
         && hardPendingCompactionBytesLimit == d.hardPendingCompactionBytesLimit
         && delayedWriteRate == d.delayedWriteRate
-        && maxOpenFiles == d.maxOpenFiles;
+        && maxOpenFiles == d.maxOpenFiles
+        && walRecovery == d.walRecovery
+        && fileLayer == d.fileLayer;
   }
 
   @Override
@@ -320,7 +340,8 @@ public final class DbOptions {
         softPendingCompactionBytesLimit,
         hardPendingCompactionBytesLimit,
         delayedWriteRate,
-        maxOpenFiles);
+        maxOpenFiles,
+        walRecovery);
   }
 
   @Override
@@ -365,6 +386,8 @@ public final class DbOptions {
         + delayedWriteRate
         + ", maxOpenFiles="
         + maxOpenFiles
+        + ", walRecovery="
+        + walRecovery
         + "}";
   }
 
@@ -395,6 +418,8 @@ public final class DbOptions {
     private long hardPendingCompactionBytesLimit = 256L << 30;
     private long delayedWriteRate = 16L << 20;
     private int maxOpenFiles = -1;
+    private WalRecoveryMode walRecovery = WalRecoveryMode.POINT_IN_TIME;
+    private FileLayer fileLayer = FileLayer.real();
 
     private Builder() {}
 
@@ -419,6 +444,8 @@ public final class DbOptions {
       hardPendingCompactionBytesLimit = o.hardPendingCompactionBytesLimit;
       delayedWriteRate = o.delayedWriteRate;
       maxOpenFiles = o.maxOpenFiles;
+      walRecovery = o.walRecovery;
+      fileLayer = o.fileLayer;
     }
 
     /** What new tables' filters index; default {@link BloomType#ROW}. */
@@ -562,6 +589,21 @@ public final class DbOptions {
      */
     public Builder maxOpenFiles(int files) {
       this.maxOpenFiles = files;
+      return this;
+    }
+
+    /**
+     * What open does with damaged logs ({@link WalRecoveryMode}); default {@link
+     * WalRecoveryMode#POINT_IN_TIME}.
+     */
+    public Builder walRecovery(WalRecoveryMode mode) {
+      this.walRecovery = Limits.requireNonNull(mode, "walRecovery");
+      return this;
+    }
+
+    /** Writes logs and tables through {@code files}: fault-injection tests only. */
+    Builder fileLayer(FileLayer files) {
+      this.fileLayer = Limits.requireNonNull(files, "fileLayer");
       return this;
     }
 

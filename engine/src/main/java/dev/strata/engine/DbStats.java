@@ -33,6 +33,11 @@ package dev.strata.engine;
  * @param bytesReadAtOpen bytes read from SSTable files to open them: at {@code Db.open}, and for
  *     each table a flush or compaction writes (footer, properties, filter index, row-tombstone
  *     filter and index block, with their trailers); incremented once per table opened
+ * @param walBytesDroppedAtOpen log bytes the last open did not replay: a torn last record, or
+ *     under {@link WalRecoveryMode#POINT_IN_TIME} everything from the first damaged or missing
+ *     record on (see the logger for which files and offsets); set once by open
+ * @param walRecordsDroppedAtOpen log records the last open dropped: the torn or damaged one and
+ *     every record that could still be read after it (a lower bound); set once by open
  */
 public record DbStats(
     long gets,
@@ -49,8 +54,10 @@ public record DbStats(
     long filterBytesOnDisk,
     long liveSnapshots,
     long oldestSnapshotAgeMillis,
-    long bytesReadAtOpen) {
+    long bytesReadAtOpen,
+    long walBytesDroppedAtOpen,
+    long walRecordsDroppedAtOpen) {
 
   /** All counters zero: the stats of a database that was just created and never read. */
-  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -4,7 +4,7 @@ import dev.strata.engine.fs.Directories;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.fs.FileNames.FileType;
 import dev.strata.engine.fs.FileNames.DbFile;
-import dev.strata.engine.log.LogReader;
+import dev.strata.engine.log.LogReplay;
 import dev.strata.engine.log.LogRecord;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.Manifest;
@@ -26,10 +26,10 @@ import java.util.TreeMap;
 
 /**
  * What {@link Db#open} finds on disk: the manifest's tables, opened, and the logs it still needs,
- * replayed into one memtable. A torn last record of a log is dropped (the process died mid-write:
- * that write was never acknowledged); any other damage fails the open with {@link
- * CorruptionException}, and so does a missing table or a directory with data but no manifest.
- * An empty directory becomes a new database: its empty manifest is written first.
+ * replayed into one memtable as one history under the {@link WalRecoveryMode} ({@link LogReplay}):
+ * by default the longest consistent prefix, with what was dropped reported. A missing table or a
+ * directory with data but no manifest fails the open with {@link CorruptionException}. An empty
+ * directory becomes a new database: its empty manifest is written first.
  *
  * <p>Not thread-safe: used once, by the opening thread, under the directory lock.
  */
@@ -46,17 +46,26 @@ final class Recovery {
   final long lastSequence;
   /** One more than the largest file number found in the manifest or the directory. */
   final long nextFileNumber;
+  /** What the log replay kept and dropped. */
+  final LogReplay.Result replay;
 
   private Recovery(
-      Manifest manifest, List<List<TableRef>> levels, MemTable replayed, long lastSequence, long next) {
+      Manifest manifest,
+      List<List<TableRef>> levels,
+      MemTable replayed,
+      long lastSequence,
+      long next,
+      LogReplay.Result replay) {
     this.manifest = manifest;
     this.levels = levels;
     this.replayed = replayed;
     this.lastSequence = lastSequence;
     this.nextFileNumber = next;
+    this.replay = replay;
   }
 
-  static Recovery run(Path dir, BlockCache cache, ReadCounters counters) throws IOException {
+  static Recovery run(Path dir, BlockCache cache, ReadCounters counters, WalRecoveryMode mode)
+      throws IOException {
     TreeMap<Long, Path> logs = new TreeMap<>();
     long largestNumber = 0;
     boolean anyData = false;
@@ -87,12 +96,19 @@ final class Recovery {
     boolean ok = false;
     try {
       MemTable mem = new MemTable();
-      long lastSequence = manifest.lastSequence();
-      for (var log : logs.tailMap(manifest.logNumber(), true).entrySet()) {
-        lastSequence = Math.max(lastSequence, replay(log.getValue(), log.getKey(), mem));
+      LogReplay.Result replay =
+          LogReplay.replay(
+              new TreeMap<>(logs.tailMap(manifest.logNumber(), true)),
+              manifest.lastSequence(),
+              mode,
+              record -> apply(record, mem));
+      if (replay.droppedBytes() > 0) {
+        LOG.log(
+            replay.tornTailOnly() ? System.Logger.Level.WARNING : System.Logger.Level.ERROR,
+            dir + ": " + replay.report());
       }
       long next = Math.max(manifest.nextFileNumber(), largestNumber + 1);
-      r = new Recovery(manifest, levels, mem, lastSequence, next);
+      r = new Recovery(manifest, levels, mem, replay.lastSequence(), next, replay);
       ok = true;
     } finally {
       if (!ok) {
@@ -122,21 +138,10 @@ final class Recovery {
   }
 
 
-  /** Replays one log into {@code mem}; returns the largest sequence number it held (0 if none). */
-  private static long replay(Path file, long number, MemTable mem) throws IOException {
-    long last = 0;
-    try (LogReader reader = LogReader.open(file, number)) {
-      for (LogRecord r; (r = reader.nextRecord()) != null; ) {
-        long seq = r.firstSequence();
-        for (Mutation m : r.mutations()) {
-          mem.add(m.key(seq), m.value());
-          last = seq++;
-        }
-      }
-      if (reader.tailDropped()) {
-        LOG.log(System.Logger.Level.WARNING, reader.tailReport());
-      }
+  private static void apply(LogRecord r, MemTable mem) {
+    long seq = r.firstSequence();
+    for (Mutation m : r.mutations()) {
+      mem.add(m.key(seq++), m.value());
     }
-    return last;
   }
 }

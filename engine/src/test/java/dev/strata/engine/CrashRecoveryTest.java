@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strata.engine.fs.FileNames;
+import dev.strata.engine.log.LogFormat;
 import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.testing.CorruptFiles;
@@ -244,17 +245,56 @@ final class CrashRecoveryTest {
   }
 
   @Test
-  void open_damageBeforeTheLastLogRecord_failsWithCorruption() throws IOException {
+  void open_damageBeforeTheLastLogRecord_failsWithCorruptionUnderAbsoluteConsistency()
+      throws IOException {
     Path original = dir.resolve("original");
     List<Long> ends = fiveRecords(original);
     Random r = new Random(ends.get(0));
+    DbOptions absolute =
+        DbOptions.builder().walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY).build();
     for (long offset = 0; offset < ends.get(3); offset++) {
       Path copy = copyDir(original, scratch.resolve("flip"));
       CorruptFiles.flipBit(newestLog(copy), offset, r.nextInt(8));
       long at = offset;
       CorruptionException e =
-          assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "flip at " + at);
+          assertThrows(
+              CorruptionException.class, () -> Db.open(copy, absolute).close(), "flip at " + at);
       assertTrue(e.getMessage().contains(".log"), "the message names the log: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The default, point-in-time recovery: damage in a record keeps exactly the records before it
+   * (a prefix, never one from after the damage), reports the drop, and starts a new log, so the
+   * writes after the reopen survive the next one.
+   */
+  @Test
+  void open_damageBeforeTheLastLogRecord_keepsThePrefixBeforeItUnderPointInTime()
+      throws IOException {
+    Path original = dir.resolve("original");
+    List<Long> ends = fiveRecords(original);
+    Random r = new Random(ends.get(0));
+    for (long offset = LogFormat.FILE_HEADER_BYTES; offset < ends.get(3); offset += 1 + r.nextInt(5)) {
+      Path copy = copyDir(original, scratch.resolve("flip"));
+      CorruptFiles.flipBit(newestLog(copy), offset, r.nextInt(8));
+      int intact = 0; // records that end before the flipped byte
+      while (ends.get(intact) <= offset) {
+        intact++;
+      }
+      String at = "flip at " + offset;
+      try (Db d = Db.open(copy)) {
+        assertFirstKeys(d, intact);
+        DbStats stats = d.stats();
+        assertEquals(ends.get(4) - (intact == 0 ? LogFormat.FILE_HEADER_BYTES : ends.get(intact - 1)),
+            stats.walBytesDroppedAtOpen(), at);
+        assertTrue(stats.walRecordsDroppedAtOpen() >= 1, at);
+        d.put(b("after"), b("reopen"));
+      }
+      try (Db d = Db.open(copy)) {
+        assertFirstKeys(d, intact);
+        assertArrayEquals(b("reopen"), d.get(b("after")), at);
+        assertEquals(0, d.stats().walBytesDroppedAtOpen(), at);
+      }
     }
   }
 
@@ -306,7 +346,8 @@ final class CrashRecoveryTest {
   @Test
   void open_newDirectory_writesTheManifestBeforeAnyLog() throws IOException {
     Path fresh = Files.createDirectories(dir.resolve("fresh"));
-    Recovery r = Recovery.run(fresh, new LruBlockCache(0, 1), new ReadCounters());
+    Recovery r =
+        Recovery.run(fresh, new LruBlockCache(0, 1), new ReadCounters(), WalRecoveryMode.POINT_IN_TIME);
     assertTrue(r.levels.stream().allMatch(List::isEmpty));
     assertTrue(Files.exists(FileNames.manifest(fresh)), "a new database starts with its manifest");
     try (Stream<Path> files = Files.list(fresh)) {

@@ -97,7 +97,9 @@ final class ReadAmplificationTest {
         a.filterBytesOnDisk(),
         a.liveSnapshots(),
         a.oldestSnapshotAgeMillis(),
-        a.bytesReadAtOpen() - b.bytesReadAtOpen());
+        a.bytesReadAtOpen() - b.bytesReadAtOpen(),
+        a.walBytesDroppedAtOpen(),
+        a.walRecordsDroppedAtOpen());
   }
 
   private static double dataBlocksPerGet(DbStats d) {

@@ -82,6 +82,18 @@ public final class TableWriter implements AutoCloseable {
     return new TableWriter(file, options, ch);
   }
 
+  /**
+   * A writer for {@code file}, just created empty by the caller and open for writing as {@code
+   * channel} (a caller that writes through a file layer of its own, as the engine's fault tests
+   * do). The writer owns the channel from here on, and deletes the file if it is aborted.
+   */
+  public static TableWriter create(Path file, FileChannel channel, TableOptions options) {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(channel, "channel");
+    Objects.requireNonNull(options, "options");
+    return new TableWriter(file, options, channel);
+  }
+
   /** The file being written. */
   public Path path() {
     return path;

@@ -1,5 +1,6 @@
 package dev.strata.engine.compaction;
 
+import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.read.InternalIterator;
@@ -41,6 +42,7 @@ import java.util.function.Predicate;
  */
 public final class CompactionWriter {
   private final Path dir;
+  private final FileLayer files;
   private final int outputLevel;
   private final TableOptions tableOptions;
   private final long targetFileBytes;
@@ -59,6 +61,7 @@ public final class CompactionWriter {
    */
   public CompactionWriter(
       Path dir,
+      FileLayer files,
       int outputLevel,
       TableOptions tableOptions,
       long targetFileBytes,
@@ -66,6 +69,7 @@ public final class CompactionWriter {
       Predicate<byte[]> bottommost,
       SnapshotStripes stripes) {
     this.dir = dir;
+    this.files = files;
     this.outputLevel = outputLevel;
     this.tableOptions = tableOptions;
     this.targetFileBytes = targetFileBytes;
@@ -139,7 +143,8 @@ public final class CompactionWriter {
     }
     if (current == null) {
       currentNumber = newFileNumber.getAsLong();
-      current = TableWriter.create(FileNames.table(dir, currentNumber), tableOptions);
+      Path file = FileNames.table(dir, currentNumber);
+      current = TableWriter.create(file, files.create(file), tableOptions);
     }
     current.add(key, value);
     lastRow = key.row();

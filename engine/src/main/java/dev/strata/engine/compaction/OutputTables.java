@@ -1,5 +1,6 @@
 package dev.strata.engine.compaction;
 
+import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.memtable.MemTable;
@@ -28,6 +29,7 @@ import java.util.function.Supplier;
  */
 public final class OutputTables {
   private final Path dir;
+  private final FileLayer files;
   private final TableOptions tableOptions;
   private final long targetFileSizeBytes;
   private final LongSupplier newFileNumber;
@@ -46,6 +48,7 @@ public final class OutputTables {
 
   public OutputTables(
       Path dir,
+      FileLayer files,
       TableOptions tableOptions,
       long targetFileSizeBytes,
       LongSupplier newFileNumber,
@@ -53,6 +56,7 @@ public final class OutputTables {
       ReadCounters readCounters,
       Supplier<SnapshotStripes> liveSnapshots) {
     this.dir = dir;
+    this.files = files;
     this.tableOptions = tableOptions;
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.newFileNumber = newFileNumber;
@@ -71,7 +75,7 @@ public final class OutputTables {
     source.seekToFirst();
     return openAll(
         new CompactionWriter(
-                dir, 0, tableOptions, Long.MAX_VALUE, newFileNumber, row -> false, stripes)
+                dir, files, 0, tableOptions, Long.MAX_VALUE, newFileNumber, row -> false, stripes)
             .write(source));
   }
 
@@ -94,6 +98,7 @@ public final class OutputTables {
       return openAll(
           new CompactionWriter(
                   dir,
+                  files,
                   outputLevel,
                   tableOptions,
                   targetFileSizeBytes,

@@ -6,8 +6,8 @@
  *
  * <pre>{@code
  * Compaction c = picker.pick(version);
- * List<FileMetadata> out = new CompactionWriter(dir, c.outputLevel(), tableOptions, target,
- *     fileNumbers::next, row -> !version.deeperLevelsCover(c.outputLevel(), row),
+ * List<FileMetadata> out = new CompactionWriter(dir, files, c.outputLevel(), tableOptions,
+ *     target, fileNumbers::next, row -> !version.deeperLevelsCover(c.outputLevel(), row),
  *     SnapshotStripes.of(liveSnapshotSequences)).write(merged);
  * }</pre>
  */

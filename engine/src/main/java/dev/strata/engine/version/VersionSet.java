@@ -24,6 +24,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * numbers with the mutex released.
  */
 public final class VersionSet {
+  private static final System.Logger LOG = System.getLogger(VersionSet.class.getName());
+
   private final Path dir;
   private final ReentrantLock mutex;
   private final AtomicLong nextFileNumber = new AtomicLong(1);
@@ -67,7 +69,8 @@ public final class VersionSet {
    * deleteFiles} is false (a trivial move keeps the file under its new level), and deletes the logs
    * below {@code logNumber}. The caller then publishes a read view of the new version.
    *
-   * @throws IOException when the manifest cannot be written; nothing changed then
+   * @throws IOException when the manifest cannot be written; nothing changed then (a failure to
+   *     delete an obsolete log afterwards is logged, never thrown: the edit is installed)
    */
   @GuardedBy("mutex")
   public void install(VersionEdit edit, long lastSequence, long logNumber, boolean deleteFiles)
@@ -114,11 +117,25 @@ public final class VersionSet {
     current.release();
   }
 
-  private void deleteLogsBelow(long logNumber) throws IOException {
-    for (DbFile f : FileNames.list(dir)) {
-      if (f.is(FileType.LOG) && f.number() < logNumber) {
-        Files.deleteIfExists(f.path());
+  /**
+   * Deletes the logs the manifest no longer needs. Best effort: the edit is installed by now, so a
+   * failure here must not fail it (the caller would undo an installed change, and flush a frozen
+   * memtable twice); a log left behind is below every later manifest's log number, never replayed,
+   * and the next install deletes it.
+   */
+  private void deleteLogsBelow(long logNumber) {
+    try {
+      for (DbFile f : FileNames.list(dir)) {
+        if (f.is(FileType.LOG) && f.number() < logNumber) {
+          try {
+            Files.deleteIfExists(f.path());
+          } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not delete obsolete log " + f.path(), e);
+          }
+        }
       }
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "could not list " + dir + " for obsolete logs", e);
     }
   }
 }

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Predicate;
 
 /**
  * A {@link FileLayer} for tests that stands between the engine and real files and remembers what a
@@ -30,8 +31,9 @@ import java.util.Random;
  * space).
  *
  * <p>Files deleted or renamed outside the layer are not brought back by a power loss: the engine
- * forces the directory after each deletion that matters (the manifest's replacement), so this is
- * pessimistic only in what it keeps, never in what it loses.
+ * forces the directory after each deletion that matters (the manifest's replacement). Tables never
+ * vanish: their names are made durable by the manifest's directory fsync, which the layer does
+ * not see.
  *
  * <p>Thread-safe.
  */
@@ -39,10 +41,17 @@ public final class FaultyFileLayer implements FileLayer {
 
   /** What a power loss keeps of the bytes written after the last force. */
   public enum Unsynced {
+    /** Cut back to the forced length. */
     NOTHING,
+    /** The length stays, the unforced bytes read as zeros. */
     ZEROS,
+    /** A random prefix of the unforced bytes stays, the rest is cut. */
     PREFIX,
+    /** A random prefix stays, the rest reads as zeros. */
     PREFIX_THEN_ZEROS,
+    /** Pages written back out of order: a random stretch reads as zeros, what follows it stays. */
+    HOLE,
+    /** Everything written stays. */
     ALL
   }
 
@@ -55,6 +64,8 @@ public final class FaultyFileLayer implements FileLayer {
   private volatile boolean crashed;
   private boolean lossApplied;
   private volatile boolean full;
+  private volatile Predicate<Path> failForces = f -> false;
+  private volatile Predicate<Path> failCloses = f -> false;
   private volatile long writesBeforePowerLoss = Long.MAX_VALUE;
   private final List<String> report = new ArrayList<>();
 
@@ -86,6 +97,21 @@ public final class FaultyFileLayer implements FileLayer {
         e.getValue().entrySynced = true;
       }
     }
+  }
+
+  /** Makes every force of a file {@code which} accepts fail with an I/O error (an fsync EIO). */
+  public void failForces(Predicate<Path> which) {
+    failForces = which;
+  }
+
+  /** Makes closing a file {@code which} accepts throw (after closing it: nothing leaks). */
+  public void failCloses(Predicate<Path> which) {
+    failCloses = which;
+  }
+
+  /** Logs: for {@link #failForces} and {@link #failCloses}. */
+  public static boolean isLog(Path file) {
+    return FileNames.parse(file).map(f -> f.type() == FileNames.FileType.LOG).orElse(false);
   }
 
   /** Makes every write fail with ENOSPC ({@code true}) or succeed again ({@code false}). */
@@ -123,7 +149,9 @@ public final class FaultyFileLayer implements FileLayer {
         if (!Files.exists(file)) {
           continue;
         }
-        if (!s.entrySynced && random.nextInt(3) == 0) {
+        // Only logs may vanish: tables are named durably by the manifest's own directory fsync,
+        // which this layer does not see.
+        if (!s.entrySynced && isLog(file) && random.nextInt(3) == 0) {
           Files.delete(file);
           report.add(file.getFileName() + ": name never forced, file gone");
           continue;
@@ -138,13 +166,14 @@ public final class FaultyFileLayer implements FileLayer {
             case ZEROS -> zero(ch, synced, size);
             case PREFIX -> ch.truncate(keep);
             case PREFIX_THEN_ZEROS -> zero(ch, keep, size);
+            case HOLE -> zero(ch, keep, keep + (long) (random.nextDouble() * (size - keep)));
             case ALL -> {}
           }
         }
         report.add(
             file.getFileName() + ": " + size + " bytes, " + synced + " forced, unforced kept as "
                 + what + (what == Unsynced.PREFIX || what == Unsynced.PREFIX_THEN_ZEROS
-                    ? " up to " + keep : ""));
+                    || what == Unsynced.HOLE ? " from " + keep : ""));
       } catch (IOException ex) {
         throw new UncheckedIOException(ex);
       }
@@ -262,6 +291,9 @@ public final class FaultyFileLayer implements FileLayer {
     @Override
     public void force(boolean metaData) throws IOException {
       checkAlive();
+      if (failForces.test(file)) {
+        throw new IOException(file + ": Input/output error (injected fsync failure)");
+      }
       delegate.force(metaData);
       long size = delegate.size();
       synchronized (FaultyFileLayer.this) {
@@ -311,6 +343,9 @@ public final class FaultyFileLayer implements FileLayer {
     @Override
     protected void implCloseChannel() throws IOException {
       delegate.close();
+      if (failCloses.test(file)) {
+        throw new IOException(file + ": Input/output error (injected close failure)");
+      }
     }
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.compaction.OutputTables;
+import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestReader;
@@ -44,6 +45,7 @@ final class VersionSetTest {
     outputs =
         new OutputTables(
             dir,
+            FileLayer.real(),
             TableOptions.defaults(),
             Long.MAX_VALUE,
             versions::newFileNumber,

@@ -1,0 +1,217 @@
+package dev.strata.engine.log;
+
+import dev.strata.engine.CorruptionException;
+import dev.strata.engine.WalRecoveryMode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SortedMap;
+
+/**
+ * Replays the logs of a database, oldest first, as one history, under a {@link WalRecoveryMode}.
+ * The history must be contiguous: each record's first sequence number is one above the last of
+ * the record before it, in the same log or the previous one (a log that vanished, or lost pages in
+ * the middle, breaks the chain); the first record may start at most one above the manifest's last
+ * sequence number.
+ *
+ * <p>Under {@link WalRecoveryMode#POINT_IN_TIME} replay stops at the first record it cannot take
+ * (torn, damaged, failing to parse, or out of sequence): that record, the rest of its log and every
+ * newer log are dropped and counted. Under {@link WalRecoveryMode#ABSOLUTE_CONSISTENCY} only a torn
+ * tail of the newest log is dropped; anything else throws {@link CorruptionException}.
+ *
+ * <pre>{@code
+ * LogReplay.Result r = LogReplay.replay(logsByNumber, manifestLastSequence, mode, memtable::apply);
+ * if (r.droppedBytes() > 0) logger.log(WARNING, r.report());
+ * }</pre>
+ *
+ * <p>Not thread-safe: used once, by the opening thread.
+ */
+public final class LogReplay {
+
+  /** Takes the records of the consistent prefix, in order. */
+  @FunctionalInterface
+  public interface Sink {
+    void accept(LogRecord record);
+  }
+
+  /**
+   * What the replay kept and dropped.
+   *
+   * @param lastSequence the largest sequence number replayed or in the manifest
+   * @param records the records replayed
+   * @param droppedBytes bytes of the logs not replayed: torn or damaged records and all after them
+   * @param droppedRecords records known to be dropped: the torn or damaged one, and every record
+   *     that could still be read behind it (a lower bound: damage hides how many follow)
+   * @param droppedFiles whole log files dropped because they come after the stop
+   * @param stop where replay stopped (file and offset), or null when every log was replayed whole
+   * @param tornTailOnly true when the only thing dropped is a torn tail of the newest log (the
+   *     case a killed process leaves; the log is still a clean prefix once cut back there)
+   * @param notes one line per log that lost bytes, for the report
+   */
+  public record Result(
+      long lastSequence,
+      long records,
+      long droppedBytes,
+      long droppedRecords,
+      int droppedFiles,
+      Stop stop,
+      boolean tornTailOnly,
+      List<String> notes) {
+
+    /** A one-paragraph account of what was dropped and why, for the log. */
+    public String report() {
+      return String.format(
+          Locale.ROOT,
+          "log recovery dropped %d bytes (at least %d records, %d whole log files) after %s: %s",
+          droppedBytes,
+          droppedRecords,
+          droppedFiles,
+          stop,
+          String.join("; ", notes));
+    }
+  }
+
+  /** Where replay stopped: the first byte not replayed. */
+  public record Stop(Path file, long fileNumber, long offset) {
+    @Override
+    public String toString() {
+      return file + " offset " + offset;
+    }
+  }
+
+  private LogReplay() {}
+
+  /**
+   * Replays {@code logs} (file number to path; every log the manifest still needs) into {@code
+   * sink}.
+   *
+   * @param manifestLastSequence the last sequence number the manifest vouches for
+   * @throws CorruptionException under {@link WalRecoveryMode#ABSOLUTE_CONSISTENCY}, for anything
+   *     but a torn tail of the newest log
+   */
+  public static Result replay(
+      SortedMap<Long, Path> logs, long manifestLastSequence, WalRecoveryMode mode, Sink sink)
+      throws IOException {
+    long max = manifestLastSequence;
+    long previous = -1; // the last sequence number of the record before, or -1 before the first
+    long records = 0;
+    long droppedBytes = 0;
+    long droppedRecords = 0;
+    int droppedFiles = 0;
+    Stop stop = null;
+    boolean tornTailOnly = false;
+    List<String> notes = new ArrayList<>();
+    long newest = logs.isEmpty() ? -1 : logs.lastKey();
+    for (Map.Entry<Long, Path> log : logs.entrySet()) {
+      long number = log.getKey();
+      Path file = log.getValue();
+      if (stop != null) {
+        long size = Files.size(file);
+        long readable = countReadableRecords(file, number);
+        droppedBytes += size;
+        droppedRecords += readable;
+        droppedFiles++;
+        tornTailOnly = false;
+        notes.add(file.getFileName() + " dropped whole (" + size + " bytes, " + readable
+            + " readable records)");
+        continue;
+      }
+      long fileSize = Files.size(file);
+      LogReader reader = null;
+      try {
+        reader = LogReader.open(file, number);
+        for (LogRecord r; (r = reader.nextRecord()) != null; ) {
+          boolean first = previous < 0;
+          long expected = first ? manifestLastSequence + 1 : previous + 1;
+          boolean inSequence =
+              first ? r.firstSequence() <= expected : r.firstSequence() == expected;
+          if (!inSequence) {
+            CorruptionException gap =
+                new CorruptionException(
+                    file,
+                    reader.recordOffset(),
+                    "log record starts at sequence %d, expected %s%d: a log or part of one is"
+                        + " missing",
+                    r.firstSequence(),
+                    first ? "at most " : "",
+                    expected);
+            if (mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
+              throw gap;
+            }
+            stop = new Stop(file, number, reader.recordOffset());
+            break;
+          }
+          sink.accept(r);
+          records++;
+          previous = r.lastSequence();
+          max = Math.max(max, previous);
+        }
+        if (stop != null) {
+          long readable = 1 + countReadableRecordsAfter(reader);
+          droppedBytes += fileSize - stop.offset();
+          droppedRecords += readable;
+          notes.add(file.getFileName() + " out of sequence at offset " + stop.offset()
+              + " (" + readable + " readable records dropped)");
+        } else if (reader.tailDropped()) {
+          boolean newestLog = number == newest;
+          if (!newestLog && mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
+            throw new CorruptionException(
+                file,
+                reader.validLength(),
+                "torn record in a log that is not the newest (%s): newer logs would replay data"
+                    + " from after the gap",
+                reader.tailReport());
+          }
+          stop = new Stop(file, number, reader.validLength());
+          tornTailOnly = newestLog;
+          droppedBytes += reader.droppedBytes();
+          droppedRecords++;
+          notes.add(reader.tailReport());
+        }
+      } catch (CorruptionException e) {
+        if (mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
+          throw e;
+        }
+        // The reader stopped before the damaged record: its valid length is where damage begins.
+        long at = reader == null ? 0 : reader.validLength();
+        stop = new Stop(file, number, at);
+        tornTailOnly = false;
+        droppedBytes += fileSize - at;
+        droppedRecords++;
+        notes.add(file.getFileName() + " damaged at offset " + at + ": " + e.getMessage());
+      } finally {
+        if (reader != null) {
+          reader.close();
+        }
+      }
+    }
+    return new Result(
+        max, records, droppedBytes, droppedRecords, droppedFiles, stop, tornTailOnly, notes);
+  }
+
+  /** Records that read cleanly from the start of a dropped log, up to its first damage. */
+  private static long countReadableRecords(Path file, long number) {
+    try (LogReader reader = LogReader.open(file, number)) {
+      return countReadableRecordsAfter(reader);
+    } catch (IOException e) {
+      return 0; // a dropped log whose header is damaged: nothing readable
+    }
+  }
+
+  /** Records that read cleanly from the reader's position on, up to the first damage. */
+  private static long countReadableRecordsAfter(LogReader reader) {
+    long n = 0;
+    try {
+      while (reader.next() != null) {
+        n++;
+      }
+    } catch (IOException e) {
+      // Damage in a dropped stretch ends the count; it is dropped either way.
+    }
+    return n;
+  }
+}
