@@ -132,6 +132,7 @@ public final class Db implements AutoCloseable {
   private final DbOptions options;
   /** Logs and tables are written through this: the real file system but in fault tests. */
   private final FileLayer files;
+  /** The exclusive directory lock; null for a read-only open, which takes none. */
   private final DirectoryLock lock;
   private final BlockCache cache;
   /** Read costs of Gets and scans; compaction counts into a counter of its own. */
@@ -249,8 +250,11 @@ public final class Db implements AutoCloseable {
   public static Db open(Path dir, DbOptions options) throws IOException {
     Objects.requireNonNull(dir, "dir");
     Objects.requireNonNull(options, "options");
-    Files.createDirectories(dir);
-    DirectoryLock lock = DirectoryLock.acquire(dir);
+    // A read-only open writes nothing, not even the lock file: see DbOptions.Builder.readOnly.
+    if (!options.readOnly()) {
+      Files.createDirectories(dir);
+    }
+    DirectoryLock lock = options.readOnly() ? null : DirectoryLock.acquire(dir);
     // A failed open releases everything it took, the lock last, so the caller can fix the cause
     // and open again in this process.
     Db db;
@@ -275,11 +279,20 @@ public final class Db implements AutoCloseable {
    * and files no manifest lists (outputs of an interrupted flush or compaction) are deleted.
    */
   private void recover() throws IOException {
-    Recovery r = Recovery.run(dir, cache, readCounters, options.walRecovery());
+    Recovery r = Recovery.run(dir, cache, readCounters, options);
     walBytesDroppedAtOpen = r.replay.droppedBytes();
     walRecordsDroppedAtOpen = r.replay.droppedRecords();
     mutex.lock();
     try {
+      if (options.readOnly()) {
+        // Serve what recovery found: the tables and, in memory, the replayed logs. Nothing is
+        // written or deleted, no log is opened and no background work is scheduled.
+        versions.start(Version.of(r.levels), r.nextFileNumber);
+        lastSequence = r.lastSequence;
+        mem = r.replayed;
+        publishView();
+        return;
+      }
       versions.start(Version.of(r.levels), r.nextFileNumber);
       lastSequence = r.lastSequence;
       VersionEdit edit = new VersionEdit();
@@ -335,7 +348,9 @@ public final class Db implements AutoCloseable {
       versions.close();
     } finally {
       mutex.unlock();
-      lock.close();
+      if (lock != null) {
+        lock.close();
+      }
     }
   }
 
@@ -377,7 +392,7 @@ public final class Db implements AutoCloseable {
     if (!batch.isEmpty()) {
       write(batch.mutations());
     } else {
-      ensureOpen();
+      ensureWritable();
     }
   }
 
@@ -385,7 +400,7 @@ public final class Db implements AutoCloseable {
    * Queues the write and returns once it is in the log and the memtable. The thread that reaches the head of the queue writes its group.
    */
   private void write(List<Mutation> mutations) throws IOException {
-    ensureOpen();
+    ensureWritable();
     mutex.lock();
     try {
       Writer head = writers.enqueue(mutations);
@@ -859,7 +874,7 @@ public final class Db implements AutoCloseable {
    * frozen after it: flushes complete in freezing order, so that one covers every earlier write.
    */
   public void flush() throws IOException {
-    ensureOpen();
+    ensureWritable();
     mutex.lock();
     try {
       Writer head = writers.enqueue(null); // a barrier leads its own group: never null
@@ -1173,7 +1188,9 @@ public final class Db implements AutoCloseable {
     mutex.lock();
     try {
       try {
-        log.close();
+        if (log != null) { // a read-only database has none
+          log.close();
+        }
       } catch (IOException e) {
         failure = addFailure(failure, e);
       }
@@ -1183,7 +1200,9 @@ public final class Db implements AutoCloseable {
       mutex.unlock();
     }
     try {
-      lock.close();
+      if (lock != null) {
+        lock.close();
+      }
     } catch (IOException e) {
       failure = addFailure(failure, e);
     }
@@ -1203,6 +1222,14 @@ public final class Db implements AutoCloseable {
   private void ensureOpen() {
     if (closed) {
       throw new IllegalStateException("database is closed: " + dir);
+    }
+  }
+
+  /** For every call that writes: the database is open, and not read-only. */
+  private void ensureWritable() {
+    ensureOpen();
+    if (options.readOnly()) {
+      throw new IllegalStateException("database is open read-only: " + dir);
     }
   }
 

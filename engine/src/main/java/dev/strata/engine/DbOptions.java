@@ -81,6 +81,7 @@ public final class DbOptions {
   private final long delayedWriteRate;
   private final int maxOpenFiles;
   private final WalRecoveryMode walRecovery;
+  private final boolean readOnly;
   private final FileLayer fileLayer;
 
   private DbOptions(Builder b) {
@@ -105,6 +106,7 @@ public final class DbOptions {
     this.delayedWriteRate = b.delayedWriteRate;
     this.maxOpenFiles = b.maxOpenFiles;
     this.walRecovery = b.walRecovery;
+    this.readOnly = b.readOnly;
     this.fileLayer = b.fileLayer;
   }
 
@@ -269,6 +271,13 @@ public final class DbOptions {
     return walRecovery;
   }
 
+  /**
+   * Whether the database is opened read-only; default false. See {@link Builder#readOnly(boolean)}.
+   */
+  public boolean readOnly() {
+    return readOnly;
+  }
+
   /** The file layer logs and tables are written through: the real one but in fault tests. */
   FileLayer fileLayer() {
     return fileLayer;
@@ -315,6 +324,7 @@ public final class DbOptions {
         && delayedWriteRate == d.delayedWriteRate
         && maxOpenFiles == d.maxOpenFiles
         && walRecovery == d.walRecovery
+        && readOnly == d.readOnly
         && fileLayer == d.fileLayer;
   }
 
@@ -341,7 +351,8 @@ public final class DbOptions {
         hardPendingCompactionBytesLimit,
         delayedWriteRate,
         maxOpenFiles,
-        walRecovery);
+        walRecovery,
+        readOnly);
   }
 
   @Override
@@ -388,6 +399,8 @@ public final class DbOptions {
         + maxOpenFiles
         + ", walRecovery="
         + walRecovery
+        + ", readOnly="
+        + readOnly
         + "}";
   }
 
@@ -419,6 +432,7 @@ public final class DbOptions {
     private long delayedWriteRate = 16L << 20;
     private int maxOpenFiles = -1;
     private WalRecoveryMode walRecovery = WalRecoveryMode.POINT_IN_TIME;
+    private boolean readOnly = false;
     private FileLayer fileLayer = FileLayer.real();
 
     private Builder() {}
@@ -445,6 +459,7 @@ public final class DbOptions {
       delayedWriteRate = o.delayedWriteRate;
       maxOpenFiles = o.maxOpenFiles;
       walRecovery = o.walRecovery;
+      readOnly = o.readOnly;
       fileLayer = o.fileLayer;
     }
 
@@ -598,6 +613,20 @@ public final class DbOptions {
      */
     public Builder walRecovery(WalRecoveryMode mode) {
       this.walRecovery = Limits.requireNonNull(mode, "walRecovery");
+      return this;
+    }
+
+    /**
+     * Opens the database read-only; default false. A read-only open writes nothing and deletes
+     * nothing, so it works on a full disk and in a read-only directory: it takes no directory lock
+     * (a writer may hold it meanwhile), creates no file, replays the logs into memory without
+     * flushing them, and runs no compaction. Every write, {@code flush()} and {@code compact()}
+     * throws {@link IllegalStateException}. It reads the files as they were at open; a writer that
+     * replaces them during the open can make it fail, and a retry then succeeds. A directory
+     * without a database is an {@link java.io.IOException}, not a new database.
+     */
+    public Builder readOnly(boolean readOnly) {
+      this.readOnly = readOnly;
       return this;
     }
 

@@ -64,7 +64,11 @@ final class Recovery {
     this.replay = replay;
   }
 
-  static Recovery run(Path dir, BlockCache cache, ReadCounters counters, WalRecoveryMode mode)
+  /**
+   * Reads what is on disk. Under {@code options.readOnly()} it writes nothing: a directory without a
+   * manifest is then an error instead of a new database.
+   */
+  static Recovery run(Path dir, BlockCache cache, ReadCounters counters, DbOptions options)
       throws IOException {
     TreeMap<Long, Path> logs = new TreeMap<>();
     long largestNumber = 0;
@@ -83,6 +87,9 @@ final class Recovery {
       throw new CorruptionException(
           dir, CorruptionException.UNKNOWN_OFFSET, "no MANIFEST, but the directory holds tables or logs");
     }
+    if (found.isEmpty() && options.readOnly()) {
+      throw new IOException("no database in " + dir + " (a read-only open creates none)");
+    }
     if (found.isEmpty()) {
       // A new database: its first durable act is the empty manifest, before any log exists, so a
       // crash at any later moment of this open leaves a directory that opens (and the check above
@@ -100,7 +107,7 @@ final class Recovery {
           LogReplay.replay(
               new TreeMap<>(logs.tailMap(manifest.logNumber(), true)),
               manifest.lastSequence(),
-              mode,
+              options.walRecovery(),
               record -> apply(record, mem));
       if (replay.droppedBytes() > 0) {
         LOG.log(

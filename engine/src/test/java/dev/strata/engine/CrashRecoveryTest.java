@@ -347,7 +347,7 @@ final class CrashRecoveryTest {
   void open_newDirectory_writesTheManifestBeforeAnyLog() throws IOException {
     Path fresh = Files.createDirectories(dir.resolve("fresh"));
     Recovery r =
-        Recovery.run(fresh, new LruBlockCache(0, 1), new ReadCounters(), WalRecoveryMode.POINT_IN_TIME);
+        Recovery.run(fresh, new LruBlockCache(0, 1), new ReadCounters(), DbOptions.defaults());
     assertTrue(r.levels.stream().allMatch(List::isEmpty));
     assertTrue(Files.exists(FileNames.manifest(fresh)), "a new database starts with its manifest");
     try (Stream<Path> files = Files.list(fresh)) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -86,22 +87,34 @@ public final class LogWriter implements AutoCloseable {
    */
   public static LogWriter create(FileLayer files, Path file, long fileNumber, boolean syncWrites)
       throws IOException {
-    boolean interrupted = Thread.interrupted(); // see append: an interrupt would close the channel
+    // As in append: the caller's interrupt status is set aside, and an interrupt that closes the
+    // channel mid-creation makes the half-created file go and the creation start over.
+    boolean interrupted = Thread.interrupted();
     try {
-      FileChannel ch = files.create(file);
-      try {
-        ByteBuffer header = LogFormat.fileHeader(fileNumber);
-        while (header.hasRemaining()) {
-          ch.write(header);
+      for (int attempt = 1; ; attempt++) {
+        FileChannel ch = files.create(file);
+        try {
+          ByteBuffer header = LogFormat.fileHeader(fileNumber);
+          while (header.hasRemaining()) {
+            ch.write(header);
+          }
+          if (syncWrites) {
+            ch.force(true);
+            files.syncDirectory(Directories.parentOf(file));
+          }
+          return new LogWriter(
+              files, file, fileNumber, ch, syncWrites, LogFormat.FILE_HEADER_BYTES);
+        } catch (ClosedChannelException e) {
+          interrupted |= Thread.interrupted();
+          Closeables.closeSuppressing(e, ch);
+          Files.deleteIfExists(file);
+          if (attempt == MAX_INTERRUPTED_ATTEMPTS) {
+            throw e;
+          }
+        } catch (Throwable t) {
+          Closeables.closeSuppressing(t, ch);
+          throw t;
         }
-        if (syncWrites) {
-          ch.force(true);
-          files.syncDirectory(Directories.parentOf(file));
-        }
-        return new LogWriter(files, file, fileNumber, ch, syncWrites, LogFormat.FILE_HEADER_BYTES);
-      } catch (Throwable t) {
-        Closeables.closeSuppressing(t, ch);
-        throw t;
       }
     } finally {
       if (interrupted) {
