@@ -201,7 +201,8 @@ public final class Db implements AutoCloseable {
 
   private volatile ReadView view;
   private volatile long lastSequence;
-  private volatile Throwable backgroundError;
+  /** Failures of flushes and compactions: retried when they lost nothing, else final. */
+  private final BackgroundErrors backgroundErrors;
   private volatile boolean closed;
 
   private Db(Path dir, DbOptions options, DirectoryLock lock) {
@@ -213,6 +214,7 @@ public final class Db implements AutoCloseable {
     this.picker = new CompactionPicker(options);
     this.writeController = options.writeController();
     this.versions = new VersionSet(dir, mutex);
+    this.backgroundErrors = new BackgroundErrors(dir, mutex);
     this.writers =
         new WriterQueue(
             mutex,
@@ -472,7 +474,7 @@ public final class Db implements AutoCloseable {
       }
     } catch (IOException e) {
       if (targetLog.failed()) {
-        recordBackgroundError(e);
+        backgroundErrors.recordPermanent(e);
       }
       throw e;
     } finally {
@@ -525,6 +527,9 @@ public final class Db implements AutoCloseable {
             return;
           }
         } else {
+          // Waiting for a flush or compaction that keeps failing would hang the writer: it fails
+          // now with the failure, and the job retries on its own (BackgroundErrors).
+          backgroundErrors.throwIfRetrying();
           if (!stopped) {
             stopped = true;
             stoppedAt = System.nanoTime();
@@ -884,6 +889,7 @@ public final class Db implements AutoCloseable {
         if (closing) {
           throw new IllegalStateException("database is closed: " + dir);
         }
+        backgroundErrors.throwIfRetrying();
         backgroundProgress.awaitUninterruptibly();
       }
       throwIfBackgroundFailed();
@@ -904,6 +910,7 @@ public final class Db implements AutoCloseable {
         if (closing) {
           throw new IllegalStateException("database is closed: " + dir);
         }
+        backgroundErrors.throwIfRetrying();
         backgroundProgress.awaitUninterruptibly();
       }
     } finally {
@@ -914,7 +921,7 @@ public final class Db implements AutoCloseable {
   @GuardedBy("mutex")
   private void scheduleBackgroundWork() {
     assert mutex.isHeldByCurrentThread();
-    if (closing || backgroundError != null) {
+    if (closing || backgroundErrors.failedPermanently()) {
       return;
     }
     if (!flushScheduled && !frozen.isEmpty()) {
@@ -933,8 +940,10 @@ public final class Db implements AutoCloseable {
   private void flushStep() {
     mutex.lock();
     try {
+      backgroundErrors.awaitRetry(backgroundProgress, () -> closing);
       if (!closing && !frozen.isEmpty()) {
         flushOldestFrozen();
+        backgroundErrors.succeeded();
       }
     } catch (Throwable t) {
       recordBackgroundError(t);
@@ -950,6 +959,7 @@ public final class Db implements AutoCloseable {
   private void compactionStep() {
     mutex.lock();
     try {
+      backgroundErrors.awaitRetry(backgroundProgress, () -> closing);
       if (!closing) {
         if (manualCompactionsDone < manualCompactionsRequested) {
           long target = manualCompactionsRequested;
@@ -961,6 +971,7 @@ public final class Db implements AutoCloseable {
         } else if (options.autoCompaction() && picker.needsCompaction(versions.current())) {
           runCompaction(picker.pick(versions.current()));
         }
+        backgroundErrors.succeeded();
       }
     } catch (Throwable t) {
       recordBackgroundError(t);
@@ -992,6 +1003,7 @@ public final class Db implements AutoCloseable {
       install(edit, logNumber);
     } catch (IOException | RuntimeException e) {
       frozen.addLast(oldest);
+      outputs.discard(written);
       throw e;
     }
     oldest.flushed = true;
@@ -1023,7 +1035,12 @@ public final class Db implements AutoCloseable {
       base.release();
     }
     written.forEach(edit::add);
-    install(edit, currentLogNumber());
+    try {
+      install(edit, currentLogNumber());
+    } catch (IOException | RuntimeException e) {
+      outputs.discard(written);
+      throw e;
+    }
   }
 
   @GuardedBy("mutex")
@@ -1234,16 +1251,11 @@ public final class Db implements AutoCloseable {
   }
 
   private void throwIfBackgroundFailed() throws IOException {
-    Throwable t = backgroundError;
-    if (t != null) {
-      throw new IOException("background work failed, the database takes no more writes: " + t, t);
-    }
+    backgroundErrors.throwIfPermanent();
   }
 
+  @GuardedBy("mutex")
   private void recordBackgroundError(Throwable t) {
-    if (backgroundError == null) {
-      backgroundError = t;
-      LOG.log(System.Logger.Level.ERROR, "background work failed in " + dir, t);
-    }
+    backgroundErrors.record(t);
   }
 }

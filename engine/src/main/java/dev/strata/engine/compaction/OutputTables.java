@@ -14,6 +14,7 @@ import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableOptions;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,8 @@ import java.util.function.Supplier;
  * <p>Thread-safe; the database runs one flush or compaction at a time.
  */
 public final class OutputTables {
+  private static final System.Logger LOG = System.getLogger(OutputTables.class.getName());
+
   private final Path dir;
   private final FileLayer files;
   private final TableOptions tableOptions;
@@ -115,6 +118,21 @@ public final class OutputTables {
   public TableRef moved(TableRef t, int level) throws IOException {
     FileMetadata m = t.metadata().atLevel(level);
     return TableRef.open(FileNames.table(dir, m.fileNumber()), m, cache, readCounters);
+  }
+
+  /**
+   * Deletes the files of outputs whose install failed (the version that would have listed them
+   * was released), so a flush or compaction retried on a full disk leaves no orphan behind.
+   * Best effort: a file left behind is deleted at the next open as unlisted.
+   */
+  public void discard(List<TableRef> written) {
+    for (TableRef t : written) {
+      try {
+        Files.deleteIfExists(FileNames.table(dir, t.metadata().fileNumber()));
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "could not delete the unlisted output " + t, e);
+      }
+    }
   }
 
   private List<TableRef> openAll(List<FileMetadata> files) throws IOException {
