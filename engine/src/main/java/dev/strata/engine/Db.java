@@ -11,6 +11,7 @@ import dev.strata.engine.fs.DirectoryLock;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.BatchCodec;
+import dev.strata.engine.log.LogFormat;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.read.BatchedGets;
@@ -172,6 +173,13 @@ public final class Db implements AutoCloseable {
   @GuardedBy("mutex")
   private LogWriter log;
 
+  /**
+   * The oldest log holding entries of the mutable memtable: the current log, except after a
+   * recovery that kept the replayed logs (see resumeLogs), when the memtable spans them all.
+   */
+  @GuardedBy("mutex")
+  private long memLogNumber;
+
   /** The current version, its manifest and the file numbers. */
   private final VersionSet versions;
 
@@ -244,7 +252,8 @@ public final class Db implements AutoCloseable {
   /**
    * Opens (creating if missing) the database in {@code dir}, taking an exclusive lock on it: a
    * second open of the same directory, from this process or another, fails with an IOException that
-   * says it is locked. Replays the logs a crash left and flushes them to a table.
+   * says it is locked. Replays the logs a crash left (see {@link WalRecoveryMode}); when they fit
+   * in the memtable they stay its logs, else they are flushed to a table first.
    *
    * @throws CorruptionException when the manifest, a log (other than a torn last record) or a table
    *     is damaged
@@ -276,8 +285,9 @@ public final class Db implements AutoCloseable {
   }
 
   /**
-   * Brings the on-disk state to a clean start: the logs a crash left are replayed and written to a
-   * level-0 table, a new log begins (never append after a dropped tail), the manifest records both,
+   * Brings the on-disk state to a clean start: the logs a crash left are replayed; they stay the
+   * memtable's logs when they fit in it ({@link #resumeLogs}), else they are written to a level-0
+   * table and a new log begins (never appending after a dropped stretch); the manifest records it,
    * and files no manifest lists (outputs of an interrupted flush or compaction) are deleted.
    */
   private void recover() throws IOException {
@@ -297,19 +307,60 @@ public final class Db implements AutoCloseable {
       }
       versions.start(Version.of(r.levels), r.nextFileNumber);
       lastSequence = r.lastSequence;
-      VersionEdit edit = new VersionEdit();
-      if (!r.replayed.isEmpty()) {
-        outputs.flush(r.replayed).forEach(edit::add);
+      if (!resumeLogs(r)) {
+        VersionEdit edit = new VersionEdit();
+        if (!r.replayed.isEmpty()) {
+          outputs.flush(r.replayed).forEach(edit::add);
+        }
+        long logNumber = versions.newFileNumber();
+        log =
+            LogWriter.create(files, FileNames.log(dir, logNumber), logNumber, options.syncWrites());
+        memLogNumber = logNumber;
+        publishView();
+        install(edit, logNumber);
       }
-      long logNumber = versions.newFileNumber();
-      log = LogWriter.create(files, FileNames.log(dir, logNumber), logNumber, options.syncWrites());
-      publishView();
-      install(edit, logNumber);
       versions.deleteUnlistedFiles();
       scheduleBackgroundWork();
     } finally {
       mutex.unlock();
     }
+  }
+
+  /**
+   * Recovery without a flush (RocksDB's {@code avoid_flush_during_recovery}), so that reopening
+   * needs no free space: when the replayed logs fit in the memtable, they become the memtable's
+   * logs and the newest one takes the next writes. It applies only when nothing was dropped but a
+   * torn tail of the newest log (cut off here, so the log is a clean prefix again), and when that
+   * log ends with the newest sequence number (a new record must follow its last one, see {@link
+   * dev.strata.engine.log.LogReplay}). The older logs are forced first: a power loss must not cut
+   * them behind records appended to the newest. Returns false, having changed nothing, otherwise.
+   */
+  @GuardedBy("mutex")
+  private boolean resumeLogs(Recovery r) throws IOException {
+    if (r.logs.isEmpty() || r.replayed.approximateBytes() >= options.memtableBytes()) {
+      return false;
+    }
+    if (r.replay.stop() != null && !r.replay.tornTailOnly()) {
+      return false;
+    }
+    if (r.replay.records() > 0 && r.replay.lastReplayedSequence() != r.lastSequence) {
+      return false;
+    }
+    long newest = r.logs.lastKey();
+    Path newestFile = r.logs.get(newest);
+    long validLength =
+        r.replay.stop() == null ? Files.size(newestFile) : r.replay.stop().offset();
+    if (validLength < LogFormat.FILE_HEADER_BYTES) {
+      return false; // a log whose header was never written whole: start a new one
+    }
+    for (Path older : r.logs.headMap(newest).values()) {
+      LogWriter.force(files, older);
+    }
+    log = LogWriter.reopen(files, newestFile, newest, validLength, options.syncWrites());
+    mem = r.replayed;
+    memLogNumber = r.logs.firstKey();
+    publishView();
+    return true;
   }
 
   /**
@@ -590,8 +641,9 @@ public final class Db implements AutoCloseable {
     LogWriter old = log;
     log = next;
     mem.freeze();
-    frozen.addFirst(new Frozen(mem, old.fileNumber()));
+    frozen.addFirst(new Frozen(mem, memLogNumber));
     mem = new MemTable();
+    memLogNumber = number;
     publishView();
     scheduleBackgroundWork(); // first: whatever happens to the old log, its memtable gets flushed
     retire(old);
@@ -998,7 +1050,7 @@ public final class Db implements AutoCloseable {
     VersionEdit edit = new VersionEdit();
     written.forEach(edit::add);
     frozen.removeLast();
-    long logNumber = frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber;
+    long logNumber = frozen.isEmpty() ? memLogNumber : frozen.peekLast().logNumber;
     try {
       install(edit, logNumber);
     } catch (IOException | RuntimeException e) {
@@ -1045,7 +1097,7 @@ public final class Db implements AutoCloseable {
 
   @GuardedBy("mutex")
   private long currentLogNumber() {
-    return frozen.isEmpty() ? log.fileNumber() : frozen.peekLast().logNumber;
+    return frozen.isEmpty() ? memLogNumber : frozen.peekLast().logNumber;
   }
 
   @GuardedBy("mutex")

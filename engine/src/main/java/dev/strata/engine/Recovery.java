@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -48,6 +49,8 @@ final class Recovery {
   final long nextFileNumber;
   /** What the log replay kept and dropped. */
   final LogReplay.Result replay;
+  /** The logs replayed (the manifest's log number and later), by number. */
+  final SortedMap<Long, Path> logs;
 
   private Recovery(
       Manifest manifest,
@@ -55,13 +58,15 @@ final class Recovery {
       MemTable replayed,
       long lastSequence,
       long next,
-      LogReplay.Result replay) {
+      LogReplay.Result replay,
+      SortedMap<Long, Path> logs) {
     this.manifest = manifest;
     this.levels = levels;
     this.replayed = replayed;
     this.lastSequence = lastSequence;
     this.nextFileNumber = next;
     this.replay = replay;
+    this.logs = logs;
   }
 
   /**
@@ -103,9 +108,10 @@ final class Recovery {
     boolean ok = false;
     try {
       MemTable mem = new MemTable();
+      SortedMap<Long, Path> replayed = new TreeMap<>(logs.tailMap(manifest.logNumber(), true));
       LogReplay.Result replay =
           LogReplay.replay(
-              new TreeMap<>(logs.tailMap(manifest.logNumber(), true)),
+              replayed,
               manifest.lastSequence(),
               options.walRecovery(),
               record -> apply(record, mem));
@@ -115,7 +121,7 @@ final class Recovery {
             dir + ": " + replay.report());
       }
       long next = Math.max(manifest.nextFileNumber(), largestNumber + 1);
-      r = new Recovery(manifest, levels, mem, replay.lastSequence(), next, replay);
+      r = new Recovery(manifest, levels, mem, replay.lastSequence(), next, replay, replayed);
       ok = true;
     } finally {
       if (!ok) {

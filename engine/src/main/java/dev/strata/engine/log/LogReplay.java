@@ -42,6 +42,7 @@ public final class LogReplay {
    * What the replay kept and dropped.
    *
    * @param lastSequence the largest sequence number replayed or in the manifest
+   * @param lastReplayedSequence the last sequence number of the last record replayed, or -1
    * @param records the records replayed
    * @param droppedBytes bytes of the logs not replayed: torn or damaged records and all after them
    * @param droppedRecords records known to be dropped: the torn or damaged one, and every record
@@ -54,6 +55,7 @@ public final class LogReplay {
    */
   public record Result(
       long lastSequence,
+      long lastReplayedSequence,
       long records,
       long droppedBytes,
       long droppedRecords,
@@ -190,7 +192,7 @@ public final class LogReplay {
       }
     }
     return new Result(
-        max, records, droppedBytes, droppedRecords, droppedFiles, stop, tornTailOnly, notes);
+        max, previous, records, droppedBytes, droppedRecords, droppedFiles, stop, tornTailOnly, notes);
   }
 
   /** Records that read cleanly from the start of a dropped log, up to its first damage. */

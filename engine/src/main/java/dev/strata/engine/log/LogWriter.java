@@ -124,6 +124,42 @@ public final class LogWriter implements AutoCloseable {
   }
 
   /**
+   * Reopens the existing log {@code file} to append after its first {@code validLength} bytes (its
+   * header and the records recovery kept): anything after them, a torn record, is cut off first,
+   * and the file is forced, so what recovery replayed is durable before a record is added behind
+   * it. Writes nothing else: recovery on a full disk can go on with it.
+   *
+   * @throws IllegalArgumentException when {@code validLength} does not cover the file header
+   */
+  public static LogWriter reopen(
+      FileLayer files, Path file, long fileNumber, long validLength, boolean syncWrites)
+      throws IOException {
+    if (validLength < LogFormat.FILE_HEADER_BYTES) {
+      throw new IllegalArgumentException(
+          file + ": a log reopened for appending needs its header, valid length " + validLength);
+    }
+    FileChannel ch = files.openForWrite(file);
+    try {
+      if (ch.size() > validLength) {
+        ch.truncate(validLength);
+      }
+      ch.position(validLength);
+      ch.force(true);
+      return new LogWriter(files, file, fileNumber, ch, syncWrites, validLength);
+    } catch (Throwable t) {
+      Closeables.closeSuppressing(t, ch);
+      throw t;
+    }
+  }
+
+  /** Forces the existing log {@code file} to the device: a log recovery keeps, older than another. */
+  public static void force(FileLayer files, Path file) throws IOException {
+    try (FileChannel ch = files.openForWrite(file)) {
+      ch.force(true);
+    }
+  }
+
+  /**
    * Appends one record holding {@code payload} (an encoded batch, see {@link BatchCodec}).
    *
    * @return the offset of the record in the file
