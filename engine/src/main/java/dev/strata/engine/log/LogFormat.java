@@ -54,8 +54,9 @@ import java.nio.ByteOrder;
  * a torn write and drops that one record, as in LevelDB and RocksDB. The file header follows the
  * same rules: a file shorter than the header whose bytes are a prefix of a valid header (or zeros),
  * or a header failing its checksum with zeros only after it, is a log that was being created, read
- * as empty with its bytes dropped. The engine never appends to a log after a dropped tail: it
- * starts a new log file (a rule for the engine), so damage can only ever sit at the end of a file.
+ * as empty with its bytes dropped. The engine never appends to a log after a dropped tail: it cuts
+ * the tail off first, or starts a new log file (a rule for the engine), so damage can only ever sit
+ * at the end of a file.
  *
  * <p>History: version 1 is the format above.
  *
