@@ -73,8 +73,27 @@ public final class SstableFormat {
   /** Bytes of the uncompressed-length prefix of an LZ4 payload. */
   static final int LZ4_HEADER_BYTES = 4;
 
-  /** The largest block payload (stored or uncompressed) a reader accepts. */
+  /**
+   * The largest block payload (stored or uncompressed) a reader accepts, and so the largest a
+   * writer writes: {@link TableWriter#hasRoomFor} tells the engine to start a new table before the
+   * index or the filter index of this one could outgrow it, and {@link TableWriter#add} refuses an
+   * entry that would make it. Nothing the writer produces is something the reader rejects.
+   */
   static final int MAX_BLOCK_BYTES = 1 << 30;
+
+  /**
+   * Keys at least this long (encoded) make data blocks grow with them: see {@link
+   * #DATA_BYTES_PER_INDEX_BYTE}. Shorter keys leave the block size target alone.
+   */
+  static final int LARGE_KEY_BYTES = 1024;
+
+  /**
+   * A data block whose last key is large holds at least this many times its index entry (the key)
+   * in bytes before it is cut. So the index of a table of large keys stays within 1/64 of its data,
+   * whatever the block size target: a flush of a row with thousands of 64 KiB cells cannot build
+   * an index of one entry per cell (issue 11 found 1 GiB indexes that no reader would open).
+   */
+  static final int DATA_BYTES_PER_INDEX_BYTE = 64;
 
   /** Bytes of the trailer of an encoded internal key: (sequence << 8 | kind) as u64. */
   static final int KEY_TRAILER_BYTES = 8;

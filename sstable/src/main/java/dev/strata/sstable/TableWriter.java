@@ -34,6 +34,8 @@ public final class TableWriter implements AutoCloseable {
 
   private final Path path;
   private final TableOptions options;
+  /** The largest index or filter index this writer builds: the reader's limit, smaller in tests. */
+  private final int maxBlockBytes;
   private final FileChannel channel;
   private final OutputStream out;
   private final LZ4Compressor compressor;
@@ -63,9 +65,10 @@ public final class TableWriter implements AutoCloseable {
   private long dataBlockCount;
   private long dataBytes;
 
-  private TableWriter(Path path, TableOptions options, FileChannel channel) {
+  private TableWriter(Path path, TableOptions options, FileChannel channel, int maxBlockBytes) {
     this.path = path;
     this.options = options;
+    this.maxBlockBytes = maxBlockBytes;
     this.channel = channel;
     this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
     this.compressor = options.compression() == BlockCompression.LZ4
@@ -79,7 +82,16 @@ public final class TableWriter implements AutoCloseable {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(options, "options");
     FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    return new TableWriter(file, options, ch);
+    return new TableWriter(file, options, ch, SstableFormat.MAX_BLOCK_BYTES);
+  }
+
+  /**
+   * A writer whose index and filter index stay under {@code maxBlockBytes} instead of {@link
+   * SstableFormat#MAX_BLOCK_BYTES}: tests reach the limit with a small table.
+   */
+  static TableWriter create(Path file, TableOptions options, int maxBlockBytes) throws IOException {
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    return new TableWriter(file, options, ch, maxBlockBytes);
   }
 
   /**
@@ -91,7 +103,7 @@ public final class TableWriter implements AutoCloseable {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(options, "options");
-    return new TableWriter(file, options, channel);
+    return new TableWriter(file, options, channel, SstableFormat.MAX_BLOCK_BYTES);
   }
 
   /** The file being written. */
@@ -100,16 +112,51 @@ public final class TableWriter implements AutoCloseable {
   }
 
   /**
+   * True when an entry with {@code key} still fits this table: its index and its filter index would
+   * stay within the largest block a reader accepts ({@link SstableFormat#MAX_BLOCK_BYTES}) whatever
+   * blocks and chunks it closes. A new table always has room. Flush and compaction start a new
+   * table when this says no.
+   */
+  public boolean hasRoomFor(InternalKey key) {
+    // Adding the entry adds at most one index entry (of this key or a shorter one) and at most one
+    // filter index entry (of a cell key no longer than this key), each with its handle, the entry
+    // header varints and a restart point.
+    long cost =
+        KeyCodec.internalKeyLength(key)
+            + SstableFormat.HANDLE_BYTES
+            + 3L * Bytes.MAX_VARINT32_BYTES
+            + Integer.BYTES;
+    return indexBlock.estimatedSize() + cost <= maxBlockBytes
+        && filter.indexPayloadLength() + cost <= maxBlockBytes;
+  }
+
+  /**
+   * True once the index or the filter index has used half of what a reader accepts: flush and
+   * compaction start a new table at the next row, so a row, which they never split, still has the
+   * other half (with large keys, blocks grow to 64 times their key: that half holds tens of GiB of
+   * a row's cells).
+   */
+  public boolean isNearlyFull() {
+    return Math.max(indexBlock.estimatedSize(), filter.indexPayloadLength()) > maxBlockBytes / 2;
+  }
+
+  /**
    * Appends an entry. Keys must be strictly increasing in {@link InternalKey#ORDER}; an out-of-order
    * key, a row over {@link SstableFormat#MAX_ROW_LENGTH}, a value over {@link
    * SstableFormat#MAX_VALUE_LENGTH} or a row tombstone with a non-empty column is an {@link
-   * IllegalArgumentException} and changes nothing. The
-   * key's arrays are kept (not copied) until the writer is done.
+   * IllegalArgumentException} and changes nothing; an entry the table has no room for ({@link
+   * #hasRoomFor}) is an {@link IllegalStateException} and changes nothing. The key's arrays are
+   * kept (not copied) until the writer is done.
    */
   public void add(InternalKey key, byte[] value) throws IOException {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");
     checkOpen();
+    if (!hasRoomFor(key)) {
+      throw new IllegalStateException(
+          path + " is full: one more entry could make its index larger than a reader accepts ("
+              + maxBlockBytes + " bytes); start a new table");
+    }
     if (key.row().length > SstableFormat.MAX_ROW_LENGTH) {
       throw new IllegalArgumentException("row of " + key.row().length + " bytes exceeds MAX_ROW_LENGTH");
     }
@@ -134,9 +181,18 @@ public final class TableWriter implements AutoCloseable {
       first = key;
     }
     last = key;
-    if (dataBlock.estimatedSize() >= options.blockSizeBytes()) {
+    if (dataBlock.estimatedSize() >= blockTarget(keyLength)) {
       flushDataBlock();
     }
+  }
+
+  /** When to cut a data block whose last key is {@code keyLength} bytes: see LARGE_KEY_BYTES. */
+  private long blockTarget(int keyLength) {
+    if (keyLength < SstableFormat.LARGE_KEY_BYTES) {
+      return options.blockSizeBytes();
+    }
+    return Math.max(
+        options.blockSizeBytes(), (long) SstableFormat.DATA_BYTES_PER_INDEX_BYTE * keyLength);
   }
 
   /** Entries added so far. */

@@ -29,8 +29,10 @@ import java.util.function.Predicate;
  * <p>Tombstones themselves are dropped only for rows where {@code bottommost} says no older level
  * can hold the row any more; otherwise they must stay to hide older data below.
  *
- * <p>Outputs are cut after {@code targetFileBytes}, but only between rows, so no row is split
- * between two tables of a level (a Get then needs at most one table per level).
+ * <p>Outputs are cut after {@code targetFileBytes}, or when a table's index nears the largest block
+ * a reader accepts ({@code TableWriter.isNearlyFull}), but only between rows, so no row is split
+ * between two tables of a level (a Get then needs at most one table per level). Nothing written
+ * is then a table the reader rejects: a flush of a huge batch becomes several tables.
  *
  * <p>Versions: of each cell it keeps, for every live snapshot, the newest entry that snapshot can
  * see, and the newest entry overall ({@link SnapshotStripes}); every other version is dropped. A
@@ -136,8 +138,10 @@ public final class CompactionWriter {
   }
 
   private void add(InternalKey key, byte[] value) throws IOException {
+    // A new table starts between rows, never inside one (a level's tables must not share a row):
+    // at the target size, or when the table's index nears the largest block a reader accepts.
     if (current != null
-        && current.estimatedFileSize() >= targetFileBytes
+        && (current.estimatedFileSize() >= targetFileBytes || current.isNearlyFull())
         && !Arrays.equals(key.row(), lastRow)) {
       finishCurrent();
     }
