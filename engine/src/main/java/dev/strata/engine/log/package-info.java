@@ -2,7 +2,9 @@
  * The write-ahead log: every write or batch is one checksummed record ({@link
  * dev.strata.engine.log.LogFormat}), appended by {@link dev.strata.engine.log.LogWriter} before the
  * write is applied to the memtable, and replayed on open by {@link
- * dev.strata.engine.log.LogReader}, which drops a torn tail and fails on any other damage. {@link
+ * dev.strata.engine.log.LogReader}, which drops a torn tail and fails on any other damage; {@link
+ * dev.strata.engine.log.LogReplay} replays all the logs of a database as one history under a
+ * recovery mode (the longest consistent prefix by default). {@link
  * dev.strata.engine.log.BatchCodec} turns a batch of mutations into a record payload and back.
  *
  * <p>Layering: depends on {@code dev.strata.engine.write} (mutations and limits), {@code
