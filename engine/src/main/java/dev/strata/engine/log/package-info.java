@@ -8,7 +8,8 @@
  * dev.strata.engine.log.BatchCodec} turns a batch of mutations into a record payload and back.
  *
  * <p>Layering: depends on {@code dev.strata.engine.write} (mutations and limits), {@code
- * dev.strata.engine.fs}, the public exception types of {@code dev.strata.engine}, {@code
+ * dev.strata.engine.fs}, the public exception types and {@code WalRecoveryMode} of {@code
+ * dev.strata.engine}, {@code
  * dev.strata.sstable} (kinds and sequence bounds) and {@code dev.strata.checksum}.
  *
  * <pre>{@code
