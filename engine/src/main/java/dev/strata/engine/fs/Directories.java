@@ -2,6 +2,7 @@ package dev.strata.engine.fs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -27,13 +28,36 @@ public final class Directories {
 
   private Directories() {}
 
-  /** Makes the entries of {@code dir} (files created, renamed or deleted in it) durable. */
+  /** Attempts of a directory fsync that interrupts may cut short before it gives up. */
+  private static final int MAX_INTERRUPTED_ATTEMPTS = 8;
+
+  /**
+   * Makes the entries of {@code dir} (files created, renamed or deleted in it) durable. The calling
+   * thread's interrupt status is set aside meanwhile and restored: an interrupt would close the
+   * channel under the force (what {@code Future.cancel(true)} delivers), and a log switch or a
+   * manifest install must not lose its durability to it; a force cut short is done again.
+   */
   public static void fsync(Path dir) throws IOException {
     if (WINDOWS) {
       return;
     }
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
+    boolean interrupted = Thread.interrupted();
+    try {
+      for (int attempt = 1; ; attempt++) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+          ch.force(true);
+          return;
+        } catch (ClosedByInterruptException e) {
+          interrupted |= Thread.interrupted();
+          if (attempt == MAX_INTERRUPTED_ATTEMPTS) {
+            throw e;
+          }
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
