@@ -20,6 +20,11 @@ enum Benchmark {
   READRANDOM(Kind.READ, Layout.NARROW),
   /** Gets of keys that are certainly absent but fall among the filled ones. */
   READMISSING(Kind.READ, Layout.NARROW),
+  /**
+   * Batches of {@code --batch-size} random present keys, each read by one batched call (Strata's
+   * {@code multiGet}, RocksDB's {@code MultiGet}); ops count keys, latency is per batch.
+   */
+  MULTIREADRANDOM(Kind.READ, Layout.NARROW),
   /** Random Gets on N reader threads while one writer overwrites random keys as fast as it can. */
   READWHILEWRITING(Kind.READ, Layout.NARROW),
   /** A seek to a random filled key, then the next cells after it (10 in all, as db_bench). */

@@ -43,14 +43,18 @@ import picocli.CommandLine.Spec;
     })
 public final class DbBenchCommand implements Callable<Integer> {
   /** Benchmarks run when none are named. */
-  static final String DEFAULT_BENCHMARKS =
-      "fillrandom,overwrite,readrandom,readmissing,seekrandom,readwhilewriting,getrowrandom";
+  static final String DEFAULT_BENCHMARKS = "fillrandom,overwrite,readrandom,readmissing,"
+      + "multireadrandom,seekrandom,readwhilewriting,getrowrandom";
+
+  /** Cells one seekrandom operation reads, the seek included, as db_bench's {@code seek_nexts}. */
+  static final int SEEK_CELLS = 10;
 
   @Spec private CommandSpec spec;
 
   @Option(names = "--benchmarks", split = ",", defaultValue = DEFAULT_BENCHMARKS,
       paramLabel = "NAME", description = "Benchmarks in order: fillseq, fillrandom, overwrite,"
-          + " readrandom, readmissing, readwhilewriting, seekrandom, getrowrandom."
+          + " readrandom, readmissing, multireadrandom, readwhilewriting, seekrandom,"
+          + " getrowrandom."
           + " Default: ${DEFAULT-VALUE}.")
   private List<String> benchmarks;
 
@@ -107,6 +111,10 @@ public final class DbBenchCommand implements Callable<Integer> {
   @Option(names = "--columns", defaultValue = "10", paramLabel = "N",
       description = "Columns per wide row (getrowrandom). Default: ${DEFAULT-VALUE}.")
   private int columns;
+
+  @Option(names = "--batch-size", defaultValue = "32", paramLabel = "N",
+      description = "Keys per multireadrandom call. Default: ${DEFAULT-VALUE}.")
+  private int batchSize;
 
   @Option(names = "--seed", defaultValue = "20260501", paramLabel = "S",
       description = "Seed of every key and value stream. Default: ${DEFAULT-VALUE}.")
@@ -214,11 +222,13 @@ public final class DbBenchCommand implements Callable<Integer> {
     require(cache > 0, "--cache-mb must be > 0");
     require(seconds > 0 && warm >= 0, "--duration must be > 0 and --warmup >= 0");
     require(columns >= 1 && columns <= 100_000, "--columns must be in [1, 100000]");
+    require(batchSize >= 1 && batchSize <= 100_000, "--batch-size must be in [1, 100000]");
     require(phaseTimeout == null || phaseTimeout >= 1, "--phase-timeout must be >= 1");
     Path db = dbDir != null ? dbDir : out.resolve("db");
     long timeout = phaseTimeout != null ? phaseTimeout : p.phaseTimeoutSeconds();
     return new RunConfig(n, valueSize, compressionRatio, bitsPerKey, bloomType,
-        (long) (cache * (1 << 20)), seconds, warm, seed, columns, 10, db.toAbsolutePath(),
+        (long) (cache * (1 << 20)), seconds, warm, seed, columns, SEEK_CELLS, batchSize,
+        db.toAbsolutePath(),
         p.tree(), timeout);
   }
 

@@ -1,6 +1,8 @@
 package dev.strata.bench.dbbench;
 
 import dev.strata.bench.common.CompressibleValues;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The operation of each benchmark over the run's keys and values: which key an operation touches
@@ -42,6 +44,13 @@ final class Ops {
       case OVERWRITE, READWHILEWRITING -> overwrite(store);
       case READRANDOM -> (i, r) -> store.get(keys.key(r.nextLong(n))) ? 1 : 0;
       case READMISSING -> (i, r) -> store.get(keys.missingKey(r.nextLong(n))) ? 1 : 0;
+      case MULTIREADRANDOM -> (i, r) -> {
+        List<byte[]> batch = new ArrayList<>(config.batchSize());
+        for (int k = 0; k < config.batchSize(); k++) {
+          batch.add(keys.key(r.nextLong(n)));
+        }
+        return store.multiGet(batch);
+      };
       case SEEKRANDOM -> (i, r) -> store.seek(keys.key(r.nextLong(n)), config.seekCells());
       case GETROWRANDOM -> (i, r) -> store.getRow(rows.key(r.nextLong(rows.size())));
       case FILLROWS -> {
@@ -73,6 +82,12 @@ final class Ops {
       store.put(keys.key(k), values.value(k + i + 1));
       return 1;
     };
+  }
+
+  /** Keys one call of {@code benchmark} reads or writes, as counted in ops: the batch size for
+   * multireadrandom, else 1 (fillrows counts rows). */
+  int keysPerCall(Benchmark benchmark) {
+    return benchmark == Benchmark.MULTIREADRANDOM ? config.batchSize() : 1;
   }
 
   /** Operations one fill or overwrite phase runs: keys, or wide rows for fillrows. */

@@ -110,7 +110,7 @@ final class PhaseRunner {
     r.set(Column.QUIESCE_S, (System.nanoTime() - quiesceStart) / 1e9);
     Store.Counters delta = store.counters().minus(before);
     ProcIo io = ProcIo.now();
-    latency(r, o);
+    latency(r, o, 1);
     r.set(Column.FOUND_PER_OP, (double) o.found() / Math.max(1, o.ops()));
     long cells = b == Benchmark.FILLROWS ? o.ops() * config.columns() : o.ops();
     long logical = cells * (config.logicalBytesPerPut()
@@ -154,8 +154,9 @@ final class PhaseRunner {
       long writes = writer == null ? 0 : writer.puts.get() - writesBefore;
       ProcIo ioAfter = ProcIo.now();
       Store.Counters d = store.counters().minus(before);
-      latency(r, o);
-      double n = Math.max(1, o.ops());
+      int perCall = ops.keysPerCall(b);
+      latency(r, o, perCall);
+      double n = Math.max(1, o.ops() * perCall);
       r.set(Column.FOUND_PER_OP, o.found() / n);
       Long bytes = d.bytesRead() != null ? d.bytesRead()
           : o.threadBytes() >= 0 ? Long.valueOf(o.threadBytes()) : null;
@@ -195,12 +196,13 @@ final class PhaseRunner {
     return count == null ? null : count / ops;
   }
 
-  private static void latency(Result r, LoadRunner.Outcome o) {
+  /** Sets throughput and latency; {@code perCall} keys per timed call count as that many ops. */
+  private static void latency(Result r, LoadRunner.Outcome o, int perCall) {
     Histogram h = o.latency();
     double seconds = o.nanos() / 1e9;
-    r.set(Column.OPS, o.ops());
+    r.set(Column.OPS, o.ops() * perCall);
     r.set(Column.SECONDS, seconds);
-    r.set(Column.OPS_PER_SEC, o.ops() / seconds);
+    r.set(Column.OPS_PER_SEC, o.ops() * perCall / seconds);
     r.set(Column.P50_US, h.getValueAtPercentile(50) / 1e3);
     r.set(Column.P99_US, h.getValueAtPercentile(99) / 1e3);
     r.set(Column.P999_US, h.getValueAtPercentile(99.9) / 1e3);

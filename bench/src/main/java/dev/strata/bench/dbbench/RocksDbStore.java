@@ -155,6 +155,19 @@ final class RocksDbStore implements Store {
   }
 
   @Override
+  public int multiGet(List<byte[]> keys) throws IOException {
+    try {
+      int found = 0;
+      for (byte[] v : db.multiGetAsList(readOptions, keys)) {
+        found += v == null ? 0 : 1;
+      }
+      return found;
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  @Override
   public int seek(byte[] key, int cells) {
     int n = 0;
     try (RocksIterator it = db.newIterator(readOptions)) {

@@ -27,6 +27,7 @@ import java.util.Properties;
  * @param seed seed of every key and value stream
  * @param columns columns of every wide row
  * @param seekCells cells read by one seekrandom operation (the seek included)
+ * @param batchSize keys of one multireadrandom call
  * @param dbDir the folder holding every database of the run
  * @param tree the leveled tree of both engines
  * @param quiesceTimeoutSeconds longest wait for compaction to quiesce after a write phase
@@ -35,7 +36,7 @@ import java.util.Properties;
  */
 record RunConfig(long num, int valueBytes, double compressionRatio, double bitsPerKey,
     BloomType bloomType, long cacheBytes, double durationSeconds, double warmupSeconds, long seed,
-    int columns, int seekCells, Path dbDir, Tree tree, long quiesceTimeoutSeconds) {
+    int columns, int seekCells, int batchSize, Path dbDir, Tree tree, long quiesceTimeoutSeconds) {
 
   /** File name of the settings in the output folder. */
   static final String FILE = "run.properties";
@@ -68,6 +69,7 @@ record RunConfig(long num, int valueBytes, double compressionRatio, double bitsP
     p.setProperty("seed", Long.toString(seed));
     p.setProperty("columns", Integer.toString(columns));
     p.setProperty("seek_cells", Integer.toString(seekCells));
+    p.setProperty("batch_size", Integer.toString(batchSize));
     p.setProperty("db_dir", dbDir.toAbsolutePath().toString());
     p.setProperty("memtable_bytes", Long.toString(tree.memtableBytes()));
     p.setProperty("level0_trigger", Integer.toString(tree.level0Trigger()));
@@ -98,6 +100,7 @@ record RunConfig(long num, int valueBytes, double compressionRatio, double bitsP
           Long.parseLong(get(p, "seed")),
           Integer.parseInt(get(p, "columns")),
           Integer.parseInt(get(p, "seek_cells")),
+          Integer.parseInt(get(p, "batch_size")),
           Path.of(get(p, "db_dir")),
           new Tree(Long.parseLong(get(p, "memtable_bytes")),
               Integer.parseInt(get(p, "level0_trigger")),

@@ -21,6 +21,9 @@ interface Store extends AutoCloseable {
   /** Point Get of a narrow key; true when found. */
   boolean get(byte[] key) throws IOException;
 
+  /** Point Gets of a batch of narrow keys in one call; returns how many were found. */
+  int multiGet(List<byte[]> keys) throws IOException;
+
   /** Positions at the first cell at or after {@code key} and reads up to {@code cells} cells. */
   int seek(byte[] key, int cells) throws IOException;
 

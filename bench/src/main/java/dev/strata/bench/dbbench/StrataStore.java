@@ -1,6 +1,6 @@
 package dev.strata.bench.dbbench;
 
-import dev.strata.engine.CellScanner;
+import dev.strata.engine.CellCursor;
 import dev.strata.engine.Compression;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Strata under test: a {@link Db} with automatic leveled compaction in the run's {@link Tree}.
@@ -21,6 +22,9 @@ import java.nio.file.Path;
  * <p>Thread-safe, as {@link Db}.
  */
 final class StrataStore implements Store {
+  /** The smallest column: a seek to (key, no column) lands on the key's first cell. */
+  private static final byte[] NO_COLUMN = new byte[0];
+
   private final Db db;
 
   StrataStore(Path dir, RunConfig config) throws IOException {
@@ -61,12 +65,22 @@ final class StrataStore implements Store {
   }
 
   @Override
+  public int multiGet(List<byte[]> keys) throws IOException {
+    int found = 0;
+    for (byte[] v : db.multiGet(keys)) {
+      found += v == null ? 0 : 1;
+    }
+    return found;
+  }
+
+  @Override
   public int seek(byte[] key, int cells) throws IOException {
-    // Strata has forward scans only: a scan from the key, unbounded above, read for `cells` cells.
     int n = 0;
-    try (CellScanner s = db.scan(key, null)) {
-      while (n < cells && s.hasNext()) {
-        s.next();
+    try (CellCursor c = db.cursor()) {
+      for (c.seek(key, NO_COLUMN); n < cells && c.isValid(); c.next()) {
+        c.row();
+        c.column();
+        c.value();
         n++;
       }
     }

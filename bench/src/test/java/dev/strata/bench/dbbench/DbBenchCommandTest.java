@@ -32,8 +32,8 @@ final class DbBenchCommandTest {
     Path out = tmp.resolve("out");
     CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--threads", "2",
         "--duration", "0.3", "--warmup", "0.1", "--jvm-args", CHILD_JVM, "--out", out.toString(),
-        "--benchmarks", "fillseq,fillrandom,overwrite,readrandom,readmissing,seekrandom,"
-            + "readwhilewriting,getrowrandom");
+        "--benchmarks", "fillseq,fillrandom,overwrite,readrandom,readmissing,multireadrandom,"
+            + "seekrandom,readwhilewriting,getrowrandom");
     assertEquals(0, run.status(), run.err() + run.out());
     List<Result> rows = ResultsFile.read(out.resolve("results.csv"));
 
@@ -42,8 +42,8 @@ final class DbBenchCommandTest {
       expected.add("strata|" + write + "|1");
       expected.add("rocksdb-lru|" + write + "|1");
     }
-    for (String read : List.of("readrandom", "readmissing", "seekrandom", "readwhilewriting",
-        "getrowrandom")) {
+    for (String read : List.of("readrandom", "readmissing", "multireadrandom", "seekrandom",
+        "readwhilewriting", "getrowrandom")) {
       for (String engine : List.of("strata", "rocksdb-lru", "rocksdb-hcc")) {
         expected.add(engine + "|" + read + "|2");
       }
@@ -169,7 +169,7 @@ final class DbBenchCommandTest {
       assertEquals(!rocks, r.number(Column.RATIO_TO_ROCKSDB_LRU) != null, where);
       double found = r.number(Column.FOUND_PER_OP);
       switch (b) {
-        case READRANDOM, READWHILEWRITING -> assertEquals(1.0, found, where);
+        case READRANDOM, MULTIREADRANDOM, READWHILEWRITING -> assertEquals(1.0, found, where);
         case READMISSING -> assertEquals(0.0, found, where);
         case SEEKRANDOM -> assertTrue(found > 9 && found <= 10, where + ": " + found);
         case GETROWRANDOM -> assertEquals(10.0, found, where);
