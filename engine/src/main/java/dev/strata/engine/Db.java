@@ -241,7 +241,8 @@ public final class Db implements AutoCloseable {
             versions::newFileNumber,
             cache,
             readCounters,
-            () -> SnapshotStripes.of(snapshots.sequences()));
+            () -> SnapshotStripes.of(snapshots.sequences()),
+            options.maxTableBlockBytes());
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */

@@ -6,6 +6,7 @@ import dev.strata.engine.write.WriteController;
 import dev.strata.sstable.BlockCompression;
 import dev.strata.sstable.FilterType;
 import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.SstableFormat;
 import dev.strata.sstable.TableOptions;
 import java.util.Locale;
 import java.util.Objects;
@@ -83,6 +84,7 @@ public final class DbOptions {
   private final WalRecoveryMode walRecovery;
   private final boolean readOnly;
   private final FileLayer fileLayer;
+  private final int maxTableBlockBytes;
 
   private DbOptions(Builder b) {
     this.bloomType = b.bloomType;
@@ -108,6 +110,7 @@ public final class DbOptions {
     this.walRecovery = b.walRecovery;
     this.readOnly = b.readOnly;
     this.fileLayer = b.fileLayer;
+    this.maxTableBlockBytes = b.maxTableBlockBytes;
   }
 
   /** Every option at its default. */
@@ -283,6 +286,11 @@ public final class DbOptions {
     return fileLayer;
   }
 
+  /** The largest index a table may get: what a reader accepts, but in tests of the limit. */
+  int maxTableBlockBytes() {
+    return maxTableBlockBytes;
+  }
+
   /** The table layout the options ask for; tables record it, so readers never need the options. */
   TableOptions tableOptions() {
     FilterType filter =
@@ -325,7 +333,8 @@ public final class DbOptions {
         && maxOpenFiles == d.maxOpenFiles
         && walRecovery == d.walRecovery
         && readOnly == d.readOnly
-        && fileLayer == d.fileLayer;
+        && fileLayer == d.fileLayer
+        && maxTableBlockBytes == d.maxTableBlockBytes;
   }
 
   @Override
@@ -434,6 +443,7 @@ public final class DbOptions {
     private WalRecoveryMode walRecovery = WalRecoveryMode.POINT_IN_TIME;
     private boolean readOnly = false;
     private FileLayer fileLayer = FileLayer.real();
+    private int maxTableBlockBytes = SstableFormat.MAX_BLOCK_BYTES;
 
     private Builder() {}
 
@@ -461,6 +471,7 @@ public final class DbOptions {
       walRecovery = o.walRecovery;
       readOnly = o.readOnly;
       fileLayer = o.fileLayer;
+      maxTableBlockBytes = o.maxTableBlockBytes;
     }
 
     /** What new tables' filters index; default {@link BloomType#ROW}. */
@@ -627,6 +638,18 @@ public final class DbOptions {
      */
     public Builder readOnly(boolean readOnly) {
       this.readOnly = readOnly;
+      return this;
+    }
+
+    /**
+     * Keeps every table's index under {@code bytes} instead of what a reader accepts ({@code
+     * SstableFormat.MAX_BLOCK_BYTES}): tests of the limit only, to reach it with small batches.
+     */
+    Builder maxTableBlockBytes(int bytes) {
+      if (bytes < 1 || bytes > SstableFormat.MAX_BLOCK_BYTES) {
+        throw new IllegalArgumentException("maxTableBlockBytes out of range: " + bytes);
+      }
+      this.maxTableBlockBytes = bytes;
       return this;
     }
 

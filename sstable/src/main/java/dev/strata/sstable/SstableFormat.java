@@ -79,7 +79,7 @@ public final class SstableFormat {
    * index or the filter index of this one could outgrow it, and {@link TableWriter#add} refuses an
    * entry that would make it. Nothing the writer produces is something the reader rejects.
    */
-  static final int MAX_BLOCK_BYTES = 1 << 30;
+  public static final int MAX_BLOCK_BYTES = 1 << 30;
 
   /**
    * Keys at least this long (encoded) make data blocks grow with them: see {@link

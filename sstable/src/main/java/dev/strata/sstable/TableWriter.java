@@ -100,10 +100,24 @@ public final class TableWriter implements AutoCloseable {
    * do). The writer owns the channel from here on, and deletes the file if it is aborted.
    */
   public static TableWriter create(Path file, FileChannel channel, TableOptions options) {
+    return create(file, channel, options, SstableFormat.MAX_BLOCK_BYTES);
+  }
+
+  /**
+   * As {@link #create(Path, FileChannel, TableOptions)}, with the index and filter index kept under
+   * {@code maxBlockBytes} (at most {@link SstableFormat#MAX_BLOCK_BYTES}, what a reader accepts):
+   * a smaller limit lets a test reach it with a small table.
+   */
+  public static TableWriter create(
+      Path file, FileChannel channel, TableOptions options, int maxBlockBytes) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(options, "options");
-    return new TableWriter(file, options, channel, SstableFormat.MAX_BLOCK_BYTES);
+    if (maxBlockBytes < 1 || maxBlockBytes > SstableFormat.MAX_BLOCK_BYTES) {
+      throw new IllegalArgumentException(
+          "maxBlockBytes must be in [1, " + SstableFormat.MAX_BLOCK_BYTES + "]: " + maxBlockBytes);
+    }
+    return new TableWriter(file, options, channel, maxBlockBytes);
   }
 
   /** The file being written. */

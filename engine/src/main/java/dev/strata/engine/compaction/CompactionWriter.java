@@ -45,6 +45,8 @@ import java.util.function.Predicate;
 public final class CompactionWriter {
   private final Path dir;
   private final FileLayer files;
+  /** The largest index a table may get: what a reader accepts, or less in tests. */
+  private final int maxTableBlockBytes;
   private final int outputLevel;
   private final TableOptions tableOptions;
   private final long targetFileBytes;
@@ -69,8 +71,10 @@ public final class CompactionWriter {
       long targetFileBytes,
       LongSupplier newFileNumber,
       Predicate<byte[]> bottommost,
-      SnapshotStripes stripes) {
+      SnapshotStripes stripes,
+      int maxTableBlockBytes) {
     this.dir = dir;
+    this.maxTableBlockBytes = maxTableBlockBytes;
     this.files = files;
     this.outputLevel = outputLevel;
     this.tableOptions = tableOptions;
@@ -148,7 +152,7 @@ public final class CompactionWriter {
     if (current == null) {
       currentNumber = newFileNumber.getAsLong();
       Path file = FileNames.table(dir, currentNumber);
-      current = TableWriter.create(file, files.create(file), tableOptions);
+      current = TableWriter.create(file, files.create(file), tableOptions, maxTableBlockBytes);
     }
     current.add(key, value);
     lastRow = key.row();

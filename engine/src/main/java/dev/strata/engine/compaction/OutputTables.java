@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -33,6 +34,8 @@ public final class OutputTables {
 
   private final Path dir;
   private final FileLayer files;
+  /** The largest index an output may get ({@code SstableFormat.MAX_BLOCK_BYTES}, less in tests). */
+  private final int maxTableBlockBytes;
   private final TableOptions tableOptions;
   private final long targetFileSizeBytes;
   private final LongSupplier newFileNumber;
@@ -57,8 +60,10 @@ public final class OutputTables {
       LongSupplier newFileNumber,
       BlockCache cache,
       ReadCounters readCounters,
-      Supplier<SnapshotStripes> liveSnapshots) {
+      Supplier<SnapshotStripes> liveSnapshots,
+      int maxTableBlockBytes) {
     this.dir = dir;
+    this.maxTableBlockBytes = maxTableBlockBytes;
     this.files = files;
     this.tableOptions = tableOptions;
     this.targetFileSizeBytes = targetFileSizeBytes;
@@ -69,17 +74,30 @@ public final class OutputTables {
   }
 
   /**
-   * Writes a memtable as one level-0 table (none when it is empty), keeping what the live snapshots
-   * need. Tombstones stay: older tables may hold their keys.
+   * Writes a memtable as level-0 tables (none when it is empty), keeping what the live snapshots
+   * need. Tombstones stay: older tables may hold their keys. Usually one table; more only when one
+   * would hold an index larger than a reader accepts, cut between rows (so each cell's versions
+   * stay in one table) and returned newest first by largest sequence, as level 0 lists its tables.
    */
   public List<TableRef> flush(MemTable m) throws IOException {
     SnapshotStripes stripes = liveSnapshots.get(); // after the input was fixed: see Snapshots
     MemTableSource source = new MemTableSource(m);
     source.seekToFirst();
-    return openAll(
+    List<TableRef> tables = new ArrayList<>(openAll(
         new CompactionWriter(
-                dir, files, 0, tableOptions, Long.MAX_VALUE, newFileNumber, row -> false, stripes)
-            .write(source));
+                dir,
+                files,
+                0,
+                tableOptions,
+                Long.MAX_VALUE,
+                newFileNumber,
+                row -> false,
+                stripes,
+                maxTableBlockBytes)
+            .write(source)));
+    tables.sort(
+        Comparator.comparingLong((TableRef t) -> t.metadata().largestSequence()).reversed());
+    return tables;
   }
 
   /**
@@ -107,7 +125,8 @@ public final class OutputTables {
                   targetFileSizeBytes,
                   newFileNumber,
                   row -> !base.deeperLevelsCover(outputLevel, row),
-                  stripes)
+                  stripes,
+                  maxTableBlockBytes)
               .write(merged));
     } finally {
       sources.forEach(InternalIterator::close);

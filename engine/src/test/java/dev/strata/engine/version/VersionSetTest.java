@@ -14,6 +14,7 @@ import dev.strata.engine.manifest.ManifestReader;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.SstableFormat;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.ValueKind;
@@ -51,7 +52,8 @@ final class VersionSetTest {
             versions::newFileNumber,
             new LruBlockCache(1 << 20),
             new ReadCounters(),
-            () -> dev.strata.engine.compaction.SnapshotStripes.NONE);
+            () -> dev.strata.engine.compaction.SnapshotStripes.NONE,
+            SstableFormat.MAX_BLOCK_BYTES);
   }
 
   @AfterEach

@@ -1,0 +1,88 @@
+package dev.strata.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.TableReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 11, item 1, the engine's half, with the issue's batch scaled down against a 64 KiB limit
+ * instead of the 1 GiB a reader accepts: one acknowledged batch whose flush would build a table
+ * with too large an index becomes several tables, each of which opens; so do the outputs of the
+ * compaction after it, and every open after that succeeds.
+ */
+final class TableLimitFlushTest {
+  @TempDir Path dir;
+
+  private static final int LIMIT = 64 << 10;
+
+  @Test
+  void batchTooLargeForOneTable_flushesAndCompactsIntoTablesThatAllOpen() throws Exception {
+    DbOptions options =
+        DbOptions.builder()
+            .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
+            .autoCompaction(false)
+            .maxTableBlockBytes(LIMIT)
+            .build();
+    int puts = 600; // rows and columns of 400 bytes: about 800 index bytes per put
+    try (Db db = Db.open(dir, options)) {
+      WriteBatch batch = new WriteBatch();
+      for (int i = 0; i < puts; i++) {
+        batch.put(row(i), column(i), new byte[] {(byte) i});
+      }
+      db.write(batch);
+      db.flush();
+      assertTrue(db.stats().tableCount() > 1, "one table: " + db.stats());
+      assertAllTablesOpenWithin(LIMIT);
+      db.compact();
+      assertTrue(db.stats().tableCount() > 1);
+      assertAllTablesOpenWithin(LIMIT);
+      assertArrayEquals(new byte[] {(byte) 321}, db.get(row(321), column(321)));
+    }
+    try (Db db = Db.open(dir, options)) {
+      int n = 0;
+      try (CellScanner cells = db.scan(null, null)) {
+        while (cells.hasNext()) {
+          cells.next();
+          n++;
+        }
+      }
+      assertEquals(puts, n);
+    }
+  }
+
+  private void assertAllTablesOpenWithin(int limit) throws Exception {
+    List<Path> tables;
+    try (Stream<Path> s = Files.list(dir)) {
+      tables = s.filter(p -> p.toString().endsWith(".sst")).toList();
+    }
+    for (Path t : tables) {
+      try (TableReader r = TableReader.open(t, 1, new LruBlockCache(0, 1))) {
+        assertTrue(r.properties().indexBytes() <= limit, t + ": " + r.properties().indexBytes());
+      }
+    }
+  }
+
+  private static byte[] row(int i) {
+    byte[] r = new byte[400];
+    Arrays.fill(r, (byte) 'r');
+    byte[] id = String.format("%06d", i).getBytes();
+    System.arraycopy(id, 0, r, 0, id.length);
+    return r;
+  }
+
+  private static byte[] column(int i) {
+    byte[] c = new byte[400];
+    Arrays.fill(c, (byte) 'c');
+    return c;
+  }
+}
