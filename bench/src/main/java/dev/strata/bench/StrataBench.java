@@ -1,6 +1,7 @@
 package dev.strata.bench;
 
 import dev.strata.bench.bloom.FiltersCommand;
+import dev.strata.bench.cache.CacheSimCommand;
 import dev.strata.bench.dbbench.DbBenchCommand;
 import dev.strata.bench.readamp.ReadAmpCommand;
 import dev.strata.bench.tools.InspectCommand;
@@ -42,6 +43,7 @@ import picocli.CommandLine.Spec;
       InspectCommand.class,
       VerifyCommand.class,
       StatsCommand.class,
+      CacheSimCommand.class,
     })
 public final class StrataBench implements Runnable {
   @Spec private CommandSpec spec;

@@ -5,7 +5,7 @@ import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.WriteController;
 import dev.strata.sstable.BlockCompression;
 import dev.strata.sstable.FilterType;
-import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.SstableFormat;
 import dev.strata.sstable.TableOptions;
 import java.util.Locale;
@@ -44,7 +44,7 @@ public final class DbOptions {
   public static final int MAX_BLOCK_SIZE_BYTES = TableOptions.MAX_BLOCK_SIZE_BYTES;
 
   /** Largest number of block cache shards, as the block cache accepts. */
-  public static final int MAX_BLOCK_CACHE_SHARDS = LruBlockCache.MAX_SHARDS;
+  public static final int MAX_BLOCK_CACHE_SHARDS = ClockBlockCache.MAX_SHARDS;
 
   /** Largest level-0 table count that may be configured to trigger a compaction. */
   public static final int MAX_LEVEL0_COMPACTION_TRIGGER = 1 << 16;

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.LogFormat;
-import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.testing.CorruptFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -347,7 +347,7 @@ final class CrashRecoveryTest {
   void open_newDirectory_writesTheManifestBeforeAnyLog() throws IOException {
     Path fresh = Files.createDirectories(dir.resolve("fresh"));
     Recovery r =
-        Recovery.run(fresh, new LruBlockCache(0, 1), new ReadCounters(), DbOptions.defaults());
+        Recovery.run(fresh, new ClockBlockCache(0, 1), new ReadCounters(), DbOptions.defaults());
     assertTrue(r.levels.stream().allMatch(List::isEmpty));
     assertTrue(Files.exists(FileNames.manifest(fresh)), "a new database starts with its manifest");
     try (Stream<Path> files = Files.list(fresh)) {

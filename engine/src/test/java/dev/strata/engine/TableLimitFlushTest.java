@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.TableReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +66,7 @@ final class TableLimitFlushTest {
       tables = s.filter(p -> p.toString().endsWith(".sst")).toList();
     }
     for (Path t : tables) {
-      try (TableReader r = TableReader.open(t, 1, new LruBlockCache(0, 1))) {
+      try (TableReader r = TableReader.open(t, 1, new ClockBlockCache(0, 1))) {
         assertTrue(r.properties().indexBytes() <= limit, t + ": " + r.properties().indexBytes());
       }
     }

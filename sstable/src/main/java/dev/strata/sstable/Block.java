@@ -121,9 +121,13 @@ final class Block implements CachedBlock {
     return Bytes.getU32(data, restartsOffset + 4 * i);
   }
 
+  /**
+   * This object (four ints, two references, a long: 32 bytes of fields), its payload array, and
+   * nothing for the path, which the table reader shares among all its blocks.
+   */
   @Override
   public int sizeBytes() {
-    return data.length;
+    return (int) (HeapCost.object(4 * 4 + 2 * HeapCost.REFERENCE + 8) + HeapCost.byteArray(data.length));
   }
 
   private static CorruptTableException corrupt(

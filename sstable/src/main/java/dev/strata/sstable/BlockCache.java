@@ -4,10 +4,11 @@ import java.io.IOException;
 
 /**
  * The block cache all tables of a database share: parsed, verified data, index and filter blocks,
- * weighed in bytes. {@link LruBlockCache} is the implementation.
+ * weighed by what they cost on the heap. {@code dev.strata.sstable.cache.ClockBlockCache} is the
+ * implementation.
  *
  * <pre>{@code
- * BlockCache cache = new LruBlockCache(64 << 20, 16);
+ * BlockCache cache = new ClockBlockCache(64 << 20, 16);
  * TableReader t = TableReader.open(path, fileNumber, cache, counters);
  * }</pre>
  *
@@ -25,8 +26,9 @@ public interface BlockCache {
   /**
    * The cached block for {@code key}, or the block {@code loader} loads, which is then cached (when it
    * fits). Concurrent calls that miss on the same key load it once: the others wait for that load and
-   * share its block. When the load fails, the failure reaches the loading caller and the waiting ones
-   * retry with their own loaders; nothing is cached. A key always names blocks of one kind and type.
+   * share its block. When the load fails, the loader's exception reaches the loading caller and every
+   * caller waiting on that load; nothing is cached, and a later call loads again. A key always names
+   * blocks of one kind and type.
    */
   <T extends CachedBlock> T getOrLoad(BlockCacheKey key, BlockKind kind, Loader<T> loader)
       throws IOException;

@@ -10,12 +10,15 @@ package dev.strata.sstable;
  * <p>Immutable.
  */
 public record BlockCacheKey(long fileNumber, long offset) {
-  /** A well-mixed hash, for choosing a shard. */
-  long mixedHash() {
+  /**
+   * A well-mixed hash, for choosing a shard and a ghost slot: SplitMix64's finalizer over the file
+   * number and offset. Every output bit depends on every input bit, so blocks of one file (offsets a
+   * few KiB apart) spread over all shards.
+   */
+  public long mixedHash() {
     long h = fileNumber * 0x9E3779B97F4A7C15L + offset;
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    return h;
+    h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;
+    h = (h ^ (h >>> 27)) * 0x94D049BB133111EBL;
+    return h ^ (h >>> 31);
   }
 }

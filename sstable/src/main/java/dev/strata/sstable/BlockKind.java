@@ -2,7 +2,8 @@ package dev.strata.sstable;
 
 /**
  * The three kinds of block the {@link BlockCache} holds and counts apart. In memory only, never
- * persisted. {@link #INDEX} and {@link #FILTER} blocks share the cache's protected segment.
+ * persisted. {@link #INDEX} and {@link #FILTER} blocks are metadata: the cache keeps them above a
+ * floor of its capacity against data blocks.
  *
  * <p>Immutable.
  */
@@ -14,7 +15,7 @@ public enum BlockKind {
   /** Filter chunks: the partitioned Bloom filter. */
   FILTER;
 
-  /** True for the kinds that get the cache's protected share. */
+  /** True for metadata, the kinds the cache protects up to its metadata share. */
   public boolean isProtected() {
     return this != DATA;
   }

@@ -7,8 +7,9 @@ package dev.strata.sstable;
  * 0, every call); {@code evictions} counts blocks dropped to make room.
  *
  * @param capacityBytes the cache's capacity
- * @param bytesHeld bytes of the blocks held now
+ * @param bytesHeld what the blocks held now cost, their bookkeeping included
  * @param blocksHeld blocks held now
+ * @param metadataBytesHeld the part of {@code bytesHeld} that index and filter blocks cost
  * @param data counters of data blocks
  * @param index counters of index blocks
  * @param filter counters of filter chunks
@@ -16,7 +17,13 @@ package dev.strata.sstable;
  * <p>Immutable.
  */
 public record CacheStats(
-    long capacityBytes, long bytesHeld, long blocksHeld, Counts data, Counts index, Counts filter) {
+    long capacityBytes,
+    long bytesHeld,
+    long blocksHeld,
+    long metadataBytesHeld,
+    Counts data,
+    Counts index,
+    Counts filter) {
 
   /**
    * Counters of one kind of block.

@@ -7,6 +7,9 @@ package dev.strata.sstable;
  * <p>Implementations are immutable.
  */
 public interface CachedBlock {
-  /** The bytes this block holds in memory, the weight the cache charges for it. */
+  /**
+   * What this block costs on the heap: its objects and arrays with their headers and alignment
+   * ({@link HeapCost}). The cache charges this plus its own per-entry bookkeeping.
+   */
   int sizeBytes();
 }

@@ -12,9 +12,17 @@ final class FilterChunk implements CachedBlock {
   final BlockedBloomFilter filter;
   private final int sizeBytes;
 
-  FilterChunk(BlockedBloomFilter filter, int sizeBytes) {
+  /**
+   * A chunk whose filter holds the bits of a {@code payloadBytes} payload. Its heap cost: this object
+   * (a reference and an int), the filter object (three references, three ints) and the filter's long[]
+   * of bits; the step tables it references are shared by all filters.
+   */
+  FilterChunk(BlockedBloomFilter filter, int payloadBytes) {
     this.filter = filter;
-    this.sizeBytes = sizeBytes;
+    this.sizeBytes = (int) (HeapCost.object(HeapCost.REFERENCE + 4)
+        + HeapCost.object(3 * HeapCost.REFERENCE + 3 * 4)
+        + HeapCost.longArray((int) (filter.bitSize() / 64)));
+    assert filter.bitSize() / 8 <= payloadBytes : filter.bitSize() + " bits in " + payloadBytes + " bytes";
   }
 
   @Override

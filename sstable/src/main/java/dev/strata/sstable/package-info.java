@@ -1,7 +1,7 @@
 /**
  * SSTables and the block cache: {@link dev.strata.sstable.TableWriter} writes an immutable sorted
  * table once, {@link dev.strata.sstable.TableReader} answers point lookups through the table's
- * partitioned Bloom filter and iterates it, and {@link dev.strata.sstable.LruBlockCache} holds the
+ * partitioned Bloom filter and iterates it, and {@link dev.strata.sstable.cache.ClockBlockCache} holds the
  * data, index and filter blocks of all tables of a database. {@link dev.strata.sstable.SstableFormat}
  * and {@code sstable/FORMAT-sstable.md} specify the bytes.
  *
@@ -9,7 +9,7 @@
  * the engine builds on it. Nothing here knows about logs, manifests or levels.
  *
  * <pre>{@code
- * BlockCache cache = new LruBlockCache(64 << 20);
+ * BlockCache cache = new ClockBlockCache(64 << 20);
  * try (TableWriter w = TableWriter.create(SstableFormat.tablePath(dir, 7), TableOptions.defaults())) {
  *   w.add(new InternalKey(row, column, 42, ValueKind.PUT), value);
  *   w.finish();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strata.checksum.Checksums;
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.testing.CorruptFiles;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.RandomCells;
@@ -95,7 +96,7 @@ final class CorruptionTest {
       Path copy = CorruptFiles.copy(original, dir.resolve(String.format("%06d.sst", 900 + n++)));
       CorruptFiles.truncate(copy, cut);
       CorruptTableException e = assertThrows(CorruptTableException.class,
-          () -> TableReader.open(copy, 1, new LruBlockCache(1 << 20)).close(), "truncated at " + cut);
+          () -> TableReader.open(copy, 1, new ClockBlockCache(1 << 20)).close(), "truncated at " + cut);
       assertNamesFile(e, copy);
     }
   }
@@ -113,7 +114,7 @@ final class CorruptionTest {
       ch.write(b, footer);
     }
     FormatVersionException e = assertThrows(FormatVersionException.class,
-        () -> TableReader.open(copy, 2, new LruBlockCache(0)));
+        () -> TableReader.open(copy, 2, new ClockBlockCache(0)));
     assertEquals(SstableFormat.VERSION_CURRENT + 1, e.version());
     assertTrue(e.getMessage().contains("too new"), e.getMessage());
   }
@@ -127,7 +128,7 @@ final class CorruptionTest {
     boolean isFilter = region.type() == BlockType.FILTER_CHUNK || region.type() == BlockType.ROW_TOMBSTONE_FILTER;
     boolean detected = false;
     ReadCounters counters = new ReadCounters();
-    try (TableReader reader = TableReader.open(file, 1, new LruBlockCache(1 << 20), counters)) {
+    try (TableReader reader = TableReader.open(file, 1, new ClockBlockCache(1 << 20), counters)) {
       try (TableIterator it = reader.iterator()) {
         int i = 0;
         for (it.seekToFirst(); it.isValid(); it.next(), i++) {

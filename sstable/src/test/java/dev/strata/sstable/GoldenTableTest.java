@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.TableModel;
 import dev.strata.sstable.testing.Tables;
@@ -33,7 +34,7 @@ final class GoldenTableTest {
     long number = 1;
     for (GoldenFiles.Golden g : GoldenFiles.goldens()) {
       Path file = golden(g.fileName());
-      try (TableReader t = TableReader.open(file, number++, new LruBlockCache(1 << 20))) {
+      try (TableReader t = TableReader.open(file, number++, new ClockBlockCache(1 << 20))) {
         t.verifyChecksums();
         assertEquals(g.options().filterType(), t.properties().filterType());
         assertEquals(1, t.properties().formatVersion());

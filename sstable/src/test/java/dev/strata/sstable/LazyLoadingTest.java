@@ -3,6 +3,7 @@ package dev.strata.sstable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ final class LazyLoadingTest {
   void open_readsNoChunkAndNoDataBlock_getReadsAtMostOneChunk() throws IOException {
     Path file = writeRows(20_000, TableOptions.defaults().withFilterChunkBytes(1024));
     ReadCounters counters = new ReadCounters();
-    LruBlockCache cache = new LruBlockCache(64 << 20);
+    ClockBlockCache cache = new ClockBlockCache(64 << 20);
     try (TableReader t = TableReader.open(file, 1, cache, counters)) {
       assertTrue(t.properties().filterChunkCount() > 10);
       TableReadStats afterOpen = counters.snapshot();
@@ -62,7 +63,7 @@ final class LazyLoadingTest {
     TableOptions options = TableOptions.defaults().withBlockSizeBytes(16 << 10);
     Path file = writeRows(rows, options);
     ReadCounters counters = new ReadCounters();
-    try (TableReader t = TableReader.open(file, 1, new LruBlockCache(64 << 20), counters)) {
+    try (TableReader t = TableReader.open(file, 1, new ClockBlockCache(64 << 20), counters)) {
       TableProperties p = t.properties();
       assertEquals(rows, p.filterKeyCount());
       assertTrue(p.filterChunkCount() >= 15, "chunks: " + p.filterChunkCount());

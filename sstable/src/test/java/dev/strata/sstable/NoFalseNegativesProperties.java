@@ -3,6 +3,7 @@ package dev.strata.sstable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.RandomCells;
 import dev.strata.sstable.testing.Seeded;
@@ -32,7 +33,7 @@ final class NoFalseNegativesProperties {
         Path file = dir.resolve(SstableFormat.fileName(++number[0]));
         Tables.write(file, options, entries);
         ReadCounters counters = new ReadCounters();
-        try (TableReader t = TableReader.open(file, number[0], new LruBlockCache(8 << 20), counters)) {
+        try (TableReader t = TableReader.open(file, number[0], new ClockBlockCache(8 << 20), counters)) {
           for (Entry e : entries) {
             FilterProbe probe = FilterProbe.of(e.key().row(), e.key().column());
             assertTrue(t.get(probe, InternalKey.MAX_SEQUENCE).cell() != null, "written cell not found: " + e);

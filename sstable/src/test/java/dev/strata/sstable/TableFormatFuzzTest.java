@@ -4,6 +4,7 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.strata.checksum.Checksums;
 import dev.strata.sstable.TableRegions.Region;
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.testing.Entry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -84,7 +85,7 @@ final class TableFormatFuzzTest {
   private static void readEverything(Path file, List<Entry> entries, byte[] extraKey)
       throws IOException {
     // A fresh cache: blocks are cached by file number, and every run reuses the number.
-    try (TableReader t = TableReader.open(file, 1, new LruBlockCache(1 << 16))) {
+    try (TableReader t = TableReader.open(file, 1, new ClockBlockCache(1 << 16))) {
       try (TableIterator it = t.iterator()) {
         for (it.seekToFirst(); it.isValid(); it.next()) {
           it.value();

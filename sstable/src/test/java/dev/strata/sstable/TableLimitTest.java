@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ final class TableLimitTest {
     w.finish();
     assertTrue(tables.size() > 1, "the batch needed more than one table: " + tables.size());
     for (int t = 0; t < tables.size(); t++) {
-      try (TableReader r = TableReader.open(tables.get(t), t, new LruBlockCache(0, 1))) {
+      try (TableReader r = TableReader.open(tables.get(t), t, new ClockBlockCache(0, 1))) {
         assertTrue(r.properties().indexBytes() <= LIMIT, "index " + r.properties().indexBytes());
         for (InternalKey k : keys.get(t)) {
           GetResult g = r.get(FilterProbe.of(k.row(), k.column()), InternalKey.MAX_SEQUENCE);
@@ -79,7 +80,7 @@ final class TableLimitTest {
     int written = i;
     assertThrows(IllegalStateException.class, () -> w.add(key(written, 400, 400), new byte[1]));
     w.finish();
-    try (TableReader r = TableReader.open(file, 1, new LruBlockCache(0, 1))) {
+    try (TableReader r = TableReader.open(file, 1, new ClockBlockCache(0, 1))) {
       assertEquals(written, r.properties().entryCount());
     }
   }
@@ -100,7 +101,7 @@ final class TableLimitTest {
       }
       w.finish();
     }
-    try (TableReader r = TableReader.open(file, 1, new LruBlockCache(0, 1))) {
+    try (TableReader r = TableReader.open(file, 1, new ClockBlockCache(0, 1))) {
       TableProperties p = r.properties();
       assertTrue(
           p.indexBytes() * SstableFormat.DATA_BYTES_PER_INDEX_BYTE / 2 <= p.dataBytes(),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
@@ -36,7 +37,7 @@ final class TableReaderInterruptTest {
   @Test
   void get_byAnInterruptedThreadReadsAndKeepsTheFlagAndTheFileOpen() throws Exception {
     Path file = table(2000);
-    try (TableReader reader = TableReader.open(file, 1, new LruBlockCache(0))) {
+    try (TableReader reader = TableReader.open(file, 1, new ClockBlockCache(0))) {
       AtomicReference<Object> seen = new AtomicReference<>();
       Thread t =
           new Thread(
@@ -64,7 +65,7 @@ final class TableReaderInterruptTest {
   @Test
   void reads_surviveInterruptsArrivingMidRead() throws Exception {
     Path file = table(5000);
-    try (TableReader reader = TableReader.open(file, 1, new LruBlockCache(0))) {
+    try (TableReader reader = TableReader.open(file, 1, new ClockBlockCache(0))) {
       Thread[] readers = new Thread[2];
       AtomicReference<Throwable> failure = new AtomicReference<>();
       for (int n = 0; n < readers.length; n++) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.Tables;
 import java.io.IOException;
@@ -48,7 +49,7 @@ final class TableReaderTest {
 
   @Test
   void get_returnsNewestVersionAtOrBelowTheSnapshot() throws IOException {
-    try (TableReader t = write(TableOptions.defaults(), new ReadCounters(), new LruBlockCache(1 << 20),
+    try (TableReader t = write(TableOptions.defaults(), new ReadCounters(), new ClockBlockCache(1 << 20),
         put("a", "c", 30, "v30"), delete("a", "c", 20), put("a", "c", 10, "v10"), put("b", "", 5, "kv"))) {
       FilterProbe ac = FilterProbe.of(b("a"), b("c"));
       assertArrayEquals(b("v30"), t.get(ac, InternalKey.MAX_SEQUENCE).value());
@@ -64,7 +65,7 @@ final class TableReaderTest {
   void rowTombstone_underRowcol_isFoundForAColumnTheFilterNeverSaw() throws IOException {
     ReadCounters counters = new ReadCounters();
     try (TableReader t = write(TableOptions.defaults().withFilterType(FilterType.ROWCOL), counters,
-        new LruBlockCache(1 << 20),
+        new ClockBlockCache(1 << 20),
         put("r", "", 50, "newer"), deleteRow("r", 40), put("r", "", 30, "older"), put("r", "x", 35, "x"),
         put("s", "y", 1, "y"))) {
       assertEquals(1, t.properties().rowTombstoneCount());
@@ -88,7 +89,7 @@ final class TableReaderTest {
 
   @Test
   void rowTombstone_underRow_isFoundForAnyColumn() throws IOException {
-    try (TableReader t = write(TableOptions.defaults(), new ReadCounters(), new LruBlockCache(0),
+    try (TableReader t = write(TableOptions.defaults(), new ReadCounters(), new ClockBlockCache(0),
         deleteRow("r", 7), put("r", "a", 3, "a"))) {
       GetResult r = t.get(FilterProbe.of(b("r"), b("b")), InternalKey.MAX_SEQUENCE);
       assertEquals(7, r.rowTombstoneSequence());
@@ -103,7 +104,7 @@ final class TableReaderTest {
     for (int i = 0; i < 100; i++) {
       entries.add(put(String.format("row%03d", i), "c", i + 1, "value" + i));
     }
-    LruBlockCache cache = new LruBlockCache(1 << 20, 1);
+    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1);
     try (TableReader t = write(TableOptions.defaults(), counters, cache, entries.toArray(new Entry[0]))) {
       TableReadStats open = counters.snapshot();
       assertEquals(new TableReadStats(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, open.bytesReadAtOpen()), open);
@@ -140,7 +141,7 @@ final class TableReaderTest {
   void filterNone_consultsEveryTableAndCountsNoFalsePositive() throws IOException {
     ReadCounters counters = new ReadCounters();
     try (TableReader t = write(TableOptions.defaults().withFilterType(FilterType.NONE), counters,
-        new LruBlockCache(1 << 20), put("a", "", 1, "x"), put("c", "", 2, "y"))) {
+        new ClockBlockCache(1 << 20), put("a", "", 1, "x"), put("c", "", 2, "y"))) {
       assertTrue(t.get(FilterProbe.of(b("b"), EMPTY), InternalKey.MAX_SEQUENCE).isAbsent());
       assertTrue(t.mightContainRow(FilterProbe.of(b("b"), EMPTY)));
       TableReadStats s = counters.snapshot();
@@ -155,7 +156,7 @@ final class TableReaderTest {
   @Test
   void mightContainRow_usesTheRowDomainUnderRowcol() throws IOException {
     try (TableReader t = write(TableOptions.defaults().withFilterType(FilterType.ROWCOL), new ReadCounters(),
-        new LruBlockCache(1 << 20), put("a", "x", 1, "1"), put("m", "y", 2, "2"), put("z", "", 3, "3"))) {
+        new ClockBlockCache(1 << 20), put("a", "x", 1, "1"), put("m", "y", 2, "2"), put("z", "", 3, "3"))) {
       assertTrue(t.mightContainRow(FilterProbe.of(b("m"), EMPTY)));
       assertFalse(t.mightContainRow(FilterProbe.of(b("0"), EMPTY)), "outside the range");
       int skipped = 0;
@@ -173,7 +174,7 @@ final class TableReaderTest {
       entries.add(put("row" + (1000 + i), "c", i + 1, "v".repeat(i % 50)));
     }
     try (TableReader t = write(TableOptions.defaults().withBlockSizeBytes(128), new ReadCounters(),
-        new LruBlockCache(1 << 20), entries.toArray(new Entry[0]));
+        new ClockBlockCache(1 << 20), entries.toArray(new Entry[0]));
         TableIterator it = t.iterator()) {
       assertTrue(t.properties().dataBlockCount() > 50);
       assertFalse(it.isValid());
@@ -193,7 +194,7 @@ final class TableReaderTest {
 
   @Test
   void closedReader_andIterator_rejectUse() throws IOException {
-    TableReader t = write(TableOptions.defaults(), new ReadCounters(), new LruBlockCache(0), put("a", "", 1, "x"));
+    TableReader t = write(TableOptions.defaults(), new ReadCounters(), new ClockBlockCache(0), put("a", "", 1, "x"));
     TableIterator it = t.iterator();
     it.close();
     it.close();
@@ -206,7 +207,7 @@ final class TableReaderTest {
 
   @Test
   void get_rejectsBadSnapshot() throws IOException {
-    try (TableReader t = write(TableOptions.defaults(), new ReadCounters(), new LruBlockCache(0), put("a", "", 1, "x"))) {
+    try (TableReader t = write(TableOptions.defaults(), new ReadCounters(), new ClockBlockCache(0), put("a", "", 1, "x"))) {
       assertThrows(IllegalArgumentException.class, () -> t.get(FilterProbe.of(b("a"), EMPTY), -1));
       assertThrows(IllegalArgumentException.class,
           () -> t.get(FilterProbe.of(b("a"), EMPTY), InternalKey.MAX_SEQUENCE + 1));

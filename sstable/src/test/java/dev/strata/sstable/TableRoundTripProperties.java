@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.RandomCells;
 import dev.strata.sstable.testing.Seeded;
@@ -44,7 +45,7 @@ final class TableRoundTripProperties {
       Path file = dir.resolve(SstableFormat.fileName(number));
       TableMetadata meta = Tables.write(file, options, entries);
       assertEquals(Files.size(file), meta.fileSize());
-      BlockCache cache = new LruBlockCache(random.nextBoolean() ? 0 : 1L << (10 + random.nextInt(15)), 1 + random.nextInt(8));
+      BlockCache cache = new ClockBlockCache(random.nextBoolean() ? 0 : 1L << (10 + random.nextInt(15)), 1 + random.nextInt(8));
       try (TableReader reader = TableReader.open(file, number, cache)) {
         checkProperties(entries, options, meta, reader.properties());
         checkIteration(entries, reader);

@@ -10,9 +10,9 @@ import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestReader;
 import dev.strata.sstable.FilterType;
-import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableReader;
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -142,7 +142,7 @@ final class StrataTarget implements Target {
     List<FileMetadata> files = m.files();
     double weighted = 0;
     long keys = 0;
-    LruBlockCache cache = new LruBlockCache(0);
+    ClockBlockCache cache = new ClockBlockCache(0);
     for (FileMetadata f : files) {
       try (TableReader r = TableReader.open(FileNames.table(dir, f.fileNumber()), f.fileNumber(), cache)) {
         TableProperties p = r.properties();

@@ -3,9 +3,9 @@ package dev.strata.bench.sstable;
 import dev.strata.sstable.FilterProbe;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableReader;
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +78,7 @@ public class SstableFirstGetBenchmark {
 
   @Setup(Level.Invocation)
   public void open() throws IOException {
-    reader = TableReader.open(file, fileNumber++, new LruBlockCache(256L << 20));
+    reader = TableReader.open(file, fileNumber++, new ClockBlockCache(256L << 20));
   }
 
   @TearDown(Level.Invocation)

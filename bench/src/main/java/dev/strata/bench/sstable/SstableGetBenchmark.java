@@ -4,9 +4,9 @@ import dev.strata.sstable.FilterProbe;
 import dev.strata.sstable.FilterType;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableReader;
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,7 +99,7 @@ public class SstableGetBenchmark {
   public void setUp() throws IOException {
     dir = Files.createTempDirectory("strata-sstable-bench");
     Path file = BenchTables.write(dir, 1, rows, TableOptions.defaults().withFilterType(filter.type));
-    reader = TableReader.open(file, 1, new LruBlockCache(cache == Cache.WARM ? 64L << 20 : 0));
+    reader = TableReader.open(file, 1, new ClockBlockCache(cache == Cache.WARM ? 64L << 20 : 0));
     SplittableRandom random = new SplittableRandom(42);
     present = new byte[POOL][];
     absent = new byte[POOL][];

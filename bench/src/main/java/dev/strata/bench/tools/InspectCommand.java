@@ -6,9 +6,9 @@ import dev.strata.sstable.BlockLocation;
 import dev.strata.sstable.FilterChunkInfo;
 import dev.strata.sstable.FilterType;
 import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableReader;
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -62,7 +62,7 @@ public final class InspectCommand implements Callable<Integer> {
     long fileSize;
     List<FilterChunkInfo> chunks;
     List<BlockLocation> blocks;
-    try (TableReader reader = TableReader.open(table, fileNumber, new LruBlockCache(0))) {
+    try (TableReader reader = TableReader.open(table, fileNumber, new ClockBlockCache(0))) {
       p = reader.properties();
       fileSize = reader.fileSize();
       chunks = reader.filterChunks();

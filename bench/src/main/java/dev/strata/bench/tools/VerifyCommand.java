@@ -4,8 +4,8 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestReader;
-import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.TableReader;
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -113,7 +113,7 @@ public final class VerifyCommand implements Callable<Integer> {
       if (size != f.fileSize()) {
         return "size " + size + " bytes, the manifest says " + f.fileSize();
       }
-      try (TableReader reader = TableReader.open(file, f.fileNumber(), new LruBlockCache(0))) {
+      try (TableReader reader = TableReader.open(file, f.fileNumber(), new ClockBlockCache(0))) {
         reader.verifyChecksums();
         if (reader.properties().entryCount() != f.entryCount()) {
           return reader.properties().entryCount() + " entries, the manifest says "

@@ -7,8 +7,8 @@ import dev.strata.bench.CliRun;
 import dev.strata.engine.BloomType;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
-import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.TableReader;
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -53,7 +53,7 @@ final class ToolsTest {
   void inspect_table_printsBloomTypeAndChunkCount() throws IOException {
     Path table = tables().get(0);
     long chunks;
-    try (TableReader r = TableReader.open(table, 1, new LruBlockCache(0))) {
+    try (TableReader r = TableReader.open(table, 1, new ClockBlockCache(0))) {
       chunks = r.properties().filterChunkCount();
     }
     assertTrue(chunks > 1, "the test wants several chunks: " + chunks);

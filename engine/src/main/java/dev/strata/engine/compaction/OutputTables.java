@@ -10,9 +10,9 @@ import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.sstable.BlockCache;
-import dev.strata.sstable.LruBlockCache;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ public final class OutputTables {
   private final BlockCache cache;
   private final ReadCounters readCounters;
   /** Compaction reads its inputs through no cache, so it neither evicts nor counts as reads. */
-  private final BlockCache inputCache = new LruBlockCache(0, 1);
+  private final BlockCache inputCache = new ClockBlockCache(0, 1);
   private final ReadCounters inputCounters = new ReadCounters();
   /**
    * The live snapshots, asked when a flush or compaction starts, after its inputs were fixed: a

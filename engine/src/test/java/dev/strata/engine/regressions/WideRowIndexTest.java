@@ -8,7 +8,7 @@ import dev.strata.engine.Compression;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.WriteBatch;
-import dev.strata.sstable.LruBlockCache;
+import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableReader;
 import java.nio.file.Files;
@@ -48,7 +48,7 @@ final class WideRowIndexTest {
       assertArrayEquals(new byte[] {77}, db.get(row, column(77)));
     }
     for (Path table : tables()) {
-      try (TableReader r = TableReader.open(table, 1, new LruBlockCache(0, 1))) {
+      try (TableReader r = TableReader.open(table, 1, new ClockBlockCache(0, 1))) {
         TableProperties p = r.properties();
         assertTrue(p.indexBytes() * 32 <= p.dataBytes(), table + ": index " + p.indexBytes()
             + " bytes for " + p.dataBytes() + " bytes of data");

@@ -13,11 +13,11 @@ import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestReader;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.LruBlockCache;
-import dev.strata.sstable.SstableFormat;
 import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.SstableFormat;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,7 +50,7 @@ final class VersionSetTest {
             TableOptions.defaults(),
             Long.MAX_VALUE,
             versions::newFileNumber,
-            new LruBlockCache(1 << 20),
+            new ClockBlockCache(1 << 20),
             new ReadCounters(),
             () -> dev.strata.engine.compaction.SnapshotStripes.NONE,
             SstableFormat.MAX_BLOCK_BYTES);
@@ -123,7 +123,7 @@ final class VersionSetTest {
         TableRef.open(
             movedFile,
             moved.metadata().atLevel(1),
-            new LruBlockCache(1 << 20),
+            new ClockBlockCache(1 << 20),
             new ReadCounters()));
     versions.install(move, 1, 0, false);
     assertTrue(Files.exists(movedFile));

@@ -1,6 +1,12 @@
-package dev.strata.sstable;
+package dev.strata.bench.cache;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.sstable.BlockCache;
+import dev.strata.sstable.BlockCacheKey;
+import dev.strata.sstable.BlockKind;
+import dev.strata.sstable.CacheStats;
+import dev.strata.sstable.CachedBlock;
+import dev.strata.sstable.cache.CacheCounters;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -8,11 +14,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The block cache: a byte-bounded LRU, sharded, with a protected share for index and filter blocks.
+ * The block cache Strata shipped before {@code ClockBlockCache}, kept as a baseline for the hit-rate
+ * harness ({@link CacheSimCommand}): a byte-bounded LRU, sharded, with a protected share for index and
+ * filter blocks that works as a ceiling. It charges payload bytes only, and a hit takes its shard's
+ * lock to reorder a LinkedHashMap; both are what the harness and the JMH compare against.
  *
  * <p>Thread-safe.
  */
@@ -40,7 +48,7 @@ public final class LruBlockCache implements BlockCache {
    * again [4]. A failed load completes the future with null, and the waiters retry with their own
    * loaders, so each caller sees its own exception and nothing failed is cached.
    *
-   * Counters are LongAdders, one per kind and outcome, read into an immutable CacheStats.
+   * Counters are a CacheCounters, read into an immutable CacheStats.
    *
    * [1] HBase LruBlockCache: byte-sized capacity, blocks over the maximum size are not cached.
    * [2] RocksDB LRUCache, high_pri_pool_ratio and cache_index_and_filter_blocks_with_high_priority.
@@ -57,13 +65,9 @@ public final class LruBlockCache implements BlockCache {
   /** The most shards a cache may have. */
   public static final int MAX_SHARDS = 1024;
 
-  private static final int KINDS = BlockKind.values().length;
-
   private final long capacity;
   private final Shard[] shards;
-  private final LongAdder[] hits = adders();
-  private final LongAdder[] misses = adders();
-  private final LongAdder[] evictions = adders();
+  private final CacheCounters counters = new CacheCounters();
 
   /** A cache of {@code capacityBytes} in {@link #DEFAULT_SHARDS} shards. */
   public LruBlockCache(long capacityBytes) {
@@ -100,7 +104,7 @@ public final class LruBlockCache implements BlockCache {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(kind, "kind");
     if (capacity == 0) {
-      misses[kind.ordinal()].increment();
+      counters.miss(kind);
       return Objects.requireNonNull(loader.load(), "loader returned null");
     }
     Shard shard = shards[(int) (((key.mixedHash() >>> 32) * shards.length) >>> 32)];
@@ -111,7 +115,7 @@ public final class LruBlockCache implements BlockCache {
       try {
         CachedBlock hit = shard.get(key, kind);
         if (hit != null) {
-          hits[kind.ordinal()].increment();
+          counters.hit(kind);
           return cast(hit);
         }
         pending = shard.inFlight.get(key);
@@ -125,12 +129,12 @@ public final class LruBlockCache implements BlockCache {
       if (mine == null) {
         CachedBlock shared = pending.join();
         if (shared != null) {
-          hits[kind.ordinal()].increment();
+          counters.hit(kind);
           return cast(shared);
         }
         continue; // that load failed: try our own
       }
-      misses[kind.ordinal()].increment();
+      counters.miss(kind);
       T loaded = null;
       try {
         loaded = Objects.requireNonNull(loader.load(), "loader returned null");
@@ -154,61 +158,23 @@ public final class LruBlockCache implements BlockCache {
   public CacheStats stats() {
     long bytes = 0;
     long blocks = 0;
+    long metadata = 0;
     for (Shard s : shards) {
       s.lock.lock();
       try {
         bytes += s.dataBytes + s.protectedBytes;
+        metadata += s.protectedBytes;
         blocks += s.data.size() + s.protectedBlocks.size();
       } finally {
         s.lock.unlock();
       }
     }
-    return new CacheStats(capacity, bytes, blocks, counts(BlockKind.DATA), counts(BlockKind.INDEX),
-        counts(BlockKind.FILTER));
-  }
-
-  /** Checks every shard's byte accounting and bounds; for {@code assert} and tests. */
-  boolean checkInvariants() {
-    for (Shard s : shards) {
-      s.lock.lock();
-      try {
-        long d = 0;
-        for (Entry e : s.data.values()) {
-          d += e.bytes;
-          assert !e.kind.isProtected();
-        }
-        long p = 0;
-        for (Entry e : s.protectedBlocks.values()) {
-          p += e.bytes;
-          assert e.kind.isProtected();
-        }
-        if (d != s.dataBytes || p != s.protectedBytes || d + p > s.capacity) {
-          throw new AssertionError("shard accounting: data " + d + "/" + s.dataBytes + " protected " + p
-              + "/" + s.protectedBytes + " capacity " + s.capacity);
-        }
-      } finally {
-        s.lock.unlock();
-      }
-    }
-    return true;
-  }
-
-  private CacheStats.Counts counts(BlockKind kind) {
-    int k = kind.ordinal();
-    return new CacheStats.Counts(hits[k].sum(), misses[k].sum(), evictions[k].sum());
+    return counters.snapshot(capacity, bytes, blocks, metadata);
   }
 
   @SuppressWarnings("unchecked") // a key always names blocks of one kind: its loaders return one type
   private static <T extends CachedBlock> T cast(CachedBlock b) {
     return (T) b;
-  }
-
-  private static LongAdder[] adders() {
-    LongAdder[] a = new LongAdder[KINDS];
-    for (int i = 0; i < KINDS; i++) {
-      a[i] = new LongAdder();
-    }
-    return a;
   }
 
   /** A cached block and its weight. */
@@ -269,7 +235,7 @@ public final class LruBlockCache implements BlockCache {
         } else {
           dataBytes -= victim.bytes;
         }
-        evictions[victim.kind.ordinal()].increment();
+        counters.evicted(victim.kind);
       }
     }
   }

@@ -1,0 +1,233 @@
+package dev.strata.sstable.cache;
+
+import dev.strata.sstable.BlockCache;
+import dev.strata.sstable.BlockCacheKey;
+import dev.strata.sstable.BlockKind;
+import dev.strata.sstable.CacheStats;
+import dev.strata.sstable.CachedBlock;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The block cache: sharded, bounded by what its entries cost on the heap, with a priority floor for
+ * index and filter blocks, a probation segment against scans, lock-free hits and single-flight misses.
+ *
+ * <pre>{@code
+ * BlockCache cache = new ClockBlockCache(64 << 20);
+ * TableReader t = TableReader.open(path, fileNumber, cache, counters);
+ * }</pre>
+ *
+ * <p>Thread-safe.
+ */
+public final class ClockBlockCache implements BlockCache {
+  /*
+   * Design.
+   *
+   * Sharding. A key is hashed to one of N shards, each owning capacity/N bytes (the remainder spread
+   * over the first shards) and one lock. The lock guards eviction and the segment queues; it is never
+   * taken on a hit.
+   *
+   * Hits. Each shard keeps a ConcurrentHashMap from key to node. A hit is a map read, a volatile read
+   * of the node's block and, while the node's frequency is below 3, one racy volatile write raising
+   * it: CLOCK's reference bit widened to S3-FIFO's two-bit counter [1]. Hits on a hot block stop
+   * writing once its counter saturates, so readers of the same blocks do not bounce a cache line, and
+   * nothing on the hit path is exclusive. Lost updates only blur a hint.
+   *
+   * Segments. Under the lock a shard keeps three FIFO queues:
+   *   metadata  index and filter blocks, up to METADATA_SHARE of the shard;
+   *   (ghost)   fingerprints of data blocks recently evicted from probation (class Ghost);
+   *   probation new data blocks, PROBATION_SHARE of the shard [1];
+   *   main      data blocks hit while on probation, and metadata beyond its share.
+   * To make room the clock takes the probation head while probation is over its share (a block hit
+   * there moves to main, one never hit leaves its fingerprint in the ghost and goes: a scan streams
+   * through probation without touching main; a block missed again while its ghost remains enters
+   * main directly), else the main head (a block whose counter is above 0 gets another lap with the
+   * counter lowered, one at 0 leaves), else, for a metadata block only, the metadata head.
+   *
+   * The metadata floor. Metadata enters its own segment and never competes with data while it stays
+   * within its share. Beyond the share the coldest metadata node (by the same clock) moves to main,
+   * where it ages by use like any data block; a metadata node hit again in main goes back to the
+   * metadata segment. So the share is a floor, not a ceiling: a burst of data blocks can push
+   * metadata down to its share and no further (a data block that would fit only below the floor is
+   * returned uncached), and metadata above it survives as long as it is used.
+   * This is RocksDB's high-priority pool, whose overflow is demoted into the normal LRU rather than
+   * evicted [2].
+   *
+   * No self-eviction. Room is made before a node is queued, so the new node is never the victim; a
+   * block costing more than its whole shard is returned to its caller and not cached.
+   *
+   * Single flight. A miss puts a loading node in the map with putIfAbsent; concurrent misses of the
+   * same key find it and wait on its future instead of loading [3]. A failed load removes the node
+   * and completes the future with the loader's exception, which every waiter throws too; nothing is
+   * cached and the next call loads again.
+   *
+   * Weights. An entry costs its block's heap bytes (CachedBlock.sizeBytes) plus Node.ENTRY_BYTES for
+   * the node, key, map node and future; the ghost's array is charged to its shard up front; the bound
+   * holds for that total.
+   *
+   * [1] Yang et al., "FIFO queues are all you need for cache eviction" (S3-FIFO), SOSP 2023.
+   * [2] RocksDB LRUCache: high_pri_pool_ratio; entries beyond the pool move to the low-priority list.
+   * [3] Caffeine's computeIfAbsent: one load per key, concurrent callers wait for it.
+   */
+
+  /**
+   * The share of each shard below which index and filter blocks never give way to data blocks. Chosen
+   * by the hit-rate harness ({@code strata-bench cachesim}): on Get traces of a leveled tree, bytes
+   * read per Get fall as the share rises from 0.5 to 1.0 when the metadata does not fit the cache,
+   * and are equal when it does; 0.9 keeps most of that gain while metadata beyond it still ages by
+   * use against data blocks.
+   */
+  public static final double METADATA_SHARE = 0.9;
+
+  /** The share of each shard that new data blocks wait in before they are promoted. */
+  public static final double PROBATION_SHARE = 0.1;
+
+  /** The shard count {@link #ClockBlockCache(long)} uses. */
+  public static final int DEFAULT_SHARDS = 16;
+
+  /** The most shards a cache may have. */
+  public static final int MAX_SHARDS = 1024;
+
+  /** The cache's own cost per entry, charged on top of the block's heap bytes. */
+  public static final int ENTRY_BYTES = Node.ENTRY_BYTES;
+
+  private final long capacity;
+  private final Shard[] shards;
+  private final CacheCounters counters = new CacheCounters();
+
+  /** A cache of {@code capacityBytes} in {@link #DEFAULT_SHARDS} shards. */
+  public ClockBlockCache(long capacityBytes) {
+    this(capacityBytes, DEFAULT_SHARDS);
+  }
+
+  /** A cache of {@code capacityBytes} in {@code shardCount} shards, with the default shares. */
+  public ClockBlockCache(long capacityBytes, int shardCount) {
+    this(capacityBytes, shardCount, METADATA_SHARE);
+  }
+
+  /**
+   * A cache of {@code capacityBytes} (0 disables caching: every call runs its loader) in {@code
+   * shardCount} shards, keeping index and filter blocks against data blocks up to {@code
+   * metadataShare} of each shard.
+   */
+  public ClockBlockCache(long capacityBytes, int shardCount, double metadataShare) {
+    if (capacityBytes < 0) {
+      throw new IllegalArgumentException("capacityBytes must be >= 0: " + capacityBytes);
+    }
+    if (shardCount < 1 || shardCount > MAX_SHARDS) {
+      throw new IllegalArgumentException("shardCount must be in [1, " + MAX_SHARDS + "]: " + shardCount);
+    }
+    if (!(metadataShare >= 0 && metadataShare <= 1)) {
+      throw new IllegalArgumentException("metadataShare must be in [0, 1]: " + metadataShare);
+    }
+    this.capacity = capacityBytes;
+    this.shards = new Shard[shardCount];
+    for (int i = 0; i < shardCount; i++) {
+      long share = capacityBytes / shardCount + (i < capacityBytes % shardCount ? 1 : 0);
+      shards[i] = new Shard(share, metadataShare, PROBATION_SHARE, counters);
+    }
+  }
+
+  @Override
+  public long capacityBytes() {
+    return capacity;
+  }
+
+  @Override
+  public <T extends CachedBlock> T getOrLoad(BlockCacheKey key, BlockKind kind, Loader<T> loader)
+      throws IOException {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(kind, "kind");
+    if (capacity == 0) {
+      counters.miss(kind);
+      return Objects.requireNonNull(loader.load(), "loader returned null");
+    }
+    Shard shard = shards[(int) (((key.mixedHash() >>> 32) * shards.length) >>> 32)];
+    Node n = shard.map.get(key);
+    if (n == null) {
+      Node mine = new Node(key, kind);
+      n = shard.map.putIfAbsent(key, mine);
+      if (n == null) {
+        return load(shard, mine, loader);
+      }
+    }
+    CachedBlock block = n.block;
+    if (block == null) {
+      block = await(n);
+    }
+    n.touch();
+    counters.hit(kind);
+    return cast(block);
+  }
+
+  private <T extends CachedBlock> T load(Shard shard, Node n, Loader<T> loader) throws IOException {
+    counters.miss(n.kind);
+    T block;
+    try {
+      block = Objects.requireNonNull(loader.load(), "loader returned null");
+    } catch (Throwable t) {
+      shard.map.remove(n.key, n);
+      n.loaded.completeExceptionally(t);
+      throw t;
+    }
+    n.block = block;
+    shard.admit(n, (long) block.sizeBytes() + ENTRY_BYTES);
+    n.loaded.complete(block);
+    return block;
+  }
+
+  /** Waits for another caller's load of {@code n}, throwing what its loader threw. */
+  private static CachedBlock await(Node n) throws IOException {
+    try {
+      return n.loaded.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public CacheStats stats() {
+    long bytes = 0;
+    long blocks = 0;
+    long metadata = 0;
+    for (Shard s : shards) {
+      long[] held = s.held();
+      bytes += held[0];
+      blocks += held[1];
+      metadata += held[2];
+    }
+    return counters.snapshot(capacity, bytes, blocks, metadata);
+  }
+
+  /** Checks every shard's accounting and bounds; throws on a violation. For tests. */
+  void checkInvariants() {
+    for (Shard s : shards) {
+      s.checkInvariants();
+    }
+  }
+
+  /** The bytes held below the metadata floor, over all shards; for tests. */
+  long metadataSegmentBytes() {
+    long sum = 0;
+    for (Shard s : shards) {
+      sum += s.metadataSegmentBytes();
+    }
+    return sum;
+  }
+
+  @SuppressWarnings("unchecked") // a key always names blocks of one kind: its loaders return one type
+  private static <T extends CachedBlock> T cast(CachedBlock b) {
+    return (T) b;
+  }
+}

@@ -1,0 +1,244 @@
+package dev.strata.sstable.cache;
+
+import static dev.strata.sstable.cache.Blob.cached;
+import static dev.strata.sstable.cache.Blob.charge;
+import static dev.strata.sstable.cache.Blob.get;
+import static dev.strata.sstable.cache.Blob.key;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.sstable.BlockKind;
+import dev.strata.sstable.CacheStats;
+import dev.strata.sstable.CachedBlock;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+final class ClockBlockCacheTest {
+
+  @Test
+  void secondCall_hitsWithTheSameBlock_andChargesItsHeapCostPlusTheEntry() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(1000, 1);
+    Blob a = get(cache, 0, BlockKind.DATA, 100);
+    assertSame(a, get(cache, 0, BlockKind.DATA, 100));
+    CacheStats s = cache.stats();
+    assertEquals(new CacheStats.Counts(1, 1, 0), s.data());
+    assertEquals(new CacheStats.Counts(0, 0, 0), s.index());
+    assertEquals(charge(100), s.bytesHeld());
+    assertEquals(0, s.metadataBytesHeld());
+    assertEquals(1, s.blocksHeld());
+  }
+
+  @Test
+  void entryBytes_countTheNodeKeyMapNodeAndFuture() {
+    // 56 node + 32 key + 32 map node + 8 table slots + 24 future: see Node.ENTRY_BYTES.
+    assertEquals(152, ClockBlockCache.ENTRY_BYTES);
+  }
+
+  @Test
+  void capacityZero_runsTheLoaderEveryTime() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(0, 4);
+    AtomicInteger loads = new AtomicInteger();
+    for (int i = 0; i < 5; i++) {
+      cache.getOrLoad(key(7), BlockKind.INDEX, () -> {
+        loads.incrementAndGet();
+        return new Blob(10);
+      });
+    }
+    assertEquals(5, loads.get());
+    assertEquals(new CacheStats.Counts(0, 5, 0), cache.stats().index());
+    assertEquals(0, cache.stats().bytesHeld());
+  }
+
+  @Test
+  void blockLargerThanItsShard_isReturnedButNotCached_andEvictsNothing() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(2000, 2);
+    int small = 100;
+    int n = 0;
+    for (long off = 0; cache.stats().blocksHeld() < 4; off++) {
+      get(cache, off, BlockKind.DATA, small);
+      n++;
+    }
+    CacheStats before = cache.stats();
+    Blob big = get(cache, 10_000, BlockKind.DATA, 1000); // 1000 + entry > a shard of 1000
+    assertEquals(1000, big.sizeBytes());
+    CacheStats after = cache.stats();
+    assertEquals(before.bytesHeld(), after.bytesHeld());
+    assertEquals(before.data().evictions(), after.data().evictions());
+    assertFalse(cached(cache, 10_000, BlockKind.DATA));
+    assertTrue(n >= 4);
+  }
+
+  @Test
+  void dataBlocks_neverPushMetadataBelowItsShare_butMetadataMayUseTheRestWhileUsed() throws IOException {
+    int block = 100;
+    long capacity = 20 * charge(block);
+    ClockBlockCache cache = new ClockBlockCache(capacity, 1, 0.5);
+    // 14 metadata blocks: 4 more than the share of 10 holds.
+    for (int i = 0; i < 14; i++) {
+      get(cache, 100 + i, i % 2 == 0 ? BlockKind.FILTER : BlockKind.INDEX, block);
+    }
+    assertTrue(cache.metadataSegmentBytes() <= capacity / 2);
+    assertEquals(14 * charge(block), cache.stats().metadataBytesHeld());
+    // A stream of one-shot data blocks: it passes through probation and leaves all metadata alone.
+    for (int i = 0; i < 1000; i++) {
+      get(cache, 10_000 + i, BlockKind.DATA, block);
+    }
+    for (int i = 0; i < 14; i++) {
+      assertTrue(cached(cache, 100 + i, i % 2 == 0 ? BlockKind.FILTER : BlockKind.INDEX), "metadata " + i);
+    }
+    cache.checkInvariants();
+  }
+
+  @Test
+  void metadataAboveItsShare_agesWithData_whileTheShareStays() throws IOException {
+    int block = 4000; // large enough a cache for a ghost, so hot data reaches main
+    long capacity = 20 * charge(block);
+    ClockBlockCache cache = new ClockBlockCache(capacity, 1, 0.5);
+    for (int i = 0; i < 14; i++) {
+      get(cache, 100 + i, BlockKind.FILTER, block);
+    }
+    // Hot data blocks: missed again soon after probation let them go, they enter main, where the
+    // metadata beyond the share waits unused.
+    for (int round = 0; round < 50; round++) {
+      for (int i = 0; i < 12; i++) {
+        get(cache, 20_000 + i, BlockKind.DATA, block);
+      }
+    }
+    long metadataHeld = cache.stats().metadataBytesHeld();
+    assertTrue(metadataHeld >= 9 * charge(block), "metadata held " + metadataHeld);
+    assertTrue(metadataHeld < 14 * charge(block), "cold metadata above the share ages out: " + metadataHeld);
+    assertTrue(cache.stats().filter().evictions() > 0);
+    cache.checkInvariants();
+  }
+
+  @Test
+  void metadataAboveItsShare_staysWhileItIsUsed() throws IOException {
+    int block = 4000;
+    long capacity = 20 * charge(block);
+    ClockBlockCache cache = new ClockBlockCache(capacity, 1, 0.5);
+    for (int round = 0; round < 50; round++) {
+      for (int i = 0; i < 14; i++) {
+        get(cache, 100 + i, BlockKind.FILTER, block);
+      }
+      for (int i = 0; i < 3; i++) {
+        get(cache, 20_000 + round * 3 + i, BlockKind.DATA, block);
+      }
+    }
+    for (int i = 0; i < 14; i++) {
+      assertTrue(cached(cache, 100 + i, BlockKind.FILTER), "hot metadata " + i);
+    }
+    assertEquals(0, cache.stats().filter().evictions());
+  }
+
+  @Test
+  void onlyMetadata_mayFillTheWholeCache() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(10 * charge(100), 1);
+    for (int i = 0; i < 10; i++) {
+      get(cache, i, BlockKind.FILTER, 100);
+    }
+    assertEquals(10 * charge(100), cache.stats().bytesHeld());
+    assertEquals(0, cache.stats().filter().evictions());
+  }
+
+  @Test
+  void failedLoad_propagatesAndCachesNothing() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(1000, 1);
+    IOException e = assertThrows(IOException.class, () -> cache.getOrLoad(key(1), BlockKind.DATA, () -> {
+      throw new IOException("disk");
+    }));
+    assertEquals("disk", e.getMessage());
+    assertEquals(0, cache.stats().blocksHeld());
+    assertFalse(cached(cache, 1, BlockKind.DATA));
+  }
+
+  @Test
+  void failedLoad_reachesEveryCallerWaitingOnIt() throws Exception {
+    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1);
+    CountDownLatch inLoad = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    IOException failure = new IOException("bad block");
+    ExecutorService pool = Executors.newFixedThreadPool(4, r -> new Thread(r, "cache-test"));
+    try {
+      Future<CachedBlock> failing = pool.submit(() -> cache.getOrLoad(key(5), BlockKind.DATA, () -> {
+        inLoad.countDown();
+        Blob.await(release);
+        throw failure;
+      }));
+      inLoad.await();
+      AtomicInteger waiterLoads = new AtomicInteger();
+      List<Future<CachedBlock>> waiting = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        waiting.add(pool.submit(() -> cache.getOrLoad(key(5), BlockKind.DATA, () -> {
+          waiterLoads.incrementAndGet();
+          return new Blob(8);
+        })));
+      }
+      Thread.sleep(100); // let the waiters reach the in-flight load
+      release.countDown();
+      ExecutionException e = assertThrows(ExecutionException.class, () -> failing.get(10, TimeUnit.SECONDS));
+      assertSame(failure, e.getCause());
+      for (Future<CachedBlock> w : waiting) {
+        try {
+          w.get(10, TimeUnit.SECONDS); // a waiter that arrived after the failure loads its own
+        } catch (ExecutionException we) {
+          assertSame(failure, we.getCause());
+        }
+      }
+      assertEquals(1 + waiterLoads.get(), cache.stats().data().misses());
+      assertTrue(waiterLoads.get() <= 1, "one retry at most caches the block for the rest");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void constructor_rejectsBadArguments() {
+    assertThrows(IllegalArgumentException.class, () -> new ClockBlockCache(-1, 1));
+    assertThrows(IllegalArgumentException.class, () -> new ClockBlockCache(10, 0));
+    assertThrows(IllegalArgumentException.class, () -> new ClockBlockCache(10, ClockBlockCache.MAX_SHARDS + 1));
+    assertThrows(IllegalArgumentException.class, () -> new ClockBlockCache(10, 1, 1.5));
+  }
+
+  @Test
+  void concurrentMisses_onOneBlock_loadOnce() throws Exception {
+    int threads = 32;
+    ClockBlockCache cache = new ClockBlockCache(1 << 20, 4);
+    AtomicInteger loads = new AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> new Thread(r, "cache-test"));
+    try {
+      List<Future<CachedBlock>> results = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        results.add(pool.submit(() -> {
+          start.await();
+          return cache.getOrLoad(key(42), BlockKind.FILTER, () -> {
+            loads.incrementAndGet();
+            Blob.sleep(200); // keep the load in flight while the others arrive
+            return new Blob(64);
+          });
+        }));
+      }
+      start.countDown();
+      CachedBlock first = results.get(0).get(10, TimeUnit.SECONDS);
+      for (Future<CachedBlock> f : results) {
+        assertSame(first, f.get(10, TimeUnit.SECONDS));
+      }
+      assertEquals(1, loads.get());
+      assertEquals(new CacheStats.Counts(threads - 1, 1, 0), cache.stats().filter());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
