@@ -5,9 +5,9 @@ import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.WriteController;
 import dev.strata.sstable.BlockCompression;
 import dev.strata.sstable.FilterType;
-import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.SstableFormat;
 import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.cache.ClockBlockCache;
 import java.util.Locale;
 import java.util.Objects;
 
