@@ -220,7 +220,10 @@ final class ReadAmplificationTest {
       assertEquals(4000, CellModel.scan(db, null, null).size());
       DbStats s = db.stats();
       assertTrue(s.blockCacheBytes() > 0 && s.blockCacheBytes() <= capacity, s.toString());
-      assertTrue(s.filterBlocksRead() > 4, "chunks evicted and reloaded: " + s);
+      // The filters (one chunk per table) stay above the cache's metadata floor while data blocks
+      // stream through it: each chunk loads once.
+      assertEquals(4, s.filterBlocksRead(), "each table's chunk loaded once: " + s);
+      assertTrue(s.dataBlocksRead() > 1000, "data blocks evicted and reloaded: " + s);
     }
   }
 }

@@ -9,8 +9,10 @@ import dev.strata.sstable.HeapCost;
  *
  * <p>Direct-mapped: a fingerprint lives in the slot its low bits choose and a newer one overwrites
  * it, so the set forgets old keys at about the rate it learns new ones (a FIFO's behaviour without a
- * queue), costs 8 bytes a slot allocated once, and allocates nothing per eviction. A collision of
- * two fingerprints can only misplace a block in main, never return a wrong one.
+ * queue), costs 8 bytes a slot, and allocates nothing per eviction. The array is allocated at the
+ * first eviction from probation, when the shard is full (its cost is charged to the shard from the
+ * start): a cache configured far larger than it ever fills costs nothing here. A collision of two
+ * fingerprints can only misplace a block in main, never return a wrong one.
  *
  * <p>Not thread-safe: guarded by the owning shard's lock.
  */
@@ -21,11 +23,15 @@ final class Ghost {
   /** Fewer slots than this and the ghost is left out (a shard of a few blocks). */
   static final int MIN_SLOTS = 16;
 
-  private final long[] slots;
+  /** The most slots: 512 KiB, enough for a shard of 256 MiB of 4 KiB blocks. */
+  static final int MAX_SLOTS = 1 << 16;
+
+  private final int slotCount;
   private final int mask;
+  private long[] slots;
 
   private Ghost(int slotCount) {
-    this.slots = new long[slotCount];
+    this.slotCount = slotCount;
     this.mask = slotCount - 1;
   }
 
@@ -35,20 +41,26 @@ final class Ghost {
     if (wanted < MIN_SLOTS) {
       return null;
     }
-    return new Ghost(Integer.highestOneBit((int) Math.min(wanted, 1 << 30)));
+    return new Ghost(Integer.highestOneBit((int) Math.min(wanted, MAX_SLOTS)));
   }
 
   /** What the ghost costs on the heap: this object and its array. */
   long heapBytes() {
-    return HeapCost.object(HeapCost.REFERENCE + 4) + HeapCost.longArray(slots.length);
+    return HeapCost.object(HeapCost.REFERENCE + 2 * 4) + HeapCost.longArray(slotCount);
   }
 
   void add(long hash) {
+    if (slots == null) {
+      slots = new long[slotCount];
+    }
     slots[(int) hash & mask] = fingerprint(hash);
   }
 
   /** Whether {@code hash} was added and not overwritten since; forgets it either way. */
   boolean remove(long hash) {
+    if (slots == null) {
+      return false;
+    }
     int i = (int) hash & mask;
     if (slots[i] == fingerprint(hash)) {
       slots[i] = 0;
