@@ -51,7 +51,8 @@ enum Column {
   RSS_MIB("process resident set at the end of the phase (VmRSS), MiB"),
   PEAK_RSS_MIB("peak resident set of the phase's process (VmHWM), MiB"),
   OPEN_MS("time to open the database, milliseconds"),
-  FIRST_OP_US("latency of the first operation after open, microseconds"),
+  FIRST_OP_US("latency of the first operation after open, microseconds; each phase is a fresh JVM,"
+      + " so it includes loading the read path's classes (Java for Strata, JNI glue for RocksDB)"),
   FIRST_1000_OPS_MS("time of the first 1,000 operations after open, milliseconds"),
   TABLES_PER_LEVEL("tables at each level at the end of the phase, level 0 first"),
   MIB_PER_LEVEL("MiB at each level at the end of the phase, level 0 first"),

@@ -123,8 +123,13 @@ final class DbBenchPlots {
           .height(Charts.PANEL_HEIGHT)
           .title(c == Column.BYTES_READ_PER_OP ? "bytes read per op (engine counters)"
               : "bytes read per op (/proc/self/io rchar)")
-          .xAxisTitle("benchmark, 1 thread").yAxisTitle("bytes per op").build();
+          .xAxisTitle("benchmark, fewest threads")
+          .yAxisTitle("bytes per op (log; under 1 drawn as 1)").build();
       Charts.style(chart);
+      // Logarithmic: one engine may read a hundred times more than the other, which would flatten
+      // the smaller bars to nothing on a linear axis.
+      chart.getStyler().setYAxisLogarithmic(true);
+      chart.getStyler().setYAxisMin(1.0); // bars otherwise start at 0, which a log axis rejects
       for (EngineKind e : engines) {
         List<String> x = new ArrayList<>();
         List<Double> y = new ArrayList<>();
@@ -133,7 +138,7 @@ final class DbBenchPlots {
             if (r.benchmark() == b && r.engine() == e && r.threads() == minThreads(reads, b)
                 && r.number(c) != null) {
               x.add(b.label());
-              y.add(r.number(c));
+              y.add(Math.max(1, r.number(c)));
             }
           }
         }
@@ -142,7 +147,7 @@ final class DbBenchPlots {
         }
       }
       if (chart.getSeriesMap().isEmpty()) {
-        chart.addSeries("nothing measured", List.of("-"), List.of(0.0));
+        chart.addSeries("nothing measured", List.of("-"), List.of(1.0));
       }
       panels.add(chart);
     }

@@ -114,6 +114,7 @@ final class DbBenchReport {
         + row("logical data", mib(logical) + " MiB")
         + row("value compression ratio", Cells.format(config.compressionRatio()))
         + row("block cache (each engine)", mib(config.cacheBytes()) + " MiB")
+        + row("data on disk after the first fill", onDisk())
         + row("filter", Cells.format(config.bitsPerKey()) + " bits/key; Strata "
             + config.bloomType() + ", RocksDB whole-key (wide rows: + 16-byte row prefix)")
         + row("memtable / level-0 trigger", mib(t.memtableBytes()) + " MiB / " + t.level0Trigger())
@@ -131,6 +132,26 @@ final class DbBenchReport {
         + "\nEach engine's complete options are in `options/` (RocksDB's OPTIONS file as RocksDB"
         + " wrote it; Strata's DbOptions). Every phase ran in its own JVM with the database"
         + " closed and reopened; logs are in `logs/`.\n\n";
+  }
+
+  /** Each engine's tree size after its first narrow write phase, and its multiple of the cache. */
+  private String onDisk() {
+    StringBuilder s = new StringBuilder();
+    for (Result r : rows) {
+      if (r.benchmark().kind() != Benchmark.Kind.FILL || r.benchmark().layout()
+          != Benchmark.Layout.NARROW || s.indexOf(r.engine().storage()) >= 0) {
+        continue;
+      }
+      double mib = 0;
+      for (String level : r.get(Column.MIB_PER_LEVEL).split(" ")) {
+        mib += level.isEmpty() ? 0 : Double.parseDouble(level);
+      }
+      s.append(s.length() == 0 ? "" : "; ").append(r.engine().storage()).append(' ')
+          .append(Cells.format(Math.round(mib * 10) / 10.0)).append(" MiB (")
+          .append(Cells.format(Math.round(mib * 10 / (config.cacheBytes() / 1048576.0)) / 10.0))
+          .append("x the cache)");
+    }
+    return s.length() == 0 ? "no fill in this run" : s.toString();
   }
 
   private String parity() {
