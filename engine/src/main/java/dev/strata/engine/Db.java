@@ -20,6 +20,7 @@ import dev.strata.engine.read.DbScanner;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.read.OpenReaders;
+import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
@@ -153,6 +154,8 @@ public final class Db implements AutoCloseable {
   private volatile Runnable beforeFlush = () -> {};
 
   private volatile Runnable beforeCompaction = () -> {};
+  /** Which tables prefix scans read, and their counters. */
+  private final PrefixScans prefixScans = new PrefixScans();
   /** Live snapshots; flushes and compactions keep what they see. */
   private final Snapshots snapshots = new Snapshots();
 
@@ -804,6 +807,29 @@ public final class Db implements AutoCloseable {
   }
 
   /**
+   * The live cells of the rows starting with {@code rowPrefix}, in (row, column) order, as of this
+   * call (the empty prefix: every row). With {@link DbOptions.Builder#prefixBloomLength} n and a
+   * prefix of at least n bytes, tables whose filter says no row starts with the prefix are skipped
+   * (counted in {@link DbStats#prefixTablesSkipped()}). Close the scanner as for {@link #scan}.
+   */
+  public CellScanner scanPrefix(byte[] rowPrefix) throws IOException {
+    Limits.requireNonNull(rowPrefix, "rowPrefix");
+    ensureOpen();
+    byte[] prefix = rowPrefix.clone();
+    ReadView v = acquireView();
+    long snapshot = lastSequence; // after the view: see acquireView
+    List<InternalIterator> sources;
+    try {
+      sources = prefixScans.sources(v, prefix);
+    } catch (IOException | RuntimeException e) {
+      v.release();
+      throw e;
+    }
+    return new DbScanner(v, new MergingIterator(sources), snapshot,
+        prefix.length == 0 ? null : prefix, PrefixScans.end(prefix), readers);
+  }
+
+  /**
    * The values under {@code keys} (key-value view: rows with the empty column), aligned with the
    * list, null where absent or deleted: the same answers as {@link #get(byte[])} for each, read
    * together ({@link dev.strata.engine.read.BatchedGets}). Each counts as a Get.
@@ -1151,7 +1177,10 @@ public final class Db implements AutoCloseable {
           snapshots.oldestAgeMillis(),
           s.bytesReadAtOpen(),
           walBytesDroppedAtOpen,
-          walRecordsDroppedAtOpen);
+          walRecordsDroppedAtOpen,
+          prefixScans.scans(),
+          prefixScans.tablesConsulted(),
+          prefixScans.tablesSkipped());
     } finally {
       v.release();
     }

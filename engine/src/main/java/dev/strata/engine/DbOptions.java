@@ -75,6 +75,7 @@ public final class DbOptions {
   private final int levelSizeMultiplier;
   private final long targetFileSizeBytes;
   private final long maxBytesForLevelBase;
+  private final int prefixBloomLength;
   private final int level0SlowdownTrigger;
   private final int level0StopTrigger;
   private final long softPendingCompactionBytesLimit;
@@ -101,6 +102,7 @@ public final class DbOptions {
     this.levelSizeMultiplier = b.levelSizeMultiplier;
     this.targetFileSizeBytes = b.targetFileSizeBytes;
     this.maxBytesForLevelBase = b.maxBytesForLevelBase;
+    this.prefixBloomLength = b.prefixBloomLength;
     this.level0SlowdownTrigger = b.level0SlowdownTrigger;
     this.level0StopTrigger = b.level0StopTrigger;
     this.softPendingCompactionBytesLimit = b.softPendingCompactionBytesLimit;
@@ -291,6 +293,14 @@ public final class DbOptions {
     return maxTableBlockBytes;
   }
 
+  /**
+   * Bytes of each row's prefix that new tables' filters also hold, so {@code scanPrefix} can skip
+   * tables; default 0 (off). Not used under {@link BloomType#NONE}.
+   */
+  public int prefixBloomLength() {
+    return prefixBloomLength;
+  }
+
   /** The table layout the options ask for; tables record it, so readers never need the options. */
   TableOptions tableOptions() {
     FilterType filter =
@@ -305,7 +315,7 @@ public final class DbOptions {
           case LZ4 -> BlockCompression.LZ4;
         };
     return new TableOptions(
-        blockSizeBytes, filter, bloomBitsPerKey, bloomChunkBytes, codec);
+        blockSizeBytes, filter, bloomBitsPerKey, bloomChunkBytes, codec, prefixBloomLength);
   }
 
   @Override
@@ -325,6 +335,7 @@ public final class DbOptions {
         && levelSizeMultiplier == d.levelSizeMultiplier
         && targetFileSizeBytes == d.targetFileSizeBytes
         && maxBytesForLevelBase == d.maxBytesForLevelBase
+        && prefixBloomLength == d.prefixBloomLength
         && level0SlowdownTrigger == d.level0SlowdownTrigger
         && level0StopTrigger == d.level0StopTrigger
         && softPendingCompactionBytesLimit == d.softPendingCompactionBytesLimit
@@ -361,7 +372,8 @@ public final class DbOptions {
         delayedWriteRate,
         maxOpenFiles,
         walRecovery,
-        readOnly);
+        readOnly,
+        prefixBloomLength);
   }
 
   @Override
@@ -410,6 +422,8 @@ public final class DbOptions {
         + walRecovery
         + ", readOnly="
         + readOnly
+        + ", prefixBloomLength="
+        + prefixBloomLength
         + "}";
   }
 
@@ -434,6 +448,7 @@ public final class DbOptions {
     private int levelSizeMultiplier = 10;
     private long targetFileSizeBytes = 64L << 20;
     private long maxBytesForLevelBase = 256L << 20;
+    private int prefixBloomLength = 0;
     private int level0SlowdownTrigger = 20;
     private int level0StopTrigger = 36;
     private long softPendingCompactionBytesLimit = 64L << 30;
@@ -462,6 +477,7 @@ public final class DbOptions {
       levelSizeMultiplier = o.levelSizeMultiplier;
       targetFileSizeBytes = o.targetFileSizeBytes;
       maxBytesForLevelBase = o.maxBytesForLevelBase;
+      prefixBloomLength = o.prefixBloomLength;
       level0SlowdownTrigger = o.level0SlowdownTrigger;
       level0StopTrigger = o.level0StopTrigger;
       softPendingCompactionBytesLimit = o.softPendingCompactionBytesLimit;
@@ -561,6 +577,17 @@ public final class DbOptions {
     /** Target total size of level 1, at least 1 byte; default 256 MiB. */
     public Builder maxBytesForLevelBase(long bytes) {
       this.maxBytesForLevelBase = bytes;
+      return this;
+    }
+
+    /**
+     * Bytes of each row's start that new tables' filters also hold (in a hash domain of their own),
+     * in [0, {@value TableOptions#MAX_PREFIX_LENGTH}]; default 0 = off. A {@code scanPrefix} of a
+     * prefix at least this long skips every table whose filter says no row starts with it. Each
+     * table records its own length, so changing it never changes how existing tables are read.
+     */
+    public Builder prefixBloomLength(int bytes) {
+      this.prefixBloomLength = bytes;
       return this;
     }
 
@@ -686,6 +713,7 @@ public final class DbOptions {
           MAX_LEVEL_SIZE_MULTIPLIER);
       checkRange("targetFileSizeBytes", targetFileSizeBytes, 1, Long.MAX_VALUE);
       checkRange("maxBytesForLevelBase", maxBytesForLevelBase, 1, Long.MAX_VALUE);
+      checkRange("prefixBloomLength", prefixBloomLength, 0, TableOptions.MAX_PREFIX_LENGTH);
       checkRange(
           "level0SlowdownTrigger", level0SlowdownTrigger, 1, MAX_LEVEL0_COMPACTION_TRIGGER);
       checkRange("level0StopTrigger", level0StopTrigger, 1, MAX_LEVEL0_COMPACTION_TRIGGER);

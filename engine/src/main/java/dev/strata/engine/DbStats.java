@@ -38,6 +38,12 @@ package dev.strata.engine;
  *     record on (see the logger for which files and offsets); set once by open
  * @param walRecordsDroppedAtOpen log records the last open dropped: the torn or damaged one and
  *     every record that could still be read after it (a lower bound); set once by open
+ * @param prefixScans calls of {@code scanPrefix}; incremented once per call that passed argument
+ *     checks
+ * @param prefixTablesConsulted SSTables whose row range met a prefix scan's prefix, summed over
+ *     prefix scans (the prefix scan's {@code tablesConsulted})
+ * @param prefixTablesSkipped of {@code prefixTablesConsulted}, the tables whose prefix filter said no
+ *     row starts with the prefix, so the scan never reads them
  */
 public record DbStats(
     long gets,
@@ -56,8 +62,11 @@ public record DbStats(
     long oldestSnapshotAgeMillis,
     long bytesReadAtOpen,
     long walBytesDroppedAtOpen,
-    long walRecordsDroppedAtOpen) {
+    long walRecordsDroppedAtOpen,
+    long prefixScans,
+    long prefixTablesConsulted,
+    long prefixTablesSkipped) {
 
   /** All counters zero: the stats of a database that was just created and never read. */
-  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -96,6 +96,7 @@ final class DbModelProperties {
         .targetFileSizeBytes(512 + r.nextInt(2048))
         .maxBytesForLevelBase(2048 + r.nextInt(4096))
         .levelSizeMultiplier(2)
+        .prefixBloomLength(r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(3))
         .build();
   }
 
@@ -300,6 +301,7 @@ final class DbModelProperties {
       }
       assertEquals(model.scan(null, null), CellModel.scan(db, null, null), "full scan");
       checkBatchedGets();
+      checkPrefixScan();
       for (HeldSnapshot h : snapshots) {
         checkSnapshot(h, row(), column());
       }
@@ -330,6 +332,27 @@ final class DbModelProperties {
           assertEquals(true, db.mayContain(rows.get(i), columns.get(i)), "mayContain of a live cell");
         }
       }
+    }
+
+    /**
+     * A prefix scan of a random prefix (of a row of the alphabet, cut at a random length, or a
+     * bound) equals the model's cells of the rows starting with it, whatever the prefix filter.
+     */
+    private void checkPrefixScan() throws IOException {
+      byte[] row = r.nextBoolean() ? row() : EXTRA_BOUNDS[r.nextInt(EXTRA_BOUNDS.length)];
+      byte[] prefix = java.util.Arrays.copyOf(row, r.nextInt(row.length + 1));
+      List<String> want = new ArrayList<>();
+      for (java.util.Map.Entry<CellModel.Key, byte[]> e : model.cells().entrySet()) {
+        byte[] k = e.getKey().row();
+        if (k.length >= prefix.length && java.util.Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length)) {
+          want.add(CellModel.describe(k, e.getKey().column(), e.getValue()));
+        }
+      }
+      List<String> got = new ArrayList<>();
+      try (CellScanner s = db.scanPrefix(prefix)) {
+        s.forEachRemaining(c -> got.add(CellModel.describe(c.row(), c.column(), c.value())));
+      }
+      assertEquals(want, got, () -> "scanPrefix " + CellModel.hex(prefix));
     }
 
     private void checkGet(byte[] row, byte[] column) throws IOException {

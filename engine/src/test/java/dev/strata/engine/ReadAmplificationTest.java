@@ -99,7 +99,10 @@ final class ReadAmplificationTest {
         a.oldestSnapshotAgeMillis(),
         a.bytesReadAtOpen() - b.bytesReadAtOpen(),
         a.walBytesDroppedAtOpen(),
-        a.walRecordsDroppedAtOpen());
+        a.walRecordsDroppedAtOpen(),
+        a.prefixScans() - b.prefixScans(),
+        a.prefixTablesConsulted() - b.prefixTablesConsulted(),
+        a.prefixTablesSkipped() - b.prefixTablesSkipped());
   }
 
   private static double dataBlocksPerGet(DbStats d) {

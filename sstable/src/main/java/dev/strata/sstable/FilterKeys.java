@@ -1,13 +1,15 @@
 package dev.strata.sstable;
 
 import static dev.strata.sstable.SstableFormat.FILTER_TAG_CELL;
+import static dev.strata.sstable.SstableFormat.FILTER_TAG_PREFIX;
 import static dev.strata.sstable.SstableFormat.FILTER_TAG_ROW;
 
 import dev.strata.bloom.KeyHash;
 
 /**
  * The canonical filter keys and their hashes. A row hashes as {@code 0x01 row}; a (row, column) cell
- * as {@code 0x02 rowLength:u16 row column}. The tag keeps the row domain and the cell domain apart
+ * as {@code 0x02 rowLength:u16 row column}; a row prefix of the table's prefix length as {@code 0x03
+ * prefix}. The tag keeps the row domain and the cell domain apart
  * (row "a" never meets a cell), the row length makes cells canonical ((row "ab", column "c") and
  * (row "a", column "bc") differ). Writers and probes go through these two methods only, so the bytes
  * hashed at a probe are exactly the bytes hashed at insert.
@@ -22,6 +24,15 @@ final class FilterKeys {
     byte[] b = new byte[1 + row.length];
     b[0] = FILTER_TAG_ROW;
     System.arraycopy(row, 0, b, 1, row.length);
+    return KeyHash.hash64(b, 0, b.length);
+  }
+
+  /** The filter hash of the first {@code length} bytes of {@code row} (at least that long). */
+  static long prefixHash(byte[] row, int length) {
+    assert row.length >= length : "row shorter than the prefix";
+    byte[] b = new byte[1 + length];
+    b[0] = FILTER_TAG_PREFIX;
+    System.arraycopy(row, 0, b, 1, length);
     return KeyHash.hash64(b, 0, b.length);
   }
 

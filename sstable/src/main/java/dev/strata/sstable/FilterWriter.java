@@ -10,6 +10,12 @@ import java.util.Arrays;
  * between two cells, so a row's row-domain key and its first cell share a chunk), records each chunk's
  * last filter key in the filter index, and under {@code ROWCOL} gathers the rows of row tombstones.
  *
+ * <p>Row prefixes (when the options give a prefix length n): each chunk holds the n-byte prefix of
+ * every row with a cell in it (rows shorter than n have none), added at the chunk's first cell of
+ * each prefix. A row whose cells straddle a cut has its prefix in both chunks, so the one chunk a
+ * reader probes for a prefix ({@link FilterIndex#find} of the prefix) holds it whenever any row of
+ * the table starts with it (see {@code TableReader.mayContainPrefix}).
+ *
  * <p>Not thread-safe.
  */
 final class FilterWriter {
@@ -23,6 +29,9 @@ final class FilterWriter {
   private final FilterType type;
   private final double bitsPerKey;
   private final long keysPerChunk;
+  private final int prefixLength;
+  /** The row whose prefix was added last to the current chunk, or null since the cut. */
+  private byte[] chunkPrefixRow;
   private final Sink sink;
   private final BlockBuilder index = new BlockBuilder(SstableFormat.INDEX_RESTART_INTERVAL);
   private long[] hashes = new long[1024];
@@ -41,6 +50,7 @@ final class FilterWriter {
     this.type = options.filterType();
     this.bitsPerKey = options.bitsPerKey();
     this.keysPerChunk = options.keysPerChunk();
+    this.prefixLength = options.prefixLength();
     this.sink = sink;
   }
 
@@ -55,6 +65,12 @@ final class FilterWriter {
     if (newRow) {
       rowHash = FilterKeys.rowHash(key.row());
       push(rowHash);
+    }
+    if (newCell && prefixLength > 0 && key.row().length >= prefixLength
+        && (chunkPrefixRow == null
+            || !Arrays.equals(chunkPrefixRow, 0, prefixLength, key.row(), 0, prefixLength))) {
+      push(FilterKeys.prefixHash(key.row(), prefixLength));
+      chunkPrefixRow = key.row();
     }
     if (type == FilterType.ROWCOL) {
       if (newCell) {
@@ -71,7 +87,9 @@ final class FilterWriter {
     if (newCell) {
       chunkLastRow = key.row();
       chunkLastColumn = type == FilterType.ROWCOL ? key.column() : EMPTY;
-      if (count >= keysPerChunk) {
+      // Under ROW a chunk ends only at a row's first cell, so the index's last keys (rows) stay
+      // strictly ascending even when a prefix key fills a chunk at a later cell of a row.
+      if (count >= keysPerChunk && (type == FilterType.ROWCOL || newRow)) {
         cutChunk();
       }
     }
@@ -141,5 +159,6 @@ final class FilterWriter {
     bytes += h.storedLength();
     chunkCount++;
     count = 0;
+    chunkPrefixRow = null;
   }
 }

@@ -31,13 +31,17 @@ import java.util.Locale;
  * </pre>
  *
  * <p>Filter keys (the bytes hashed by {@code KeyHash.hash64}): a row is {@code 0x01 row}; a cell is
- * {@code 0x02 rowLength:u16 row column}. The leading tag keeps the two hash domains apart and the
+ * {@code 0x02 rowLength:u16 row column}; a row prefix (version 2, when the table has a prefix
+ * length n) is {@code 0x03 firstNBytesOfRow}. The leading tag keeps the hash domains apart and the
  * row length makes the encoding of (row, column) pairs canonical.
  *
  * <p>Version history (readers accept {@link #VERSION_START} to {@link #VERSION_CURRENT}):
  *
  * <ol>
  *   <li>The first format.
+ *   <li>The properties record the table's row-prefix length (0: none), and the filter chunks hold
+ *       the prefix of every row they cover in a hash domain of its own, so prefix scans can skip
+ *       tables. A version-1 table reads as prefix length 0: never skipped by a prefix scan.
  * </ol>
  *
  * <p>Immutable (constants only).
@@ -47,7 +51,10 @@ public final class SstableFormat {
   public static final int VERSION_START = 1;
 
   /** The version every writer writes. */
-  public static final int VERSION_CURRENT = VERSION_START;
+  public static final int VERSION_CURRENT = 2;
+
+  /** The first version whose properties record a row-prefix length. */
+  static final int VERSION_PREFIX_FILTER = 2;
 
   /** The last 8 bytes of every table file, in file order. */
   static final byte[] MAGIC = "STRATSST".getBytes(StandardCharsets.US_ASCII);
@@ -121,6 +128,9 @@ public final class SstableFormat {
 
   /** The filter-key tag of the (row, column) domain. */
   static final byte FILTER_TAG_CELL = 0x02;
+
+  /** Tag of a row-prefix filter key. */
+  static final byte FILTER_TAG_PREFIX = 0x03;
 
   /** File name extension of table files. */
   public static final String EXTENSION = ".sst";

@@ -16,6 +16,9 @@ import java.util.Objects;
  *     {@value #MAX_FILTER_CHUNK_BYTES}]; a chunk holds
  *     {@code max(1, floor(filterChunkBytes * 8 / bitsPerKey))} filter keys
  * @param compression how data blocks are stored; other blocks are never compressed
+ * @param prefixLength when above 0 (and the filter type is not NONE), every filter chunk also holds
+ *     the first {@code prefixLength} bytes of each row it covers that is at least that long, so a
+ *     prefix scan can skip the table; in [0, {@value #MAX_PREFIX_LENGTH}]
  *
  * <p>Immutable.
  */
@@ -24,7 +27,8 @@ public record TableOptions(
     FilterType filterType,
     double bitsPerKey,
     int filterChunkBytes,
-    BlockCompression compression) {
+    BlockCompression compression,
+    int prefixLength) {
 
   // The ranges below are the single source of truth: DbOptions' builder checks against these
   // constants, so every option it accepts is a table layout this class accepts.
@@ -53,6 +57,9 @@ public record TableOptions(
   /** The default filter bits per key. */
   public static final double DEFAULT_BITS_PER_KEY = 10;
 
+  /** Longest row prefix a filter can hold: the longest row. */
+  public static final int MAX_PREFIX_LENGTH = SstableFormat.MAX_ROW_LENGTH;
+
   /** The default filter chunk size. */
   public static final int DEFAULT_FILTER_CHUNK_BYTES = 128 << 10;
 
@@ -73,6 +80,20 @@ public record TableOptions(
           "filterChunkBytes must be in [" + MIN_FILTER_CHUNK_BYTES + ", " + MAX_FILTER_CHUNK_BYTES
               + "]: " + filterChunkBytes);
     }
+    if (prefixLength < 0 || prefixLength > MAX_PREFIX_LENGTH) {
+      throw new IllegalArgumentException(
+          "prefixLength must be in [0, " + MAX_PREFIX_LENGTH + "]: " + prefixLength);
+    }
+  }
+
+  /** Options without a prefix filter. */
+  public TableOptions(
+      int blockSizeBytes,
+      FilterType filterType,
+      double bitsPerKey,
+      int filterChunkBytes,
+      BlockCompression compression) {
+    this(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, compression, 0);
   }
 
   /** 4 KiB blocks, a {@code ROW} filter of 10 bits/key in 128 KiB chunks, LZ4. */
@@ -87,27 +108,32 @@ public record TableOptions(
 
   /** A copy with another block size. */
   public TableOptions withBlockSizeBytes(int bytes) {
-    return new TableOptions(bytes, filterType, bitsPerKey, filterChunkBytes, compression);
+    return new TableOptions(bytes, filterType, bitsPerKey, filterChunkBytes, compression, prefixLength);
   }
 
   /** A copy with another filter type. */
   public TableOptions withFilterType(FilterType type) {
-    return new TableOptions(blockSizeBytes, type, bitsPerKey, filterChunkBytes, compression);
+    return new TableOptions(blockSizeBytes, type, bitsPerKey, filterChunkBytes, compression, prefixLength);
   }
 
   /** A copy with another bits/key. */
   public TableOptions withBitsPerKey(double bits) {
-    return new TableOptions(blockSizeBytes, filterType, bits, filterChunkBytes, compression);
+    return new TableOptions(blockSizeBytes, filterType, bits, filterChunkBytes, compression, prefixLength);
   }
 
   /** A copy with another filter chunk size. */
   public TableOptions withFilterChunkBytes(int bytes) {
-    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, bytes, compression);
+    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, bytes, compression, prefixLength);
   }
 
   /** A copy with another compression. */
   public TableOptions withCompression(BlockCompression c) {
-    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, c);
+    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, c, prefixLength);
+  }
+
+  /** A copy with another row-prefix length for the filter (0: none). */
+  public TableOptions withPrefixLength(int length) {
+    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, compression, length);
   }
 
   /** Filter keys per chunk. */

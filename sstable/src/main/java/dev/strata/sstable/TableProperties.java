@@ -32,6 +32,8 @@ import java.util.Objects;
  * @param filterChunkBytes the writer's target filter chunk size
  * @param smallestKey the first entry's key
  * @param largestKey the last entry's key
+ * @param prefixLength the row-prefix length the filter chunks hold prefixes of (0: none; always 0
+ *     for version 1 and for tables without a filter)
  *
  * <p>Immutable.
  */
@@ -59,10 +61,19 @@ public record TableProperties(
     int blockSizeBytes,
     int filterChunkBytes,
     InternalKey smallestKey,
-    InternalKey largestKey) {
+    InternalKey largestKey,
+    int prefixLength) {
 
-  /** Bytes of the fixed-width fields, before the two length-prefixed keys. */
+  /** Bytes of the fixed-width fields of version 1, before the two length-prefixed keys. */
   static final int FIXED_BYTES = 4 + 13 * 8 + 2 + 8 + 3 * 8 + 4 + 4;
+
+  /** Bytes of the fixed-width fields from version 2: version 1's and the prefix length (u32). */
+  static final int FIXED_BYTES_V2 = FIXED_BYTES + 4;
+
+  /** The fixed-width bytes of a properties record of {@code version}. */
+  static int fixedBytes(int version) {
+    return version >= SstableFormat.VERSION_PREFIX_FILTER ? FIXED_BYTES_V2 : FIXED_BYTES;
+  }
 
   public TableProperties {
     Objects.requireNonNull(filterType, "filterType");
@@ -90,7 +101,8 @@ public record TableProperties(
   byte[] encode() {
     int s = KeyCodec.internalKeyLength(smallestKey);
     int l = KeyCodec.internalKeyLength(largestKey);
-    byte[] b = new byte[FIXED_BYTES + 4 + s + 4 + l];
+    int fixed = fixedBytes(formatVersion);
+    byte[] b = new byte[fixed + 4 + s + 4 + l];
     int p = 0;
     Bytes.putU32(b, p, formatVersion);
     p += 4;
@@ -111,7 +123,13 @@ public record TableProperties(
     Bytes.putU32(b, p, blockSizeBytes);
     Bytes.putU32(b, p + 4, filterChunkBytes);
     p += 8;
-    assert p == FIXED_BYTES;
+    if (fixed == FIXED_BYTES_V2) {
+      Bytes.putU32(b, p, prefixLength);
+      p += 4;
+    } else {
+      assert prefixLength == 0 : "a version-1 table records no prefix length";
+    }
+    assert p == fixed;
     Bytes.putU32(b, p, s);
     p = KeyCodec.encodeInternalKey(smallestKey, b, p + 4);
     Bytes.putU32(b, p, l);
@@ -126,13 +144,13 @@ public record TableProperties(
    */
   static TableProperties decode(byte[] b, int length, Path file, long offset)
       throws CorruptTableException {
-    if (length < FIXED_BYTES + 8) {
+    int version = length < 4 ? 0 : Bytes.getU32(b, 0);
+    int fixed = fixedBytes(version);
+    if (length < fixed + 8) {
       throw new CorruptTableException(file, offset, "properties of %d bytes, want at least %d",
-          length, FIXED_BYTES + 8);
+          length, fixed + 8);
     }
-    int p = 0;
-    int version = Bytes.getU32(b, p);
-    p += 4;
+    int p = 4; // after the version
     long[] v = new long[13];
     for (int i = 0; i < v.length; i++, p += 8) {
       v[i] = Bytes.getU64(b, p);
@@ -156,6 +174,16 @@ public record TableProperties(
     int blockSize = Bytes.getU32(b, p);
     int chunkBytes = Bytes.getU32(b, p + 4);
     p += 8;
+    int prefixLength = 0;
+    if (fixed == FIXED_BYTES_V2) {
+      prefixLength = Bytes.getU32(b, p);
+      if (prefixLength < 0 || prefixLength > SstableFormat.MAX_ROW_LENGTH
+          || (prefixLength > 0 && filterType == FilterType.NONE)) {
+        throw new CorruptTableException(file, offset + p, "bad prefix length %d under filter %s",
+            prefixLength, filterType);
+      }
+      p += 4;
+    }
     if (!(bitsPerKey >= 1 && bitsPerKey <= 64) || filterKeyCount < 0 || filterChunkCount < 0
         || filterBytes < 0) {
       throw new CorruptTableException(file, offset, "bad filter properties: bits/key %s, keys %d,"
@@ -180,6 +208,6 @@ public record TableProperties(
     }
     return new TableProperties(version, entries, v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
         v[10], v[11], v[12], filterType, compression, bitsPerKey, filterKeyCount, filterChunkCount,
-        filterBytes, blockSize, chunkBytes, keys[0], keys[1]);
+        filterBytes, blockSize, chunkBytes, keys[0], keys[1], prefixLength);
   }
 }

@@ -317,6 +317,45 @@ public final class TableReader implements Closeable {
         || chunkMayContain(probe.row(), EMPTY, probe.rowHash());
   }
 
+  /**
+   * False when no row of the table can start with {@code prefix}, by its row range alone (held in
+   * memory). The rows starting with a prefix are the rows from the prefix itself up to, excluding,
+   * the first row after every row that starts with it.
+   */
+  public boolean rowRangeMeetsPrefix(byte[] prefix) {
+    Objects.requireNonNull(prefix, "prefix");
+    checkOpen();
+    byte[] smallest = properties.smallestRow();
+    boolean smallestStartsWithPrefix = smallest.length >= prefix.length
+        && Arrays.equals(smallest, 0, prefix.length, prefix, 0, prefix.length);
+    return Arrays.compareUnsigned(properties.largestRow(), prefix) >= 0
+        && (Arrays.compareUnsigned(smallest, prefix) <= 0 || smallestStartsWithPrefix);
+  }
+
+  /**
+   * True when the prefix filter proves that no row of the table starts with {@code prefix}: the
+   * table records a prefix length n (format version 2 with a filter), {@code prefix} is at least n
+   * bytes, and the one chunk that can hold rows at or after {@code prefix} has no row whose first n
+   * bytes are the prefix's. That chunk suffices: rows starting with the prefix sort together right
+   * after it, every chunk holds the prefix of each row with a cell in it, and the chunk ends at or
+   * after the prefix, so if such a row exists, the chunk's last row (between the prefix and that
+   * row) starts with the prefix too. Reads at most one filter chunk, never a data block; a damaged
+   * chunk says maybe.
+   */
+  public boolean prefixFilterExcludes(byte[] prefix) throws IOException {
+    Objects.requireNonNull(prefix, "prefix");
+    checkOpen();
+    int n = properties.prefixLength();
+    if (n == 0 || prefix.length < n || properties.filterType() == FilterType.NONE) {
+      return false;
+    }
+    int i = filterIndex.find(prefix, EMPTY);
+    if (i < 0) {
+      return true; // every filter key sorts before the prefix: so does every row
+    }
+    return !chunkMayContain(i, FilterKeys.prefixHash(prefix, n));
+  }
+
   /** Each filter chunk's location and last filter key, in key order (from memory); for tools. */
   public List<FilterChunkInfo> filterChunks() {
     checkOpen();
@@ -439,9 +478,11 @@ public final class TableReader implements Closeable {
   /** Probes the one chunk that can hold filter key (row, column); a damaged chunk says maybe. */
   private boolean chunkMayContain(byte[] row, byte[] column, long hash) throws IOException {
     int i = filterIndex.find(row, column);
-    if (i < 0) {
-      return false;
-    }
+    return i >= 0 && chunkMayContain(i, hash);
+  }
+
+  /** Probes chunk {@code i} for {@code hash}; a damaged chunk says maybe. */
+  private boolean chunkMayContain(int i, long hash) throws IOException {
     BlockHandle h = filterIndex.handle(i);
     FilterChunk chunk;
     try {

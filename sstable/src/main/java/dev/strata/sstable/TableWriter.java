@@ -243,7 +243,8 @@ public final class TableWriter implements AutoCloseable {
         index.storedLength(), options.filterType(), options.compression(),
         options.bitsPerKey(),
         filter.keyCount(), filter.chunkCount(), filter.bytes(), options.blockSizeBytes(),
-        options.filterChunkBytes(), first, last);
+        options.filterChunkBytes(), first, last,
+        options.filterType() == FilterType.NONE ? 0 : options.prefixLength());
     byte[] propBytes = props.encode();
     BlockHandle propHandle = writeBlock(BlockType.PROPERTIES, propBytes, propBytes.length, BlockCompression.NONE);
     byte[] footer =

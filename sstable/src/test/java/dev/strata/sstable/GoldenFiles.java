@@ -11,14 +11,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Generates the golden tables of format v1 under {@code src/test/resources/golden/v1/}: tiny tables
- * whose bytes {@link GoldenTableTest} checks against the current reader and writer, so the format
- * cannot drift unnoticed. A format change adds {@code v2/} with a new generator run and keeps v1.
+ * Generates the golden tables of the current format under {@code src/test/resources/golden/vN/}:
+ * tiny tables whose bytes {@link GoldenTableTest} checks against the current reader and writer, so
+ * the format cannot drift unnoticed. A format change adds {@code vN/} with a new generator run and
+ * keeps the older directories, which the reader must still read ({@code v1/} was written by format
+ * 1's writer; {@code v2/} adds tables with a row-prefix filter).
  *
  * <pre>
  * mvn -q -pl sstable test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/sst-cp.txt -Dmdep.includeScope=test
  * java -cp "sstable/target/test-classes:sstable/target/classes:$(cat /tmp/sst-cp.txt)" \
- *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v1
+ *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v2
  * </pre>
  *
  * <p>Not thread-safe (a main program).
@@ -29,8 +31,20 @@ public final class GoldenFiles {
 
   private GoldenFiles() {}
 
-  /** Every golden table of v1. */
-  static List<Golden> goldens() {
+  /** Every golden table of format {@code version} (1 or {@link SstableFormat#VERSION_CURRENT}). */
+  static List<Golden> goldens(int version) {
+    List<Golden> out = new ArrayList<>(goldensV1());
+    if (version >= 2) {
+      // Row-prefix filters: ROW with 3-byte prefixes, and ROWCOL in tiny chunks with 2-byte ones.
+      out.add(new Golden("000004.sst", TableOptions.defaults().withPrefixLength(3), cells()));
+      out.add(new Golden("000005.sst",
+          new TableOptions(64, FilterType.ROWCOL, 10, 64, BlockCompression.LZ4, 2), cells()));
+    }
+    return out;
+  }
+
+  /** The golden tables of v1, kept in every later version's set with their v1 options. */
+  private static List<Golden> goldensV1() {
     return List.of(
         // Every block type: ROWCOL with a row tombstone, LZ4, tiny blocks and chunks.
         new Golden("000001.sst", new TableOptions(64, FilterType.ROWCOL, 10, 64, BlockCompression.LZ4), cells()),
@@ -66,11 +80,15 @@ public final class GoldenFiles {
     return s.getBytes(UTF_8);
   }
 
-  /** Writes every golden table into {@code args[0]} (default {@code sstable/src/test/resources/golden/v1}). */
+  /**
+   * Writes every golden table of the current format into {@code args[0]} (default {@code
+   * sstable/src/test/resources/golden/v<current>}).
+   */
   public static void main(String[] args) throws IOException {
-    Path dir = Path.of(args.length > 0 ? args[0] : "sstable/src/test/resources/golden/v1");
+    Path dir = Path.of(args.length > 0 ? args[0]
+        : "sstable/src/test/resources/golden/v" + SstableFormat.VERSION_CURRENT);
     Files.createDirectories(dir);
-    for (Golden g : goldens()) {
+    for (Golden g : goldens(SstableFormat.VERSION_CURRENT)) {
       Path file = dir.resolve(g.fileName());
       Files.deleteIfExists(file);
       TableMetadata meta = Tables.write(file, g.options(), g.entries());

@@ -17,14 +17,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The golden v1 tables (written by {@link GoldenFiles}) still read back cell by cell with the current
- * reader, and the current writer still produces them byte for byte.
+ * The golden tables of every format version (written by {@link GoldenFiles}) still read back cell by
+ * cell with the current reader, and the current writer still produces the current version's byte
+ * for byte. A version-1 table has no prefix filter, so a prefix scan never skips it.
  */
 final class GoldenTableTest {
   @TempDir Path dir;
 
   private static Path golden(String name) throws URISyntaxException {
-    URL url = GoldenTableTest.class.getResource("/golden/v1/" + name);
+    return golden(1, name);
+  }
+
+  private static Path golden(int version, String name) throws URISyntaxException {
+    URL url = GoldenTableTest.class.getResource("/golden/v" + version + "/" + name);
     assertNotNull(url, "golden file " + name + " missing: run GoldenFiles.main");
     return Path.of(url.toURI());
   }
@@ -32,24 +37,38 @@ final class GoldenTableTest {
   @Test
   void goldenTables_readBack() throws Exception {
     long number = 1;
-    for (GoldenFiles.Golden g : GoldenFiles.goldens()) {
-      Path file = golden(g.fileName());
-      try (TableReader t = TableReader.open(file, number++, new ClockBlockCache(1 << 20))) {
-        t.verifyChecksums();
-        assertEquals(g.options().filterType(), t.properties().filterType());
-        assertEquals(1, t.properties().formatVersion());
-        try (TableIterator it = t.iterator()) {
-          int i = 0;
-          for (it.seekToFirst(); it.isValid(); it.next(), i++) {
-            assertEquals(g.entries().get(i).key(), it.key());
-            assertArrayEquals(g.entries().get(i).value(), it.value());
+    for (int version = SstableFormat.VERSION_START; version <= SstableFormat.VERSION_CURRENT; version++) {
+      for (GoldenFiles.Golden g : GoldenFiles.goldens(version)) {
+        Path file = golden(version, g.fileName());
+        try (TableReader t = TableReader.open(file, number++, new ClockBlockCache(1 << 20))) {
+          t.verifyChecksums();
+          assertEquals(g.options().filterType(), t.properties().filterType());
+          assertEquals(version, t.properties().formatVersion());
+          assertEquals(version == 1 ? 0 : g.options().prefixLength(), t.properties().prefixLength());
+          for (Entry e : g.entries()) {
+            byte[] row = e.key().row();
+            for (int n = 0; n <= row.length; n++) {
+              assertEquals(false, t.prefixFilterExcludes(java.util.Arrays.copyOf(row, n)),
+                  "a row's own prefix is never excluded");
+            }
           }
-          assertEquals(g.entries().size(), i);
-        }
-        TableModel model = new TableModel(g.entries());
-        for (Entry e : g.entries()) {
-          TableRoundTripProperties.checkGet(model, t, e.key().row(), e.key().column(), InternalKey.MAX_SEQUENCE);
-          TableRoundTripProperties.checkGet(model, t, e.key().row(), new byte[] {1}, e.key().sequence());
+          // "bxx" sorts inside every table's row range, between "banana" and "row00", and no row has it.
+          byte[] absent = "bxx".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          assertEquals(t.properties().prefixLength() > 0, t.prefixFilterExcludes(absent),
+              "only a table with a prefix filter can skip an absent prefix");
+          try (TableIterator it = t.iterator()) {
+            int i = 0;
+            for (it.seekToFirst(); it.isValid(); it.next(), i++) {
+              assertEquals(g.entries().get(i).key(), it.key());
+              assertArrayEquals(g.entries().get(i).value(), it.value());
+            }
+            assertEquals(g.entries().size(), i);
+          }
+          TableModel model = new TableModel(g.entries());
+          for (Entry e : g.entries()) {
+            TableRoundTripProperties.checkGet(model, t, e.key().row(), e.key().column(), InternalKey.MAX_SEQUENCE);
+            TableRoundTripProperties.checkGet(model, t, e.key().row(), new byte[] {1}, e.key().sequence());
+          }
         }
       }
     }
@@ -57,11 +76,12 @@ final class GoldenTableTest {
 
   @Test
   void writer_reproducesTheGoldenBytes() throws Exception {
-    for (GoldenFiles.Golden g : GoldenFiles.goldens()) {
+    int current = SstableFormat.VERSION_CURRENT;
+    for (GoldenFiles.Golden g : GoldenFiles.goldens(current)) {
       Path fresh = dir.resolve(g.fileName());
       Tables.write(fresh, g.options(), g.entries());
-      assertArrayEquals(Files.readAllBytes(golden(g.fileName())), Files.readAllBytes(fresh),
-          g.fileName() + ": the writer's bytes drifted from format v1");
+      assertArrayEquals(Files.readAllBytes(golden(current, g.fileName())), Files.readAllBytes(fresh),
+          g.fileName() + ": the writer's bytes drifted from format v" + current);
     }
   }
 

@@ -104,10 +104,13 @@ final class TableFormatFuzzTest {
   private static List<Base> loadBases() {
     List<Base> bases = new ArrayList<>();
     try {
-      for (GoldenFiles.Golden g : GoldenFiles.goldens()) {
-        Path file = Path.of(TableFormatFuzzTest.class.getResource("/golden/v1/" + g.fileName()).toURI());
-        List<Region> blocks = TableRegions.of(file).regions();
-        bases.add(new Base(Files.readAllBytes(file), blocks, g.entries()));
+      for (int v = SstableFormat.VERSION_START; v <= SstableFormat.VERSION_CURRENT; v++) {
+        for (GoldenFiles.Golden g : GoldenFiles.goldens(v)) {
+          String name = "/golden/v" + v + "/" + g.fileName();
+          Path file = Path.of(TableFormatFuzzTest.class.getResource(name).toURI());
+          List<Region> blocks = TableRegions.of(file).regions();
+          bases.add(new Base(Files.readAllBytes(file), blocks, g.entries()));
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -51,6 +51,7 @@ final class TableRoundTripProperties {
         checkIteration(entries, reader);
         checkSeeks(entries, reader, random);
         checkBackward(entries, reader, random);
+        checkPrefixes(entries, reader, gen);
         checkGets(new TableModel(entries), reader, random, gen);
         reader.verifyChecksums();
       }
@@ -64,7 +65,8 @@ final class TableRoundTripProperties {
         FilterType.values()[random.nextInt(FilterType.values().length)],
         1 + random.nextInt(20) + (random.nextBoolean() ? 0.5 : 0),
         CHUNK_BYTES[random.nextInt(CHUNK_BYTES.length)],
-        BlockCompression.values()[random.nextInt(BlockCompression.values().length)]);
+        BlockCompression.values()[random.nextInt(BlockCompression.values().length)],
+        random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(3));
   }
 
   private static void checkProperties(List<Entry> entries, TableOptions options, TableMetadata meta, TableProperties p) {
@@ -82,7 +84,12 @@ final class TableRoundTripProperties {
       case ROW -> p.distinctRowCount();
       case ROWCOL -> p.distinctRowCount() + p.distinctCellCount();
     };
-    assertEquals(expectedFilterKeys, p.filterKeyCount());
+    if (p.prefixLength() == 0) {
+      assertEquals(expectedFilterKeys, p.filterKeyCount());
+    } else {
+      assertTrue(p.filterKeyCount() >= expectedFilterKeys, "prefix keys join the filter");
+    }
+    assertEquals(options.filterType() == FilterType.NONE ? 0 : options.prefixLength(), p.prefixLength());
   }
 
   private static void checkIteration(List<Entry> entries, TableReader reader) throws Exception {
@@ -114,6 +121,29 @@ final class TableRoundTripProperties {
           assertArrayEquals(entries.get(i).value(), it.value());
           it.next();
         }
+      }
+    }
+  }
+
+  /**
+   * The prefix filter never excludes a prefix some row starts with (every prefix of every row, of
+   * every length), and where it excludes one, the range check agrees or no row starts with it.
+   */
+  private static void checkPrefixes(List<Entry> entries, TableReader reader, RandomCells gen) throws Exception {
+    java.util.Set<String> present = new java.util.HashSet<>();
+    for (Entry e : entries) {
+      byte[] row = e.key().row();
+      for (int n = 0; n <= row.length; n++) {
+        byte[] prefix = java.util.Arrays.copyOf(row, n);
+        present.add(java.util.HexFormat.of().formatHex(prefix));
+        assertTrue(reader.rowRangeMeetsPrefix(prefix), "range of a present prefix");
+        assertFalse(reader.prefixFilterExcludes(prefix), "filter excluded a present prefix");
+      }
+    }
+    for (int t = 0; t < 200; t++) {
+      byte[] prefix = gen.bytes(1 + t % 5);
+      if (!present.contains(java.util.HexFormat.of().formatHex(prefix))) {
+        reader.prefixFilterExcludes(prefix); // may say either; must not throw
       }
     }
   }

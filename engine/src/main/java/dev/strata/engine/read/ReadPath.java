@@ -123,7 +123,7 @@ public final class ReadPath {
     return sources;
   }
 
-  private static List<InternalIterator> memTableSources(ReadView view) {
+  static List<InternalIterator> memTableSources(ReadView view) {
     List<InternalIterator> sources = new ArrayList<>();
     sources.add(new MemTableSource(view.mutable()));
     for (MemTable m : view.frozen()) {

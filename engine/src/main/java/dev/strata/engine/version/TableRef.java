@@ -122,6 +122,20 @@ public final class TableRef {
     }
   }
 
+  /** See {@link TableReader#rowRangeMeetsPrefix}. */
+  public boolean rowRangeMeetsPrefix(byte[] prefix) {
+    return reader.rowRangeMeetsPrefix(prefix);
+  }
+
+  /** See {@link TableReader#prefixFilterExcludes}. */
+  public boolean prefixFilterExcludes(byte[] prefix) throws IOException {
+    try {
+      return reader.prefixFilterExcludes(prefix);
+    } catch (CorruptTableException e) {
+      throw translate(e);
+    }
+  }
+
   /** See {@link TableReader#mightContainRow}. */
   public boolean mightContainRow(FilterProbe probe) throws IOException {
     try {
