@@ -14,6 +14,9 @@ import dev.strata.engine.log.BatchCodec;
 import dev.strata.engine.log.LogFormat;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.observe.DbDescription;
+import dev.strata.engine.observe.MBeans;
+import dev.strata.engine.observe.SlowReadEvent;
 import dev.strata.engine.read.BatchedGets;
 import dev.strata.engine.read.DbCursor;
 import dev.strata.engine.read.DbScanner;
@@ -53,6 +56,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.management.ObjectName;
 
 /**
  * An embedded LSM key-value store: cells addressed by (row, column), or by key in the key-value
@@ -154,6 +158,10 @@ public final class Db implements AutoCloseable {
   private volatile Runnable beforeFlush = () -> {};
 
   private volatile Runnable beforeCompaction = () -> {};
+  /** The directory as slow-read events name it. */
+  private final String dirName;
+  /** The registered management bean's name; null when registration failed. */
+  private volatile ObjectName management;
   /** Which tables prefix scans read, and their counters. */
   private final PrefixScans prefixScans = new PrefixScans();
   /** Live snapshots; flushes and compactions keep what they see. */
@@ -218,6 +226,7 @@ public final class Db implements AutoCloseable {
 
   private Db(Path dir, DbOptions options, DirectoryLock lock) {
     this.dir = dir;
+    this.dirName = dir.toString();
     this.options = options;
     this.files = options.fileLayer();
     this.lock = lock;
@@ -281,6 +290,7 @@ public final class Db implements AutoCloseable {
     }
     try {
       db.recover();
+      db.management = MBeans.register(dir, new DbManagement(db, dir.toString()));
       return db;
     } catch (Throwable t) {
       Closeables.closeSuppressing(t, db::abandonOpen);
@@ -723,12 +733,14 @@ public final class Db implements AutoCloseable {
     ensureOpen();
     long pinned = pinnedSequence(s);
     gets.increment();
+    SlowReadEvent slow = SlowReadEvent.start();
     ReadView v = acquireView();
     long snapshot = s == null ? lastSequence : pinned; // after the view: see acquireView
     try {
       return ReadPath.get(v, snapshot, row, column);
     } finally {
       v.release();
+      slow.finish(dirName, "get", 1);
     }
   }
 
@@ -872,12 +884,14 @@ public final class Db implements AutoCloseable {
   private List<byte[]> readAll(byte[][] rows, byte[][] columns) throws IOException {
     ensureOpen();
     gets.add(rows.length);
+    SlowReadEvent slow = SlowReadEvent.start();
     ReadView v = acquireView();
     long snapshot = lastSequence; // after the view: see acquireView
     try {
       return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns)));
     } finally {
       v.release();
+      slow.finish(dirName, "multiGet", rows.length);
     }
   }
 
@@ -1204,6 +1218,15 @@ public final class Db implements AutoCloseable {
     return options;
   }
 
+  /**
+   * A multi-line summary of the database now, like RocksDB's {@code rocksdb.stats}: tables and
+   * bytes per level, the read path's counters, prefix scans, writes and snapshots.
+   */
+  public String describe() {
+    return DbDescription.format(
+        dir.toString(), stats(), writeStats(), tablesPerLevel(), bytesPerLevel());
+  }
+
   /** The number of tables at each level now, level 0 first. */
   public List<Integer> tablesPerLevel() {
     ensureOpen();
@@ -1266,6 +1289,7 @@ public final class Db implements AutoCloseable {
       }
       closed = true;
       closing = true;
+      MBeans.unregister(management);
       snapshots.closeAll();
       backgroundProgress.signalAll(); // a waiting flush() or compact() now sees `closing`
       while (flushScheduled || compactionScheduled || !writers.isEmpty()) {

@@ -1,5 +1,7 @@
 package dev.strata.engine.compaction;
 
+import dev.strata.engine.observe.CompactionEvent;
+import dev.strata.engine.observe.FlushEvent;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
@@ -81,6 +83,8 @@ public final class OutputTables {
    */
   public List<TableRef> flush(MemTable m) throws IOException {
     SnapshotStripes stripes = liveSnapshots.get(); // after the input was fixed: see Snapshots
+    FlushEvent event = new FlushEvent();
+    event.begin();
     MemTableSource source = new MemTableSource(m);
     source.seekToFirst();
     List<TableRef> tables = new ArrayList<>(openAll(
@@ -97,6 +101,14 @@ public final class OutputTables {
             .write(source)));
     tables.sort(
         Comparator.comparingLong((TableRef t) -> t.metadata().largestSequence()).reversed());
+    event.end();
+    if (event.shouldCommit()) {
+      event.directory = dir.toString();
+      event.entries = m.entryCount();
+      event.tablesWritten = tables.size();
+      event.bytesWritten = bytes(tables);
+      event.commit();
+    }
     return tables;
   }
 
@@ -108,6 +120,8 @@ public final class OutputTables {
    */
   public List<TableRef> compact(Compaction c, Version base) throws IOException {
     SnapshotStripes stripes = liveSnapshots.get(); // after the inputs were fixed: see Snapshots
+    CompactionEvent event = new CompactionEvent();
+    event.begin();
     List<InternalIterator> sources = new ArrayList<>();
     try {
       for (TableRef t : c.allInputs()) {
@@ -116,18 +130,30 @@ public final class OutputTables {
       MergingIterator merged = new MergingIterator(sources);
       merged.seekToFirst();
       int outputLevel = c.outputLevel();
-      return openAll(
-          new CompactionWriter(
-                  dir,
-                  files,
-                  outputLevel,
-                  tableOptions,
-                  targetFileSizeBytes,
-                  newFileNumber,
-                  row -> !base.deeperLevelsCover(outputLevel, row),
-                  stripes,
-                  maxTableBlockBytes)
-              .write(merged));
+      List<TableRef> written =
+          openAll(
+              new CompactionWriter(
+                      dir,
+                      files,
+                      outputLevel,
+                      tableOptions,
+                      targetFileSizeBytes,
+                      newFileNumber,
+                      row -> !base.deeperLevelsCover(outputLevel, row),
+                      stripes,
+                      maxTableBlockBytes)
+                  .write(merged));
+      event.end();
+      if (event.shouldCommit()) {
+        event.directory = dir.toString();
+        event.outputLevel = outputLevel;
+        event.inputTables = c.allInputs().size();
+        event.inputBytes = bytes(c.allInputs());
+        event.tablesWritten = written.size();
+        event.bytesWritten = bytes(written);
+        event.commit();
+      }
+      return written;
     } finally {
       sources.forEach(InternalIterator::close);
     }
@@ -152,6 +178,14 @@ public final class OutputTables {
         LOG.log(System.Logger.Level.WARNING, "could not delete the unlisted output " + t, e);
       }
     }
+  }
+
+  private static long bytes(List<TableRef> tables) {
+    long sum = 0;
+    for (TableRef t : tables) {
+      sum += t.metadata().fileSize();
+    }
+    return sum;
   }
 
   private List<TableRef> openAll(List<FileMetadata> files) throws IOException {

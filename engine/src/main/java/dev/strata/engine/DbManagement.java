@@ -1,0 +1,121 @@
+package dev.strata.engine;
+
+import dev.strata.engine.observe.DbMXBean;
+import java.util.List;
+
+/**
+ * The {@link DbMXBean} of one open database: each attribute reads the database's counters when
+ * asked. Registered on open and unregistered on close, so it never outlives the database.
+ *
+ * <p>Thread-safe.
+ */
+final class DbManagement implements DbMXBean {
+  private final Db db;
+  private final String directory;
+
+  DbManagement(Db db, String directory) {
+    this.db = db;
+    this.directory = directory;
+  }
+
+  @Override
+  public String getDirectory() {
+    return directory;
+  }
+
+  @Override
+  public long getGets() {
+    return db.stats().gets();
+  }
+
+  @Override
+  public long getTablesConsulted() {
+    return db.stats().tablesConsulted();
+  }
+
+  @Override
+  public long getTablesSkippedByBloom() {
+    return db.stats().tablesSkippedByBloom();
+  }
+
+  @Override
+  public long getBloomFalsePositives() {
+    return db.stats().bloomFalsePositives();
+  }
+
+  @Override
+  public long getDataBlocksRead() {
+    return db.stats().dataBlocksRead();
+  }
+
+  @Override
+  public long getDataBlockCacheHits() {
+    return db.stats().dataBlockCacheHits();
+  }
+
+  @Override
+  public long getFilterBlocksRead() {
+    return db.stats().filterBlocksRead();
+  }
+
+  @Override
+  public long getFilterBlockCacheHits() {
+    return db.stats().filterBlockCacheHits();
+  }
+
+  @Override
+  public long getBytesReadFromDisk() {
+    return db.stats().bytesReadFromDisk();
+  }
+
+  @Override
+  public long getBlockCacheBytes() {
+    return db.stats().blockCacheBytes();
+  }
+
+  @Override
+  public long getTableCount() {
+    return db.stats().tableCount();
+  }
+
+  @Override
+  public long getFilterBytesOnDisk() {
+    return db.stats().filterBytesOnDisk();
+  }
+
+  @Override
+  public long getLiveSnapshots() {
+    return db.stats().liveSnapshots();
+  }
+
+  @Override
+  public long getOldestSnapshotAgeMillis() {
+    return db.stats().oldestSnapshotAgeMillis();
+  }
+
+  @Override
+  public long getWrites() {
+    return db.writeStats().writes();
+  }
+
+  @Override
+  public long getLogWrites() {
+    return db.writeStats().logWrites();
+  }
+
+  @Override
+  public int[] getTablesPerLevel() {
+    return db.tablesPerLevel().stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  @Override
+  public long[] getBytesPerLevel() {
+    List<Long> bytes = db.bytesPerLevel();
+    return bytes.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  @Override
+  public String getDescription() {
+    return db.describe();
+  }
+}

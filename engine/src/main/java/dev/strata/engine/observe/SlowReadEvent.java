@@ -1,0 +1,49 @@
+package dev.strata.engine.observe;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Threshold;
+
+/**
+ * A read that took longer than the event's threshold (10 ms unless the recording sets another):
+ * a JDK Flight Recorder event. Cheap when JFR is off or the event disabled: the read path creates
+ * it, and {@code shouldCommit()} says no without a clock read being recorded (the JIT removes the
+ * unused object).
+ *
+ * <p>Not thread-safe: one event per read, on the reading thread.
+ */
+@Name("dev.strata.SlowRead")
+@Label("Strata Slow Read")
+@Category({"Strata", "Read Path"})
+@Description("A Get, row read, batched Get or scan opening slower than the threshold")
+@Threshold("10 ms")
+public final class SlowReadEvent extends jdk.jfr.Event {
+  @Label("Directory")
+  public String directory;
+
+  @Label("Operation")
+  public String operation;
+
+  @Label("Keys")
+  public int keys;
+
+  /** An event whose clock started now; {@link #finish} it when the read is done. */
+  public static SlowReadEvent start() {
+    SlowReadEvent e = new SlowReadEvent();
+    e.begin();
+    return e;
+  }
+
+  /** Stops the clock and records the read if it was slower than the threshold. */
+  public void finish(String directory, String operation, int keys) {
+    end();
+    if (shouldCommit()) {
+      this.directory = directory;
+      this.operation = operation;
+      this.keys = keys;
+      commit();
+    }
+  }
+}

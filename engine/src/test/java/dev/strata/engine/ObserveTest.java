@@ -1,0 +1,103 @@
+package dev.strata.engine;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.engine.observe.MBeans;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Visibility: the MXBean's life and figures, describe(), and the Flight Recorder events. */
+final class ObserveTest {
+  @TempDir Path dir;
+
+  private static byte[] b(String s) {
+    return s.getBytes(UTF_8);
+  }
+
+  @Test
+  void mxBean_isRegisteredWhileOpen_andShowsTheCounters() throws Exception {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name = MBeans.nameOf(dir);
+    try (Db db = Db.open(dir, DbOptions.builder().autoCompaction(false).build())) {
+      assertTrue(server.isRegistered(name), name.toString());
+      db.put(b("r"), b("c"), b("v"));
+      db.get(b("r"), b("c"));
+      db.get(b("r"), b("c"));
+      db.flush();
+      assertEquals(2L, server.getAttribute(name, "Gets"));
+      assertEquals(1L, server.getAttribute(name, "Writes"));
+      int[] tables = (int[]) server.getAttribute(name, "TablesPerLevel");
+      assertEquals(1, tables[0]);
+      assertEquals(1, java.util.stream.IntStream.of(tables).sum());
+      long[] bytes = (long[]) server.getAttribute(name, "BytesPerLevel");
+      assertTrue(bytes[0] > 0, "level-0 bytes");
+      assertTrue(((String) server.getAttribute(name, "Description")).contains("L0"));
+    }
+    assertFalse(server.isRegistered(name), "unregistered on close");
+  }
+
+  @Test
+  void describe_listsLevelsReadsWritesAndSnapshots() throws Exception {
+    try (Db db = Db.open(dir, DbOptions.builder().autoCompaction(false).build())) {
+      for (int i = 0; i < 10; i++) {
+        db.put(b("r" + i), b("c"), b("v"));
+      }
+      db.flush();
+      db.get(b("r1"), b("c"));
+      try (Snapshot s = db.snapshot()) {
+        String text = db.describe();
+        assertTrue(text.contains("** Strata stats: "), text);
+        assertTrue(text.matches("(?s).*L0\\s+1 .*"), text);
+        assertTrue(text.contains("Gets: 1,"), text);
+        assertTrue(text.contains("Writes: 10 acknowledged"), text);
+        assertTrue(text.contains("Snapshots: 1 live"), text);
+      }
+    }
+  }
+
+  @Test
+  void flightRecorder_recordsFlushesCompactionsAndSlowReads() throws Exception {
+    Path jfr = dir.resolve("events.jfr");
+    Path data = dir.resolve("db");
+    try (Recording r = new Recording()) {
+      r.enable("dev.strata.Flush");
+      r.enable("dev.strata.Compaction");
+      r.enable("dev.strata.SlowRead").withThreshold(java.time.Duration.ZERO);
+      r.start();
+      try (Db db = Db.open(data, DbOptions.builder().autoCompaction(false).build())) {
+        db.put(b("a"), b("c"), b("1"));
+        db.flush();
+        db.put(b("b"), b("c"), b("2"));
+        db.flush();
+        db.compact();
+        db.get(b("a"), b("c"));
+        db.multiGet(List.of(b("a"), b("b")));
+      }
+      r.stop();
+      r.dump(jfr);
+    }
+    List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+    Set<String> names =
+        events.stream().map(e -> e.getEventType().getName()).collect(Collectors.toSet());
+    assertTrue(names.containsAll(Set.of("dev.strata.Flush", "dev.strata.Compaction", "dev.strata.SlowRead")), names.toString());
+    RecordedEvent compaction =
+        events.stream().filter(e -> e.getEventType().getName().equals("dev.strata.Compaction")).findFirst().orElseThrow();
+    assertEquals(2, compaction.getInt("inputTables"));
+    assertTrue(compaction.getLong("bytesWritten") > 0);
+    Files.delete(jfr);
+  }
+}
