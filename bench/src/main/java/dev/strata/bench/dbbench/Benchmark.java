@@ -29,6 +29,17 @@ enum Benchmark {
   READWHILEWRITING(Kind.READ, Layout.NARROW),
   /** A seek to a random filled key, then the next cells after it (10 in all, as db_bench). */
   SEEKRANDOM(Kind.READ, Layout.NARROW),
+  /**
+   * db_bench's seekrandom with {@code --reverse_iterator}: a seek for the last cell at or before a
+   * random filled key, then the cells before it, moving backward (10 in all).
+   */
+  SEEKRANDOMREVERSE(Kind.READ, Layout.NARROW),
+  /**
+   * The cells of the keys starting with the first bytes of a random filled key, as many bytes as
+   * leave about 1 to 16 keys per prefix: a prefix scan (Strata's scanPrefix; RocksDB an iterator
+   * from the prefix while keys start with it).
+   */
+  PREFIXSCANRANDOM(Kind.READ, Layout.NARROW),
   /** Reads every column of a random wide row (its own database, filled by {@link #FILLROWS}). */
   GETROWRANDOM(Kind.READ, Layout.WIDE),
   /** The wide-row database {@link #GETROWRANDOM} reads: {@code --num} cells in random row order. */

@@ -54,7 +54,7 @@ public final class DbBenchCommand implements Callable<Integer> {
   @Option(names = "--benchmarks", split = ",", defaultValue = DEFAULT_BENCHMARKS,
       paramLabel = "NAME", description = "Benchmarks in order: fillseq, fillrandom, overwrite,"
           + " readrandom, readmissing, multireadrandom, readwhilewriting, seekrandom,"
-          + " getrowrandom."
+          + " seekrandomreverse, prefixscanrandom, getrowrandom."
           + " Default: ${DEFAULT-VALUE}.")
   private List<String> benchmarks;
 

@@ -2,6 +2,7 @@ package dev.strata.bench.dbbench;
 
 import dev.strata.bench.common.CompressibleValues;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -52,6 +53,12 @@ final class Ops {
         return store.multiGet(batch);
       };
       case SEEKRANDOM -> (i, r) -> store.seek(keys.key(r.nextLong(n)), config.seekCells());
+      case SEEKRANDOMREVERSE ->
+          (i, r) -> store.seekReverse(keys.key(r.nextLong(n)), config.seekCells());
+      case PREFIXSCANRANDOM -> {
+        int length = prefixLength(n);
+        yield (i, r) -> store.scanPrefix(Arrays.copyOf(keys.key(r.nextLong(n)), length));
+      }
       case GETROWRANDOM -> (i, r) -> store.getRow(rows.key(r.nextLong(rows.size())));
       case FILLROWS -> {
         int columns = config.columns();
@@ -66,6 +73,20 @@ final class Ops {
         };
       }
     };
+  }
+
+  /**
+   * The prefix length of prefixscanrandom for {@code n} keys: the fewest leading bytes that leave at
+   * most 16 keys per prefix on average (keys spread uniformly over their first 8 bytes).
+   */
+  static int prefixLength(long n) {
+    int length = 1;
+    double perPrefix = n / 256.0;
+    while (perPrefix > 16 && length < KeySpace.KEY_BYTES) {
+      perPrefix /= 256;
+      length++;
+    }
+    return length;
   }
 
   /** The reads readwhilewriting measures: random Gets of present keys. */

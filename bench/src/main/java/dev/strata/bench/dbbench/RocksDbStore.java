@@ -181,6 +181,36 @@ final class RocksDbStore implements Store {
   }
 
   @Override
+  public int seekReverse(byte[] key, int cells) {
+    int n = 0;
+    try (RocksIterator it = db.newIterator(readOptions)) {
+      for (it.seekForPrev(key); it.isValid() && n < cells; it.prev()) {
+        it.key();
+        it.value();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public int scanPrefix(byte[] prefix) {
+    int n = 0;
+    try (RocksIterator it = db.newIterator(readOptions)) {
+      for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
+        it.value();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static boolean startsWith(byte[] key, byte[] prefix) {
+    return key.length >= prefix.length
+        && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  @Override
   public int getRow(byte[] row) {
     return RocksDbRows.readRow(db, rowReadOptions, row);
   }

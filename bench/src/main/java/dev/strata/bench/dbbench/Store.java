@@ -27,6 +27,12 @@ interface Store extends AutoCloseable {
   /** Positions at the first cell at or after {@code key} and reads up to {@code cells} cells. */
   int seek(byte[] key, int cells) throws IOException;
 
+  /** Positions at the last cell at or before {@code key} and reads up to {@code cells} cells backward. */
+  int seekReverse(byte[] key, int cells) throws IOException;
+
+  /** Reads every cell of the keys starting with {@code prefix}; returns how many there were. */
+  int scanPrefix(byte[] prefix) throws IOException;
+
   /** Reads every column of wide row {@code row}; returns how many there were. */
   int getRow(byte[] row) throws IOException;
 

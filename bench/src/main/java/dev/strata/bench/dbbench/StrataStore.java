@@ -1,6 +1,7 @@
 package dev.strata.bench.dbbench;
 
 import dev.strata.engine.CellCursor;
+import dev.strata.engine.CellScanner;
 import dev.strata.engine.Compression;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
@@ -81,6 +82,32 @@ final class StrataStore implements Store {
         c.row();
         c.column();
         c.value();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public int seekReverse(byte[] key, int cells) throws IOException {
+    int n = 0;
+    try (CellCursor c = db.cursor()) {
+      for (c.seekForPrev(key, NO_COLUMN); n < cells && c.isValid(); c.prev()) {
+        c.row();
+        c.column();
+        c.value();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public int scanPrefix(byte[] prefix) throws IOException {
+    int n = 0;
+    try (CellScanner s = db.scanPrefix(prefix)) {
+      while (s.hasNext()) {
+        s.next();
         n++;
       }
     }

@@ -32,8 +32,8 @@ final class DbBenchCommandTest {
     Path out = tmp.resolve("out");
     CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--threads", "2",
         "--duration", "0.3", "--warmup", "0.1", "--jvm-args", CHILD_JVM, "--out", out.toString(),
-        "--benchmarks", "fillseq,fillrandom,overwrite,readrandom,readmissing,multireadrandom,"
-            + "seekrandom,readwhilewriting,getrowrandom");
+        "--benchmarks", "fillseq,fillrandom,overwrite,readrandom,readmissing,seekrandom,"
+            + "seekrandomreverse,multireadrandom,prefixscanrandom,readwhilewriting,getrowrandom");
     assertEquals(0, run.status(), run.err() + run.out());
     List<Result> rows = ResultsFile.read(out.resolve("results.csv"));
 
@@ -42,8 +42,8 @@ final class DbBenchCommandTest {
       expected.add("strata|" + write + "|1");
       expected.add("rocksdb-lru|" + write + "|1");
     }
-    for (String read : List.of("readrandom", "readmissing", "multireadrandom", "seekrandom",
-        "readwhilewriting", "getrowrandom")) {
+    for (String read : List.of("readrandom", "readmissing", "seekrandom", "seekrandomreverse",
+        "multireadrandom", "prefixscanrandom", "readwhilewriting", "getrowrandom")) {
       for (String engine : List.of("strata", "rocksdb-lru", "rocksdb-hcc")) {
         expected.add(engine + "|" + read + "|2");
       }
@@ -171,7 +171,9 @@ final class DbBenchCommandTest {
       switch (b) {
         case READRANDOM, MULTIREADRANDOM, READWHILEWRITING -> assertEquals(1.0, found, where);
         case READMISSING -> assertEquals(0.0, found, where);
-        case SEEKRANDOM -> assertTrue(found > 9 && found <= 10, where + ": " + found);
+        case SEEKRANDOM, SEEKRANDOMREVERSE ->
+            assertTrue(found > 9 && found <= 10, where + ": " + found);
+        case PREFIXSCANRANDOM -> assertTrue(found >= 1 && found < 64, where + ": " + found);
         case GETROWRANDOM -> assertEquals(10.0, found, where);
         default -> throw new AssertionError(b);
       }
