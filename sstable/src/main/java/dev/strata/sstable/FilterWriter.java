@@ -10,11 +10,12 @@ import java.util.Arrays;
  * between two cells, so a row's row-domain key and its first cell share a chunk), records each chunk's
  * last filter key in the filter index, and under {@code ROWCOL} gathers the rows of row tombstones.
  *
- * <p>Row prefixes (when the options give a prefix length n): each chunk holds the n-byte prefix of
- * every row with a cell in it (rows shorter than n have none), added at the chunk's first cell of
- * each prefix. A row whose cells straddle a cut has its prefix in both chunks, so the one chunk a
- * reader probes for a prefix ({@link FilterIndex#find} of the prefix) holds it whenever any row of
- * the table starts with it (see {@code TableReader.mayContainPrefix}).
+ * <p>Row prefixes (when the options give a prefix length n): under {@code ROWCOL} each chunk holds
+ * the n-byte prefix of every row with a cell in it (a row whose cells straddle a cut has it in both
+ * chunks); under {@code ROW}, whose chunks are cut only at a row's first cell, of every row whose
+ * first cell is in it. Rows shorter than n have none. Either way the one chunk a reader probes for a
+ * prefix ({@link FilterIndex#find} of the prefix) holds it whenever any row of the table starts with
+ * it (see {@code TableReader.prefixFilterExcludes}).
  *
  * <p>Not thread-safe.
  */
@@ -66,7 +67,10 @@ final class FilterWriter {
       rowHash = FilterKeys.rowHash(key.row());
       push(rowHash);
     }
-    if (newCell && prefixLength > 0 && key.row().length >= prefixLength
+    // Under ROWCOL at every new cell (a row straddling a cut gets its prefix in both chunks);
+    // under ROW at new rows only, so chunks are still cut only at a row's first cell.
+    boolean prefixPoint = type == FilterType.ROWCOL ? newCell : newRow;
+    if (prefixPoint && prefixLength > 0 && key.row().length >= prefixLength
         && (chunkPrefixRow == null
             || !Arrays.equals(chunkPrefixRow, 0, prefixLength, key.row(), 0, prefixLength))) {
       push(FilterKeys.prefixHash(key.row(), prefixLength));
@@ -87,9 +91,7 @@ final class FilterWriter {
     if (newCell) {
       chunkLastRow = key.row();
       chunkLastColumn = type == FilterType.ROWCOL ? key.column() : EMPTY;
-      // Under ROW a chunk ends only at a row's first cell, so the index's last keys (rows) stay
-      // strictly ascending even when a prefix key fills a chunk at a later cell of a row.
-      if (count >= keysPerChunk && (type == FilterType.ROWCOL || newRow)) {
+      if (count >= keysPerChunk) {
         cutChunk();
       }
     }

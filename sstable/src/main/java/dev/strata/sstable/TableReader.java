@@ -337,9 +337,9 @@ public final class TableReader implements Closeable {
    * table records a prefix length n (format version 2 with a filter), {@code prefix} is at least n
    * bytes, and the one chunk that can hold rows at or after {@code prefix} has no row whose first n
    * bytes are the prefix's. That chunk suffices: rows starting with the prefix sort together right
-   * after it, every chunk holds the prefix of each row with a cell in it, and the chunk ends at or
-   * after the prefix, so if such a row exists, the chunk's last row (between the prefix and that
-   * row) starts with the prefix too. Reads at most one filter chunk, never a data block; a damaged
+   * after it, the chunk ends at or after the prefix, and it holds the prefix of the row of its last
+   * cell (see FilterWriter), so if such a row exists outside the chunk, the chunk's last row (between
+   * the prefix and that row) starts with the prefix too. Reads at most one filter chunk, never a data block; a damaged
    * chunk says maybe.
    */
   public boolean prefixFilterExcludes(byte[] prefix) throws IOException {
