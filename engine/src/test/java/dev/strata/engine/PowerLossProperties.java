@@ -52,8 +52,9 @@ final class PowerLossProperties {
       DbOptions real = b.fileLayer(FileLayer.real()).build();
       files.powerLossAfterWrites(random.nextInt(120));
       int attempted = 0;
+      int acked = 0;
       int durable = 0;
-      String context = "seed=" + seed + " cycle=" + cycle + " sync=" + sync;
+      String context = "seed=" + seed + " cycle=" + cycle + " options=" + real;
       List<Integer> sizes = new ArrayList<>();
       batchSizes.add(sizes);
       try (Db db = Db.open(dir, faulty)) {
@@ -66,6 +67,7 @@ final class PowerLossProperties {
           attempted++;
           sizes.add(size);
           db.write(batch);
+          acked = attempted;
           if (sync) {
             durable = attempted;
           }
@@ -83,8 +85,11 @@ final class PowerLossProperties {
       }
       List<String> damage = files.powerLoss(random);
       batchesPerCycle.add(attempted);
-      context += " damage=" + damage;
+      context += " attempted=" + attempted + " acked=" + acked + " durable=" + durable
+          + " damage=" + damage;
       try (Db db = Db.open(dir, real)) {
+        context += " dropped at open: " + db.stats().walBytesDroppedAtOpen() + " bytes, "
+            + db.stats().walRecordsDroppedAtOpen() + " records";
         int kept = keptPrefix(db, cycle, attempted, batchSizes, context);
         assertTrue(
             kept >= durable,
