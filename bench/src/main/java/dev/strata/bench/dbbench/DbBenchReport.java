@@ -164,11 +164,14 @@ final class DbBenchReport {
         + " and index (kTwoLevelIndexSearch, " + DbOptions.defaults().bloomChunkBytes()
         + "-byte partitions, Strata's filter chunk size), top level pinned;"
         + " level_compaction_dynamic_level_bytes=false (Strata sizes levels from level 1 down);"
-        + " RocksDB's default 2 background jobs and 2 write buffers; both engines at their default"
+        + " RocksDB's default 2 background jobs (one flush and one compaction thread, as Strata"
+        + " runs) and 2 write buffers, no subcompactions; both engines at their default"
         + " level-0 slowdown and stop triggers (20 and 36), pending-compaction-bytes limits and"
-        + " delayed write rate, which coincide. Where the engines differ: Strata runs one flush"
-        + " thread and one compaction thread; Strata counts no index blocks, so those cells are"
-        + " empty for it; RocksDB keeps Statistics on (its counters). Bytes read per op come"
+        + " delayed write rate, which coincide. Where the engines differ: each memtable charges"
+        + " its own per-entry overhead against the same budget, so level-0 tables differ in size;"
+        + " Strata counts no index blocks, so those cells are empty for it; RocksDB keeps"
+        + " Statistics on and a PerfContext at ENABLE_COUNT on reader threads (its counters cost"
+        + " it a little). Bytes read per op come"
         + " from each engine's own counters (Strata's DbStats.bytesReadFromDisk, RocksDB's"
         + " per-thread PerfContext block_read_byte) and, for both alike, /proc/self/io.\n\n";
   }
