@@ -36,6 +36,7 @@ import dev.strata.engine.write.WriteController;
 import dev.strata.engine.write.WriterQueue;
 import dev.strata.engine.write.WriterQueue.Writer;
 import dev.strata.sstable.BlockCache;
+import dev.strata.sstable.CacheStats;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableReadStats;
 import dev.strata.sstable.cache.ClockBlockCache;
@@ -1174,6 +1175,7 @@ public final class Db implements AutoCloseable {
     ReadView v = acquireView();
     try {
       Version tables = v.version();
+      CacheStats cached = cache.stats();
       return new DbStats(
           gets.sum(),
           s.tablesConsulted(),
@@ -1184,7 +1186,7 @@ public final class Db implements AutoCloseable {
           s.filterChunksRead(),
           s.filterChunkCacheHits(),
           s.bytesRead(),
-          cache.stats().bytesHeld(),
+          cached.bytesHeld(),
           tables.tableCount(),
           tables.filterBytes(),
           snapshots.count(),
@@ -1194,7 +1196,11 @@ public final class Db implements AutoCloseable {
           walRecordsDroppedAtOpen,
           prefixScans.scans(),
           prefixScans.tablesConsulted(),
-          prefixScans.tablesSkipped());
+          prefixScans.tablesSkipped(),
+          s.indexBlocksRead(),
+          s.indexBlockCacheHits(),
+          cached.metadataBytesHeld(),
+          tables.indexBytes());
     } finally {
       v.release();
     }

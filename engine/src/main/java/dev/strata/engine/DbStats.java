@@ -44,6 +44,13 @@ package dev.strata.engine;
  *     prefix scans (the prefix scan's {@code tablesConsulted})
  * @param prefixTablesSkipped of {@code prefixTablesConsulted}, the tables whose prefix filter said no
  *     row starts with the prefix, so the scan never reads them
+ * @param indexBlocksRead index blocks read from disk by Gets and scans (block cache misses), so the
+ *     index's read amplification is visible beside the filter's; incremented once per block read
+ * @param indexBlockCacheHits index blocks served by the block cache; incremented once per hit
+ * @param metadataCacheBytes of {@code blockCacheBytes}, what index blocks and filter chunks cost
+ *     in the cache now (the cache keeps them above a floor of its capacity)
+ * @param indexBytesOnDisk index bytes in all live SSTables now; with {@code filterBytesOnDisk} the
+ *     metadata a Get may need, against the cache's capacity
  */
 public record DbStats(
     long gets,
@@ -65,8 +72,13 @@ public record DbStats(
     long walRecordsDroppedAtOpen,
     long prefixScans,
     long prefixTablesConsulted,
-    long prefixTablesSkipped) {
+    long prefixTablesSkipped,
+    long indexBlocksRead,
+    long indexBlockCacheHits,
+    long metadataCacheBytes,
+    long indexBytesOnDisk) {
 
   /** All counters zero: the stats of a database that was just created and never read. */
-  public static final DbStats ZERO = new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final DbStats ZERO =
+      new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -17,7 +17,7 @@ final class DbOptionsTest {
     DbOptions o = DbOptions.defaults();
     assertEquals(BloomType.ROW, o.bloomType());
     assertEquals(10.0, o.bloomBitsPerKey());
-    assertEquals(131072, o.bloomChunkBytes());
+    assertEquals(4096, o.bloomChunkBytes());
     assertEquals(4096, o.blockSizeBytes());
     assertEquals(Compression.LZ4, o.compression());
     assertEquals(64L << 20, o.blockCacheBytes());
@@ -143,7 +143,7 @@ final class DbOptionsTest {
         new String[] {
           "bloomType=ROW",
           "bloomBitsPerKey=10.0",
-          "bloomChunkBytes=131072",
+          "bloomChunkBytes=4096",
           "blockSizeBytes=4096",
           "compression=LZ4",
           "blockCacheBytes=67108864",

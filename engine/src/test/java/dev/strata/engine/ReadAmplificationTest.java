@@ -102,7 +102,11 @@ final class ReadAmplificationTest {
         a.walRecordsDroppedAtOpen(),
         a.prefixScans() - b.prefixScans(),
         a.prefixTablesConsulted() - b.prefixTablesConsulted(),
-        a.prefixTablesSkipped() - b.prefixTablesSkipped());
+        a.prefixTablesSkipped() - b.prefixTablesSkipped(),
+        a.indexBlocksRead() - b.indexBlocksRead(),
+        a.indexBlockCacheHits() - b.indexBlockCacheHits(),
+        a.metadataCacheBytes(),
+        a.indexBytesOnDisk());
   }
 
   private static double dataBlocksPerGet(DbStats d) {
@@ -226,6 +230,9 @@ final class ReadAmplificationTest {
       // The filters (one chunk per table) stay above the cache's metadata floor while data blocks
       // stream through it: each chunk loads once.
       assertEquals(4, s.filterBlocksRead(), "each table's chunk loaded once: " + s);
+      assertTrue(s.metadataCacheBytes() > 0 && s.metadataCacheBytes() < s.blockCacheBytes(), s.toString());
+      assertTrue(s.indexBlocksRead() >= 4 && s.indexBytesOnDisk() > 0, s.toString());
+      assertTrue(s.indexBlockCacheHits() > 0, s.toString());
       assertTrue(s.dataBlocksRead() > 1000, "data blocks evicted and reloaded: " + s);
     }
   }

@@ -95,6 +95,11 @@ public final class TableRef {
     return p.filterType() == FilterType.NONE ? 0 : p.filterBytes();
   }
 
+  /** Bytes of the index in the file, trailer included. */
+  public long indexBytes() {
+    return reader.properties().indexBytes();
+  }
+
   /** See {@link TableReader#get}. */
   public GetResult get(FilterProbe probe, long snapshot) throws IOException {
     try {

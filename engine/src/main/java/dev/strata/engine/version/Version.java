@@ -201,6 +201,15 @@ public final class Version {
     return sum;
   }
 
+  /** Index bytes of all live tables, on disk. */
+  public long indexBytes() {
+    long sum = 0;
+    for (TableRef t : allTables()) {
+      sum += t.indexBytes();
+    }
+    return sum;
+  }
+
   /** Takes a reference if the version is still alive; false when it has been released. */
   public boolean tryAcquire() {
     return refs.tryAcquire();
