@@ -176,9 +176,9 @@ public final class DbOptions {
 
   /**
    * The shards the block cache is actually split into: {@link #blockCacheShards()}, halved until
-   * each shard's protected share (half of it, for index and filter blocks) holds at least two
-   * filter chunks. With fewer, a filter chunk is larger than its shard's protected share and every
-   * stream of data blocks evicts it, so Gets reload filters from disk (RocksDB has the same trap:
+   * each shard holds at least four filter chunks (or data blocks), so half a shard, well within its
+   * metadata floor, holds two. With fewer, a filter chunk fills its shard's share and every stream
+   * of data blocks evicts it, so Gets reload filters from disk (RocksDB has the same trap:
    * a filter larger than a cache shard is re-read on every Get).
    */
   public int effectiveBlockCacheShards() {
