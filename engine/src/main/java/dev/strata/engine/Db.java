@@ -26,6 +26,7 @@ import dev.strata.engine.read.OpenReaders;
 import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
+import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
@@ -142,6 +143,8 @@ public final class Db implements AutoCloseable {
   /** The exclusive directory lock; null for a read-only open, which takes none. */
   private final DirectoryLock lock;
   private final BlockCache cache;
+  /** The open table readers, at most options.maxOpenFiles() of them. */
+  private final TableCache tables;
   /** Read costs of Gets and scans; compaction counts into a counter of its own. */
   private final ReadCounters readCounters = new ReadCounters();
   private final LongAdder gets = new LongAdder();
@@ -232,6 +235,7 @@ public final class Db implements AutoCloseable {
     this.files = options.fileLayer();
     this.lock = lock;
     this.cache = new ClockBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
+    this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters);
     this.picker = new CompactionPicker(options);
     this.writeController = options.writeController();
     this.versions = new VersionSet(dir, mutex);
@@ -252,8 +256,7 @@ public final class Db implements AutoCloseable {
             options.tableOptions(),
             options.targetFileSizeBytes(),
             versions::newFileNumber,
-            cache,
-            readCounters,
+            tables,
             () -> SnapshotStripes.of(snapshots.sequences()),
             options.maxTableBlockBytes());
   }
@@ -306,7 +309,7 @@ public final class Db implements AutoCloseable {
    * and files no manifest lists (outputs of an interrupted flush or compaction) are deleted.
    */
   private void recover() throws IOException {
-    Recovery r = Recovery.run(dir, cache, readCounters, options);
+    Recovery r = Recovery.run(dir, tables, options);
     walBytesDroppedAtOpen = r.replay.droppedBytes();
     walRecordsDroppedAtOpen = r.replay.droppedRecords();
     mutex.lock();
@@ -384,6 +387,11 @@ public final class Db implements AutoCloseable {
    */
   void beforeEachCompaction(Runnable hook) {
     beforeCompaction = Objects.requireNonNull(hook, "hook");
+  }
+
+  /** Table readers open now, leased or not; for tests of the {@code maxOpenFiles} bound. */
+  int openTableReaders() {
+    return tables.openReaders();
   }
 
   /** Makes every flush run {@code hook} on the flush thread, without the mutex, before it writes. */
@@ -815,8 +823,14 @@ public final class Db implements AutoCloseable {
     long snapshot = s == null ? lastSequence : pinned; // after the view: see acquireView
     byte[] from = fromRowInclusive == null ? null : fromRowInclusive.clone();
     byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
-    return new DbScanner(
-        v, new MergingIterator(ReadPath.allSources(v)), snapshot, from, to, readers);
+    List<InternalIterator> sources;
+    try {
+      sources = ReadPath.allSources(v);
+    } catch (IOException | RuntimeException e) {
+      v.release();
+      throw e;
+    }
+    return new DbScanner(v, new MergingIterator(sources), snapshot, from, to, readers);
   }
 
   /**
@@ -927,7 +941,7 @@ public final class Db implements AutoCloseable {
     return openCursor(snapshot);
   }
 
-  private CellCursor openCursor(Snapshot s) {
+  private CellCursor openCursor(Snapshot s) throws IOException {
     ensureOpen();
     long pinned = pinnedSequence(s);
     ReadView v = acquireView();
@@ -1327,6 +1341,7 @@ public final class Db implements AutoCloseable {
       versions.close();
     } finally {
       mutex.unlock();
+      tables.close(); // readers a leaked view still pins: the lock goes next
     }
     try {
       if (lock != null) {

@@ -11,11 +11,10 @@ import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestReader;
 import dev.strata.engine.manifest.ManifestWriter;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.write.Mutation;
-import dev.strata.sstable.BlockCache;
-import dev.strata.sstable.ReadCounters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +25,8 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * What {@link Db#open} finds on disk: the manifest's tables, opened, and the logs it still needs,
+ * What {@link Db#open} finds on disk: the manifest's tables, each opened once through the table
+ * cache (one at a time, so the cache's bound holds) to check it, and the logs it still needs,
  * replayed into one memtable as one history under the {@link WalRecoveryMode} ({@link LogReplay}):
  * by default the longest consistent prefix, with what was dropped reported. A missing table or a
  * directory with data but no manifest fails the open with {@link CorruptionException}. An empty
@@ -73,7 +73,7 @@ final class Recovery {
    * Reads what is on disk. Under {@code options.readOnly()} it writes nothing: a directory without a
    * manifest is then an error instead of a new database.
    */
-  static Recovery run(Path dir, BlockCache cache, ReadCounters counters, DbOptions options)
+  static Recovery run(Path dir, TableCache tables, DbOptions options)
       throws IOException {
     TreeMap<Long, Path> logs = new TreeMap<>();
     long largestNumber = 0;
@@ -103,7 +103,7 @@ final class Recovery {
       Directories.fsync(Directories.parentOf(dir)); // the database directory's own entry
     }
     Manifest manifest = found.orElse(Manifest.empty());
-    List<List<TableRef>> levels = openTables(dir, manifest, cache, counters);
+    List<List<TableRef>> levels = openTables(dir, manifest, tables);
     Recovery r;
     boolean ok = false;
     try {
@@ -132,7 +132,7 @@ final class Recovery {
   }
 
   private static List<List<TableRef>> openTables(
-      Path dir, Manifest manifest, BlockCache cache, ReadCounters counters) throws IOException {
+      Path dir, Manifest manifest, TableCache tables) throws IOException {
     for (FileMetadata f : manifest.files()) {
       Path file = FileNames.table(dir, f.fileNumber());
       if (!Files.exists(file)) {
@@ -144,7 +144,7 @@ final class Recovery {
     for (int i = 0; i < Version.NUM_LEVELS; i++) {
       levels.add(new ArrayList<>());
     }
-    for (TableRef t : TableRef.openAll(dir, manifest.files(), cache, counters)) {
+    for (TableRef t : TableRef.openAll(dir, manifest.files(), tables)) {
       levels.get(t.metadata().level()).add(t);
     }
     return levels;

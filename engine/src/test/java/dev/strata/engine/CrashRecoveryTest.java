@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.LogFormat;
+import dev.strata.engine.version.TableCache;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.testing.CorruptFiles;
@@ -346,9 +347,11 @@ final class CrashRecoveryTest {
   @Test
   void open_newDirectory_writesTheManifestBeforeAnyLog() throws IOException {
     Path fresh = Files.createDirectories(dir.resolve("fresh"));
-    Recovery r =
-        Recovery.run(fresh, new ClockBlockCache(0, 1), new ReadCounters(), DbOptions.defaults());
-    assertTrue(r.levels.stream().allMatch(List::isEmpty));
+    try (TableCache tables =
+        new TableCache(fresh, TableCache.UNLIMITED, new ClockBlockCache(0, 1), new ReadCounters())) {
+      Recovery r = Recovery.run(fresh, tables, DbOptions.defaults());
+      assertTrue(r.levels.stream().allMatch(List::isEmpty));
+    }
     assertTrue(Files.exists(FileNames.manifest(fresh)), "a new database starts with its manifest");
     try (Stream<Path> files = Files.list(fresh)) {
       assertEquals(List.of(FileNames.manifest(fresh)), files.toList());

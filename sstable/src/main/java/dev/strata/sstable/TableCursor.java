@@ -13,6 +13,8 @@ import java.io.IOException;
  */
 final class TableCursor {
   private final TableReader reader;
+  /** Where a bulk pass counts the data blocks it reads past the cache; null for cached reads. */
+  private final ReadCounters bulk;
   private final BlockCursor index = new BlockCursor();
   private final BlockCursor data = new BlockCursor();
   private Block loadedData;
@@ -20,7 +22,16 @@ final class TableCursor {
   private boolean valid;
 
   TableCursor(TableReader reader) {
+    this(reader, null);
+  }
+
+  /**
+   * A cursor whose data blocks are read from disk without the block cache when {@code bulk} is not
+   * null (see {@link TableReader#bulkIterator}).
+   */
+  TableCursor(TableReader reader, ReadCounters bulk) {
     this.reader = reader;
+    this.bulk = bulk;
   }
 
   boolean isValid() {
@@ -105,7 +116,10 @@ final class TableCursor {
     }
     int entry = index.valueOffset();
     if (entry != loadedIndexEntry) {
-      loadedData = reader.dataBlock(index.block(), entry);
+      loadedData =
+          bulk == null
+              ? reader.dataBlock(index.block(), entry)
+              : reader.dataBlockUncached(index.block(), entry, bulk);
       loadedIndexEntry = entry;
     }
     data.reset(loadedData);

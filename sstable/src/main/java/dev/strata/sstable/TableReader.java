@@ -395,6 +395,18 @@ public final class TableReader implements Closeable {
   }
 
   /**
+   * A new iterator for a bulk pass over the table (compaction), unpositioned. Its data blocks are
+   * read from disk and neither looked up in nor added to the block cache: a pass reads each block
+   * once, and caching it would evict the blocks readers asked for. Those reads count into {@code
+   * counters}, not the reader's own; the index block comes through the cache as usual.
+   */
+  public TableIterator bulkIterator(ReadCounters counters) {
+    Objects.requireNonNull(counters, "counters");
+    checkOpen();
+    return new TableIterator(new TableCursor(this, counters));
+  }
+
+  /**
    * Reads every block of the table from disk (bypassing the cache) and checks its checksum and
    * structure: footer, properties, filter index and every chunk, row-tombstone filter, index and every
    * data block, entry order, and the counts and keys the properties state. For tools and tests.
@@ -502,6 +514,14 @@ public final class TableReader implements Closeable {
   Block dataBlock(Block index, int valueOffset) throws IOException {
     BlockHandle h = dataHandle(index, valueOffset);
     return fetch(h, BlockKind.DATA, () -> readBlock(channel, path, h, BlockType.DATA));
+  }
+
+  /** Like {@link #dataBlock}, but read from disk past the cache, counted into {@code bulk}. */
+  Block dataBlockUncached(Block index, int valueOffset, ReadCounters bulk) throws IOException {
+    BlockHandle h = dataHandle(index, valueOffset);
+    Block block = readBlock(channel, path, h, BlockType.DATA);
+    bulk.countRead(BlockKind.DATA, h.storedLength());
+    return block;
   }
 
   private BlockHandle dataHandle(Block index, int valueOffset) throws CorruptTableException {

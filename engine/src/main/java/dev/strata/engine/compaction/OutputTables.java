@@ -7,14 +7,14 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.read.InternalIterator;
+import dev.strata.engine.read.LevelIterator;
 import dev.strata.engine.read.MemTableSource;
 import dev.strata.engine.read.MergingIterator;
+import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
-import dev.strata.sstable.BlockCache;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableOptions;
-import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,11 +41,12 @@ public final class OutputTables {
   private final TableOptions tableOptions;
   private final long targetFileSizeBytes;
   private final LongSupplier newFileNumber;
-  /** Where opened outputs read through, and count: the read path's cache and counters. */
-  private final BlockCache cache;
-  private final ReadCounters readCounters;
-  /** Compaction reads its inputs through no cache, so it neither evicts nor counts as reads. */
-  private final BlockCache inputCache = new ClockBlockCache(0, 1);
+  /** Where inputs are read and outputs opened: the database's one set of open readers. */
+  private final TableCache tables;
+  /**
+   * Compaction reads data blocks past the block cache and counts them here, so it neither evicts
+   * the read path's blocks nor shows up in its counters.
+   */
   private final ReadCounters inputCounters = new ReadCounters();
   /**
    * The live snapshots, asked when a flush or compaction starts, after its inputs were fixed: a
@@ -60,8 +61,7 @@ public final class OutputTables {
       TableOptions tableOptions,
       long targetFileSizeBytes,
       LongSupplier newFileNumber,
-      BlockCache cache,
-      ReadCounters readCounters,
+      TableCache tables,
       Supplier<SnapshotStripes> liveSnapshots,
       int maxTableBlockBytes) {
     this.dir = dir;
@@ -70,8 +70,7 @@ public final class OutputTables {
     this.tableOptions = tableOptions;
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.newFileNumber = newFileNumber;
-    this.cache = cache;
-    this.readCounters = readCounters;
+    this.tables = tables;
     this.liveSnapshots = liveSnapshots;
   }
 
@@ -124,8 +123,25 @@ public final class OutputTables {
     event.begin();
     List<InternalIterator> sources = new ArrayList<>();
     try {
-      for (TableRef t : c.allInputs()) {
-        sources.add(t.isolatedIterator(inputCache, inputCounters));
+      // Level-0 inputs overlap: an iterator each. The inputs of a deeper level (a manual
+      // compaction's are every level's, in level order) and the output level's are disjoint and
+      // sorted: one LevelIterator each, so one table per level is open at a time.
+      LevelIterator.Opener opener = t -> t.bulkIterator(inputCounters);
+      List<List<TableRef>> byLevel = new ArrayList<>();
+      for (int level = 0; level < Version.NUM_LEVELS; level++) {
+        byLevel.add(new ArrayList<>());
+      }
+      c.inputs().forEach(t -> byLevel.get(t.metadata().level()).add(t));
+      for (TableRef t : byLevel.get(0)) {
+        sources.add(opener.open(t));
+      }
+      for (int level = 1; level < Version.NUM_LEVELS; level++) {
+        if (!byLevel.get(level).isEmpty()) {
+          sources.add(new LevelIterator(byLevel.get(level), opener));
+        }
+      }
+      if (!c.outputLevelInputs().isEmpty()) {
+        sources.add(new LevelIterator(c.outputLevelInputs(), opener));
       }
       MergingIterator merged = new MergingIterator(sources);
       merged.seekToFirst();
@@ -160,9 +176,8 @@ public final class OutputTables {
   }
 
   /** The table of {@code t}'s file, listed at {@code level}: a trivial move rewrites nothing. */
-  public TableRef moved(TableRef t, int level) throws IOException {
-    FileMetadata m = t.metadata().atLevel(level);
-    return TableRef.open(FileNames.table(dir, m.fileNumber()), m, cache, readCounters);
+  public TableRef moved(TableRef t, int level) {
+    return t.relisted(t.metadata().atLevel(level));
   }
 
   /**
@@ -189,7 +204,7 @@ public final class OutputTables {
   }
 
   private List<TableRef> openAll(List<FileMetadata> files) throws IOException {
-    return TableRef.openAll(dir, files, cache, readCounters);
+    return TableRef.openAll(dir, files, tables);
   }
 
 }

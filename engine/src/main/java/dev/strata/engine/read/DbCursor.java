@@ -47,10 +47,16 @@ public final class DbCursor implements CellCursor, OpenReaders.Reader {
    * {@code registry} until closed.
    *
    * @throws IllegalStateException when the registry was closed (the database is closed)
+   * @throws IOException when a table cannot be opened; the view is released then
    */
-  public DbCursor(ReadView view, long snapshot, OpenReaders registry) {
+  public DbCursor(ReadView view, long snapshot, OpenReaders registry) throws IOException {
     this.view = view;
-    this.merged = new MergingIterator(ReadPath.allSources(view));
+    try {
+      this.merged = new MergingIterator(ReadPath.allSources(view));
+    } catch (IOException | RuntimeException e) {
+      view.release();
+      throw e;
+    }
     this.versions =
         new NewestVersions(merged, snapshot, r -> ReadPath.rowTombstone(view, snapshot, r));
     this.registry = registry;

@@ -3,6 +3,7 @@ package dev.strata.engine.read;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
 import dev.strata.sstable.FilterProbe;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.InternalKey;
@@ -114,13 +115,41 @@ public final class ReadPath {
     }
   }
 
-  /** Iterators over every memtable and table of the view. */
-  public static List<InternalIterator> allSources(ReadView view) {
+  /**
+   * Iterators over every memtable and table of the view: one per level-0 table and one per deeper
+   * level ({@link LevelIterator}), so a scan leases one table reader per deeper level at a time.
+   */
+  public static List<InternalIterator> allSources(ReadView view) throws IOException {
     List<InternalIterator> sources = memTableSources(view);
-    for (TableRef t : view.version().allTables()) {
-      sources.add(t.iterator());
+    boolean ok = false;
+    try {
+      tableSources(view.version(), TableRef::iterator, sources);
+      ok = true;
+      return sources;
+    } finally {
+      if (!ok) {
+        sources.forEach(InternalIterator::close);
+      }
     }
-    return sources;
+  }
+
+  /**
+   * Adds to {@code out} an iterator per level-0 table of {@code version} and one per non-empty
+   * deeper level, each table's iterator made by {@code opener}; on failure the caller closes {@code
+   * out}.
+   */
+  public static void tableSources(
+      Version version, LevelIterator.Opener opener, List<InternalIterator> out)
+      throws IOException {
+    for (TableRef t : version.level(0)) {
+      out.add(opener.open(t));
+    }
+    for (int level = 1; level < Version.NUM_LEVELS; level++) {
+      List<TableRef> tables = version.level(level);
+      if (!tables.isEmpty()) {
+        out.add(new LevelIterator(tables, opener));
+      }
+    }
   }
 
   static List<InternalIterator> memTableSources(ReadView view) {

@@ -4,7 +4,6 @@ import dev.strata.engine.CorruptionException;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.read.InternalIterator;
-import dev.strata.sstable.BlockCache;
 import dev.strata.sstable.CorruptTableException;
 import dev.strata.sstable.FilterProbe;
 import dev.strata.sstable.FilterType;
@@ -19,12 +18,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * One live table: its manifest entry and its open reader, shared by every {@link Version} that lists
- * it, reference-counted. Each version holding the table holds one reference; when the last is
- * released the reader is closed, and the file deleted if compaction has made it obsolete. So a
- * table leaves the disk only after no Get or scan can still reach it.
+ * One live table: its manifest entry, shared by every {@link Version} that lists it,
+ * reference-counted. Each version holding the table holds one reference; when the last is released
+ * the table leaves the {@link TableCache} (its reader is closed once no read still leases it), and
+ * the file is deleted if compaction has made it obsolete. So a table leaves the disk only after no
+ * Get or scan can still reach it.
+ *
+ * <p>It holds no open file itself: every read leases the reader from the table cache for as long as
+ * it needs it, so at most {@code maxOpenFiles} tables are open however many are live.
  *
  * <p>It is also the one place where the engine reads tables, so it is where the sstable module's
  * {@link CorruptTableException} becomes the public {@link CorruptionException}.
@@ -35,37 +39,49 @@ public final class TableRef {
   private static final System.Logger LOG = System.getLogger(TableRef.class.getName());
 
   private final FileMetadata metadata;
-  private final TableReader reader;
+  private final TableCache tables;
+  private final Path path;
+  private final long filterBytes;
   private final RefCount refs = new RefCount(this);
   private volatile boolean obsolete;
 
-  private TableRef(FileMetadata metadata, TableReader reader) {
+  private TableRef(FileMetadata metadata, TableCache tables, Path path, long filterBytes) {
     this.metadata = metadata;
-    this.reader = reader;
+    this.tables = tables;
+    this.path = path;
+    this.filterBytes = filterBytes;
   }
 
-  /** Opens the table's file with one reference held by the caller. */
-  public static TableRef open(Path file, FileMetadata metadata, BlockCache cache, ReadCounters counters)
+  /**
+   * The table of {@code metadata} in {@code dir}, with one reference held by the caller. Opens it
+   * through the cache (which keeps it open while there is room) to check it and learn its filter
+   * size.
+   *
+   * @throws CorruptionException when the table's footer, properties or index is damaged
+   */
+  public static TableRef open(Path dir, FileMetadata metadata, TableCache tables)
       throws IOException {
+    TableCache.Handle h = tables.acquire(metadata.fileNumber());
     try {
-      return new TableRef(metadata, TableReader.open(file, metadata.fileNumber(), cache, counters));
-    } catch (CorruptTableException e) {
-      throw translate(e);
+      TableProperties p = h.reader().properties();
+      long filterBytes = p.filterType() == FilterType.NONE ? 0 : p.filterBytes();
+      return new TableRef(metadata, tables, FileNames.table(dir, metadata.fileNumber()), filterBytes);
+    } finally {
+      tables.release(h);
     }
   }
 
   /**
-   * Opens the tables of {@code files} in {@code dir}, in order, with one reference each held by the
-   * caller; when one fails, those already open are released.
+   * Opens the tables of {@code files} in {@code dir}, in order and one at a time, with one reference
+   * each held by the caller; when one fails, those already open are released.
    */
-  public static List<TableRef> openAll(
-      Path dir, List<FileMetadata> files, BlockCache cache, ReadCounters counters)
+  public static List<TableRef> openAll(Path dir, List<FileMetadata> files, TableCache tables)
       throws IOException {
     List<TableRef> refs = new ArrayList<>(files.size());
     boolean ok = false;
     try {
       for (FileMetadata f : files) {
-        refs.add(open(FileNames.table(dir, f.fileNumber()), f, cache, counters));
+        refs.add(open(dir, f, tables));
       }
       ok = true;
       return refs;
@@ -76,14 +92,17 @@ public final class TableRef {
     }
   }
 
+  /** The same file listed under {@code metadata} (a trivial move), with one reference. */
+  public TableRef relisted(FileMetadata moved) {
+    if (moved.fileNumber() != metadata.fileNumber()) {
+      throw new IllegalArgumentException("not the same file: " + moved + " for " + metadata);
+    }
+    return new TableRef(moved, tables, path, filterBytes);
+  }
+
   /** The table's manifest entry. */
   public FileMetadata metadata() {
     return metadata;
-  }
-
-  /** The open reader; for tools and stats. Reads go through the methods below. */
-  public TableReader reader() {
-    return reader;
   }
 
   /**
@@ -91,8 +110,7 @@ public final class TableRef {
    * few bytes of its empty filter index (DbStats.filterBytesOnDisk is 0 under BloomType.NONE).
    */
   public long filterBytes() {
-    TableProperties p = reader.properties();
-    return p.filterType() == FilterType.NONE ? 0 : p.filterBytes();
+    return filterBytes;
   }
 
   /** Bytes of the index in the file, trailer included. */
@@ -102,29 +120,17 @@ public final class TableRef {
 
   /** See {@link TableReader#get}. */
   public GetResult get(FilterProbe probe, long snapshot) throws IOException {
-    try {
-      return reader.get(probe, snapshot);
-    } catch (CorruptTableException e) {
-      throw translate(e);
-    }
+    return withReader(r -> r.get(probe, snapshot));
   }
 
   /** See {@link TableReader#getAll}. */
   public GetResult[] getAll(List<FilterProbe> probes, long snapshot) throws IOException {
-    try {
-      return reader.getAll(probes, snapshot);
-    } catch (CorruptTableException e) {
-      throw translate(e);
-    }
+    return withReader(r -> r.getAll(probes, snapshot));
   }
 
   /** See {@link TableReader#mayContain}. */
   public boolean mayContain(FilterProbe probe) throws IOException {
-    try {
-      return reader.mayContain(probe);
-    } catch (CorruptTableException e) {
-      throw translate(e);
-    }
+    return withReader(r -> r.mayContain(probe));
   }
 
   /** See {@link TableReader#rowRangeMeetsPrefix}. */
@@ -143,33 +149,52 @@ public final class TableRef {
 
   /** See {@link TableReader#mightContainRow}. */
   public boolean mightContainRow(FilterProbe probe) throws IOException {
+    return withReader(r -> r.mightContainRow(probe));
+  }
+
+  /** One call on the table's reader, leased for the call; damage becomes a CorruptionException. */
+  private <T> T withReader(ReaderCall<T> call) throws IOException {
+    TableCache.Handle h = tables.acquire(metadata.fileNumber());
     try {
-      return reader.mightContainRow(probe);
+      return call.on(h.reader());
     } catch (CorruptTableException e) {
       throw translate(e);
+    } finally {
+      tables.release(h);
     }
   }
 
-  /** An iterator over the table's entries; the caller holds a reference for its lifetime. */
-  public InternalIterator iterator() {
-    return new Iterator(reader.iterator(), null);
+  @FunctionalInterface
+  private interface ReaderCall<T> {
+    T on(TableReader reader) throws IOException;
   }
 
   /**
-   * An iterator over the table through a reader of its own, counting into {@code counters} and
-   * caching in {@code cache}: compaction reads this way so it neither evicts the read path's blocks
-   * nor shows up in its counters. Closing the iterator closes that reader; the caller holds a
-   * reference on this table meanwhile.
+   * An iterator over the table's entries, holding the table's reader leased until closed; the
+   * caller holds a reference on this table meanwhile.
    */
-  public InternalIterator isolatedIterator(BlockCache cache, ReadCounters counters)
-      throws IOException {
-    TableReader own;
+  public InternalIterator iterator() throws IOException {
+    return leasedIterator(null);
+  }
+
+  /**
+   * An iterator for compaction through the same leased reader: its data blocks bypass the block
+   * cache (see {@link TableReader#bulkIterator}) and count into {@code counters}, so compaction
+   * neither evicts the read path's blocks nor shows up in its counters.
+   */
+  public InternalIterator bulkIterator(ReadCounters counters) throws IOException {
+    return leasedIterator(Objects.requireNonNull(counters, "counters"));
+  }
+
+  private InternalIterator leasedIterator(ReadCounters bulk) throws IOException {
+    TableCache.Handle h = tables.acquire(metadata.fileNumber());
     try {
-      own = TableReader.open(reader.path(), metadata.fileNumber(), cache, counters);
-    } catch (CorruptTableException e) {
-      throw translate(e);
+      TableReader r = h.reader();
+      return new Iterator(bulk == null ? r.iterator() : r.bulkIterator(bulk), h);
+    } catch (RuntimeException e) {
+      tables.release(h);
+      throw e;
     }
-    return new Iterator(own.iterator(), own);
   }
 
   /** Marks the file for deletion once the last reference is gone. */
@@ -182,19 +207,22 @@ public final class TableRef {
     refs.acquire();
   }
 
-  /** Drops one reference; the last closes the reader and deletes an obsolete file. */
+  /**
+   * Drops one reference; the last takes the table out of the cache and deletes an obsolete file.
+   * No read can lease it then: every read holds a version that holds a reference.
+   */
   public void release() {
     if (!refs.release()) {
       return;
     }
-    try {
-      reader.close();
-      if (obsolete) {
-        Files.deleteIfExists(reader.path());
+    tables.drop(metadata.fileNumber());
+    if (obsolete) {
+      try {
+        Files.deleteIfExists(path);
+      } catch (IOException e) {
+        // The file is unreachable either way; a leftover is deleted by the next open's cleanup.
+        LOG.log(System.Logger.Level.WARNING, "could not delete table " + path, e);
       }
-    } catch (IOException e) {
-      // The file is unreachable either way; a leftover is deleted by the next open's cleanup.
-      LOG.log(System.Logger.Level.WARNING, "could not release table " + reader.path(), e);
     }
   }
 
@@ -212,15 +240,14 @@ public final class TableRef {
     return new CorruptionException(e.getMessage(), e);
   }
 
-  /** Adapts the table's iterator, translating its corruption reports. */
-  private static final class Iterator implements InternalIterator {
+  /** Adapts the table's iterator, translating its corruption reports; returns the lease on close. */
+  private final class Iterator implements InternalIterator {
     private final TableIterator it;
-    /** A reader this iterator owns and closes, or null. */
-    private final TableReader owned;
+    private TableCache.Handle lease;
 
-    Iterator(TableIterator it, TableReader owned) {
+    Iterator(TableIterator it, TableCache.Handle lease) {
       this.it = it;
-      this.owned = owned;
+      this.lease = lease;
     }
 
     @Override
@@ -286,13 +313,9 @@ public final class TableRef {
     @Override
     public void close() {
       it.close();
-      if (owned != null) {
-        try {
-          owned.close();
-        } catch (IOException e) {
-          // A read-only channel: nothing was lost, only a descriptor may linger until GC.
-          LOG.log(System.Logger.Level.WARNING, "could not close " + owned.path(), e);
-        }
+      if (lease != null) {
+        tables.release(lease);
+        lease = null;
       }
     }
   }

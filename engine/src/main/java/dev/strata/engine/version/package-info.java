@@ -1,13 +1,15 @@
 /**
- * The engine's table set over time: {@link dev.strata.engine.version.TableRef} (a live table and
- * its reader), {@link dev.strata.engine.version.Version} (one immutable set of tables per level),
+ * The engine's table set over time: {@link dev.strata.engine.version.TableRef} (a live table),
+ * {@link dev.strata.engine.version.TableCache} (the bounded set of open readers every read leases
+ * from), {@link dev.strata.engine.version.Version} (one immutable set of tables per level),
  * {@link dev.strata.engine.version.VersionEdit} (what a flush or compaction changes), {@link
  * dev.strata.engine.version.VersionSet} (the current version and the manifest that makes each
  * change durable) and {@link dev.strata.engine.version.ReadView} (memtables plus a version: what
  * one read sees).
  *
  * <p>Lifetimes are reference counts that fail fast (use after release, over-release). A table is
- * closed, and deleted if obsolete, only when no version lists it; a version is released only when no
+ * dropped from the table cache, and deleted if obsolete, only when no version lists it; a reader is
+ * closed only when no read leases it; a version is released only when no
  * read view holds it; so compaction never removes a file under a running Get or scan.
  *
  * <pre>{@code

@@ -37,10 +37,12 @@ final class VersionSetTest {
   private final ReentrantLock mutex = new ReentrantLock();
   private VersionSet versions;
   private OutputTables outputs;
+  private TableCache tables;
 
   @BeforeEach
   void start() {
     mutex.lock();
+    tables = new TableCache(dir, TableCache.UNLIMITED, new ClockBlockCache(1 << 20), new ReadCounters());
     versions = new VersionSet(dir, mutex);
     versions.start(Version.empty(), 10);
     outputs =
@@ -50,8 +52,7 @@ final class VersionSetTest {
             TableOptions.defaults(),
             Long.MAX_VALUE,
             versions::newFileNumber,
-            new ClockBlockCache(1 << 20),
-            new ReadCounters(),
+            tables,
             () -> dev.strata.engine.compaction.SnapshotStripes.NONE,
             SstableFormat.MAX_BLOCK_BYTES);
   }
@@ -60,6 +61,7 @@ final class VersionSetTest {
   void stop() {
     versions.close();
     mutex.unlock();
+    tables.close();
   }
 
   /** A level-0 table holding one cell of {@code row}, written and opened. */
@@ -119,12 +121,7 @@ final class VersionSetTest {
     // A trivial move: the same file leaves level 0 and reappears at level 1; it must survive.
     VersionEdit move = new VersionEdit();
     move.delete(moved.metadata().fileNumber());
-    move.add(
-        TableRef.open(
-            movedFile,
-            moved.metadata().atLevel(1),
-            new ClockBlockCache(1 << 20),
-            new ReadCounters()));
+    move.add(moved.relisted(moved.metadata().atLevel(1)));
     versions.install(move, 1, 0, false);
     assertTrue(Files.exists(movedFile));
     assertEquals(1, versions.current().level(1).size());

@@ -1,0 +1,281 @@
+package dev.strata.engine.version;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.engine.CorruptionException;
+import dev.strata.engine.fs.FileNames;
+import dev.strata.sstable.BlockCache;
+import dev.strata.sstable.CorruptTableException;
+import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.TableReader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The open table readers of one database, at most {@code capacity} of them (LevelDB's table cache):
+ * a file descriptor each, plus the parsed footer, properties, filter index and index. Every read of a
+ * table, by a Get, a scan or a compaction, leases the table's reader here and returns it; the least
+ * recently used readers that no lease holds are closed whenever more than {@code capacity} are open,
+ * and reopened on the next lease.
+ *
+ * <p><b>Leases.</b> A reader is closed only when no lease holds it, so a Get, scan or compaction never
+ * has a reader closed under it; a lease is short for a Get (one table probe) and lasts an iterator's
+ * life for scans and compactions, which is why they read deeper levels one table at a time
+ * ({@code read.LevelIterator}): a scan holds one lease per level-0 table and one per deeper level.
+ * When every open reader is leased the cache opens one more rather than wait (as LevelDB's does), so
+ * the bound holds as long as fewer than {@code capacity} leases are out at once; waiting instead
+ * could hang a Get forever behind scanners an application keeps open.
+ *
+ * <p><b>Dropping.</b> When a table leaves the last version ({@link TableRef}), its reader is dropped:
+ * closed at once, or at its last return when leased. A trivially moved table (same file, new level)
+ * then reopens under its new entry.
+ *
+ * <p>Thread-safe: one lock guards the map and the counts; files are opened and closed outside it.
+ */
+public final class TableCache implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(TableCache.class.getName());
+
+  /** {@code maxOpenFiles} for no limit. */
+  public static final int UNLIMITED = -1;
+
+  private final Path dir;
+  private final int capacity;
+  private final BlockCache blockCache;
+  private final ReadCounters counters;
+
+  private final ReentrantLock lock = new ReentrantLock();
+
+  /** Open readers in access order, least recently used first. */
+  @GuardedBy("lock")
+  private final LinkedHashMap<Long, Handle> open = new LinkedHashMap<>(16, 0.75f, true);
+
+  /** Readers being opened now, counted against the capacity. */
+  @GuardedBy("lock")
+  private int opening;
+
+  /** Readers out of the map but not closed yet: dropped but leased, or being closed. */
+  @GuardedBy("lock")
+  private int leaving;
+
+  private final LongAdder opens = new LongAdder();
+
+  /** A leased reader; give it back with {@link TableCache#release}. */
+  public static final class Handle {
+    private final long fileNumber;
+    private final TableReader reader;
+
+    @GuardedBy("TableCache.this.lock")
+    private int leases;
+
+    @GuardedBy("TableCache.this.lock")
+    private boolean dropped;
+
+    private Handle(long fileNumber, TableReader reader) {
+      this.fileNumber = fileNumber;
+      this.reader = reader;
+    }
+
+    /** The open reader; valid until the lease is released. */
+    public TableReader reader() {
+      return reader;
+    }
+  }
+
+  /**
+   * @param maxOpenFiles readers open at once, at most; {@link #UNLIMITED} for no limit
+   * @param blockCache where the readers cache blocks
+   * @param counters what the readers count into (the read path's counters)
+   */
+  public TableCache(Path dir, int maxOpenFiles, BlockCache blockCache, ReadCounters counters) {
+    if (maxOpenFiles != UNLIMITED && maxOpenFiles < 1) {
+      throw new IllegalArgumentException("maxOpenFiles must be -1 or positive: " + maxOpenFiles);
+    }
+    this.dir = dir;
+    this.capacity = maxOpenFiles == UNLIMITED ? Integer.MAX_VALUE : maxOpenFiles;
+    this.blockCache = blockCache;
+    this.counters = counters;
+  }
+
+  /**
+   * Leases the reader of table {@code fileNumber}, opening it when it is not open.
+   *
+   * @throws CorruptionException when the table's footer, properties or index is damaged
+   */
+  public Handle acquire(long fileNumber) throws IOException {
+    List<Handle> evicted;
+    lock.lock();
+    try {
+      Handle h = open.get(fileNumber);
+      if (h != null) {
+        h.leases++;
+        return h;
+      }
+      evicted = evictExcess(1);
+      opening++;
+    } finally {
+      lock.unlock();
+    }
+    closeAll(evicted);
+    Handle fresh = null;
+    Handle winner;
+    try {
+      fresh = new Handle(fileNumber, openReader(fileNumber));
+    } finally {
+      lock.lock();
+      try {
+        opening--;
+        winner = fresh == null ? null : open.putIfAbsent(fileNumber, fresh);
+        if (winner == null) {
+          winner = fresh;
+        } else {
+          leaving++; // another thread opened it meanwhile: ours goes
+        }
+        if (winner != null) {
+          winner.leases++;
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+    if (winner != fresh) {
+      closeAll(List.of(fresh));
+    }
+    return winner;
+  }
+
+  /** Returns a lease; the reader may be closed now if it is dropped or the cache is over capacity. */
+  public void release(Handle h) {
+    List<Handle> toClose;
+    lock.lock();
+    try {
+      if (--h.leases < 0) {
+        throw new IllegalStateException("lease returned twice: table " + h.fileNumber);
+      }
+      if (h.leases > 0) {
+        return;
+      }
+      // A dropped reader was counted as leaving when it was dropped.
+      toClose = h.dropped ? List.of(h) : evictExcess(0);
+    } finally {
+      lock.unlock();
+    }
+    closeAll(toClose);
+  }
+
+  /** Closes table {@code fileNumber}'s reader once no lease holds it: the table left every version. */
+  public void drop(long fileNumber) {
+    Handle h;
+    lock.lock();
+    try {
+      h = open.remove(fileNumber);
+      if (h == null) {
+        return;
+      }
+      leaving++;
+      if (h.leases > 0) {
+        h.dropped = true; // the last release closes it
+        return;
+      }
+    } finally {
+      lock.unlock();
+    }
+    closeAll(List.of(h));
+  }
+
+  /** Readers open now, leased or not. */
+  public int openReaders() {
+    lock.lock();
+    try {
+      return openNow();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Readers opened since the cache was made, reopens included. */
+  public long opens() {
+    return opens.sum();
+  }
+
+  /** Closes every reader still open; the database has released every version before. */
+  @Override
+  public void close() {
+    List<Handle> all;
+    lock.lock();
+    try {
+      all = new ArrayList<>(open.values());
+      open.clear();
+      leaving += all.size();
+    } finally {
+      lock.unlock();
+    }
+    closeAll(all);
+  }
+
+  @GuardedBy("lock")
+  private int openNow() {
+    return open.size() + opening + leaving;
+  }
+
+  /**
+   * Takes least recently used, unleased readers out of the map until {@code extra} more fit under
+   * the capacity (or none is left to take); the caller closes them outside the lock.
+   */
+  @GuardedBy("lock")
+  private List<Handle> evictExcess(int extra) {
+    List<Handle> out = List.of();
+    long excess = (long) openNow() + extra - capacity;
+    Iterator<Map.Entry<Long, Handle>> it = open.entrySet().iterator();
+    while (excess > 0 && it.hasNext()) {
+      Handle h = it.next().getValue();
+      if (h.leases == 0) {
+        it.remove();
+        leaving++; // still open until the caller closes it, but no longer in excess
+        excess--;
+        if (out.isEmpty()) {
+          out = new ArrayList<>();
+        }
+        out.add(h);
+      }
+    }
+    return out;
+  }
+
+  private TableReader openReader(long fileNumber) throws IOException {
+    try {
+      TableReader r =
+          TableReader.open(FileNames.table(dir, fileNumber), fileNumber, blockCache, counters);
+      opens.increment();
+      return r;
+    } catch (CorruptTableException e) {
+      throw TableRef.translate(e);
+    }
+  }
+
+  /** Closes readers already counted as leaving, outside the lock. */
+  private void closeAll(List<Handle> handles) {
+    if (handles.isEmpty()) {
+      return;
+    }
+    for (Handle h : handles) {
+      try {
+        h.reader.close();
+      } catch (IOException e) {
+        // A read-only file: nothing is lost; the descriptor is gone or goes with the channel.
+        LOG.log(System.Logger.Level.WARNING, "could not close " + h.reader.path(), e);
+      }
+    }
+    lock.lock();
+    try {
+      leaving -= handles.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,150 @@
+package dev.strata.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * At most {@code maxOpenFiles} tables are open: in process (the cache's count), and for real in a
+ * child JVM whose descriptors are limited with {@code ulimit -n}, where a database of over 600
+ * tables must open, answer Gets and a scan, and compact. The same child with no limit on open
+ * tables fails there, which shows the limit bites.
+ */
+final class TableCacheLimitTest {
+  private static final int KEYS = 20_000;
+  private static final int ULIMIT = 256;
+
+  @TempDir Path dir;
+
+  /** Tiny tables, so a few megabytes of data make hundreds of them across the levels. */
+  static DbOptions options() {
+    return DbOptions.builder()
+        .memtableBytes(64 << 10)
+        .targetFileSizeBytes(2 << 10)
+        .maxBytesForLevelBase(128 << 10)
+        .blockSizeBytes(1024)
+        .compression(Compression.NONE)
+        .build();
+  }
+
+  static byte[] key(int i) {
+    return String.format("key%08d", i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] value(int i) {
+    byte[] v = new byte[64];
+    new Random(i).nextBytes(v);
+    return v;
+  }
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void getsAndScansStayWithinMaxOpenFiles() throws IOException {
+    DbOptions options =
+        DbOptions.builder().memtableBytes(4096).autoCompaction(false).maxOpenFiles(16).build();
+    try (Db db = Db.open(dir, options)) {
+      for (int t = 0; t < 40; t++) {
+        db.put(b("row" + t), b("v" + t));
+        db.flush();
+        assertTrue(db.openTableReaders() <= 16, "open: " + db.openTableReaders());
+      }
+      assertEquals(40, (int) db.tablesPerLevel().get(0));
+      for (int t = 0; t < 40; t++) {
+        assertArrayEquals(b("v" + t), db.get(b("row" + t)));
+        assertTrue(db.openTableReaders() <= 16, "open: " + db.openTableReaders());
+      }
+      int cells = 0;
+      try (CellScanner scan = db.scan(null, null)) {
+        while (scan.hasNext()) {
+          scan.next();
+          cells++;
+        }
+      }
+      assertEquals(40, cells);
+      assertTrue(db.openTableReaders() <= 16, "after the scan: " + db.openTableReaders());
+    }
+    try (Db db = Db.open(dir, options)) {
+      assertTrue(db.openTableReaders() <= 16, "recovery: " + db.openTableReaders());
+      assertArrayEquals(b("v7"), db.get(b("row7")));
+    }
+  }
+
+  @Test
+  void manyTablesUnderALowDescriptorLimit() throws Exception {
+    Path db = dir.resolve("db");
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < KEYS; i++) {
+      order.add(i);
+    }
+    Collections.shuffle(order, new Random(42));
+    long started = System.nanoTime();
+    try (Db d = Db.open(db, options())) {
+      for (int i : order) {
+        d.put(key(i), value(i));
+      }
+    }
+    System.out.println("built in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+
+    // The control: with every table kept open, the same child runs out of descriptors.
+    Child unlimited = runChild(db, -1);
+    assertNotEquals(0, unlimited.exit, "every table kept open: " + unlimited.output);
+    assertTrue(unlimited.output.contains("Too many open files"), unlimited.output);
+
+    Child limited = runChild(db, 64);
+    assertEquals(0, limited.exit, "under ulimit -n " + ULIMIT + ": " + limited.output);
+    String[] ok = limited.output.strip().split(" ");
+    assertEquals("ok", ok[0], limited.output);
+    assertEquals(KEYS, Integer.parseInt(ok[1]));
+    assertTrue(Integer.parseInt(ok[2]) >= 600, "tables: " + ok[2]);
+    assertTrue(Integer.parseInt(ok[3]) < ULIMIT, "descriptors: " + ok[3]);
+  }
+
+  private record Child(int exit, String output) {}
+
+  private Child runChild(Path db, int maxOpenFiles) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Path output = dir.resolve("child-" + maxOpenFiles + ".out");
+    String command =
+        "ulimit -n "
+            + ULIMIT
+            + " && exec \"$0\" -Xmx256m -cp \"$1\" "
+            + ManyTablesChild.class.getName()
+            + " \"$2\" "
+            + maxOpenFiles
+            + " "
+            + KEYS;
+    Process p =
+        new ProcessBuilder(
+                "bash",
+                "-c",
+                command,
+                java.toString(),
+                System.getProperty("java.class.path"),
+                db.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      p.waitFor();
+      throw new AssertionError("the child did not finish: " + Files.readString(output));
+    }
+    return new Child(p.exitValue(), Files.readString(output));
+  }
+}

@@ -1,0 +1,130 @@
+package dev.strata.engine.version;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.engine.CorruptionException;
+import dev.strata.engine.fs.FileNames;
+import dev.strata.sstable.FilterProbe;
+import dev.strata.sstable.GetResult;
+import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.testing.Entry;
+import dev.strata.sstable.testing.Tables;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The table cache: bounded by its capacity, LRU, never closing a leased reader. */
+final class TableCacheTest {
+  @TempDir Path dir;
+
+  private TableCache cache;
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Writes table {@code number} holding one cell: row "r{number}", value "v{number}". */
+  private void writeTable(long number) throws IOException {
+    InternalKey key = new InternalKey(b("r" + number), new byte[0], 1, ValueKind.PUT);
+    Tables.write(
+        FileNames.table(dir, number),
+        TableOptions.defaults(),
+        List.of(new Entry(key, b("v" + number))));
+  }
+
+  private GetResult get(TableCache.Handle h, long number) throws IOException {
+    return h.reader().get(FilterProbe.of(b("r" + number), new byte[0]), InternalKey.MAX_SEQUENCE);
+  }
+
+  @BeforeEach
+  void tables() throws IOException {
+    for (long n = 1; n <= 5; n++) {
+      writeTable(n);
+    }
+    cache = new TableCache(dir, 2, new ClockBlockCache(1 << 20), new ReadCounters());
+  }
+
+  @AfterEach
+  void close() {
+    cache.close();
+  }
+
+  @Test
+  void staysWithinCapacityClosingTheLeastRecentlyUsed() throws IOException {
+    for (long n = 1; n <= 5; n++) {
+      TableCache.Handle h = cache.acquire(n);
+      assertArrayEquals(b("v" + n), get(h, n).value());
+      cache.release(h);
+      assertTrue(cache.openReaders() <= 2, "open: " + cache.openReaders());
+    }
+    assertEquals(5, cache.opens());
+    // 4 and 5 are open; using 4 makes 5 the least recently used, so opening 1 closes 5, not 4.
+    cache.release(cache.acquire(4));
+    cache.release(cache.acquire(1));
+    cache.release(cache.acquire(4));
+    assertEquals(6, cache.opens(), "4 stayed open");
+    cache.release(cache.acquire(5));
+    assertEquals(7, cache.opens(), "5 was reopened");
+  }
+
+  @Test
+  void neverClosesALeasedReader() throws IOException {
+    TableCache.Handle one = cache.acquire(1);
+    TableCache.Handle two = cache.acquire(2);
+    TableCache.Handle three = cache.acquire(3); // all leased: the cache goes over its capacity
+    assertEquals(3, cache.openReaders());
+    assertArrayEquals(b("v1"), get(one, 1).value(), "still open under its lease");
+    cache.release(one);
+    assertEquals(2, cache.openReaders(), "back within capacity once a lease is returned");
+    assertArrayEquals(b("v2"), get(two, 2).value());
+    cache.release(two);
+    cache.release(three);
+    assertThrows(IllegalStateException.class, () -> cache.release(three));
+  }
+
+  @Test
+  void sharesOneReaderBetweenLeases() throws IOException {
+    TableCache.Handle a = cache.acquire(1);
+    TableCache.Handle b = cache.acquire(1);
+    assertSame(a, b);
+    assertEquals(1, cache.opens());
+    cache.release(a);
+    cache.release(b);
+  }
+
+  @Test
+  void aDroppedReaderClosesAtItsLastRelease() throws IOException {
+    TableCache.Handle h = cache.acquire(1);
+    cache.drop(1);
+    assertEquals(1, cache.openReaders(), "leased: still open");
+    assertArrayEquals(b("v1"), get(h, 1).value());
+    cache.release(h);
+    assertEquals(0, cache.openReaders());
+    TableCache.Handle again = cache.acquire(1);
+    assertNotSame(h, again, "reopened");
+    cache.release(again);
+  }
+
+  @Test
+  void aDamagedTableFailsWithCorruptionAndHoldsNothing() throws IOException {
+    Files.write(FileNames.table(dir, 9), new byte[] {1, 2, 3});
+    CorruptionException e = assertThrows(CorruptionException.class, () -> cache.acquire(9));
+    assertTrue(e.getMessage().contains(".sst"), e.getMessage());
+    assertEquals(0, cache.openReaders());
+  }
+}
