@@ -13,6 +13,7 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.BatchCodec;
 import dev.strata.engine.log.LogFormat;
 import dev.strata.engine.log.LogWriter;
+import dev.strata.engine.manifest.ManifestWriteException;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.observe.DbDescription;
 import dev.strata.engine.observe.MBeans;
@@ -49,6 +50,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
@@ -1105,16 +1107,33 @@ public final class Db implements AutoCloseable {
     }
     VersionEdit edit = new VersionEdit();
     written.forEach(edit::add);
-    frozen.removeLast();
-    long logNumber = frozen.isEmpty() ? memLogNumber : frozen.peekLast().logNumber;
+    // The memtable stays frozen (and in every view published) until its table is installed: the
+    // install releases the mutex while it writes the manifest. The oldest log still needed is then
+    // that of the next oldest frozen memtable, or of the memtable taking writes.
+    Iterator<Frozen> oldestFirst = frozen.descendingIterator();
+    oldestFirst.next();
+    long logNumber = oldestFirst.hasNext() ? oldestFirst.next().logNumber : memLogNumber;
     try {
-      install(edit, logNumber);
+      versions.install(edit, lastSequence, logNumber, true);
     } catch (IOException | RuntimeException e) {
-      frozen.addLast(oldest);
-      outputs.discard(written);
+      discardUnlessListed(written, e);
       throw e;
     }
+    Frozen flushed = frozen.removeLast();
+    assert flushed == oldest : "only the flush thread removes frozen memtables";
     oldest.flushed = true;
+    afterInstall();
+  }
+
+  /**
+   * Deletes the outputs of a failed install unless the manifest may list them all the same (a
+   * manifest write whose outcome is unknown): then they stay, and the next open deletes them if
+   * they turn out unlisted.
+   */
+  private void discardUnlessListed(List<TableRef> written, Throwable failure) {
+    if (!ManifestWriteException.mayHaveReachedDisk(failure)) {
+      outputs.discard(written);
+    }
   }
 
   @GuardedBy("mutex")
@@ -1146,7 +1165,7 @@ public final class Db implements AutoCloseable {
     try {
       install(edit, currentLogNumber());
     } catch (IOException | RuntimeException e) {
-      outputs.discard(written);
+      discardUnlessListed(written, e);
       throw e;
     }
   }
@@ -1165,6 +1184,12 @@ public final class Db implements AutoCloseable {
   @GuardedBy("mutex")
   private void install(VersionEdit edit, long logNumber, boolean deleteFiles) throws IOException {
     versions.install(edit, lastSequence, logNumber, deleteFiles);
+    afterInstall();
+  }
+
+  /** Publishes the version an install made current. */
+  @GuardedBy("mutex")
+  private void afterInstall() {
     pendingCompactionBytes = picker.pendingCompactionBytes(versions.current());
     publishView();
   }

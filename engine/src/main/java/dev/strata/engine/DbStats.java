@@ -30,9 +30,11 @@ package dev.strata.engine;
  * @param filterBytesOnDisk filter bytes (chunks and their index) in all live SSTables now
  * @param liveSnapshots snapshots taken with {@code Db.snapshot()} and not yet closed, now
  * @param oldestSnapshotAgeMillis how long the oldest live snapshot has been held, now; 0 when none
- * @param bytesReadAtOpen bytes read from SSTable files to open them: at {@code Db.open}, and for
- *     each table a flush or compaction writes (footer, properties, filter index, row-tombstone
- *     filter and index block, with their trailers); incremented once per table opened
+ * @param bytesReadAtOpen bytes read from SSTable files to open them (footer, properties, filter
+ *     index, row-tombstone filter and index block, with their trailers): by the table cache when a
+ *     read first needs a table, and again after the cache closed it to stay within {@code
+ *     maxOpenFiles} (and at {@code Db.open} for tables of a version-1 manifest); incremented once
+ *     per table opened
  * @param walBytesDroppedAtOpen log bytes the last open did not replay: a torn last record, or
  *     under {@link WalRecoveryMode#POINT_IN_TIME} everything from the first damaged or missing
  *     record on (see the logger for which files and offsets); set once by open

@@ -18,10 +18,13 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -332,11 +335,82 @@ final class CrashRecoveryTest {
       long at = offset;
       assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "flip at " + at);
     }
-    for (long cut : new long[] {0, 1, size / 2, size - 1}) {
+    // A cut inside a later record is what a crash mid-append leaves (see the next test); a cut
+    // before the first record ends leaves no state at all.
+    long firstRecordEnd = manifestRecordEnds(FileNames.manifest(original)).get(0);
+    for (long cut : new long[] {0, 1, firstRecordEnd / 2, firstRecordEnd - 1}) {
       Path copy = copyDir(original, scratch.resolve("manifest"));
       CorruptFiles.truncate(FileNames.manifest(copy), cut);
       assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "cut at " + cut);
     }
+  }
+
+  /**
+   * What a SIGKILL in the middle of a manifest write leaves: an edit appended only in part (every
+   * prefix of a real record, or zeros where it would be), or a rewrite's {@code MANIFEST.tmp} cut
+   * short beside the intact manifest. The engine acts on a record only once it is fsynced, so each
+   * of these must open with every acknowledged write, and the next change must write a manifest
+   * that opens again.
+   */
+  @Test
+  void manifest_editOrRewriteCutShortByAKill_opensWithEveryAcknowledgedWrite() throws IOException {
+    Path original = dir.resolve("original");
+    CellModel model = new CellModel();
+    try (Db d = Db.open(original, CrashWorkload.options())) {
+      for (long id = 0; id < 400; id++) {
+        CrashWorkload.Step step = CrashWorkload.step(7, id);
+        step.applyTo(d);
+        step.applyTo(model);
+      }
+      d.flush();
+    }
+    Path manifest = FileNames.manifest(original);
+    byte[] bytes = Files.readAllBytes(manifest);
+    List<Long> ends = manifestRecordEnds(manifest);
+    assertTrue(ends.size() >= 2, "a snapshot and at least one edit: " + ends);
+    int lastStart = (int) (long) ends.get(ends.size() - 2);
+    byte[] record = Arrays.copyOfRange(bytes, lastStart, bytes.length); // a real edit's bytes
+    for (int cut = 1; cut < record.length; cut += Math.max(1, record.length / 40)) {
+      Path copy = copyDir(original, scratch.resolve("torn-edit"));
+      byte[] torn = Arrays.copyOf(bytes, bytes.length + cut);
+      System.arraycopy(record, 0, torn, bytes.length, cut);
+      Files.write(FileNames.manifest(copy), torn);
+      assertOpensWith(copy, model, "edit cut after " + cut + " of " + record.length + " bytes");
+    }
+    Path zeros = copyDir(original, scratch.resolve("torn-edit"));
+    Files.write(FileNames.manifest(zeros), Arrays.copyOf(bytes, bytes.length + record.length));
+    assertOpensWith(zeros, model, "an edit's length of zeros");
+    for (int cut : new int[] {0, 5, bytes.length / 2, bytes.length - 1}) {
+      Path copy = copyDir(original, scratch.resolve("torn-rewrite"));
+      Files.write(FileNames.manifestTemp(copy), Arrays.copyOf(bytes, cut));
+      assertOpensWith(copy, model, "rewrite cut after " + cut + " bytes");
+      assertTrue(Files.notExists(FileNames.manifestTemp(copy)), "the leftover is deleted");
+    }
+  }
+
+  /** Opens {@code copy}, checks it holds {@code model}, changes it, and opens it once more. */
+  private static void assertOpensWith(Path copy, CellModel model, String context)
+      throws IOException {
+    try (Db d = Db.open(copy, CrashWorkload.options())) {
+      assertEquals(model.scan(null, null), CellModel.scan(d, null, null), context);
+      d.put(b("after"), b("c"), b("v"));
+      d.flush(); // a manifest change after the tear
+    }
+    try (Db d = Db.open(copy, CrashWorkload.options())) {
+      assertArrayEquals(b("v"), d.get(b("after"), b("c")), context);
+    }
+  }
+
+  /** The offsets where the records of a version-2 manifest end, in order. */
+  private static List<Long> manifestRecordEnds(Path manifest) throws IOException {
+    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(manifest)).order(ByteOrder.LITTLE_ENDIAN);
+    List<Long> ends = new ArrayList<>();
+    int at = 16; // magic, version, header crc
+    while (at + 12 <= b.capacity()) {
+      at += 12 + b.getInt(at);
+      ends.add((long) at);
+    }
+    return ends;
   }
 
   /**

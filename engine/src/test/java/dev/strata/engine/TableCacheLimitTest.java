@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tables fails there, which shows the limit bites.
  */
 final class TableCacheLimitTest {
-  private static final int KEYS = 20_000;
+  private static final int KEYS = 24_000;
   private static final int ULIMIT = 256;
 
   @TempDir Path dir;

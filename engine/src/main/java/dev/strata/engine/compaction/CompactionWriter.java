@@ -4,6 +4,7 @@ import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.read.InternalIterator;
+import dev.strata.sstable.FilterType;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.TableMetadata;
 import dev.strata.sstable.TableOptions;
@@ -174,7 +175,8 @@ public final class CompactionWriter {
             p.minSequence(),
             p.maxSequence(),
             t.smallest(),
-            t.largest()));
+            t.largest(),
+            p.filterType() == FilterType.NONE ? 0 : p.filterBytes()));
   }
 
   private void abandon() throws IOException {

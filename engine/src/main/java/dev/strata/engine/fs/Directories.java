@@ -69,9 +69,11 @@ public final class Directories {
   /**
    * Replaces {@code target} with {@code bytes} so that a crash at any moment leaves either the old
    * file or the new one, whole: write {@code temp}, fsync it, rename it over {@code target}
-   * atomically, fsync the directory. {@code temp} must be in the same directory as {@code target}.
+   * atomically; the caller then fsyncs the directory ({@link #fsync}) to make the rename durable.
+   * {@code temp} must be in the same directory as {@code target}. When this throws, {@code target}
+   * is untouched and {@code temp} is gone.
    */
-  public static void replaceAtomically(Path target, Path temp, byte[] bytes) throws IOException {
+  public static void writeAndRename(Path target, Path temp, byte[] bytes) throws IOException {
     try {
       try (FileChannel ch =
           FileChannel.open(
@@ -100,6 +102,5 @@ public final class Directories {
       }
       throw t;
     }
-    fsync(parentOf(target));
   }
 }

@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param largestSequence the largest sequence number of its entries
  * @param smallest its first internal key
  * @param largest its last internal key
+ * @param filterBytes the bytes of filter in the file (0 without a filter), so that statistics need
+ *     not open the table; {@link #UNKNOWN_FILTER_BYTES} when read from a version-1 manifest
  */
 public record FileMetadata(
     long fileNumber,
@@ -27,15 +29,28 @@ public record FileMetadata(
     long smallestSequence,
     long largestSequence,
     InternalKey smallest,
-    InternalKey largest) {
+    InternalKey largest,
+    long filterBytes) {
+
+  /** {@link #filterBytes()} of a table listed by a version-1 manifest, which did not record it. */
+  public static final long UNKNOWN_FILTER_BYTES = -1;
 
   public FileMetadata {
     Objects.requireNonNull(smallest, "smallest");
     Objects.requireNonNull(largest, "largest");
   }
 
+  /** The same entry with its filter size, once learned from the table. */
+  public FileMetadata withFilterBytes(long bytes) {
+    return with(level, bytes);
+  }
+
   /** The same table at another level (a trivial move by compaction). */
   public FileMetadata atLevel(int newLevel) {
+    return with(newLevel, filterBytes);
+  }
+
+  private FileMetadata with(int newLevel, long newFilterBytes) {
     return new FileMetadata(
         fileNumber,
         newLevel,
@@ -44,7 +59,8 @@ public record FileMetadata(
         smallestSequence,
         largestSequence,
         smallest,
-        largest);
+        largest,
+        newFilterBytes);
   }
 
   /** True when {@code row} lies between the table's smallest and largest row, unsigned. */

@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * The durable state of a database besides its tables' contents: which tables make up each level,
- * and the counters a reopen continues from. A new manifest replaces the old one whole (see {@link
- * ManifestFormat}).
+ * and the counters a reopen continues from: a snapshot of the manifest log with its edits applied
+ * (see {@link ManifestFormat}).
  *
  * <p>Immutable.
  *
@@ -34,6 +34,37 @@ public record Manifest(
   public static Manifest empty() {
     return new Manifest(1, 0, 0, List.of());
   }
+
+  /**
+   * The state after {@code edit} (which must apply: {@link ManifestEdit#problemAgainst}): its
+   * counters, the tables without the deleted ones and with the added ones, listed as the engine
+   * lists them (by level; level 0 newest first, by largest sequence number; deeper levels by
+   * smallest key).
+   */
+  public Manifest apply(ManifestEdit edit) {
+    Set<Long> deleted = new HashSet<>(edit.deleted());
+    List<FileMetadata> out = new ArrayList<>();
+    for (FileMetadata f : files) {
+      if (!deleted.contains(f.fileNumber())) {
+        out.add(f);
+      }
+    }
+    out.addAll(edit.added());
+    out.sort(LISTING_ORDER);
+    return new Manifest(edit.nextFileNumber(), edit.lastSequence(), edit.logNumber(), out);
+  }
+
+  /** The order the engine lists tables in; see {@link #apply}. */
+  private static final Comparator<FileMetadata> LISTING_ORDER =
+      (a, b) -> {
+        if (a.level() != b.level()) {
+          return Integer.compare(a.level(), b.level());
+        }
+        if (a.level() == 0) {
+          return Long.compare(b.largestSequence(), a.largestSequence());
+        }
+        return InternalKey.compare(a.smallest(), b.smallest());
+      };
 
   /** The tables at {@code level}, in list order. */
   public List<FileMetadata> filesAt(int level) {
@@ -94,6 +125,9 @@ public record Manifest(
     }
     if (f.level() < 0 || f.level() >= ManifestFormat.NUM_LEVELS) {
       return "level " + f.level() + " out of range";
+    }
+    if (f.filterBytes() < FileMetadata.UNKNOWN_FILTER_BYTES) {
+      return "filterBytes " + f.filterBytes() + " out of range";
     }
     if (f.fileSize() < 0 || f.entryCount() < 0) {
       return "negative size " + f.fileSize() + " or entry count " + f.entryCount();

@@ -10,109 +10,384 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * The manifest's byte layout: one file, {@code MANIFEST}, holding the whole state, replaced
- * atomically on every change. All integers are little-endian, as in every Strata format; {@code crc} is a masked CRC32C ({@link
- * Checksums}).
+ * The manifest's byte layout: one file, {@code MANIFEST}. All integers are little-endian, as in every
+ * Strata format; {@code crc} is a masked CRC32C ({@link Checksums}).
+ *
+ * <p><b>Version 2: a log of version edits</b> (LevelDB's MANIFEST), written by {@link ManifestLog}.
+ *
+ * <pre>
+ * Manifest := Header Record+
+ * Header   := magic:u64 version:u32 headerCrc:u32        version = 2, headerCrc = crc(magic version)
+ * Record   := length:u32 lengthCrc:u32 crc:u32 payload[length]
+ *             lengthCrc = crc(length), crc = crc(payload), length >= 1
+ * payload  := SNAPSHOT | EDIT                            the first record is a SNAPSHOT, the rest EDITs
+ * SNAPSHOT := 1:u8 Counters fileCount:u32 File{fileCount}
+ * EDIT     := 2:u8 Counters deletedCount:u32 fileNumber:u64{deletedCount} addedCount:u32 File{addedCount}
+ * Counters := nextFileNumber:u64 lastSequence:u64 logNumber:u64
+ * File     := fileNumber:u64 level:u8 fileSize:u64 entryCount:u64
+ *             smallestSequence:u64 largestSequence:u64 filterBytes:u64 smallest:Key largest:Key
+ * Key      := rowLength:u16 row columnLength:u16 column sequence:u64 kind:u8
+ * </pre>
+ *
+ * The state is the snapshot with every edit applied in order: an edit's counters replace the
+ * previous ones, its deleted file numbers leave, its added files join. Every prefix of whole
+ * records is a state that passes {@link Manifest#problem()}. A record is appended and fsynced before
+ * the engine acts on it, so a record cut short by a crash was never acted on: a last record whose
+ * header is cut, or that runs past the end of the file, or whose payload is all zero bytes (the file
+ * grew but the bytes never arrived), or only zero bytes where a record would start, is a torn tail
+ * and dropped. A whole last record whose crc fails otherwise is corruption: rot, not a tear. The length has a crc of its own, so
+ * a damaged length is corruption, never mistaken for a record running past the end (which would
+ * silently drop the records after it). Any other damage is corruption, as is a file that ends before
+ * its first record. {@code filterBytes} is all ones when unknown (a table first listed by a
+ * version-1 manifest whose size was not learned yet).
+ *
+ * <p><b>Version 1: the whole state, replaced atomically</b> (still read, never written).
  *
  * <pre>
  * Manifest := Header Body Footer
- * Header   := magic:u64 version:u32
- * Body     := nextFileNumber:u64 lastSequence:u64 logNumber:u64 fileCount:u32 File{fileCount}
- * File     := fileNumber:u64 level:u8 fileSize:u64 entryCount:u64
- *             smallestSequence:u64 largestSequence:u64 smallest:Key largest:Key
- * Key      := rowLength:u16 row columnLength:u16 column sequence:u64 kind:u8
- *             kind = ValueKind.id()
+ * Header   := magic:u64 version:u32                      version = 1
+ * Body     := Counters fileCount:u32 File1{fileCount}
+ * File1    := File without filterBytes
  * Footer   := crc:u32 magic:u64        crc = crc(Header Body)
  * </pre>
  *
- * <p><b>Why a whole-state file replaced atomically, and not an edit log with a CURRENT pointer.</b>
- * A replacement is one code path with no replay and no log compaction, and a reader checks one
- * checksum. Its cost is rewriting the table list on every flush and compaction; with tables of tens
- * of megabytes that list stays in the kilobytes. The replacement is: write {@code MANIFEST.tmp},
- * fsync it, rename it over {@code MANIFEST} with {@code ATOMIC_MOVE}, fsync the directory. A crash
- * leaves the old manifest or the new one, whole; a leftover {@code MANIFEST.tmp} is garbage. The
- * manifest is never torn, so any damage (a short file, a bad checksum, a field that does not parse
- * or breaks an invariant) is corruption.
+ * A version-1 table's filter size is not recorded ({@link FileMetadata#UNKNOWN_FILTER_BYTES}): the
+ * engine opens the table once to learn it, and the next write of the manifest is a version-2
+ * snapshot with every size.
  *
- * <p><b>The protocol that keeps every table.</b> A table is written and fsynced before a manifest
- * lists it; a table is deleted only after a durable manifest stopped listing it (and no reader pins
- * it); a log is deleted only after a durable manifest's {@code logNumber} passed it. On open, files
- * the manifest does not list (tables from an interrupted flush or compaction, temporary files, logs
+ * <p><b>The protocol that keeps every table.</b> A table is written and fsynced before a record lists
+ * it; a table is deleted only after a durable record stopped listing it (and no reader pins it); a
+ * log is deleted only after a durable record's {@code logNumber} passed it. On open, files the
+ * manifest does not list (tables from an interrupted flush or compaction, temporary files, logs
  * below {@code logNumber}) are deleted. So a crash can neither lose a table the manifest lists nor
  * bring back one it dropped.
  *
- * <p>History: version 1 is the format above.
+ * <p>History: version 1 is the whole-state file; version 2 the edit log.
  *
  * <p>Thread-safe (stateless).
  */
 public final class ManifestFormat {
 
-  /** First and last bytes of the manifest: ASCII "STRATMAN". */
+  /** First bytes of the manifest (and last of a version-1 one): ASCII "STRATMAN". */
   public static final long MAGIC = 0x4E41_4D54_4152_5453L;
 
   /** The oldest format version this release reads. */
   public static final int VERSION_START = 1;
 
   /** The version this release writes. */
-  public static final int VERSION_CURRENT = VERSION_START;
+  public static final int VERSION_CURRENT = 2;
 
   /** The number of levels: level 0 (overlapping tables) and levels 1 to 6, as in LevelDB. */
   public static final int NUM_LEVELS = 7;
 
-  /** Size of the header: magic and version. */
-  public static final int HEADER_BYTES = 8 + 4;
+  /** Size of a version-1 header: magic and version. */
+  public static final int HEADER1_BYTES = 8 + 4;
 
-  /** Size of the footer: crc and magic. */
+  /** Size of the header: magic, version and its crc. */
+  public static final int HEADER_BYTES = HEADER1_BYTES + 4;
+
+  /** Size of a version-1 footer: crc and magic. */
   public static final int FOOTER_BYTES = 4 + 8;
 
-  /** Size of a body's fixed part. */
-  public static final int BODY_FIXED_BYTES = 8 + 8 + 8 + 4;
+  /** Size of the counters. */
+  public static final int COUNTERS_BYTES = 8 + 8 + 8;
 
-  /** Size of a File's fixed part, without its two keys. */
+  /** Size of a version-1 body's fixed part. */
+  public static final int BODY_FIXED_BYTES = COUNTERS_BYTES + 4;
+
+  /** Size of a version-1 File's fixed part, without its two keys. */
   public static final int FILE_FIXED_BYTES = 8 + 1 + 8 + 8 + 8 + 8;
+
+  /** Size of a version-2 File's fixed part, without its two keys: filterBytes joins. */
+  public static final int FILE2_FIXED_BYTES = FILE_FIXED_BYTES + 8;
 
   /** Size of a Key's fixed part, without its row and column. */
   public static final int KEY_FIXED_BYTES = 2 + 2 + 8 + 1;
 
+  /** Size of a record's header: length, its crc, and the payload's crc. */
+  public static final int RECORD_HEADER_BYTES = 4 + 4 + 4;
+
+  /** Record kinds. */
+  static final int SNAPSHOT = 1;
+
+  static final int EDIT = 2;
+
   private ManifestFormat() {}
 
-  /** The bytes of {@code m}; does not check its invariants (the writer does). */
-  static byte[] encode(Manifest m) {
-    long size = HEADER_BYTES + BODY_FIXED_BYTES + FOOTER_BYTES;
-    for (FileMetadata f : m.files()) {
-      size += FILE_FIXED_BYTES + keySize(f.smallest()) + keySize(f.largest());
-    }
-    if (size > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("manifest of " + size + " bytes is too large");
-    }
-    ByteBuffer b = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
-    b.putLong(MAGIC).putInt(VERSION_CURRENT);
-    b.putLong(m.nextFileNumber()).putLong(m.lastSequence()).putLong(m.logNumber());
-    b.putInt(m.files().size());
-    for (FileMetadata f : m.files()) {
-      b.putLong(f.fileNumber()).put((byte) f.level()).putLong(f.fileSize()).putLong(f.entryCount());
-      b.putLong(f.smallestSequence()).putLong(f.largestSequence());
-      putKey(b, f.smallest());
-      putKey(b, f.largest());
-    }
-    b.putInt(Checksums.maskedCrc32c(b.array(), 0, b.position()));
-    b.putLong(MAGIC);
-    assert !b.hasRemaining() : b.remaining() + " bytes left";
-    return b.array();
+  /** The header of a version-2 manifest. */
+  static byte[] header() {
+    ByteBuffer b =
+        ByteBuffer.allocate(HEADER_BYTES)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .putLong(MAGIC)
+            .putInt(VERSION_CURRENT);
+    return b.putInt(Checksums.maskedCrc32c(b.array(), 0, HEADER1_BYTES)).array();
   }
 
+  /** A whole version-2 manifest holding {@code m} as its snapshot; does not check invariants. */
+  static byte[] encode(Manifest m) {
+    byte[] record = snapshotRecord(m);
+    byte[] out = Arrays.copyOf(header(), HEADER_BYTES + record.length);
+    System.arraycopy(record, 0, out, HEADER_BYTES, record.length);
+    return out;
+  }
+
+  /** The SNAPSHOT record of {@code m}, header included. */
+  static byte[] snapshotRecord(Manifest m) {
+    long size = 1 + COUNTERS_BYTES + 4;
+    for (FileMetadata f : m.files()) {
+      size += fileSize(f);
+    }
+    ByteBuffer b = record(size);
+    b.put((byte) SNAPSHOT);
+    putCounters(b, m.nextFileNumber(), m.lastSequence(), m.logNumber());
+    b.putInt(m.files().size());
+    m.files().forEach(f -> putFile(b, f));
+    return sealRecord(b);
+  }
+
+  /** The EDIT record of {@code e}, header included. */
+  static byte[] editRecord(ManifestEdit e) {
+    long size = 1 + COUNTERS_BYTES + 4 + 8L * e.deleted().size() + 4;
+    for (FileMetadata f : e.added()) {
+      size += fileSize(f);
+    }
+    ByteBuffer b = record(size);
+    b.put((byte) EDIT);
+    putCounters(b, e.nextFileNumber(), e.lastSequence(), e.logNumber());
+    b.putInt(e.deleted().size());
+    e.deleted().forEach(b::putLong);
+    b.putInt(e.added().size());
+    e.added().forEach(f -> putFile(b, f));
+    return sealRecord(b);
+  }
+
+  private static long fileSize(FileMetadata f) {
+    return FILE2_FIXED_BYTES + keySize(f.smallest()) + keySize(f.largest());
+  }
+
+  private static ByteBuffer record(long payloadSize) {
+    if (payloadSize > Integer.MAX_VALUE - RECORD_HEADER_BYTES) {
+      throw new IllegalArgumentException("manifest record of " + payloadSize + " bytes is too large");
+    }
+    ByteBuffer b =
+        ByteBuffer.allocate(RECORD_HEADER_BYTES + (int) payloadSize).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt((int) payloadSize);
+    b.putInt(Checksums.maskedCrc32c(b.array(), 0, 4));
+    b.putInt(0); // the payload's crc, filled in by sealRecord
+    return b;
+  }
+
+  private static byte[] sealRecord(ByteBuffer b) {
+    assert !b.hasRemaining() : b.remaining() + " bytes left";
+    byte[] a = b.array();
+    int crc = Checksums.maskedCrc32c(a, RECORD_HEADER_BYTES, a.length - RECORD_HEADER_BYTES);
+    ByteBuffer.wrap(a, 8, 4).order(ByteOrder.LITTLE_ENDIAN).putInt(crc);
+    return a;
+  }
+
+  private static void putCounters(ByteBuffer b, long next, long lastSequence, long logNumber) {
+    b.putLong(next).putLong(lastSequence).putLong(logNumber);
+  }
+
+  private static void putFile(ByteBuffer b, FileMetadata f) {
+    b.putLong(f.fileNumber()).put((byte) f.level()).putLong(f.fileSize()).putLong(f.entryCount());
+    b.putLong(f.smallestSequence()).putLong(f.largestSequence()).putLong(f.filterBytes());
+    putKey(b, f.smallest());
+    putKey(b, f.largest());
+  }
+
+  /** What a manifest file holds: the state, and where its whole records end (for a torn tail). */
+  record Decoded(Manifest manifest, int version, long validBytes, long records) {}
+
   /**
-   * Parses and checks the bytes of the manifest file {@code file}.
+   * Parses and checks the bytes of the manifest file {@code file}, of either version.
    *
    * @throws CorruptionException when they are damaged, do not parse or break an invariant
    * @throws FormatVersionException when they are intact but of an unsupported version
    */
-  static Manifest decode(byte[] bytes, Path file)
+  static Decoded decode(byte[] bytes, Path file)
       throws CorruptionException, FormatVersionException {
-    if (bytes.length < HEADER_BYTES + BODY_FIXED_BYTES + FOOTER_BYTES) {
+    if (bytes.length < HEADER1_BYTES) {
+      throw new CorruptionException(file, 0, "manifest of %d bytes is too short", bytes.length);
+    }
+    ByteCursor header = new ByteCursor(bytes, 0, HEADER1_BYTES, file, 0, "manifest");
+    long magic = header.u64("magic");
+    if (magic != MAGIC) {
+      throw header.corrupt(-8, "bad magic %016x: not a manifest", magic);
+    }
+    int version = header.i32("version");
+    if (version == 1) {
+      return new Decoded(decodeVersion1(bytes, file), 1, bytes.length, 1);
+    }
+    // From version 2 on the header carries its own crc: a damaged version is corruption, and only
+    // an intact one that this release does not know is a version error.
+    if (bytes.length < HEADER_BYTES) {
+      throw new CorruptionException(file, 0, "manifest of %d bytes is too short", bytes.length);
+    }
+    int stored = ByteBuffer.wrap(bytes, HEADER1_BYTES, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    int computed = Checksums.maskedCrc32c(bytes, 0, HEADER1_BYTES);
+    if (stored != computed) {
+      throw new CorruptionException(
+          file, HEADER1_BYTES, "manifest header checksum mismatch (stored %08x, computed %08x)",
+          stored, computed);
+    }
+    if (version < VERSION_START || version > VERSION_CURRENT) {
+      throw new FormatVersionException(file, version, VERSION_START, VERSION_CURRENT);
+    }
+    return decodeLog(bytes, file);
+  }
+
+  private static Decoded decodeLog(byte[] bytes, Path file) throws CorruptionException {
+    Manifest state = null;
+    long records = 0;
+    int at = HEADER_BYTES;
+    while (at < bytes.length) {
+      int left = bytes.length - at;
+      if (allZero(bytes, at, bytes.length) && state != null) {
+        break; // a torn tail: the file grew but the record never reached it
+      }
+      if (left < RECORD_HEADER_BYTES) {
+        if (state == null) {
+          throw new CorruptionException(file, at, "manifest ends before its first record");
+        }
+        break; // torn: the header itself was cut
+      }
+      ByteBuffer h = ByteBuffer.wrap(bytes, at, RECORD_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+      long length = Integer.toUnsignedLong(h.getInt());
+      int lengthCrc = h.getInt();
+      int stored = h.getInt();
+      if (lengthCrc != Checksums.maskedCrc32c(bytes, at, 4)) {
+        throw new CorruptionException(file, at, "manifest record length fails its checksum");
+      }
+      if (length == 0) {
+        throw new CorruptionException(file, at, "manifest record of length 0");
+      }
+      if (length > left - RECORD_HEADER_BYTES) {
+        if (state == null) {
+          throw new CorruptionException(
+              file, at, "first manifest record of %d bytes runs past the end", length);
+        }
+        break; // torn: the record runs past the end of the file
+      }
+      int payload = at + RECORD_HEADER_BYTES;
+      int end = payload + (int) length;
+      int computed = Checksums.maskedCrc32c(bytes, payload, (int) length);
+      if (stored != computed) {
+        if (state != null && allZero(bytes, payload, bytes.length)) {
+          break; // torn: the file grew but the payload's bytes never arrived
+        }
+        throw new CorruptionException(
+            file, at, "manifest record checksum mismatch (stored %08x, computed %08x)", stored,
+            computed);
+      }
+      state = decodeRecord(bytes, payload, end, file, state);
+      String problem = state.problem();
+      if (problem != null) {
+        throw new CorruptionException(file, at, "manifest breaks an invariant: %s", problem);
+      }
+      records++;
+      at = end;
+    }
+    if (state == null) {
+      throw new CorruptionException(file, HEADER_BYTES, "manifest holds no record");
+    }
+    return new Decoded(state, 2, at, records);
+  }
+
+  private static boolean allZero(byte[] bytes, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Applies the record in bytes[from, to) to {@code state} (null before the first record). */
+  private static Manifest decodeRecord(byte[] bytes, int from, int to, Path file, Manifest state)
+      throws CorruptionException {
+    ByteCursor in = new ByteCursor(bytes, from, to, file, from, "manifest record");
+    int kind = in.u8("kind");
+    if ((state == null) != (kind == SNAPSHOT) || (kind != SNAPSHOT && kind != EDIT)) {
+      throw in.corrupt(
+          -1, "record kind %d where a %s belongs", kind, state == null ? "snapshot" : "edit");
+    }
+    long nextFileNumber = in.u64("nextFileNumber");
+    long lastSequence = in.u64("lastSequence");
+    long logNumber = in.u64("logNumber");
+    Manifest out;
+    if (kind == SNAPSHOT) {
+      List<FileMetadata> files = readFiles(in, 2);
+      out = new Manifest(nextFileNumber, lastSequence, logNumber, files);
+    } else {
+      long deletedCount = in.u32("deletedCount");
+      if (deletedCount > in.remaining() / 8) {
+        throw in.corrupt(-4, "%d deleted tables do not fit in %d bytes", deletedCount, in.remaining());
+      }
+      List<Long> deleted = new ArrayList<>((int) deletedCount);
+      for (long i = 0; i < deletedCount; i++) {
+        deleted.add(in.u64("deleted fileNumber"));
+      }
+      List<FileMetadata> added = readFiles(in, 2);
+      ManifestEdit edit =
+          new ManifestEdit(nextFileNumber, lastSequence, logNumber, deleted, added);
+      String problem = edit.problemAgainst(state);
+      if (problem != null) {
+        throw new CorruptionException(file, from, "manifest edit does not apply: %s", problem);
+      }
+      out = state.apply(edit);
+    }
+    if (in.remaining() != 0) {
+      throw in.corrupt(0, "%d bytes after the end of the record", in.remaining());
+    }
+    return out;
+  }
+
+  private static List<FileMetadata> readFiles(ByteCursor in, int version)
+      throws CorruptionException {
+    long fileCount = in.u32("fileCount");
+    long minFileBytes =
+        (version == 1 ? FILE_FIXED_BYTES : FILE2_FIXED_BYTES) + 2L * (KEY_FIXED_BYTES + 1);
+    if (fileCount > in.remaining() / minFileBytes) {
+      throw in.corrupt(-4, "%d tables do not fit in %d bytes", fileCount, in.remaining());
+    }
+    List<FileMetadata> files = new ArrayList<>((int) fileCount);
+    for (long i = 0; i < fileCount; i++) {
+      long fileNumber = in.u64("fileNumber");
+      int level = in.u8("level");
+      long fileSize = in.u64("fileSize");
+      long entryCount = in.u64("entryCount");
+      long smallestSequence = in.u64("smallestSequence");
+      long largestSequence = in.u64("largestSequence");
+      long filterBytes =
+          version == 1 ? FileMetadata.UNKNOWN_FILTER_BYTES : in.u64("filterBytes");
+      if (filterBytes < FileMetadata.UNKNOWN_FILTER_BYTES) {
+        throw in.corrupt(-8, "filterBytes %d out of range", filterBytes);
+      }
+      InternalKey smallest = readKey(in);
+      InternalKey largest = readKey(in);
+      files.add(
+          new FileMetadata(
+              fileNumber,
+              level,
+              fileSize,
+              entryCount,
+              smallestSequence,
+              largestSequence,
+              smallest,
+              largest,
+              filterBytes));
+    }
+    return files;
+  }
+
+  private static Manifest decodeVersion1(byte[] bytes, Path file) throws CorruptionException {
+    if (bytes.length < HEADER1_BYTES + BODY_FIXED_BYTES + FOOTER_BYTES) {
       throw new CorruptionException(file, 0, "manifest of %d bytes is too short", bytes.length);
     }
     int footer = bytes.length - FOOTER_BYTES;
@@ -131,52 +406,19 @@ public final class ManifestFormat {
           stored,
           computed);
     }
-    ByteCursor in = new ByteCursor(bytes, 0, footer, file, 0, "manifest");
-    long magic = in.u64("magic");
-    if (magic != MAGIC) {
-      throw in.corrupt(-8, "bad magic %016x", magic);
-    }
-    int version = in.i32("version");
-    if (version < VERSION_START || version > VERSION_CURRENT) {
-      throw new FormatVersionException(file, version, VERSION_START, VERSION_CURRENT);
-    }
+    ByteCursor in = new ByteCursor(bytes, HEADER1_BYTES, footer, file, HEADER1_BYTES, "manifest");
     long nextFileNumber = in.u64("nextFileNumber");
     long lastSequence = in.u64("lastSequence");
     long logNumber = in.u64("logNumber");
-    long fileCount = in.u32("fileCount");
-    long minFileBytes = FILE_FIXED_BYTES + 2L * (KEY_FIXED_BYTES + 1);
-    if (fileCount > in.remaining() / minFileBytes) {
-      throw in.corrupt(-4, "%d tables do not fit in %d bytes", fileCount, in.remaining());
-    }
-    List<FileMetadata> files = new ArrayList<>((int) fileCount);
-    for (long i = 0; i < fileCount; i++) {
-      long fileNumber = in.u64("fileNumber");
-      int level = in.u8("level");
-      long fileSize = in.u64("fileSize");
-      long entryCount = in.u64("entryCount");
-      long smallestSequence = in.u64("smallestSequence");
-      long largestSequence = in.u64("largestSequence");
-      InternalKey smallest = readKey(in);
-      InternalKey largest = readKey(in);
-      files.add(
-          new FileMetadata(
-              fileNumber,
-              level,
-              fileSize,
-              entryCount,
-              smallestSequence,
-              largestSequence,
-              smallest,
-              largest));
-    }
+    List<FileMetadata> files = readFiles(in, 1);
     if (in.remaining() != 0) {
-      throw in.corrupt(0, "%d bytes after the last of %d tables", in.remaining(), fileCount);
+      throw in.corrupt(0, "%d bytes after the last of %d tables", in.remaining(), files.size());
     }
     Manifest m = new Manifest(nextFileNumber, lastSequence, logNumber, files);
     String problem = m.problem();
     if (problem != null) {
       throw new CorruptionException(
-          file, HEADER_BYTES, "manifest breaks an invariant: %s", problem);
+          file, HEADER1_BYTES, "manifest breaks an invariant: %s", problem);
     }
     return m;
   }

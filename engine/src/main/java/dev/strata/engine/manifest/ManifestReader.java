@@ -47,6 +47,6 @@ public final class ManifestReader {
     if (size > MAX_MANIFEST_BYTES) {
       throw new CorruptionException(file, 0, "manifest of %d bytes is implausibly large", size);
     }
-    return ManifestFormat.decode(Files.readAllBytes(file), file);
+    return ManifestFormat.decode(Files.readAllBytes(file), file).manifest();
   }
 }

@@ -247,7 +247,14 @@ public final class TableCache implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Opens a reader. The caller's interrupt status is set aside meanwhile and restored after: an
+   * interrupted thread's I/O on a FileChannel closes it, and a Get by a thread its application
+   * interrupted must neither fail nor break the table for others (the reader's own reads do the
+   * same).
+   */
   private TableReader openReader(long fileNumber) throws IOException {
+    boolean interrupted = Thread.interrupted();
     try {
       TableReader r =
           TableReader.open(FileNames.table(dir, fileNumber), fileNumber, blockCache, counters);
@@ -255,6 +262,10 @@ public final class TableCache implements AutoCloseable {
       return r;
     } catch (CorruptTableException e) {
       throw TableRef.translate(e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -41,34 +41,36 @@ public final class TableRef {
   private final FileMetadata metadata;
   private final TableCache tables;
   private final Path path;
-  private final long filterBytes;
   private final RefCount refs = new RefCount(this);
   private volatile boolean obsolete;
 
-  private TableRef(FileMetadata metadata, TableCache tables, Path path, long filterBytes) {
+  private TableRef(FileMetadata metadata, TableCache tables, Path path) {
     this.metadata = metadata;
     this.tables = tables;
     this.path = path;
-    this.filterBytes = filterBytes;
   }
 
   /**
-   * The table of {@code metadata} in {@code dir}, with one reference held by the caller. Opens it
-   * through the cache (which keeps it open while there is room) to check it and learn its filter
-   * size.
+   * The table of {@code metadata} in {@code dir}, with one reference held by the caller. The table
+   * is not opened: the manifest entry says all a version needs to place it, and the first read
+   * opens it through the cache. Only an entry of a version-1 manifest, which did not record the
+   * filter size, is opened once now to learn it.
    *
-   * @throws CorruptionException when the table's footer, properties or index is damaged
+   * @throws CorruptionException when such a table's footer, properties or index is damaged
    */
   public static TableRef open(Path dir, FileMetadata metadata, TableCache tables)
       throws IOException {
-    TableCache.Handle h = tables.acquire(metadata.fileNumber());
-    try {
-      TableProperties p = h.reader().properties();
-      long filterBytes = p.filterType() == FilterType.NONE ? 0 : p.filterBytes();
-      return new TableRef(metadata, tables, FileNames.table(dir, metadata.fileNumber()), filterBytes);
-    } finally {
-      tables.release(h);
+    FileMetadata m = metadata;
+    if (m.filterBytes() == FileMetadata.UNKNOWN_FILTER_BYTES) {
+      TableCache.Handle h = tables.acquire(m.fileNumber());
+      try {
+        TableProperties p = h.reader().properties();
+        m = m.withFilterBytes(p.filterType() == FilterType.NONE ? 0 : p.filterBytes());
+      } finally {
+        tables.release(h);
+      }
     }
+    return new TableRef(m, tables, FileNames.table(dir, m.fileNumber()));
   }
 
   /**
@@ -97,7 +99,7 @@ public final class TableRef {
     if (moved.fileNumber() != metadata.fileNumber()) {
       throw new IllegalArgumentException("not the same file: " + moved + " for " + metadata);
     }
-    return new TableRef(moved, tables, path, filterBytes);
+    return new TableRef(moved, tables, path);
   }
 
   /** The table's manifest entry. */
@@ -110,7 +112,7 @@ public final class TableRef {
    * few bytes of its empty filter index (DbStats.filterBytesOnDisk is 0 under BloomType.NONE).
    */
   public long filterBytes() {
-    return filterBytes;
+    return metadata.filterBytes();
   }
 
   /** Bytes of the index in the file, trailer included. */

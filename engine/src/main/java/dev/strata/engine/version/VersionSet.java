@@ -4,24 +4,32 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.fs.FileNames.DbFile;
 import dev.strata.engine.fs.FileNames.FileType;
+import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.Manifest;
-import dev.strata.engine.manifest.ManifestWriter;
+import dev.strata.engine.manifest.ManifestEdit;
+import dev.strata.engine.manifest.ManifestLog;
+import dev.strata.engine.manifest.ManifestWriteException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The current {@link Version} of a database and the manifest that makes it durable (LevelDB's
+ * The current {@link Version} of a database and the manifest log that makes it durable (LevelDB's
  * VersionSet). It hands out file numbers; it installs edits, manifest first and then in memory;
  * it marks dropped tables obsolete, so their files go once no read holds them; and it deletes the
  * files no manifest needs any more.
  *
  * <p>Thread-safety: guarded by the database mutex passed in, which every method but {@link
  * #newFileNumber} requires; the file-number counter is atomic because flush and compaction draw
- * numbers with the mutex released.
+ * numbers with the mutex released. An install writes and fsyncs the manifest with the mutex
+ * released, so writers and readers never wait for that I/O; installs run one at a time ({@code
+ * manifestBusy}), so the version an edit was applied to is still current when the edit is durable.
  */
 public final class VersionSet {
   private static final System.Logger LOG = System.getLogger(VersionSet.class.getName());
@@ -29,13 +37,23 @@ public final class VersionSet {
   private final Path dir;
   private final ReentrantLock mutex;
   private final AtomicLong nextFileNumber = new AtomicLong(1);
+  /** Signalled when an install finishes its manifest write. */
+  private final Condition manifestIdle;
 
   @GuardedBy("mutex")
   private Version current = Version.empty();
 
+  /** Written by one install at a time: the one that set {@code manifestBusy}. */
+  private final ManifestLog manifest;
+
+  @GuardedBy("mutex")
+  private boolean manifestBusy;
+
   public VersionSet(Path dir, ReentrantLock mutex) {
     this.dir = dir;
     this.mutex = mutex;
+    this.manifestIdle = mutex.newCondition();
+    this.manifest = new ManifestLog(dir);
   }
 
   /**
@@ -69,32 +87,62 @@ public final class VersionSet {
    * deleteFiles} is false (a trivial move keeps the file under its new level), and deletes the logs
    * below {@code logNumber}. The caller then publishes a read view of the new version.
    *
-   * @throws IOException when the manifest cannot be written; nothing changed then (a failure to
-   *     delete an obsolete log afterwards is logged, never thrown: the edit is installed)
+   * <p>The mutex is released while the manifest is written and fsynced and the obsolete logs are
+   * deleted, and held again on return; another install waits meanwhile, so the edit applies to the
+   * version current when it started.
+   *
+   * @throws IOException when the manifest cannot be written; nothing changed in memory then, and
+   *     {@link ManifestWriteException#mayHaveReachedDisk} says whether the manifest may list the
+   *     edit's tables all the same (a failure to delete an obsolete log afterwards is logged, never
+   *     thrown: the edit is installed)
    */
   @GuardedBy("mutex")
   public void install(VersionEdit edit, long lastSequence, long logNumber, boolean deleteFiles)
       throws IOException {
     assert mutex.isHeldByCurrentThread();
-    Version next = current.apply(edit);
-    try {
-      ManifestWriter.write(
-          dir, new Manifest(nextFileNumber.get(), lastSequence, logNumber, next.files()));
-    } catch (IOException | RuntimeException e) {
-      next.release();
-      throw e;
+    while (manifestBusy) {
+      manifestIdle.awaitUninterruptibly();
     }
-    if (deleteFiles) {
-      for (TableRef t : current.allTables()) {
-        if (edit.deletedFileNumbers().contains(t.metadata().fileNumber())) {
-          t.markObsolete();
+    manifestBusy = true;
+    try {
+      Version next = current.apply(edit);
+      Manifest after = new Manifest(nextFileNumber.get(), lastSequence, logNumber, next.files());
+      List<FileMetadata> added = new ArrayList<>();
+      for (int level = 0; level < Version.NUM_LEVELS; level++) {
+        edit.added(level).forEach(t -> added.add(t.metadata()));
+      }
+      ManifestEdit record =
+          new ManifestEdit(
+              after.nextFileNumber(), lastSequence, logNumber, edit.deletedFileNumbers(), added);
+      mutex.unlock();
+      try {
+        manifest.write(record, after);
+        deleteLogsBelow(logNumber); // the record that no longer needs them is durable
+      } catch (IOException | RuntimeException e) {
+        next.release();
+        throw e;
+      } finally {
+        mutex.lock();
+      }
+      if (deleteFiles) {
+        for (TableRef t : current.allTables()) {
+          if (edit.deletedFileNumbers().contains(t.metadata().fileNumber())) {
+            t.markObsolete();
+          }
         }
       }
+      Version old = current;
+      current = next;
+      old.release(); // read views hold their own references
+    } finally {
+      manifestBusy = false;
+      manifestIdle.signalAll();
     }
-    Version old = current;
-    current = next;
-    old.release(); // read views hold their own references
-    deleteLogsBelow(logNumber);
+  }
+
+  /** The manifest log; for tests. */
+  ManifestLog manifestLog() {
+    return manifest;
   }
 
   /** Deletes tables the current version does not list and temporary files: leftovers of a crash. */
@@ -110,11 +158,17 @@ public final class VersionSet {
     }
   }
 
-  /** Releases the current version; the set is unusable afterwards. */
+  /** Releases the current version and closes the manifest; the set is unusable afterwards. */
   @GuardedBy("mutex")
   public void close() {
     assert mutex.isHeldByCurrentThread();
     current.release();
+    try {
+      manifest.close();
+    } catch (IOException e) {
+      // Every record written was fsynced; closing a channel loses nothing.
+      LOG.log(System.Logger.Level.WARNING, "could not close the manifest of " + dir, e);
+    }
   }
 
   /**

@@ -16,9 +16,10 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * The manifest parser against damage that passes its checksum: a real manifest has fuzzed bytes
- * written over it from a fuzzed offset (maybe cut short), then a correct checksum and magic. It
- * decodes to a manifest that breaks no invariant and encodes back to the same bytes, or fails with
+ * The manifest parser against damage that passes its checksum: a real manifest's snapshot record
+ * has fuzzed bytes written over its payload from a fuzzed offset (maybe cut short), then a correct
+ * length and checksum. It decodes to a manifest that breaks no invariant and encodes back to the
+ * same bytes, or fails with
  * {@link CorruptionException} or {@link FormatVersionException}; nothing else. Checksum-failing
  * damage is covered exhaustively elsewhere ({@code CrashRecoveryTest}). Under {@code mvn verify}
  * the target runs its checked-in inputs; {@code JAZZER_FUZZ=1} fuzzes (see README).
@@ -30,16 +31,20 @@ final class ManifestFuzzTest {
   void decode_rewrittenBehindValidChecksum_manifestOrCorruption(FuzzedDataProvider data) {
     Manifest original = ManifestGens.manifest(new Random(data.consumeLong()), data.consumeInt(0, 6));
     byte[] encoded = ManifestFormat.encode(original);
-    byte[] body = Arrays.copyOf(encoded, encoded.length - ManifestFormat.FOOTER_BYTES);
-    body = FuzzedDamage.overwrite(body, 64, data).bytes();
-    ByteBuffer b =
-        ByteBuffer.allocate(body.length + ManifestFormat.FOOTER_BYTES)
-            .order(ByteOrder.LITTLE_ENDIAN);
-    b.put(body).putInt(Checksums.maskedCrc32c(body, 0, body.length)).putLong(ManifestFormat.MAGIC);
+    int payloadAt = ManifestFormat.HEADER_BYTES + ManifestFormat.RECORD_HEADER_BYTES;
+    byte[] payload = Arrays.copyOfRange(encoded, payloadAt, encoded.length);
+    payload = FuzzedDamage.overwrite(payload, 64, data).bytes();
+    ByteBuffer b = ByteBuffer.allocate(payloadAt + payload.length).order(ByteOrder.LITTLE_ENDIAN);
+    b.put(encoded, 0, ManifestFormat.HEADER_BYTES);
+    int lengthAt = b.position();
+    b.putInt(payload.length);
+    b.putInt(Checksums.maskedCrc32c(b.array(), lengthAt, 4));
+    b.putInt(Checksums.maskedCrc32c(payload, 0, payload.length));
+    b.put(payload);
     byte[] bytes = b.array();
     Manifest decoded;
     try {
-      decoded = ManifestFormat.decode(bytes, FILE);
+      decoded = ManifestFormat.decode(bytes, FILE).manifest();
     } catch (CorruptionException | FormatVersionException reported) {
       return;
     }

@@ -41,7 +41,8 @@ final class ManifestGens {
               s1,
               s2,
               smallest,
-              largest));
+              largest,
+              r.nextInt(4) == 0 ? FileMetadata.UNKNOWN_FILTER_BYTES : r.nextInt(1 << 20)));
       number += 1 + r.nextInt(3);
     }
     long logNumber = number + r.nextInt(3);

@@ -32,7 +32,7 @@ final class ManifestTest {
   }
 
   private static FileMetadata table(long number, int level, String lo, String hi) {
-    return new FileMetadata(number, level, 1000, 10, 1, 50, key(lo, 50), key(hi, 1));
+    return new FileMetadata(number, level, 1000, 10, 1, 50, key(lo, 50), key(hi, 1), 64);
   }
 
   @Test
@@ -84,8 +84,9 @@ final class ManifestTest {
     byte[] bytes = ManifestFormat.encode(Manifest.empty());
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(8, ManifestFormat.VERSION_CURRENT + 1);
-    int footer = bytes.length - ManifestFormat.FOOTER_BYTES;
-    b.putInt(footer, Checksums.maskedCrc32c(bytes, 0, footer));
+    b.putInt(
+        ManifestFormat.HEADER1_BYTES,
+        Checksums.maskedCrc32c(bytes, 0, ManifestFormat.HEADER1_BYTES)); // an intact header
     Files.write(FileNames.manifest(dir), bytes);
     assertThrows(FormatVersionException.class, () -> ManifestReader.readIfExists(dir));
   }

@@ -55,7 +55,7 @@ final class LevelIteratorTest {
       Tables.write(FileNames.table(dir, number), TableOptions.defaults(), entries);
       FileMetadata m =
           new FileMetadata(
-              number, 1, 1, 10, 1, 1, entries.get(0).key(), entries.get(9).key());
+              number, 1, 1, 10, 1, 1, entries.get(0).key(), entries.get(9).key(), 0);
       tables.add(TableRef.open(dir, m, cache));
     }
   }

@@ -1,0 +1,263 @@
+package dev.strata.engine.manifest;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.engine.CorruptionException;
+import dev.strata.engine.fs.FileNames;
+import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.ValueKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The manifest as a log of edits: appends read back as the state they make, a torn last record is
+ * dropped and damage anywhere else is corruption, the log is rewritten whole once it grows, a failed
+ * write says whether it may have reached the disk, and the golden files of both versions still read
+ * as the states they were written for.
+ */
+final class ManifestLogTest {
+  @TempDir Path dir;
+
+  private static InternalKey key(String row, String column, long sequence, ValueKind kind) {
+    return new InternalKey(
+        row.getBytes(StandardCharsets.UTF_8), column.getBytes(StandardCharsets.UTF_8), sequence, kind);
+  }
+
+  private static FileMetadata table(
+      long number, int level, long size, long entries, long minSeq, long maxSeq, InternalKey smallest,
+      InternalKey largest, long filterBytes) {
+    return new FileMetadata(
+        number, level, size, entries, minSeq, maxSeq, smallest, largest, filterBytes);
+  }
+
+  // ---------------------------------------------------------------- golden files
+
+  /** The state of golden/manifest-v1 (written by the version-1 encoder, filter sizes unknown). */
+  static Manifest goldenV1State() {
+    long u = FileMetadata.UNKNOWN_FILTER_BYTES;
+    return new Manifest(
+        20,
+        500,
+        18,
+        List.of(
+            table(17, 0, 4096, 100, 401, 500, key("apple", "", 450, ValueKind.PUT),
+                key("melon", "c", 401, ValueKind.DELETE), u),
+            table(12, 1, 8192, 200, 1, 300, key("a", "x", 12, ValueKind.PUT),
+                key("k", "", 300, ValueKind.DELETE_ROW), u),
+            table(14, 1, 8000, 150, 5, 310, key("m", "", 7, ValueKind.PUT),
+                key("z", "zz", 5, ValueKind.PUT), u),
+            table(9, 2, 65536, 1000, 1, 100, key("b", "", 3, ValueKind.DELETE),
+                key("y", "", 100, ValueKind.PUT), u)));
+  }
+
+  /** The snapshot of golden/manifest-v2: golden v1's state with every filter size known. */
+  static Manifest goldenV2Snapshot() {
+    List<FileMetadata> files = new ArrayList<>();
+    for (FileMetadata f : goldenV1State().files()) {
+      files.add(f.withFilterBytes(f.fileNumber() * 10));
+    }
+    return new Manifest(20, 500, 18, files);
+  }
+
+  /** The edits of golden/manifest-v2: a flush, a compaction of level 0, a trivial move. */
+  static List<ManifestEdit> goldenV2Edits() {
+    FileMetadata flushed =
+        table(21, 0, 3000, 90, 501, 590, key("c", "", 590, ValueKind.PUT),
+            key("d", "", 501, ValueKind.PUT), 64);
+    FileMetadata compacted =
+        table(22, 1, 9000, 250, 1, 590, key("a", "x", 12, ValueKind.PUT),
+            key("z", "zz", 5, ValueKind.PUT), 96);
+    FileMetadata moved = goldenV2Snapshot().filesAt(2).get(0).atLevel(3);
+    return List.of(
+        new ManifestEdit(22, 590, 21, List.of(), List.of(flushed)),
+        new ManifestEdit(23, 590, 21, List.of(17L, 21L, 12L, 14L), List.of(compacted)),
+        new ManifestEdit(23, 600, 21, List.of(9L), List.of(moved)));
+  }
+
+  private static byte[] golden(String name) throws IOException {
+    try (InputStream in =
+        ManifestLogTest.class.getResourceAsStream("/dev/strata/engine/manifest/golden/" + name)) {
+      if (in == null) {
+        throw new IOException("missing golden file " + name);
+      }
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void goldenVersion1_stillReads() throws IOException {
+    Path file = FileNames.manifest(dir);
+    Files.write(file, golden("manifest-v1"));
+    assertEquals(goldenV1State(), ManifestReader.read(file));
+  }
+
+  @Test
+  void goldenVersion2_readsAsItsSnapshotWithTheEditsApplied() throws IOException {
+    Manifest expected = goldenV2Snapshot();
+    for (ManifestEdit e : goldenV2Edits()) {
+      expected = expected.apply(e);
+    }
+    Path file = FileNames.manifest(dir);
+    byte[] bytes = golden("manifest-v2");
+    Files.write(file, bytes);
+    assertEquals(expected, ManifestReader.read(file));
+    assertEquals(List.of(22L), expected.filesAt(1).stream().map(FileMetadata::fileNumber).toList());
+    assertEquals(3, expected.files().stream().filter(f -> f.fileNumber() == 9).findFirst().orElseThrow().level());
+
+    // And this release writes those very bytes.
+    ByteArrayBuilder out = new ByteArrayBuilder();
+    out.add(ManifestFormat.encode(goldenV2Snapshot()));
+    for (ManifestEdit e : goldenV2Edits()) {
+      out.add(ManifestFormat.editRecord(e));
+    }
+    assertArrayEquals(bytes, out.bytes());
+  }
+
+  /** Concatenates byte arrays. */
+  private static final class ByteArrayBuilder {
+    private byte[] bytes = new byte[0];
+
+    void add(byte[] more) {
+      byte[] next = Arrays.copyOf(bytes, bytes.length + more.length);
+      System.arraycopy(more, 0, next, bytes.length, more.length);
+      bytes = next;
+    }
+
+    byte[] bytes() {
+      return bytes;
+    }
+  }
+
+  // ---------------------------------------------------------------- the log
+
+  /** Writes golden v2's snapshot and edits through a log; returns the states after each. */
+  private List<Manifest> writeGoldenHistory(ManifestLog log) throws IOException {
+    List<Manifest> states = new ArrayList<>();
+    Manifest state = goldenV2Snapshot();
+    log.rewrite(state);
+    states.add(state);
+    for (ManifestEdit e : goldenV2Edits()) {
+      state = state.apply(e);
+      log.write(e, state);
+      states.add(state);
+    }
+    return states;
+  }
+
+  @Test
+  void appendedEditsReadBackAsTheirState_andMatchTheGoldenBytes() throws IOException {
+    try (ManifestLog log = new ManifestLog(dir)) {
+      List<Manifest> states = writeGoldenHistory(log);
+      assertEquals(states.get(3), ManifestReader.read(FileNames.manifest(dir)));
+      assertEquals(1, log.rewrites(), "edits are appended, not rewritten");
+    }
+    assertArrayEquals(golden("manifest-v2"), Files.readAllBytes(FileNames.manifest(dir)));
+  }
+
+  @Test
+  void aTornLastRecordIsDropped_damageBeforeItIsCorruption() throws IOException {
+    List<Manifest> states;
+    try (ManifestLog log = new ManifestLog(dir)) {
+      states = writeGoldenHistory(log);
+    }
+    Path file = FileNames.manifest(dir);
+    byte[] whole = Files.readAllBytes(file);
+    int lastRecord = whole.length - ManifestFormat.editRecord(goldenV2Edits().get(2)).length;
+    for (int cut = lastRecord + 1; cut < whole.length; cut++) {
+      Files.write(file, Arrays.copyOf(whole, cut));
+      assertEquals(states.get(2), ManifestReader.read(file), "cut at " + cut);
+    }
+    // The file grew but the last record's bytes never arrived: zeros.
+    byte[] zeroed = whole.clone();
+    Arrays.fill(zeroed, lastRecord, zeroed.length, (byte) 0);
+    Files.write(file, zeroed);
+    assertEquals(states.get(2), ManifestReader.read(file));
+    // A flipped byte anywhere, the last record included: rot, not a tear; corruption, never a
+    // silently shorter history.
+    for (int at = 0; at < whole.length; at += 3) {
+      byte[] flipped = whole.clone();
+      flipped[at] ^= 0x10;
+      Files.write(file, flipped);
+      int offset = at;
+      assertThrows(CorruptionException.class, () -> ManifestReader.read(file), "flip at " + offset);
+    }
+  }
+
+  @Test
+  void theLogIsRewrittenWholeOnceItOutgrowsItsSnapshot() throws IOException {
+    Manifest state = goldenV2Snapshot();
+    try (ManifestLog log = new ManifestLog(dir)) {
+      log.rewrite(state);
+      long snapshot = log.size() + 200; // the snapshot may hold one added table more
+      long number = 30;
+      for (int i = 0; i < 2000; i++) {
+        FileMetadata f =
+            table(number, 5, 100, 1, 1, 1, key("t" + number, "", 1, ValueKind.PUT),
+                key("t" + number, "", 1, ValueKind.PUT), 0);
+        ManifestEdit add = new ManifestEdit(number + 1, 600, 21, List.of(), List.of(f));
+        state = state.apply(add);
+        log.write(add, state);
+        ManifestEdit drop = new ManifestEdit(number + 1, 600, 21, List.of(number), List.of());
+        state = state.apply(drop);
+        log.write(drop, state);
+        number++;
+        assertTrue(
+            log.size()
+                <= ManifestLog.REWRITE_FACTOR * snapshot + ManifestLog.REWRITE_SLACK_BYTES + 200,
+            "size " + log.size());
+      }
+      assertTrue(log.rewrites() > 1, "rewrites: " + log.rewrites());
+    }
+    assertEquals(state, ManifestReader.read(FileNames.manifest(dir)));
+  }
+
+  @Test
+  void aRewriteThatFailsBeforeItsRenameLeavesTheOldStateAndSaysSo() throws IOException {
+    Manifest first = goldenV2Snapshot();
+    ManifestEdit edit = goldenV2Edits().get(0);
+    Manifest second = first.apply(edit);
+    try (ManifestLog log = new ManifestLog(dir)) {
+      log.rewrite(first);
+      Files.createDirectory(FileNames.manifestTemp(dir)); // the temporary file cannot be written
+      ManifestWriteException e =
+          assertThrows(ManifestWriteException.class, () -> log.rewrite(second));
+      assertFalse(e.mayBeDurable());
+      assertFalse(ManifestWriteException.mayHaveReachedDisk(e));
+      assertEquals(first, ManifestReader.read(FileNames.manifest(dir)));
+
+      Files.deleteIfExists(FileNames.manifestTemp(dir));
+      log.write(edit, second); // after a failure the next write is a whole rewrite
+      assertEquals(2, log.rewrites());
+      assertEquals(second, ManifestReader.read(FileNames.manifest(dir)));
+    }
+  }
+
+  @Test
+  void anEditThatDoesNotApplyIsCorruption() throws IOException {
+    Manifest first = goldenV2Snapshot();
+    try (ManifestLog log = new ManifestLog(dir)) {
+      log.rewrite(first);
+    }
+    // Appended by hand: it deletes a table the state does not list.
+    byte[] bad = ManifestFormat.editRecord(new ManifestEdit(20, 500, 18, List.of(99L), List.of()));
+    Path file = FileNames.manifest(dir);
+    byte[] bytes = Files.readAllBytes(file);
+    byte[] joined = Arrays.copyOf(bytes, bytes.length + bad.length);
+    System.arraycopy(bad, 0, joined, bytes.length, bad.length);
+    Files.write(file, joined);
+    CorruptionException e = assertThrows(CorruptionException.class, () -> ManifestReader.read(file));
+    assertTrue(e.getMessage().contains("does not apply"), e.getMessage());
+  }
+}
