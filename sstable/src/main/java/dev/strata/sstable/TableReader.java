@@ -325,10 +325,16 @@ public final class TableReader implements Closeable {
   public boolean rowRangeMeetsPrefix(byte[] prefix) {
     Objects.requireNonNull(prefix, "prefix");
     checkOpen();
-    byte[] smallest = properties.smallestRow();
+    return rowRangeMeetsPrefix(properties.smallestRow(), properties.largestRow(), prefix);
+  }
+
+  /** Whether rows in [smallestRow, largestRow] can start with {@code prefix}. */
+  public static boolean rowRangeMeetsPrefix(byte[] smallestRow, byte[] largestRow, byte[] prefix) {
+    Objects.requireNonNull(prefix, "prefix");
+    byte[] smallest = smallestRow;
     boolean smallestStartsWithPrefix = smallest.length >= prefix.length
         && Arrays.equals(smallest, 0, prefix.length, prefix, 0, prefix.length);
-    return Arrays.compareUnsigned(properties.largestRow(), prefix) >= 0
+    return Arrays.compareUnsigned(largestRow, prefix) >= 0
         && (Arrays.compareUnsigned(smallest, prefix) <= 0 || smallestStartsWithPrefix);
   }
 

@@ -115,9 +115,12 @@ public final class TableRef {
     return metadata.filterBytes();
   }
 
-  /** Bytes of the index in the file, trailer included. */
-  public long indexBytes() {
-    return reader.properties().indexBytes();
+  /**
+   * Bytes of the index in the file, trailer included. The manifest does not carry this figure, so
+   * it leases the table's reader (opening it if the table cache had closed it).
+   */
+  public long indexBytes() throws IOException {
+    return withReader(r -> r.properties().indexBytes());
   }
 
   /** See {@link TableReader#get}. */
@@ -137,16 +140,13 @@ public final class TableRef {
 
   /** See {@link TableReader#rowRangeMeetsPrefix}. */
   public boolean rowRangeMeetsPrefix(byte[] prefix) {
-    return reader.rowRangeMeetsPrefix(prefix);
+    return TableReader.rowRangeMeetsPrefix(
+        metadata.smallest().row(), metadata.largest().row(), prefix);
   }
 
   /** See {@link TableReader#prefixFilterExcludes}. */
   public boolean prefixFilterExcludes(byte[] prefix) throws IOException {
-    try {
-      return reader.prefixFilterExcludes(prefix);
-    } catch (CorruptTableException e) {
-      throw translate(e);
-    }
+    return withReader(r -> r.prefixFilterExcludes(prefix));
   }
 
   /** See {@link TableReader#mightContainRow}. */

@@ -3,6 +3,8 @@ package dev.strata.engine.version;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.ManifestFormat;
 import dev.strata.sstable.InternalKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -201,11 +203,18 @@ public final class Version {
     return sum;
   }
 
-  /** Index bytes of all live tables, on disk. */
+  /**
+   * Index bytes of all live tables, on disk. A table the table cache had closed is reopened to
+   * read its properties; a failure there surfaces as UncheckedIOException, as stats() declares none.
+   */
   public long indexBytes() {
     long sum = 0;
     for (TableRef t : allTables()) {
-      sum += t.indexBytes();
+      try {
+        sum += t.indexBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
     return sum;
   }
