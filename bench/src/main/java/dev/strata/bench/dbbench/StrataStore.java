@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Strata under test: a {@link Db} with automatic leveled compaction in the run's {@link Tree}.
@@ -76,28 +77,28 @@ final class StrataStore implements Store {
 
   @Override
   public int seek(byte[] key, int cells) throws IOException {
-    int n = 0;
     try (CellCursor c = db.cursor()) {
-      for (c.seek(key, NO_COLUMN); n < cells && c.isValid(); c.next()) {
-        c.row();
-        c.column();
-        c.value();
-        n++;
-      }
+      c.seek(key, NO_COLUMN);
+      return readCells(c, cells, CellCursor::next);
     }
-    return n;
   }
 
   @Override
   public int seekReverse(byte[] key, int cells) throws IOException {
-    int n = 0;
     try (CellCursor c = db.cursor()) {
-      for (c.seekForPrev(key, NO_COLUMN); n < cells && c.isValid(); c.prev()) {
-        c.row();
-        c.column();
-        c.value();
-        n++;
-      }
+      c.seekForPrev(key, NO_COLUMN);
+      return readCells(c, cells, CellCursor::prev);
+    }
+  }
+
+  /** Reads up to {@code cells} cells from a positioned cursor, stepping with {@code step}. */
+  private static int readCells(CellCursor c, int cells, Consumer<CellCursor> step) {
+    int n = 0;
+    for (; n < cells && c.isValid(); step.accept(c)) {
+      c.row();
+      c.column();
+      c.value();
+      n++;
     }
     return n;
   }
