@@ -9,8 +9,12 @@ import dev.strata.engine.observe.MBeans;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -98,6 +102,85 @@ final class ObserveTest {
         events.stream().filter(e -> e.getEventType().getName().equals("dev.strata.Compaction")).findFirst().orElseThrow();
     assertEquals(2, compaction.getInt("inputTables"));
     assertTrue(compaction.getLong("bytesWritten") > 0);
+    Files.delete(jfr);
+  }
+
+  /**
+   * A real write stall: a held compaction (the engine's test seam) keeps level 0 growing into its
+   * slowdown and stop triggers while one writer thread fills memtables. Every stall the write path
+   * counts in {@link WriteStats} must appear as one event on that writer's thread, with its cause
+   * and its length.
+   */
+  @Test
+  void flightRecorder_recordsEveryWriteStall_withItsCauseAndLength() throws Exception {
+    Path jfr = dir.resolve("stalls.jfr");
+    DbOptions options =
+        DbOptions.builder()
+            .memtableBytes(4096)
+            .level0CompactionTrigger(2)
+            .level0SlowdownTrigger(3)
+            .level0StopTrigger(5)
+            .build();
+    CountDownLatch compacting = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    String writerName = "observe-test-stalled-writer";
+    WriteStats stats;
+    try (Recording r = new Recording()) {
+      r.enable("dev.strata.WriteStall").withThreshold(Duration.ZERO);
+      r.start();
+      try (Db db = Db.open(dir.resolve("db"), options)) {
+        db.beforeEachCompaction(
+            () -> {
+              compacting.countDown();
+              BackgroundWorkTest.await(release);
+            });
+        FutureTask<Void> fill =
+            new FutureTask<>(
+                () -> {
+                  for (int m = 0; m < 10; m++) {
+                    BackgroundWorkTest.writeMemTable(db, "f" + m);
+                  }
+                  return null;
+                });
+        Thread writer = new Thread(fill, writerName);
+        writer.start();
+        try {
+          assertTrue(compacting.await(30, TimeUnit.SECONDS), "no compaction started");
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+          while (db.tablesPerLevel().get(0) < 5 || db.writeStats().stops() == 0) {
+            assertTrue(System.nanoTime() < deadline, "writers never stopped: " + db.tablesPerLevel());
+            Thread.sleep(1);
+          }
+          assertFalse(fill.isDone(), "the writer is stopped while the compaction is held");
+        } finally {
+          release.countDown();
+        }
+        fill.get(30, TimeUnit.SECONDS);
+        writer.join();
+        stats = db.writeStats();
+      }
+      r.stop();
+      r.dump(jfr);
+    }
+    List<RecordedEvent> stalls =
+        RecordingFile.readAllEvents(jfr).stream()
+            .filter(e -> e.getEventType().getName().equals("dev.strata.WriteStall"))
+            .filter(e -> e.getThread() != null && writerName.equals(e.getThread().getJavaName()))
+            .toList();
+    assertTrue(stats.stops() > 0 && stats.slowdowns() > 0, stats.toString());
+    for (String cause : List.of("stop", "slowdown")) {
+      List<RecordedEvent> of = stalls.stream().filter(e -> cause.equals(e.getString("cause"))).toList();
+      long nanos = of.stream().mapToLong(e -> e.getDuration("stall").toNanos()).sum();
+      assertTrue(of.stream().allMatch(e -> e.getDuration("stall").toNanos() > 0), of.toString());
+      if (cause.equals("stop")) {
+        assertEquals(stats.stops(), of.size(), "stop events");
+        assertEquals(stats.stopNanos(), nanos, "nanoseconds stopped");
+      } else {
+        assertEquals(stats.slowdowns(), of.size(), "slowdown events");
+        assertEquals(stats.slowdownNanos(), nanos, "nanoseconds delayed");
+      }
+    }
+    assertEquals(stats.stops() + stats.slowdowns(), stalls.size(), "no other causes: " + stalls);
     Files.delete(jfr);
   }
 }
