@@ -169,7 +169,7 @@ final class DbBenchReport {
         + " level-0 slowdown and stop triggers (20 and 36), pending-compaction-bytes limits and"
         + " delayed write rate, which coincide. Where the engines differ: each memtable charges"
         + " its own per-entry overhead against the same budget, so level-0 tables differ in size;"
-        + " Strata counts no index blocks, so those cells are empty for it; RocksDB keeps"
+        + " RocksDB keeps"
         + " Statistics on and a PerfContext at ENABLE_COUNT on reader threads (its counters cost"
         + " it a little). Bytes read per op come"
         + " from each engine's own counters (Strata's DbStats.bytesReadFromDisk, RocksDB's"

@@ -17,9 +17,9 @@ import java.util.function.Consumer;
 /**
  * Strata under test: a {@link Db} with automatic leveled compaction in the run's {@link Tree}.
  * Counters come from {@link DbStats}: {@code bytesReadFromDisk}, {@code filterBlocksRead} and
- * {@code filterBlockCacheHits}, {@code dataBlocksRead} and {@code dataBlockCacheHits}, {@code
- * tablesSkippedByBloom}; write stalls from {@link Db#writeStats()} (slowdown plus stop time).
- * Strata counts no index blocks yet: those stay empty.
+ * {@code filterBlockCacheHits}, {@code indexBlocksRead} and {@code indexBlockCacheHits}, {@code
+ * dataBlocksRead} and {@code dataBlockCacheHits}, {@code tablesSkippedByBloom}; write stalls from
+ * {@link Db#writeStats()} (slowdown plus stop time).
  *
  * <p>Thread-safe, as {@link Db}.
  */
@@ -139,8 +139,9 @@ final class StrataStore implements Store {
   public Counters counters() {
     DbStats s = db.stats();
     WriteStats w = db.writeStats();
-    return new Counters(s.bytesReadFromDisk(), s.filterBlocksRead(), null, s.dataBlocksRead(),
-        s.filterBlockCacheHits(), null, s.dataBlockCacheHits(), s.tablesSkippedByBloom(),
+    return new Counters(s.bytesReadFromDisk(), s.filterBlocksRead(), s.indexBlocksRead(),
+        s.dataBlocksRead(), s.filterBlockCacheHits(), s.indexBlockCacheHits(),
+        s.dataBlockCacheHits(), s.tablesSkippedByBloom(),
         (w.slowdownNanos() + w.stopNanos()) / 1000);
   }
 
