@@ -118,6 +118,8 @@ import javax.management.ObjectName;
  * Writers are held back so that compaction keeps up (write.WriteController): level 0 at its
  * slowdown trigger delays each write group, at its stop trigger stops writes, and a memtable is
  * frozen only when level 0 has room for it once flushed, so level 0 never exceeds the stop trigger.
+ * A memtable too large for one table becomes several; its flush waits, before it installs, for a
+ * level-0 compaction when they would not fit (the only case where a flush waits for a compaction).
  */
 public final class Db implements AutoCloseable {
   /** Longest row in bytes; rows are 1..MAX_ROW_LENGTH. */
@@ -205,6 +207,10 @@ public final class Db implements AutoCloseable {
 
   @GuardedBy("mutex")
   private boolean compactionScheduled;
+
+  /** The flush thread waits for level 0 to be compacted before it installs (awaitLevelZeroRoom). */
+  @GuardedBy("mutex")
+  private boolean flushWaitsForLevelZero;
 
   /** The picker's estimate for the current version, kept for the write controller. */
   @GuardedBy("mutex")
@@ -1039,7 +1045,7 @@ public final class Db implements AutoCloseable {
       background.submitFlush(this::flushStep);
     }
     boolean manual = manualCompactionsDone < manualCompactionsRequested;
-    boolean auto = options.autoCompaction() && picker.needsCompaction(versions.current());
+    boolean auto = options.autoCompaction() && compactionNeeded();
     if (!compactionScheduled && (manual || auto)) {
       compactionScheduled = true;
       background.submitCompaction(this::compactionStep);
@@ -1080,6 +1086,8 @@ public final class Db implements AutoCloseable {
           manualCompactionsDone = target;
         } else if (options.autoCompaction() && picker.needsCompaction(versions.current())) {
           runCompaction(picker.pick(versions.current()));
+        } else if (options.autoCompaction() && compactionNeeded()) {
+          runCompaction(picker.levelZero(versions.current()));
         }
         backgroundErrors.succeeded();
       }
@@ -1105,6 +1113,15 @@ public final class Db implements AutoCloseable {
     } finally {
       mutex.lock();
     }
+    try {
+      if (!awaitLevelZeroRoom(written.size())) {
+        outputs.discard(written); // closing: the memtable's log stays, and the next open replays it
+        return;
+      }
+    } catch (IOException | RuntimeException e) {
+      outputs.discard(written);
+      throw e;
+    }
     VersionEdit edit = new VersionEdit();
     written.forEach(edit::add);
     // The memtable stays frozen (and in every view published) until its table is installed: the
@@ -1123,6 +1140,34 @@ public final class Db implements AutoCloseable {
     assert flushed == oldest : "only the flush thread removes frozen memtables";
     oldest.flushed = true;
     afterInstall();
+    assert !writeController.pastStopTrigger(versions.current().level(0).size())
+            || written.size() > writeController.level0StopTrigger()
+        : "level 0 past the stop trigger: " + versions.current().level(0).size();
+  }
+
+  /**
+   * Waits, when the flush's {@code tables} would take level 0 past the stop trigger (a memtable too
+   * large for one table, see {@link WriteController#mustNotInstall}), until a compaction of level 0
+   * makes room; the compaction thread is asked for one even below the compaction trigger. Returns
+   * false when the database closes meanwhile.
+   */
+  @GuardedBy("mutex")
+  private boolean awaitLevelZeroRoom(int tables) throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    try {
+      while (writeController.mustNotInstall(versions.current().level(0).size(), tables)) {
+        if (closing) {
+          return false;
+        }
+        throwIfBackgroundFailed();
+        flushWaitsForLevelZero = true;
+        scheduleBackgroundWork();
+        backgroundProgress.awaitUninterruptibly();
+      }
+      return true;
+    } finally {
+      flushWaitsForLevelZero = false;
+    }
   }
 
   /**
@@ -1168,6 +1213,13 @@ public final class Db implements AutoCloseable {
       discardUnlessListed(written, e);
       throw e;
     }
+  }
+
+  /** Whether the tree needs a compaction, or a flush waits for level 0 to be compacted. */
+  @GuardedBy("mutex")
+  private boolean compactionNeeded() {
+    Version v = versions.current();
+    return picker.needsCompaction(v) || (flushWaitsForLevelZero && !v.level(0).isEmpty());
   }
 
   @GuardedBy("mutex")
@@ -1314,7 +1366,7 @@ public final class Db implements AutoCloseable {
           || compactionScheduled
           || !frozen.isEmpty()
           || manualCompactionsDone < manualCompactionsRequested
-          || (options.autoCompaction() && picker.needsCompaction(versions.current()));
+          || (options.autoCompaction() && compactionNeeded());
     } finally {
       mutex.unlock();
     }

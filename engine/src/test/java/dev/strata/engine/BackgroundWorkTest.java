@@ -269,4 +269,88 @@ final class BackgroundWorkTest {
       assertEquals(0, s.slowdowns() + s.stops(), s.toString());
     }
   }
+
+  /**
+   * A memtable whose flush becomes several tables (a small table-size limit, as in {@link
+   * TableLimitFlushTest}) takes several slots of level 0 at once: the flush waits for a level-0
+   * compaction rather than install past the stop trigger.
+   */
+  @Test
+  void aFlushOfSeveralTablesNeverTakesLevelZeroPastTheStopTrigger() throws Exception {
+    CountDownLatch compacting = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    int stop = 4;
+    DbOptions options =
+        DbOptions.builder()
+            .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
+            .maxTableBlockBytes(96 << 10)
+            .memtableBytes(160 << 10)
+            .level0CompactionTrigger(2)
+            .level0SlowdownTrigger(stop)
+            .level0StopTrigger(stop)
+            .build();
+    int mostInLevelZero = 0;
+    int rows = 1200;
+    AtomicInteger puts = new AtomicInteger();
+    try (Db db = Db.open(dir, options)) {
+      db.beforeEachCompaction(
+          () -> {
+            compacting.countDown();
+            await(release);
+          });
+      try {
+        Future<?> fill =
+            worker.submit(
+                () -> {
+                  for (int i = 0; i < rows; i++) {
+                    db.put(wideRow(i), WIDE_COLUMN, new byte[] {(byte) i});
+                    puts.incrementAndGet();
+                  }
+                  return null;
+                });
+        assertTrue(compacting.await(30, SECONDS), "no compaction started");
+        int firstFlush = db.tablesPerLevel().get(0);
+        assertTrue(
+            firstFlush > 1 && firstFlush < stop,
+            "the test needs a flush of several tables within the stop trigger: " + firstFlush);
+        // Writers go on into the frozen memtables while the compaction is held, until they stop;
+        // the flush of the second memtable must not install (firstFlush + its tables > stop).
+        long deadline = System.nanoTime() + SECONDS.toNanos(30);
+        int seen = -1;
+        while (puts.get() != seen) { // until the writer makes no progress for 200 ms
+          assertTrue(System.nanoTime() < deadline, "writers never stopped");
+          assertFalse(fill.isDone(), "the writer finished while the compaction was held");
+          seen = puts.get();
+          Thread.sleep(200);
+          mostInLevelZero = Math.max(mostInLevelZero, db.tablesPerLevel().get(0));
+        }
+        release.countDown();
+        while (!fill.isDone()) {
+          mostInLevelZero = Math.max(mostInLevelZero, db.tablesPerLevel().get(0));
+          Thread.sleep(1);
+        }
+        fill.get();
+        assertTrue(db.writeStats().stops() > 0, db.writeStats().toString());
+        db.flush();
+        mostInLevelZero = Math.max(mostInLevelZero, db.tablesPerLevel().get(0));
+        for (int i = 0; i < rows; i += 37) {
+          assertArrayEquals(new byte[] {(byte) i}, db.get(wideRow(i), WIDE_COLUMN), "row " + i);
+        }
+      } finally {
+        release.countDown();
+      }
+    }
+    assertTrue(mostInLevelZero <= stop, "level 0 held " + mostInLevelZero + " tables");
+  }
+
+  private static final byte[] WIDE_COLUMN = new byte[400];
+
+  /** A 400-byte row: about 800 index bytes per cell at the smallest block size. */
+  private static byte[] wideRow(int i) {
+    byte[] r = new byte[400];
+    java.util.Arrays.fill(r, (byte) 'r');
+    byte[] id = String.format("%06d", i).getBytes(StandardCharsets.UTF_8);
+    System.arraycopy(id, 0, r, 0, id.length);
+    return r;
+  }
 }

@@ -88,7 +88,7 @@ public final class CompactionPicker {
   public Compaction pick(Version v) {
     List<TableRef> levelZero = v.level(0);
     if (levelZero.size() >= options.level0CompactionTrigger()) {
-      return new Compaction(0, 1, levelZero, overlappingBelow(v, 0, levelZero));
+      return levelZero(v);
     }
     int level = bestLevel(v);
     if (level <= 0) {
@@ -98,6 +98,17 @@ public final class CompactionPicker {
     compactPointer[level] = chosen.metadata().largest().row();
     List<TableRef> inputs = List.of(chosen);
     return new Compaction(level, level + 1, inputs, overlappingBelow(v, level, inputs));
+  }
+
+  /**
+   * The compaction of all of level 0 into level 1, whatever its size (null when level 0 is empty):
+   * what a flush waiting for room in level 0 needs (see {@code WriteController.mustNotInstall}).
+   */
+  public Compaction levelZero(Version v) {
+    List<TableRef> levelZero = v.level(0);
+    return levelZero.isEmpty()
+        ? null
+        : new Compaction(0, 1, levelZero, overlappingBelow(v, 0, levelZero));
   }
 
   /** A compaction of every table into the last level (what {@code Db.compact()} runs). */

@@ -92,6 +92,23 @@ public final class WriteController {
   }
 
   /**
+   * True when a flush must not install {@code newTables} level-0 tables yet, because level 0 would
+   * then hold more than the stop trigger: it waits for a level-0 compaction instead. A flush
+   * usually writes one table, which {@link #mustNotFreeze} has reserved room for; only a memtable
+   * whose index would exceed what one table may hold becomes several. An empty level 0 always
+   * takes them (nothing else could make room), so a single flush of more tables than the stop
+   * trigger is the one way past it.
+   */
+  public boolean mustNotInstall(int level0Tables, int newTables) {
+    return enabled && level0Tables > 0 && level0Tables + newTables > level0StopTrigger;
+  }
+
+  /** True when level 0 holds more tables than the stop trigger allows (an invariant's check). */
+  public boolean pastStopTrigger(int level0Tables) {
+    return enabled && level0Tables > level0StopTrigger;
+  }
+
+  /**
    * How long a write group of {@code groupBytes} bytes must wait before it goes ahead, in
    * nanoseconds; 0 when it need not. Meaningful only when {@link #mustStop} is false.
    */

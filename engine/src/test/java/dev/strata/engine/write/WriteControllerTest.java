@@ -67,11 +67,23 @@ final class WriteControllerTest {
   }
 
   @Test
+  void aFlushOfSeveralTablesWaitsUntilLevelZeroHasRoomForAllOfThem() {
+    assertFalse(controller.mustNotInstall(35, 1));
+    assertTrue(controller.mustNotInstall(34, 3));
+    assertFalse(controller.mustNotInstall(33, 3));
+    assertFalse(controller.mustNotInstall(0, 40), "an empty level 0 takes any flush");
+    assertFalse(controller.pastStopTrigger(36));
+    assertTrue(controller.pastStopTrigger(37));
+  }
+
+  @Test
   void disabledLetsEverythingThrough() {
     WriteController off = new WriteController(false, 1, 1, 1, 1, 1);
     assertEquals(0, off.delayNanos(1000, Long.MAX_VALUE, GROUP));
     assertFalse(off.mustStop(1000, Long.MAX_VALUE));
     assertFalse(off.mustNotFreeze(1000, 2));
+    assertFalse(off.mustNotInstall(1000, 2));
+    assertFalse(off.pastStopTrigger(1000));
   }
 
   @Test
