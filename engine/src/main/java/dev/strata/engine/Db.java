@@ -243,7 +243,7 @@ public final class Db implements AutoCloseable {
     this.files = options.fileLayer();
     this.lock = lock;
     this.cache = new ClockBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
-    this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters);
+    this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters, mutex);
     this.picker = new CompactionPicker(options);
     this.writeController = options.writeController();
     this.versions = new VersionSet(dir, mutex);
@@ -350,6 +350,7 @@ public final class Db implements AutoCloseable {
     } finally {
       mutex.unlock();
     }
+    tables.reclaimRetired();
   }
 
   /**
@@ -432,6 +433,7 @@ public final class Db implements AutoCloseable {
       versions.close();
     } finally {
       mutex.unlock();
+      tables.close();
       if (lock != null) {
         lock.close();
       }
@@ -1069,6 +1071,7 @@ public final class Db implements AutoCloseable {
       backgroundProgress.signalAll();
       mutex.unlock();
     }
+    tables.reclaimRetired(); // what the install retired: closed and deleted without the mutex
   }
 
   /** One step on the compaction thread: the manual compaction asked for, or one the tree needs. */
@@ -1099,6 +1102,7 @@ public final class Db implements AutoCloseable {
       backgroundProgress.signalAll();
       mutex.unlock();
     }
+    tables.reclaimRetired(); // what the install retired: closed and deleted without the mutex
   }
 
   @GuardedBy("mutex")

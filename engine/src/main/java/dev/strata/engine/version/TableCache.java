@@ -8,12 +8,14 @@ import dev.strata.sstable.CorruptTableException;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableReader;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -36,7 +38,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * closed at once, or at its last return when leased. A trivially moved table (same file, new level)
  * then reopens under its new entry.
  *
- * <p>Thread-safe: one lock guards the map and the counts; files are opened and closed outside it.
+ * <p><b>Retiring.</b> The last reference to a table may go while the database's mutex is held (an
+ * install releases the version it replaced). Closing its reader and deleting an obsolete file are
+ * I/O that writers must not wait behind, so a table retired under that lock is queued, and the
+ * database reclaims the queue once it has released the mutex ({@link #reclaimRetired}); a table
+ * retired without it (by a read releasing its view) is reclaimed at once.
+ *
+ * <p>Thread-safe: one lock guards the map and the counts; files are opened and closed outside it
+ * (and outside the database's mutex).
  */
 public final class TableCache implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(TableCache.class.getName());
@@ -64,6 +73,15 @@ public final class TableCache implements AutoCloseable {
   private int leaving;
 
   private final LongAdder opens = new LongAdder();
+
+  /** Tables are retired, not reclaimed, while the current thread holds this; null: never. */
+  private final ReentrantLock deferWhileHeld;
+
+  /** Tables retired under {@link #deferWhileHeld}, waiting for {@link #reclaimRetired}. */
+  private final ConcurrentLinkedQueue<Retired> retired = new ConcurrentLinkedQueue<>();
+
+  /** A table no version lists any more: its reader goes, and its file if compaction replaced it. */
+  private record Retired(long fileNumber, Path obsoleteFile) {}
 
   /** A leased reader; give it back with {@link TableCache#release}. */
   public static final class Handle {
@@ -93,6 +111,20 @@ public final class TableCache implements AutoCloseable {
    * @param counters what the readers count into (the read path's counters)
    */
   public TableCache(Path dir, int maxOpenFiles, BlockCache blockCache, ReadCounters counters) {
+    this(dir, maxOpenFiles, blockCache, counters, null);
+  }
+
+  /**
+   * As above, deferring the reclaiming of retired tables while the current thread holds {@code
+   * deferWhileHeld} (the database's mutex), and asserting that no reader is closed under it.
+   */
+  public TableCache(
+      Path dir,
+      int maxOpenFiles,
+      BlockCache blockCache,
+      ReadCounters counters,
+      ReentrantLock deferWhileHeld) {
+    this.deferWhileHeld = deferWhileHeld;
     if (maxOpenFiles != UNLIMITED && maxOpenFiles < 1) {
       throw new IllegalArgumentException("maxOpenFiles must be -1 or positive: " + maxOpenFiles);
     }
@@ -188,6 +220,54 @@ public final class TableCache implements AutoCloseable {
     closeAll(List.of(h));
   }
 
+  /**
+   * Table {@code fileNumber} left the last version: drops its reader (see {@link #drop}) and deletes
+   * {@code obsoleteFile} unless it is null (a trivially moved table keeps its file). Queued instead
+   * while the current thread holds the database's mutex; otherwise done now, together with what
+   * is queued.
+   */
+  public void retire(long fileNumber, Path obsoleteFile) {
+    Retired r = new Retired(fileNumber, obsoleteFile);
+    if (underDeferringLock()) {
+      retired.add(r);
+      return;
+    }
+    reclaim(r);
+    reclaimRetired();
+  }
+
+  /**
+   * Reclaims the tables retired under the database's mutex: closes their readers and deletes their
+   * obsolete files. The database calls it after releasing the mutex; never under it.
+   */
+  public void reclaimRetired() {
+    assert !underDeferringLock() : "reclaiming tables under the database mutex";
+    for (Retired r = retired.poll(); r != null; r = retired.poll()) {
+      reclaim(r);
+    }
+  }
+
+  /** Tables retired and not yet reclaimed; for tests. */
+  int retiredCount() {
+    return retired.size();
+  }
+
+  private boolean underDeferringLock() {
+    return deferWhileHeld != null && deferWhileHeld.isHeldByCurrentThread();
+  }
+
+  private void reclaim(Retired r) {
+    drop(r.fileNumber());
+    if (r.obsoleteFile() != null) {
+      try {
+        Files.deleteIfExists(r.obsoleteFile());
+      } catch (IOException e) {
+        // The file is unreachable either way; a leftover is deleted by the next open's cleanup.
+        LOG.log(System.Logger.Level.WARNING, "could not delete table " + r.obsoleteFile(), e);
+      }
+    }
+  }
+
   /** Readers open now, leased or not. */
   public int openReaders() {
     lock.lock();
@@ -206,6 +286,7 @@ public final class TableCache implements AutoCloseable {
   /** Closes every reader still open; the database has released every version before. */
   @Override
   public void close() {
+    reclaimRetired();
     List<Handle> all;
     lock.lock();
     try {
@@ -274,6 +355,7 @@ public final class TableCache implements AutoCloseable {
     if (handles.isEmpty()) {
       return;
     }
+    assert !underDeferringLock() : "closing table readers under the database mutex";
     for (Handle h : handles) {
       try {
         h.reader.close();

@@ -14,7 +14,6 @@ import dev.strata.sstable.TableIterator;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableReader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +35,6 @@ import java.util.Objects;
  * <p>Thread-safe.
  */
 public final class TableRef {
-  private static final System.Logger LOG = System.getLogger(TableRef.class.getName());
 
   private final FileMetadata metadata;
   private final TableCache tables;
@@ -210,22 +208,15 @@ public final class TableRef {
   }
 
   /**
-   * Drops one reference; the last takes the table out of the cache and deletes an obsolete file.
-   * No read can lease it then: every read holds a version that holds a reference.
+   * Drops one reference; the last retires the table in the cache, which closes its reader and
+   * deletes an obsolete file (later, when this runs under the database's mutex). No read can lease
+   * it then: every read holds a version that holds a reference.
    */
   public void release() {
     if (!refs.release()) {
       return;
     }
-    tables.drop(metadata.fileNumber());
-    if (obsolete) {
-      try {
-        Files.deleteIfExists(path);
-      } catch (IOException e) {
-        // The file is unreachable either way; a leftover is deleted by the next open's cleanup.
-        LOG.log(System.Logger.Level.WARNING, "could not delete table " + path, e);
-      }
-    }
+    tables.retire(metadata.fileNumber(), obsolete ? path : null);
   }
 
   /** References held now; for invariant checks. */

@@ -2,6 +2,7 @@ package dev.strata.engine.version;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,5 +128,49 @@ final class TableCacheTest {
     CorruptionException e = assertThrows(CorruptionException.class, () -> cache.acquire(9));
     assertTrue(e.getMessage().contains(".sst"), e.getMessage());
     assertEquals(0, cache.openReaders());
+  }
+
+  @Test
+  void aTableRetiredUnderTheDatabaseMutexIsClosedAndDeletedOnlyAfterIt() throws IOException {
+    ReentrantLock mutex = new ReentrantLock();
+    try (TableCache deferring =
+        new TableCache(dir, 2, new ClockBlockCache(1 << 20), new ReadCounters(), mutex)) {
+      deferring.release(deferring.acquire(1));
+      deferring.release(deferring.acquire(2));
+      Path file = FileNames.table(dir, 1);
+      mutex.lock();
+      try {
+        deferring.retire(1, file);
+        deferring.retire(2, null);
+        assertEquals(2, deferring.openReaders(), "closed under the mutex");
+        assertTrue(Files.exists(file), "deleted under the mutex");
+        assertEquals(2, deferring.retiredCount());
+      } finally {
+        mutex.unlock();
+      }
+      deferring.reclaimRetired();
+      assertEquals(0, deferring.openReaders());
+      assertFalse(Files.exists(file));
+      assertTrue(Files.exists(FileNames.table(dir, 2)), "a retired table keeps a file not obsolete");
+      assertEquals(0, deferring.retiredCount());
+    }
+  }
+
+  @Test
+  void aTableRetiredWithoutTheMutexIsReclaimedAtOnceWithWhatWasQueued() throws IOException {
+    ReentrantLock mutex = new ReentrantLock();
+    try (TableCache deferring =
+        new TableCache(dir, 2, new ClockBlockCache(1 << 20), new ReadCounters(), mutex)) {
+      mutex.lock();
+      try {
+        deferring.retire(1, FileNames.table(dir, 1));
+      } finally {
+        mutex.unlock();
+      }
+      deferring.retire(2, FileNames.table(dir, 2));
+      assertFalse(Files.exists(FileNames.table(dir, 1)));
+      assertFalse(Files.exists(FileNames.table(dir, 2)));
+      assertEquals(0, deferring.retiredCount());
+    }
   }
 }
