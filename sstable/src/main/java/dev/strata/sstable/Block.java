@@ -44,7 +44,8 @@ final class Block implements CachedBlock {
    */
   static Block parse(byte[] data, int length, BlockType type, Path file, long fileOffset)
       throws CorruptTableException {
-    assert type == BlockType.DATA || type == BlockType.INDEX || type == BlockType.FILTER_INDEX;
+    assert type == BlockType.DATA || type == BlockType.INDEX || type == BlockType.INDEX_PARTITION
+        || type == BlockType.FILTER_INDEX;
     if (length < 4) {
       throw corrupt(file, fileOffset, type, "payload of %d bytes has no restart count", length);
     }

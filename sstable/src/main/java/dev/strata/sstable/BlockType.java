@@ -10,7 +10,10 @@ package dev.strata.sstable;
 enum BlockType {
   /** Sorted cells. */
   DATA(1),
-  /** The last key and handle of each data block. */
+  /**
+   * The index: before version 3 the last key and handle of each data block; from version 3 the
+   * top level, the last key and handle of each {@link #INDEX_PARTITION}.
+   */
   INDEX(2),
   /** One partition of the filter: a serialized {@code BlockedBloomFilter}. */
   FILTER_CHUNK(3),
@@ -19,7 +22,9 @@ enum BlockType {
   /** The table's properties. */
   PROPERTIES(5),
   /** A {@code BlockedBloomFilter} over the rows holding a row tombstone ({@code ROWCOL} only). */
-  ROW_TOMBSTONE_FILTER(6);
+  ROW_TOMBSTONE_FILTER(6),
+  /** One partition of a two-level index (version 3): a separator key and handle per data block. */
+  INDEX_PARTITION(7);
 
   private final int id;
 

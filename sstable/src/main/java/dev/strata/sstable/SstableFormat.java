@@ -10,8 +10,8 @@ import java.util.Locale;
  * summary. All integers are little-endian; {@code varint} is unsigned LEB128 of at most 5 bytes.
  *
  * <pre>
- * File       := (DataBlock | Padding FilterChunk)* [Padding RowTombstoneFilter]
- *               FilterIndex Index Properties Footer
+ * File       := (DataBlock | IndexPartition | Padding FilterChunk)* [Padding RowTombstoneFilter]
+ *               FilterIndex [IndexPartition] Index Properties Footer
  * Block      := payload[length] type:u8 crc:u32
  *                 type = blockType.id &lt;&lt; 4 | compression.id
  *                 crc  = maskedCrc32c(payload || type)
@@ -23,7 +23,11 @@ import java.util.Locale;
  * Handle     := offset:u64 length:u32             (length excludes the 5-byte trailer)
  * Padding    := 0x00*  up to the next multiple of 64 (a filter payload starts 64-byte aligned)
  * FilterChunk, RowTombstoneFilter := Block whose payload is BlockedBloomFilter.toByteArray()
- * Index      := Entries: key = InternalKey (the last key of a data block), value = Handle; n entries, n restarts
+ * Index      := (version 3) Entries: key = the last key of an IndexPartition, value = its Handle
+ *               (versions 1, 2) Entries: key = InternalKey (the last key of a data block), value = Handle
+ * IndexPartition := (version 3) Entries: key = InternalKey S with last(block) &lt;= S &lt; first(next
+ *               block), shortened (see IndexSeparators), value = the data block's Handle
+ *               (every index block: one restart per entry)
  * FilterIndex:= Entries: key = CellKey (the last filter key of a chunk), value = Handle
  * Properties := the fields of {@link TableProperties}, in the order of FORMAT-sstable.md
  * Footer     := index:Handle filterIndex:Handle properties:Handle rowTombstoneFilter:Handle
@@ -42,6 +46,9 @@ import java.util.Locale;
  *   <li>The properties record the table's row-prefix length (0: none), and the filter chunks hold
  *       the prefix of every row they cover in a hash domain of its own, so prefix scans can skip
  *       tables. A version-1 table reads as prefix length 0: never skipped by a prefix scan.
+ *   <li>The index has two levels: partitions of about a block (written between the data blocks as
+ *       they fill) keyed by shortened separators, and a top level (the footer's index handle) with
+ *       one entry per partition. No index block grows with the table.
  * </ol>
  *
  * <p>Immutable (constants only).
@@ -51,10 +58,13 @@ public final class SstableFormat {
   public static final int VERSION_START = 1;
 
   /** The version every writer writes. */
-  public static final int VERSION_CURRENT = 2;
+  public static final int VERSION_CURRENT = 3;
 
   /** The first version whose properties record a row-prefix length. */
   static final int VERSION_PREFIX_FILTER = 2;
+
+  /** The first version whose index has two levels: a top level over index partitions. */
+  static final int VERSION_PARTITIONED_INDEX = 3;
 
   /** The last 8 bytes of every table file, in file order. */
   static final byte[] MAGIC = "STRATSST".getBytes(StandardCharsets.US_ASCII);

@@ -3,10 +3,10 @@ package dev.strata.sstable;
 import java.io.IOException;
 
 /**
- * A position among a table's entries: a cursor on the index block and one on the current data block.
- * Point lookups and {@link TableIterator} both move one, forward or backward (a backward step that
- * leaves a data block moves the index cursor back one entry and lands on the last entry of that
- * block). A seek that lands in the data block already loaded reuses it without asking the cache
+ * A position among a table's entries: a cursor on the index ({@link IndexCursor}, over one level or
+ * two) and one on the current data block. Point lookups and {@link TableIterator} both move one,
+ * forward or backward (a backward step that leaves a data block moves the index cursor back one
+ * entry and lands on the last entry of that block). A seek that lands in the data block already loaded reuses it without asking the cache
  * again.
  *
  * <p>Not thread-safe.
@@ -15,10 +15,11 @@ final class TableCursor {
   private final TableReader reader;
   /** Where a bulk pass counts the data blocks it reads past the cache; null for cached reads. */
   private final ReadCounters bulk;
-  private final BlockCursor index = new BlockCursor();
+  private IndexCursor index;
   private final BlockCursor data = new BlockCursor();
   private Block loadedData;
-  private int loadedIndexEntry = -1;
+  /** The {@link IndexCursor#position()} of {@code loadedData}; meaningless while it is null. */
+  private long loadedPosition;
   private boolean valid;
 
   TableCursor(TableReader reader) {
@@ -103,8 +104,8 @@ final class TableCursor {
   }
 
   private void ensureIndex() throws IOException {
-    if (index.block() == null) {
-      index.reset(reader.indexBlock());
+    if (index == null) {
+      index = reader.indexCursor();
     }
   }
 
@@ -114,13 +115,14 @@ final class TableCursor {
     if (!valid) {
       return false;
     }
-    int entry = index.valueOffset();
-    if (entry != loadedIndexEntry) {
+    long position = index.position();
+    if (loadedData == null || position != loadedPosition) {
+      int entry = index.valueOffset();
       loadedData =
           bulk == null
               ? reader.dataBlock(index.block(), entry)
               : reader.dataBlockUncached(index.block(), entry, bulk);
-      loadedIndexEntry = entry;
+      loadedPosition = position;
     }
     data.reset(loadedData);
     return true;

@@ -20,10 +20,13 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * Reads one table: point lookups through its partitioned filter, and iterators.
  *
  * <p>{@link #open} reads the footer, the properties, the filter index (pinned) and, under {@code
- * ROWCOL} with row tombstones, the small row-tombstone filter (pinned); it loads the index block
- * through the block cache. It reads no data block and no filter chunk. A {@link #get} then takes the
- * one filter chunk that can hold the key, the index block and one data block, each through the cache
- * and verified against its checksum before it is cached.
+ * ROWCOL} with row tombstones, the small row-tombstone filter (pinned). A version-3 table's index has
+ * two levels: the open reader pins the top level, and a Get reads the one index partition (about a
+ * block) that can hold its key through the block cache, as index metadata. Older tables have one
+ * index block, which open loads through the cache. Open reads no data block and no filter chunk. A
+ * {@link #get} then takes the one filter chunk that can hold the key, the index partition (or
+ * block) and one data block, each through the cache and verified against its checksum before it is
+ * cached.
  *
  * <p>Row tombstones under {@code ROWCOL}: the filter holds (row, column) pairs, so a table holding a
  * row tombstone for row r has no filter entry for (r, c) and the chunk says "absent" for (r, c); the
@@ -57,6 +60,8 @@ public final class TableReader implements Closeable {
   private final ReadCounters counters;
   private final FilterIndex filterIndex;
   private final BlockCacheKey indexKey;
+  /** The pinned top level of a two-level index (version 3); null for the one-level index of older tables. */
+  private final Block topIndex;
   /** The row-tombstone filter; null when absent, or when damaged (then every row may have one). */
   private final BlockedBloomFilter rowTombstoneFilter;
   private volatile boolean closed;
@@ -65,7 +70,7 @@ public final class TableReader implements Closeable {
 
   private TableReader(Path path, long fileNumber, TableFile channel, long fileSize, Footer footer,
       TableProperties properties, BlockCache cache, ReadCounters counters, FilterIndex filterIndex,
-      BlockedBloomFilter rowTombstoneFilter) {
+      BlockedBloomFilter rowTombstoneFilter, Block topIndex) {
     this.path = path;
     this.fileNumber = fileNumber;
     this.channel = channel;
@@ -77,6 +82,7 @@ public final class TableReader implements Closeable {
     this.filterIndex = filterIndex;
     this.rowTombstoneFilter = rowTombstoneFilter;
     this.indexKey = new BlockCacheKey(fileNumber, footer.index().offset());
+    this.topIndex = topIndex;
   }
 
   /** Opens table {@code file} with counters of its own. */
@@ -138,12 +144,17 @@ public final class TableReader implements Closeable {
           counters.filterChunksCorrupt.increment(); // read as "maybe" for every row
         }
       }
+      boolean twoLevel = footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX;
+      Block topIndex = twoLevel ? readBlock(ch, file, footer.index(), BlockType.INDEX) : null;
       TableReader reader = new TableReader(file, fileNumber, ch, size, footer, properties, cache, counters,
-          filterIndex, rowTombstoneFilter);
-      reader.indexBlock();
+          filterIndex, rowTombstoneFilter, topIndex);
+      if (!twoLevel) {
+        reader.indexBlock();
+      }
       reader.opening = false; // the reader is published to other threads only after this
       counters.bytesReadAtOpen.add(FOOTER_BYTES + footer.properties().storedLength()
           + footer.filterIndex().storedLength()
+          + (twoLevel ? footer.index().storedLength() : 0)
           + (wantTombstoneFilter ? footer.rowTombstoneFilter().storedLength() : 0));
       ok = true;
       return reader;
@@ -169,6 +180,23 @@ public final class TableReader implements Closeable {
 
   public TableProperties properties() {
     return properties;
+  }
+
+  /**
+   * Heap bytes this open reader pins for its index: the top level of a two-level index (its
+   * partitions are charged to the block cache, like the one index block of an older table, for
+   * which this is 0).
+   */
+  public long pinnedIndexBytes() {
+    return topIndex == null ? 0 : topIndex.sizeBytes();
+  }
+
+  /**
+   * Payload bytes of the index block an open reads whole: the top level of a two-level index, or the
+   * one index block of an older table. The writer keeps it within its block limit.
+   */
+  public long indexRootBytes() {
+    return footer.index().length();
   }
 
   /** The counters this reader counts into. */
@@ -379,16 +407,13 @@ public final class TableReader implements Closeable {
     return out;
   }
 
-  /** Each data block's location, in key order (reads the index block through the cache); for tools. */
+  /** Each data block's location, in key order (reads the index through the cache); for tools. */
   public List<BlockLocation> dataBlocks() throws IOException {
     checkOpen();
-    Block index = indexBlock();
-    List<BlockLocation> out = new ArrayList<>(index.entryCount);
-    BlockCursor c = new BlockCursor();
-    c.reset(index);
-    c.seekToFirst();
-    for (int i = 0; i < index.entryCount; i++, c.next()) {
-      BlockHandle h = dataHandle(index, c.valueOffset());
+    List<BlockLocation> out = new ArrayList<>();
+    IndexCursor c = indexCursor();
+    for (c.seekToFirst(); c.isValid(); c.next()) {
+      BlockHandle h = dataHandle(c.block(), c.valueOffset());
       out.add(new BlockLocation(h.offset(), h.length()));
     }
     return out;
@@ -432,14 +457,21 @@ public final class TableReader implements Closeable {
     if (!footer.rowTombstoneFilter().equals(BlockHandle.NONE)) {
       loadFilter(channel, path, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER);
     }
-    Block index = readBlock(channel, path, footer.index(), BlockType.INDEX);
-    BlockCursor ic = new BlockCursor();
-    ic.reset(index);
+    IndexCursor ic = topIndex == null
+        ? IndexCursor.oneLevel(readBlock(channel, path, footer.index(), BlockType.INDEX))
+        : IndexCursor.twoLevel(topIndex, this::verifiedPartition);
     BlockCursor dc = new BlockCursor();
     InternalKey previous = null;
+    InternalKey previousIndexKey = null;
     long entries = 0;
-    for (ic.seekToFirst(); ic.isValid(); ic.next()) {
-      BlockHandle h = dataHandle(index, ic.valueOffset());
+    long blocks = 0;
+    for (ic.seekToFirst(); ic.isValid(); ic.next(), blocks++) {
+      InternalKey indexKey = KeyCodec.decodeInternalKey(ic.keyBytes(), 0, ic.keyLength());
+      if (previousIndexKey != null && InternalKey.compare(previousIndexKey, indexKey) >= 0) {
+        throw new CorruptTableException(path, ic.block().fileOffset, "index key %s out of order after %s",
+            indexKey, previousIndexKey);
+      }
+      BlockHandle h = dataHandle(ic.block(), ic.valueOffset());
       Block data = readBlock(channel, path, h, BlockType.DATA);
       dc.reset(data);
       for (dc.seekToFirst(); dc.isValid(); dc.next()) {
@@ -447,19 +479,38 @@ public final class TableReader implements Closeable {
         if (previous != null ? InternalKey.compare(previous, k) >= 0 : !k.equals(properties.smallestKey())) {
           throw new CorruptTableException(path, h.offset(), "key %s out of order after %s", k, previous);
         }
-        if (KeyCodec.compare(k, ic.keyBytes(), 0, ic.keyLength()) > 0) {
-          throw new CorruptTableException(path, h.offset(), "key %s after its block's index key", k);
+        if (InternalKey.compare(k, indexKey) > 0
+            || (previousIndexKey != null && InternalKey.compare(k, previousIndexKey) <= 0)) {
+          throw new CorruptTableException(path, h.offset(), "key %s outside its block's index range", k);
         }
         previous = k;
         entries++;
       }
+      previousIndexKey = indexKey;
     }
-    if (entries != properties.entryCount() || index.entryCount != properties.dataBlockCount()
+    if (entries != properties.entryCount() || blocks != properties.dataBlockCount()
         || previous == null || !previous.equals(properties.largestKey())) {
       throw new CorruptTableException(path, footer.index().offset(), "%d entries in %d blocks ending at %s,"
-          + " properties say %d in %d ending at %s", entries, index.entryCount, previous,
+          + " properties say %d in %d ending at %s", entries, blocks, previous,
           properties.entryCount(), properties.dataBlockCount(), properties.largestKey());
     }
+  }
+
+  /**
+   * An index partition read from disk past the cache, for {@link #verifyChecksums}: its last key
+   * must be the top-level key that names it, or a seek could pass over its entries.
+   */
+  private Block verifiedPartition(BlockCursor top) throws IOException {
+    BlockHandle h = handleIn(top.block(), top.valueOffset(), "index partition");
+    Block partition = readBlock(channel, path, h, BlockType.INDEX_PARTITION);
+    BlockCursor last = new BlockCursor();
+    last.reset(partition);
+    last.seekToLast();
+    if (!last.isValid()
+        || !Arrays.equals(last.keyBytes(), 0, last.keyLength(), top.keyBytes(), 0, top.keyLength())) {
+      throw new CorruptTableException(path, h.offset(), "index partition's last key is not its top-level key");
+    }
+    return partition;
   }
 
   /** Closes the file. Idempotent. */
@@ -512,8 +563,23 @@ public final class TableReader implements Closeable {
     return chunk.filter.mightContainHash(hash);
   }
 
+  /** The one index block of a version 1 or 2 table, through the cache. */
   Block indexBlock() throws IOException {
+    assert topIndex == null;
     return fetch(footer.index(), BlockKind.INDEX, () -> readBlock(channel, path, footer.index(), BlockType.INDEX));
+  }
+
+  /** A new cursor over this table's index, whatever its shape; partitions come through the cache. */
+  IndexCursor indexCursor() throws IOException {
+    return topIndex == null
+        ? IndexCursor.oneLevel(indexBlock())
+        : IndexCursor.twoLevel(topIndex, this::indexPartition);
+  }
+
+  /** The index partition {@code top} names, through the cache as index metadata. */
+  private Block indexPartition(BlockCursor top) throws IOException {
+    BlockHandle h = handleIn(top.block(), top.valueOffset(), "index partition");
+    return fetch(h, BlockKind.INDEX, () -> readBlock(channel, path, h, BlockType.INDEX_PARTITION));
   }
 
   /** The data block whose handle is the value at {@code valueOffset} of the index block. */
@@ -531,9 +597,14 @@ public final class TableReader implements Closeable {
   }
 
   private BlockHandle dataHandle(Block index, int valueOffset) throws CorruptTableException {
-    BlockHandle h = BlockHandle.decodeOrNull(index.data, valueOffset, fileSize - FOOTER_BYTES);
+    return handleIn(index, valueOffset, "data block");
+  }
+
+  /** The handle at {@code valueOffset} of {@code block}; one outside the file is corruption. */
+  private BlockHandle handleIn(Block block, int valueOffset, String what) throws CorruptTableException {
+    BlockHandle h = BlockHandle.decodeOrNull(block.data, valueOffset, fileSize - FOOTER_BYTES);
     if (h == null) {
-      throw new CorruptTableException(path, footer.index().offset(), "data block handle lies outside the file");
+      throw new CorruptTableException(path, block.fileOffset, "%s handle lies outside the file", what);
     }
     return h;
   }
@@ -542,7 +613,7 @@ public final class TableReader implements Closeable {
   private <T extends CachedBlock> T fetch(BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
       throws IOException {
     CountingLoader<T> counting = new CountingLoader<>(loader);
-    BlockCacheKey key = kind == BlockKind.INDEX ? indexKey : new BlockCacheKey(fileNumber, h.offset());
+    BlockCacheKey key = h == footer.index() ? indexKey : new BlockCacheKey(fileNumber, h.offset());
     T block = cache.getOrLoad(key, kind, counting);
     if (counting.ran && opening) {
       counters.countRead(kind, 0);

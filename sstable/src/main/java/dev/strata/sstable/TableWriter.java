@@ -40,9 +40,8 @@ public final class TableWriter implements AutoCloseable {
   private final OutputStream out;
   private final LZ4Compressor compressor;
   private final BlockBuilder dataBlock = new BlockBuilder(SstableFormat.DATA_RESTART_INTERVAL);
-  private final BlockBuilder indexBlock = new BlockBuilder(SstableFormat.INDEX_RESTART_INTERVAL);
+  private final IndexWriter index;
   private final FilterWriter filter;
-  private final byte[] handleBytes = new byte[SstableFormat.HANDLE_BYTES];
   private final byte[] trailer = new byte[SstableFormat.BLOCK_TRAILER_BYTES];
   private byte[] keyScratch = new byte[64];
   private byte[] compressed = new byte[0];
@@ -75,6 +74,8 @@ public final class TableWriter implements AutoCloseable {
         ? LZ4Factory.fastestInstance().fastCompressor()
         : null;
     this.filter = new FilterWriter(options, this::writeFilter);
+    this.index = new IndexWriter(options.blockSizeBytes(),
+        (type, payload, length) -> writeBlock(type, payload, length, BlockCompression.NONE));
   }
 
   /** Creates {@code file}, which must not exist yet, and a writer for it. */
@@ -132,15 +133,17 @@ public final class TableWriter implements AutoCloseable {
    * table when this says no.
    */
   public boolean hasRoomFor(InternalKey key) {
-    // Adding the entry adds at most one index entry (of this key or a shorter one) and at most one
-    // filter index entry (of a cell key no longer than this key), each with its handle, the entry
-    // header varints and a restart point.
+    // Adding the entry adds at most one index entry (of this key or a shorter one) to the open
+    // partition, at most one top-level entry (a partition's last key) and at most one filter index
+    // entry (of a cell key no longer than this key), each with its handle, the entry header varints
+    // and a restart point.
     long cost =
         KeyCodec.internalKeyLength(key)
             + SstableFormat.HANDLE_BYTES
             + 3L * Bytes.MAX_VARINT32_BYTES
             + Integer.BYTES;
-    return indexBlock.estimatedSize() + cost <= maxBlockBytes
+    return index.topLevelSize() + cost <= maxBlockBytes
+        && index.partitionSize() + cost <= maxBlockBytes
         && filter.indexPayloadLength() + cost <= maxBlockBytes;
   }
 
@@ -151,7 +154,7 @@ public final class TableWriter implements AutoCloseable {
    * a row's cells).
    */
   public boolean isNearlyFull() {
-    return Math.max(indexBlock.estimatedSize(), filter.indexPayloadLength()) > maxBlockBytes / 2;
+    return Math.max(index.topLevelSize(), filter.indexPayloadLength()) > maxBlockBytes / 2;
   }
 
   /**
@@ -183,6 +186,7 @@ public final class TableWriter implements AutoCloseable {
     if (last != null && InternalKey.compare(last, key) >= 0) {
       throw new IllegalArgumentException("key out of order: " + key + " after " + last);
     }
+    index.beforeKey(key);
     filter.add(key, last);
     count(key, value);
     int keyLength = KeyCodec.internalKeyLength(key);
@@ -235,12 +239,11 @@ public final class TableWriter implements AutoCloseable {
     BlockHandle filterIndex =
         writeBlock(BlockType.FILTER_INDEX, filter.indexPayload(), filter.indexPayloadLength(), BlockCompression.NONE);
     filter.addIndexBytes(filterIndex.storedLength());
-    BlockHandle index =
-        writeBlock(BlockType.INDEX, indexBlock.finish(), indexBlock.estimatedSize(), BlockCompression.NONE);
+    BlockHandle topIndex = index.finish();
     TableProperties props = new TableProperties(
         SstableFormat.VERSION_CURRENT, entryCount, putCount, deleteCount, rowTombstoneCount, distinctRows,
         distinctCells, minSequence, maxSequence, rawKeyBytes, rawValueBytes, dataBlockCount, dataBytes,
-        index.storedLength(), options.filterType(), options.compression(),
+        index.storedBytes(), options.filterType(), options.compression(),
         options.bitsPerKey(),
         filter.keyCount(), filter.chunkCount(), filter.bytes(), options.blockSizeBytes(),
         options.filterChunkBytes(), first, last,
@@ -248,7 +251,7 @@ public final class TableWriter implements AutoCloseable {
     byte[] propBytes = props.encode();
     BlockHandle propHandle = writeBlock(BlockType.PROPERTIES, propBytes, propBytes.length, BlockCompression.NONE);
     byte[] footer =
-        new Footer(index, filterIndex, propHandle, tombstoneFilter, SstableFormat.VERSION_CURRENT).encode();
+        new Footer(topIndex, filterIndex, propHandle, tombstoneFilter, SstableFormat.VERSION_CURRENT).encode();
     out.write(footer);
     offset += footer.length;
     out.flush();
@@ -305,8 +308,7 @@ public final class TableWriter implements AutoCloseable {
 
   private void flushDataBlock() throws IOException {
     BlockHandle h = writeBlock(BlockType.DATA, dataBlock.finish(), dataBlock.estimatedSize(), options.compression());
-    h.encodeTo(handleBytes, 0);
-    indexBlock.add(dataBlock.lastKey(), dataBlock.lastKeyLength(), handleBytes, 0, handleBytes.length);
+    index.blockFinished(last, h);
     dataBlock.reset();
     dataBlockCount++;
     dataBytes += h.storedLength();

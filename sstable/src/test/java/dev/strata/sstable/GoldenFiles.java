@@ -15,12 +15,13 @@ import java.util.List;
  * tiny tables whose bytes {@link GoldenTableTest} checks against the current reader and writer, so
  * the format cannot drift unnoticed. A format change adds {@code vN/} with a new generator run and
  * keeps the older directories, which the reader must still read ({@code v1/} was written by format
- * 1's writer; {@code v2/} adds tables with a row-prefix filter).
+ * 1's writer; {@code v2/} adds tables with a row-prefix filter; {@code v3/} holds the same tables with
+ * a two-level index).
  *
  * <pre>
  * mvn -q -pl sstable test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/sst-cp.txt -Dmdep.includeScope=test
  * java -cp "sstable/target/test-classes:sstable/target/classes:$(cat /tmp/sst-cp.txt)" \
- *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v2
+ *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v3
  * </pre>
  *
  * <p>Not thread-safe (a main program).

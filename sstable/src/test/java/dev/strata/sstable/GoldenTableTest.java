@@ -87,7 +87,7 @@ final class GoldenTableTest {
 
   @Test
   void goldenFile_hasEveryBlockType() throws IOException, URISyntaxException {
-    TableRegions regions = TableRegions.of(golden("000001.sst"));
+    TableRegions regions = TableRegions.of(golden(SstableFormat.VERSION_CURRENT, "000001.sst"));
     for (BlockType type : BlockType.values()) {
       assertEquals(true, regions.regions().stream().anyMatch(r -> r.type() == type), type.toString());
     }

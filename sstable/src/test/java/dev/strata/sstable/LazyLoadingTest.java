@@ -45,13 +45,14 @@ final class LazyLoadingTest {
       TableReadStats afterOpen = counters.snapshot();
       assertEquals(0, afterOpen.filterChunksRead());
       assertEquals(0, afterOpen.dataBlocksRead());
-      assertEquals(1, afterOpen.indexBlocksRead());
+      assertEquals(0, afterOpen.indexBlocksRead(), "the top level is pinned, no partition read");
       for (int i = 0; i < 200; i++) {
         TableReadStats before = counters.snapshot();
         t.get(FilterProbe.of(row(i * 97L), EMPTY), InternalKey.MAX_SEQUENCE);
         TableReadStats d = counters.snapshot().minus(before);
         assertTrue(d.filterChunksRead() + d.filterChunkCacheHits() == 1, "one chunk per Get: " + d);
         assertTrue(d.dataBlocksRead() + d.dataBlockCacheHits() == 1, "one data block per Get: " + d);
+        assertTrue(d.indexBlocksRead() + d.indexBlockCacheHits() == 1, "one index partition per Get: " + d);
       }
       assertEquals(0, cache.stats().filter().evictions());
     }
@@ -73,9 +74,11 @@ final class LazyLoadingTest {
       TableReadStats d = counters.snapshot();
       assertEquals(1, d.filterChunksRead());
       assertEquals(1, d.dataBlocksRead());
+      assertEquals(1, d.indexBlocksRead(), "one index partition");
       long getBytes = d.bytesRead() - openBytes;
       long chunkBound = options.filterChunkBytes() + 64 + 16 + SstableFormat.BLOCK_TRAILER_BYTES;
-      assertTrue(getBytes <= chunkBound + (16 << 10) + 4096,
+      // One chunk, one index partition and one data block, each about its target size.
+      assertTrue(getBytes <= chunkBound + 2 * (16 << 10) + 4096,
           "first Get read " + getBytes + " bytes; filter is " + p.filterBytes());
       assertTrue(getBytes * 10 < p.filterBytes(), "first Get read " + getBytes + " of a " + p.filterBytes() + " byte filter");
     }

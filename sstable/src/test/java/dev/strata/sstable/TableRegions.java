@@ -41,11 +41,20 @@ record TableRegions(long fileSize, List<Region> regions) {
       out.add(region("filter chunk " + i, BlockType.FILTER_CHUNK, fi.handle(i)));
     }
     Block index = Block.parse(slice(all, footer.index()), footer.index().length(), BlockType.INDEX, file, 0);
-    BlockCursor c = new BlockCursor();
-    c.reset(index);
+    IndexCursor c;
+    if (footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX) {
+      int[] partitions = {0};
+      c = IndexCursor.twoLevel(index, top -> {
+        BlockHandle h = BlockHandle.decodeOrNull(top.block().data, top.valueOffset(), footerOffset);
+        out.add(region("index partition " + partitions[0]++, BlockType.INDEX_PARTITION, h));
+        return Block.parse(slice(all, h), h.length(), BlockType.INDEX_PARTITION, file, h.offset());
+      });
+    } else {
+      c = IndexCursor.oneLevel(index);
+    }
     int i = 0;
     for (c.seekToFirst(); c.isValid(); c.next(), i++) {
-      BlockHandle h = BlockHandle.decodeOrNull(index.data, c.valueOffset(), footerOffset);
+      BlockHandle h = BlockHandle.decodeOrNull(c.block().data, c.valueOffset(), footerOffset);
       out.add(region("data block " + i, BlockType.DATA, h));
     }
     out.sort((a, b) -> Long.compare(a.offset, b.offset));
