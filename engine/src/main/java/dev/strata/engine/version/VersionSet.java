@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The current {@link Version} of a database and the manifest log that makes it durable (LevelDB's
@@ -48,6 +49,10 @@ public final class VersionSet {
 
   @GuardedBy("mutex")
   private boolean manifestBusy;
+
+  /** The log number the last install recorded: later installs never record a smaller one. */
+  @GuardedBy("mutex")
+  private long installedLogNumber;
 
   public VersionSet(Path dir, ReentrantLock mutex) {
     this.dir = dir;
@@ -99,12 +104,26 @@ public final class VersionSet {
   @GuardedBy("mutex")
   public void install(VersionEdit edit, long lastSequence, long logNumber, boolean deleteFiles)
       throws IOException {
+    install(edit, () -> lastSequence, logNumber, deleteFiles);
+  }
+
+  /**
+   * As above, asking for the last sequence number only once the manifest is free: an install that
+   * waited for another (a compaction behind a flush) must record a sequence number at least as
+   * large as that of every table the other added. The log number recorded never goes back either.
+   */
+  @GuardedBy("mutex")
+  public void install(
+      VersionEdit edit, LongSupplier lastSequenceNow, long logNumberAtLeast, boolean deleteFiles)
+      throws IOException {
     assert mutex.isHeldByCurrentThread();
     while (manifestBusy) {
       manifestIdle.awaitUninterruptibly();
     }
     manifestBusy = true;
     try {
+      long lastSequence = lastSequenceNow.getAsLong();
+      long logNumber = Math.max(logNumberAtLeast, installedLogNumber);
       Version next = current.apply(edit);
       Manifest after = new Manifest(nextFileNumber.get(), lastSequence, logNumber, next.files());
       List<FileMetadata> added = new ArrayList<>();
@@ -133,6 +152,7 @@ public final class VersionSet {
       }
       Version old = current;
       current = next;
+      installedLogNumber = logNumber;
       old.release(); // read views hold their own references
     } finally {
       manifestBusy = false;
