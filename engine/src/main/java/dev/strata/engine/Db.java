@@ -445,31 +445,31 @@ public final class Db implements AutoCloseable {
   /** Puts {@code value} under {@code key} (row {@code key}, empty column). */
   public void put(byte[] key, byte[] value) throws IOException {
     Limits.checkKeyPut(key, value);
-    write(List.of(Mutation.put(key.clone(), EMPTY, value.clone())));
+    write(List.of(Mutation.put(key, EMPTY, value)));
   }
 
   /** Deletes {@code key} (row {@code key}, empty column). */
   public void delete(byte[] key) throws IOException {
     Limits.checkKey(key);
-    write(List.of(Mutation.delete(key.clone(), EMPTY)));
+    write(List.of(Mutation.delete(key, EMPTY)));
   }
 
   /** Puts {@code value} into cell (row, column). */
   public void put(byte[] row, byte[] column, byte[] value) throws IOException {
     Limits.checkPut(row, column, value);
-    write(List.of(Mutation.put(row.clone(), column.clone(), value.clone())));
+    write(List.of(Mutation.put(row, column, value)));
   }
 
   /** Deletes cell (row, column). */
   public void delete(byte[] row, byte[] column) throws IOException {
     Limits.checkCell(row, column);
-    write(List.of(Mutation.delete(row.clone(), column.clone())));
+    write(List.of(Mutation.delete(row, column)));
   }
 
   /** Deletes every column of {@code row} written before this call. */
   public void deleteRow(byte[] row) throws IOException {
     Limits.checkRow(row);
-    write(List.of(Mutation.deleteRow(row.clone())));
+    write(List.of(Mutation.deleteRow(row)));
   }
 
   /** Applies {@code batch} atomically: all of it or, also across a crash, none. */
@@ -483,7 +483,9 @@ public final class Db implements AutoCloseable {
   }
 
   /**
-   * Queues the write and returns once it is in the log and the memtable. The thread that reaches the head of the queue writes its group.
+   * Queues the write and returns once it is in the log and the memtable. The mutations' arrays are
+   * the caller's own (a single put's, not copied) or a batch's copies: they are read while the call
+   * lasts, encoded into the log record and copied into the memtable's arena, and never kept. The thread that reaches the head of the queue writes its group.
    */
   private void write(List<Mutation> mutations) throws IOException {
     ensureWritable();
@@ -541,11 +543,16 @@ public final class Db implements AutoCloseable {
   @GuardedBy("mutex")
   private void appendGroup(List<Writer> group) throws IOException {
     long first = lastSequence + 1;
-    List<byte[]> records = new ArrayList<>(group.size());
+    List<byte[]> records = group.size() == 1 ? null : new ArrayList<>(group.size());
     long seq = first;
-    for (Writer w : group) {
-      records.add(BatchCodec.encode(seq, w.mutations()));
-      seq += w.mutations().size();
+    if (records == null) { // the usual group of one: no list to grow
+      records = List.of(BatchCodec.encode(seq, group.get(0).mutations()));
+      seq += group.get(0).mutations().size();
+    } else {
+      for (Writer w : group) {
+        records.add(BatchCodec.encode(seq, w.mutations()));
+        seq += w.mutations().size();
+      }
     }
     MemTable target = mem;
     LogWriter targetLog = log;
@@ -567,7 +574,7 @@ public final class Db implements AutoCloseable {
     seq = first;
     for (Writer w : group) {
       for (Mutation m : w.mutations()) {
-        target.add(m.key(seq++), m.value());
+        target.add(m.kind(), m.row(), m.column(), seq++, m.value());
       }
     }
     lastSequence = seq - 1;
@@ -1135,7 +1142,7 @@ public final class Db implements AutoCloseable {
     oldestFirst.next();
     long logNumber = oldestFirst.hasNext() ? oldestFirst.next().logNumber : memLogNumber;
     try {
-      versions.install(edit, lastSequence, logNumber, true);
+      versions.install(edit, () -> lastSequence, logNumber, true);
     } catch (IOException | RuntimeException e) {
       discardUnlessListed(written, e);
       throw e;
@@ -1239,7 +1246,7 @@ public final class Db implements AutoCloseable {
   /** Makes {@code edit} durable and current (see {@link VersionSet#install}) and publishes it. */
   @GuardedBy("mutex")
   private void install(VersionEdit edit, long logNumber, boolean deleteFiles) throws IOException {
-    versions.install(edit, lastSequence, logNumber, deleteFiles);
+    versions.install(edit, () -> lastSequence, logNumber, deleteFiles);
     afterInstall();
   }
 
@@ -1248,6 +1255,23 @@ public final class Db implements AutoCloseable {
   private void afterInstall() {
     pendingCompactionBytes = picker.pendingCompactionBytes(versions.current());
     publishView();
+    reclaimRetiredTables();
+  }
+
+  /**
+   * Closes and deletes, with the mutex released, the tables the install retired (the replaced
+   * view was the last to hold them, unless a read still does): before the job reports its end, so
+   * a compact() that returns has removed what it replaced.
+   */
+  @GuardedBy("mutex")
+  private void reclaimRetiredTables() {
+    assert mutex.isHeldByCurrentThread();
+    mutex.unlock();
+    try {
+      tables.reclaimRetired();
+    } finally {
+      mutex.lock();
+    }
   }
 
   @GuardedBy("mutex")

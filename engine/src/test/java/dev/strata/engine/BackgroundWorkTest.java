@@ -284,7 +284,7 @@ final class BackgroundWorkTest {
         DbOptions.builder()
             .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
             .maxTableBlockBytes(96 << 10)
-            .memtableBytes(160 << 10)
+            .memtableBytes(128 << 10)
             .level0CompactionTrigger(2)
             .level0SlowdownTrigger(stop)
             .level0StopTrigger(stop)

@@ -19,28 +19,44 @@ import dev.strata.bloom.KeyHash;
 final class FilterKeys {
   private FilterKeys() {}
 
+  /** Canonical keys of up to this many bytes are built in a per-thread buffer, not a new array. */
+  private static final int SCRATCH_BYTES = 256;
+
+  /**
+   * Each thread's buffer for short canonical keys: every table write and every probe hashes one,
+   * and an array per key was a large share of a compaction's garbage. Longer keys get their own.
+   */
+  private static final ThreadLocal<byte[]> SCRATCH =
+      ThreadLocal.withInitial(() -> new byte[SCRATCH_BYTES]);
+
   /** The filter hash of a row. */
   static long rowHash(byte[] row) {
-    byte[] b = new byte[1 + row.length];
+    byte[] b = buffer(1 + row.length);
     b[0] = FILTER_TAG_ROW;
     System.arraycopy(row, 0, b, 1, row.length);
-    return KeyHash.hash64(b, 0, b.length);
+    return KeyHash.hash64(b, 0, 1 + row.length);
   }
 
   /** The filter hash of the first {@code length} bytes of {@code row} (at least that long). */
   static long prefixHash(byte[] row, int length) {
     assert row.length >= length : "row shorter than the prefix";
-    byte[] b = new byte[1 + length];
+    byte[] b = buffer(1 + length);
     b[0] = FILTER_TAG_PREFIX;
     System.arraycopy(row, 0, b, 1, length);
-    return KeyHash.hash64(b, 0, b.length);
+    return KeyHash.hash64(b, 0, 1 + length);
   }
 
   /** The filter hash of a (row, column) cell. */
   static long cellHash(byte[] row, byte[] column) {
-    byte[] b = new byte[1 + KeyCodec.cellKeyLength(row, column)];
+    int n = 1 + KeyCodec.cellKeyLength(row, column);
+    byte[] b = buffer(n);
     b[0] = FILTER_TAG_CELL;
     KeyCodec.encodeCellKey(row, column, b, 1);
-    return KeyHash.hash64(b, 0, b.length);
+    return KeyHash.hash64(b, 0, n);
+  }
+
+  /** A buffer of at least {@code n} bytes, valid until this thread's next call. */
+  private static byte[] buffer(int n) {
+    return n <= SCRATCH_BYTES ? SCRATCH.get() : new byte[n];
   }
 }

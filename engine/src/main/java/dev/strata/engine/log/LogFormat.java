@@ -113,11 +113,17 @@ public final class LogFormat {
     return b.flip();
   }
 
-  /** The record header of {@code payload}. */
-  static ByteBuffer recordHeader(byte[] payload) {
-    ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    b.putInt(0).putInt(payload.length).putInt(Checksums.maskedCrc32c(payload, 0, payload.length));
-    b.putInt(0, Checksums.maskedCrc32c(b.array(), 4, RECORD_HEADER_BYTES - 4));
-    return b.flip();
+  /**
+   * Puts the record of {@code payload}, its header then the payload, into {@code into}: a
+   * little-endian heap buffer with room for it.
+   */
+  static void putRecord(ByteBuffer into, byte[] payload) {
+    assert into.hasArray() && into.order() == ByteOrder.LITTLE_ENDIAN : "a little-endian heap buffer";
+    int start = into.position();
+    into.putInt(0).putInt(payload.length).putInt(Checksums.maskedCrc32c(payload, 0, payload.length));
+    into.putInt(
+        start,
+        Checksums.maskedCrc32c(into.array(), into.arrayOffset() + start + 4, RECORD_HEADER_BYTES - 4));
+    into.put(payload);
   }
 }

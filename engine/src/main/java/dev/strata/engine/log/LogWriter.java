@@ -5,6 +5,7 @@ import dev.strata.engine.fs.Directories;
 import dev.strata.engine.fs.FileLayer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -47,6 +48,9 @@ public final class LogWriter implements AutoCloseable {
   /** Attempts of one append that interrupts may cut short before it gives up. */
   private static final int MAX_INTERRUPTED_ATTEMPTS = 8;
 
+  /** The largest append whose buffer is kept for the next (a group is at most about 1 MiB). */
+  private static final int REUSED_BUFFER_BYTES = 2 << 20;
+
   private final FileLayer files;
   private final Path file;
   private final long fileNumber;
@@ -58,6 +62,9 @@ public final class LogWriter implements AutoCloseable {
   private IOException failure;
   /** The caller's interrupt status, set aside during a call and restored when it returns. */
   private boolean interruptSetAside;
+
+  /** Where appends lay out their records; grown up to {@link #REUSED_BUFFER_BYTES}, then kept. */
+  private ByteBuffer reused;
 
   private LogWriter(
       FileLayer files,
@@ -198,10 +205,9 @@ public final class LogWriter implements AutoCloseable {
       for (int attempt = 1; ; attempt++) {
         boolean forcing = false;
         try {
-          ByteBuffer[] buffers = buffers(payloads);
-          long written = 0;
-          while (written < total) {
-            written += channel.write(buffers);
+          ByteBuffer records = records(payloads, total);
+          while (records.hasRemaining()) {
+            channel.write(records);
           }
           if (syncWrites) {
             forcing = true;
@@ -335,14 +341,27 @@ public final class LogWriter implements AutoCloseable {
     }
   }
 
-  private static ByteBuffer[] buffers(List<byte[]> payloads) {
-    ByteBuffer[] buffers = new ByteBuffer[2 * payloads.size()];
-    for (int i = 0; i < payloads.size(); i++) {
-      byte[] payload = payloads.get(i);
-      buffers[2 * i] = LogFormat.recordHeader(payload);
-      buffers[2 * i + 1] = ByteBuffer.wrap(payload);
+  /**
+   * The records of {@code payloads}, {@code total} bytes, laid out in one buffer for one write: the
+   * writer's own buffer, reused from append to append (one thread appends at a time), unless the
+   * records are larger than {@link #REUSED_BUFFER_BYTES}, whose buffer is not kept.
+   */
+  private ByteBuffer records(List<byte[]> payloads, long total) {
+    ByteBuffer b;
+    if (total > REUSED_BUFFER_BYTES) {
+      b = ByteBuffer.allocate(Math.toIntExact(total));
+    } else {
+      if (reused == null || reused.capacity() < total) {
+        long grown = Math.max(total, reused == null ? 4096 : 2L * reused.capacity());
+        reused = ByteBuffer.allocate((int) Math.min(REUSED_BUFFER_BYTES, grown));
+      }
+      b = reused.clear();
     }
-    return buffers;
+    b.order(ByteOrder.LITTLE_ENDIAN);
+    for (byte[] payload : payloads) {
+      LogFormat.putRecord(b, payload);
+    }
+    return b.flip();
   }
 
   private void checkWritable() throws IOException {

@@ -4,88 +4,98 @@ import dev.strata.sstable.GetResult;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ValueKind;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The in-memory table that takes every write after the log: internal keys in {@link
  * InternalKey#ORDER} mapped to values, until it is frozen, flushed to a level-0 table and dropped.
  *
- * <p>Reads never lock: a skip list serves point lookups and ordered iteration while writers add
- * entries. A reader at snapshot {@code s} ignores entries with a sequence above {@code s}; since
- * the engine publishes a sequence number only after its entries are in the table, every entry a
- * reader may see is present for the whole read. Row tombstones are also indexed on their own, so
- * finding the newest one that hides a cell costs one skip-list search however many versions the
- * row's empty column has.
+ * <p>Entries live in an arena of large byte arrays, indexed by a skip list whose nodes are packed
+ * in long arrays ({@link ArenaSkipList}): an entry costs its bytes, a 16-byte header and about 19
+ * bytes of index, and no object, so a memtable's budget is spent on data and the garbage collector
+ * sees a few dozen arrays instead of millions of objects. {@link #approximateBytes} counts exactly
+ * that (entries, headers, index nodes, and the chunk tails no entry can use any more), so a memtable
+ * frozen at its budget flushes into a table close to the budget in size.
+ *
+ * <p>Reads never lock: a reader at snapshot {@code s} ignores entries with a sequence above {@code
+ * s}; since the engine publishes a sequence number only after its entries are in the table, every
+ * entry a reader may see is present for the whole read. Row tombstones are also indexed on their
+ * own (they are rare; an object each is fine), so finding the newest one that hides a cell costs one
+ * search however many versions the row's empty column has.
  *
  * <p>Once {@link #freeze() frozen} it is immutable: {@link #add} throws. The engine freezes it
  * (under its write lock) only after the last add has returned.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe: adds are serialized (the engine has one writer at a time anyway); reads run
+ * concurrently with them and with each other.
  */
 public final class MemTable {
 
-  /**
-   * Memory charged per entry on top of its row, column and value bytes: the skip-list node and its
-   * share of index nodes, the InternalKey object and three array headers, on a 64-bit JVM with
-   * compressed pointers.
-   */
-  public static final int ENTRY_OVERHEAD_BYTES = 112;
+  /** Bytes an entry's header costs in the arena, on top of its row, column and value. */
+  public static final int ENTRY_HEADER_BYTES = ArenaSkipList.HEADER_BYTES;
 
   /** Extra memory charged per row tombstone for its entry in the row tombstone index. */
-  public static final int ROW_TOMBSTONE_OVERHEAD_BYTES = 48;
+  public static final int ROW_TOMBSTONE_OVERHEAD_BYTES = 64;
 
   /** The empty column under which row tombstones are stored. */
   private static final byte[] EMPTY = new byte[0];
 
-  private final ConcurrentSkipListMap<InternalKey, byte[]> table =
-      new ConcurrentSkipListMap<>(InternalKey.ORDER);
+  private final ArenaSkipList table = new ArenaSkipList();
 
   /** The DELETE_ROW keys of {@link #table}; they all have the empty column. */
   private final ConcurrentSkipListSet<InternalKey> rowTombstones =
       new ConcurrentSkipListSet<>(InternalKey.ORDER);
 
-  private final AtomicLong approximateBytes = new AtomicLong();
-  private final AtomicLong entryCount = new AtomicLong();
-  private final AtomicLong smallestSequence = new AtomicLong(Long.MAX_VALUE);
-  private final AtomicLong largestSequence = new AtomicLong(-1);
+  /** Serializes writers; readers never take it. */
+  private final Object writeLock = new Object();
+
+  /** Written under {@link #writeLock}, read by anyone. */
+  private volatile long rowTombstoneBytes;
+
+  private volatile long entryCount;
+  private volatile long smallestSequence = Long.MAX_VALUE;
+  private volatile long largestSequence = -1;
   private volatile boolean frozen;
 
   /** An empty, writable memtable. */
   public MemTable() {}
 
+  /** {@link #add(ValueKind, byte[], byte[], long, byte[])} of an internal key. */
+  public void add(InternalKey key, byte[] value) {
+    Objects.requireNonNull(key, "key");
+    add(key.kind(), key.row(), key.column(), key.sequence(), value);
+  }
+
   /**
-   * Adds an entry. Tombstones carry an empty value. No two entries of one cell may share a sequence
-   * number (the engine gives each mutation its own).
+   * Adds an entry, copying its bytes. Tombstones carry an empty value, row tombstones the empty
+   * column. No two entries of one cell may share a sequence number (the engine gives each mutation
+   * its own).
    *
    * @throws IllegalStateException when the memtable is frozen
    */
-  public void add(InternalKey key, byte[] value) {
-    Objects.requireNonNull(key, "key");
+  public void add(ValueKind kind, byte[] row, byte[] column, long sequence, byte[] value) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(row, "row");
+    Objects.requireNonNull(column, "column");
     Objects.requireNonNull(value, "value");
-    if (frozen) {
-      throw new IllegalStateException("memtable is frozen");
+    assert kind == ValueKind.PUT || value.length == 0 : "tombstone with a value: " + kind;
+    assert kind != ValueKind.DELETE_ROW || column.length == 0 : "row tombstone with a column";
+    assert sequence >= 0 && sequence <= InternalKey.MAX_SEQUENCE : "sequence=" + sequence;
+    synchronized (writeLock) {
+      if (frozen) {
+        throw new IllegalStateException("memtable is frozen");
+      }
+      table.insert(row, column, sequence, kind, value);
+      if (kind == ValueKind.DELETE_ROW) {
+        rowTombstones.add(new InternalKey(row.clone(), EMPTY, sequence, kind));
+        rowTombstoneBytes += ROW_TOMBSTONE_OVERHEAD_BYTES + row.length;
+      }
+      // Count last: a reader that sees the count sees the entry (volatile write after insert).
+      smallestSequence = Math.min(smallestSequence, sequence);
+      largestSequence = Math.max(largestSequence, sequence);
+      entryCount = entryCount + 1;
     }
-    assert key.kind() == ValueKind.PUT || value.length == 0 : "tombstone with a value: " + key;
-    assert key.kind() != ValueKind.DELETE_ROW || key.column().length == 0
-        : "row tombstone with a column: " + key;
-    byte[] previous = table.put(key, value);
-    assert previous == null : "duplicate internal key " + key;
-    long bytes =
-        ENTRY_OVERHEAD_BYTES + (long) key.row().length + key.column().length + value.length;
-    if (key.kind() == ValueKind.DELETE_ROW) {
-      rowTombstones.add(key);
-      bytes += ROW_TOMBSTONE_OVERHEAD_BYTES;
-    }
-    approximateBytes.addAndGet(bytes);
-    entryCount.incrementAndGet();
-    smallestSequence.accumulateAndGet(key.sequence(), Math::min);
-    largestSequence.accumulateAndGet(key.sequence(), Math::max);
   }
 
   /**
@@ -96,12 +106,14 @@ public final class MemTable {
   public GetResult get(byte[] row, byte[] column, long snapshot) {
     InternalKey cell = null;
     byte[] value = null;
-    Map.Entry<InternalKey, byte[]> e = table.ceilingEntry(seekKey(row, column, snapshot));
-    if (e != null
-        && Arrays.equals(e.getKey().row(), row)
-        && Arrays.equals(e.getKey().column(), column)) {
-      cell = e.getKey();
-      value = cell.kind() == ValueKind.PUT ? e.getValue() : null;
+    byte[] target = seekKey(row, column, snapshot);
+    long node = table.seek(target, 0, null);
+    if (node != 0) {
+      long entry = table.entryOf(node);
+      if (table.sameCell(entry, target)) {
+        cell = table.key(entry);
+        value = cell.kind() == ValueKind.PUT ? table.value(entry) : null;
+      }
     }
     InternalKey tombstone = newestRowTombstone(row, snapshot);
     return new GetResult(
@@ -113,7 +125,9 @@ public final class MemTable {
     if (rowTombstones.isEmpty()) {
       return null;
     }
-    InternalKey t = rowTombstones.ceiling(seekKey(row, EMPTY, snapshot));
+    InternalKey t =
+        rowTombstones.ceiling(
+            new InternalKey(row, EMPTY, Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT));
     return t != null && Arrays.equals(t.row(), row) ? t : null;
   }
 
@@ -122,39 +136,45 @@ public final class MemTable {
     return new MemTableIterator(table);
   }
 
-  /** A read-only view of all entries in key order; weakly consistent while writers add entries. */
-  public NavigableMap<InternalKey, byte[]> entries() {
-    return Collections.unmodifiableNavigableMap(table);
+  /**
+   * Memory the entries take: their bytes and headers, the index nodes, the row tombstone index,
+   * and the ends of arena chunks no entry fits in any more. Not counted: the unused end of the
+   * chunks being filled (at most about 2 MiB, a chunk of entries and one of nodes).
+   */
+  public long approximateBytes() {
+    return table.bytesUsed() + rowTombstoneBytes;
   }
 
-  /** Memory held, approximately: entry bytes plus {@link #ENTRY_OVERHEAD_BYTES} per entry. */
-  public long approximateBytes() {
-    return approximateBytes.get();
+  /** Memory held by the arena's chunks, used or not, and the row tombstone index. */
+  public long bytesHeld() {
+    return table.bytesHeld() + rowTombstoneBytes;
   }
 
   /** The entries added, every version and tombstone counted. */
   public long entryCount() {
-    return entryCount.get();
+    return entryCount;
   }
 
   /** True when no entry was added. */
   public boolean isEmpty() {
-    return entryCount.get() == 0;
+    return entryCount == 0;
   }
 
   /** The smallest sequence number added, or -1 when empty. */
   public long smallestSequence() {
-    return isEmpty() ? -1 : smallestSequence.get();
+    return isEmpty() ? -1 : smallestSequence;
   }
 
   /** The largest sequence number added, or -1 when empty. */
   public long largestSequence() {
-    return largestSequence.get();
+    return largestSequence;
   }
 
   /** Makes the memtable immutable: every later {@link #add} throws. Idempotent. */
   public void freeze() {
-    frozen = true;
+    synchronized (writeLock) {
+      frozen = true;
+    }
   }
 
   /** True once {@link #freeze()} was called. */
@@ -165,9 +185,9 @@ public final class MemTable {
   @Override
   public String toString() {
     return "MemTable["
-        + entryCount.get()
+        + entryCount
         + " entries, ~"
-        + approximateBytes.get()
+        + approximateBytes()
         + " bytes"
         + (frozen ? ", frozen]" : "]");
   }
@@ -177,8 +197,8 @@ public final class MemTable {
    * with a larger sequence sort before it; among equal sequences, PUT has the smallest kind id, so
    * nothing with that sequence is skipped.
    */
-  private static InternalKey seekKey(byte[] row, byte[] column, long snapshot) {
-    return new InternalKey(
+  private static byte[] seekKey(byte[] row, byte[] column, long snapshot) {
+    return ArenaSkipList.searchKey(
         row, column, Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT);
   }
 }

@@ -1,105 +1,113 @@
 package dev.strata.engine.memtable;
 
 import dev.strata.sstable.InternalKey;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * An ordered cursor over a memtable's entries, every version included, in the engine's iterator
  * vocabulary ({@code seekToFirst}, {@code seekToLast}, {@code seek}, {@code isValid}, {@code next},
- * {@code prev}, {@code key}, {@code value}). Weakly consistent while writers add entries: it never
- * returns entries out of order and sees every entry that was present when it was positioned; callers
- * filter by sequence number.
+ * {@code prev}, {@code key}, {@code value}). Weakly consistent while a writer adds entries: it
+ * never returns entries out of order and sees every entry that was present when it was positioned;
+ * callers filter by sequence number.
  *
- * <p>Forward steps walk the skip list's bottom level; a backward step is a predecessor search
- * ({@code lowerEntry}, O(log n)), as the skip list has no backward links. After a backward step the
- * forward walk restarts lazily from the current key.
+ * <p>Forward steps follow the skip list's bottom level; a backward step is a search for the last
+ * entry before the current one (O(log n)), as the list has no backward links. The current entry's
+ * key and value are copied out of the arena on first use and kept until the cursor moves.
  *
  * <p>Not thread-safe: an iterator stays on one thread.
  */
 public final class MemTableIterator implements AutoCloseable {
 
-  private final ConcurrentSkipListMap<InternalKey, byte[]> table;
-  /** The forward walk after {@link #current}; null when it must restart from there. */
-  private Iterator<Map.Entry<InternalKey, byte[]>> it;
-  private Map.Entry<InternalKey, byte[]> current;
+  private final ArenaSkipList table;
+  /** The current node; 0 when not positioned at an entry. */
+  private long node;
 
-  MemTableIterator(ConcurrentSkipListMap<InternalKey, byte[]> table) {
+  private InternalKey key;
+  private byte[] value;
+
+  MemTableIterator(ArenaSkipList table) {
     this.table = table;
   }
 
   /** Positions at the first entry. */
   public void seekToFirst() {
-    it = table.entrySet().iterator();
-    advance();
+    moveTo(table.next(0));
   }
 
   /** Positions at the last entry. */
   public void seekToLast() {
-    it = null;
-    current = table.lastEntry();
+    moveTo(table.last());
   }
 
   /** Positions at the first entry at or after {@code target} in {@link InternalKey#ORDER}. */
   public void seek(InternalKey target) {
-    it = table.tailMap(target, true).entrySet().iterator();
-    advance();
+    moveTo(table.seek(encode(target), 0, null));
   }
 
   /** Positions at the last entry at or before {@code target} in {@link InternalKey#ORDER}. */
   public void seekForPrev(InternalKey target) {
-    it = null;
-    current = table.floorEntry(target);
+    byte[] k = encode(target);
+    long at = table.seek(k, 0, null);
+    if (at != 0 && table.compare(table.entryOf(at), k, 0) == 0) {
+      moveTo(at);
+    } else {
+      moveTo(table.seekBefore(k, 0));
+    }
   }
 
   /** True when positioned at an entry. */
   public boolean isValid() {
-    return current != null;
+    return node != 0;
   }
 
   /** Moves to the next entry. */
   public void next() {
     checkValid();
-    if (it == null) {
-      it = table.tailMap(current.getKey(), false).entrySet().iterator();
-    }
-    advance();
+    moveTo(table.next(node));
   }
 
   /** Moves to the previous entry; invalid before the first. */
   public void prev() {
     checkValid();
-    it = null;
-    current = table.lowerEntry(current.getKey());
+    moveTo(table.seekBefore(encode(key()), 0));
   }
 
   /** The current entry's key. */
   public InternalKey key() {
     checkValid();
-    return current.getKey();
+    if (key == null) {
+      key = table.key(table.entryOf(node));
+    }
+    return key;
   }
 
   /** The current entry's value (empty for tombstones); must not be modified. */
   public byte[] value() {
     checkValid();
-    return current.getValue();
+    if (value == null) {
+      value = table.value(table.entryOf(node));
+    }
+    return value;
   }
 
   /** Releases nothing (memtables hold no files); present for the iterator contract. Idempotent. */
   @Override
   public void close() {
-    it = null;
-    current = null;
+    moveTo(0);
   }
 
-  private void advance() {
-    current = it.hasNext() ? it.next() : null;
+  private void moveTo(long n) {
+    node = n;
+    key = null;
+    value = null;
+  }
+
+  private static byte[] encode(InternalKey k) {
+    return ArenaSkipList.searchKey(k.row(), k.column(), k.sequence(), k.kind());
   }
 
   private void checkValid() {
-    if (current == null) {
+    if (node == 0) {
       throw new NoSuchElementException("iterator is not positioned at an entry");
     }
   }

@@ -5,6 +5,13 @@
  * dev.strata.engine.memtable.MemTableIterator}). A point lookup answers with the same {@code
  * GetResult} a table gives, so one rule ({@code dev.strata.engine.read.Verdict}) decides for both.
  *
+ * <p>Entries are not objects: they are encoded into an arena of large byte arrays ({@link
+ * dev.strata.engine.memtable.Arena}) and indexed by a single-writer, lock-free-reader skip list
+ * whose nodes are packed into long arrays ({@link dev.strata.engine.memtable.ArenaSkipList}), as in
+ * LevelDB and RocksDB. A memtable's charge against its budget is the bytes it really occupies, so a
+ * memtable frozen at 64 MiB flushes about 64 MiB of entries, and the collector sees a few dozen
+ * arrays per memtable instead of several objects per entry.
+ *
  * <p>Layering: depends on {@code dev.strata.sstable} ({@code InternalKey}, {@code ValueKind}, {@code
  * GetResult}) only.
  *

@@ -114,11 +114,11 @@ public final class WriterQueue {
   @GuardedBy("mutex")
   public List<Writer> group(Writer head) {
     assert mutex.isHeldByCurrentThread() && queue.peekFirst() == head;
-    List<Writer> group = new ArrayList<>();
-    group.add(head);
-    if (head.isBarrier()) {
-      return group;
+    if (head.isBarrier() || queue.size() == 1) {
+      return List.of(head); // alone: the common case of an uncontended write allocates no list
     }
+    List<Writer> group = new ArrayList<>(Math.min(queue.size(), 16));
+    group.add(head);
     long bytes = head.bytes();
     for (Writer w : queue) {
       if (w == head) {

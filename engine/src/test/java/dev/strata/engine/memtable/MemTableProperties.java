@@ -32,6 +32,15 @@ final class MemTableProperties {
 
   /** Fills a memtable and a TreeMap model with the same random entries. */
   private static TreeMap<InternalKey, byte[]> fill(Random r, MemTable mem, int count) {
+    return fill(r, mem, count, 2);
+  }
+
+  /**
+   * As above, with values of up to {@code maxValueBytes} bytes (values larger than a quarter of an
+   * arena chunk get a chunk of their own; smaller ones leave chunk tails behind).
+   */
+  private static TreeMap<InternalKey, byte[]> fill(
+      Random r, MemTable mem, int count, int maxValueBytes) {
     TreeMap<InternalKey, byte[]> model = new TreeMap<>(InternalKey.ORDER);
     for (long sequence = 1; sequence <= count; sequence++) {
       byte[] row = small(r, 1);
@@ -40,7 +49,8 @@ final class MemTableProperties {
       int p = r.nextInt(10);
       if (p < 6) {
         key = new InternalKey(row, small(r, 0), sequence, ValueKind.PUT);
-        value = new byte[] {(byte) sequence, (byte) (sequence >> 8)};
+        value = new byte[maxValueBytes <= 2 ? 2 : r.nextInt(maxValueBytes + 1)];
+        r.nextBytes(value);
       } else if (p < 8) {
         key = new InternalKey(row, small(r, 0), sequence, ValueKind.DELETE);
       } else {
@@ -119,7 +129,7 @@ final class MemTableProperties {
             (seed, count) -> {
               Random r = new Random(seed);
               MemTable mem = new MemTable();
-              TreeMap<InternalKey, byte[]> model = fill(r, mem, count);
+              TreeMap<InternalKey, byte[]> model = fill(r, mem, count, r.nextBoolean() ? 2 : 6000);
               try (MemTableIterator it = mem.iterator()) {
                 it.seekToFirst();
                 assertSame(model.entrySet().iterator(), it);
@@ -138,6 +148,63 @@ final class MemTableProperties {
               assertEquals(count == 0 ? -1 : 1, mem.smallestSequence());
               assertEquals(count == 0 ? -1 : count, mem.largestSequence());
             });
+  }
+
+  @Test
+  void iterator_backwardFromAnyKey_matchesTheModelsHeadMapDescending() {
+    qt().withExamples(200)
+        .forAll(longs().all(), integers().between(0, 200))
+        .checkAssert(
+            (seed, count) -> {
+              Random r = new Random(seed);
+              MemTable mem = new MemTable();
+              TreeMap<InternalKey, byte[]> model = fill(r, mem, count, r.nextBoolean() ? 2 : 6000);
+              try (MemTableIterator it = mem.iterator()) {
+                it.seekToLast();
+                assertSameBackward(model.descendingMap().entrySet().iterator(), it);
+                for (int q = 0; q < 10; q++) {
+                  InternalKey target =
+                      q % 2 == 0 && !model.isEmpty()
+                          ? randomKeyOf(r, model)
+                          : new InternalKey(
+                              small(r, 1),
+                              small(r, 0),
+                              r.nextInt(count + 2),
+                              ValueKind.values()[r.nextInt(3)]);
+                  it.seekForPrev(target);
+                  assertSameBackward(
+                      model.headMap(target, true).descendingMap().entrySet().iterator(), it);
+                  it.seek(target); // then forward again from the same key: a direction change
+                  if (it.isValid()) {
+                    InternalKey at = it.key();
+                    it.prev();
+                    Map.Entry<InternalKey, byte[]> before = model.lowerEntry(at);
+                    assertEquals(before == null ? null : before.getKey(), it.isValid() ? it.key() : null);
+                  }
+                }
+              }
+            });
+  }
+
+  private static InternalKey randomKeyOf(Random r, TreeMap<InternalKey, byte[]> model) {
+    int skip = r.nextInt(model.size());
+    for (InternalKey k : model.keySet()) {
+      if (skip-- == 0) {
+        return k;
+      }
+    }
+    throw new AssertionError();
+  }
+
+  private static void assertSameBackward(
+      Iterator<Map.Entry<InternalKey, byte[]>> expected, MemTableIterator it) {
+    while (expected.hasNext()) {
+      Map.Entry<InternalKey, byte[]> e = expected.next();
+      assertEquals(e.getKey(), it.key());
+      assertArrayEquals(e.getValue(), it.value());
+      it.prev();
+    }
+    assertFalse(it.isValid());
   }
 
   private static void assertSame(

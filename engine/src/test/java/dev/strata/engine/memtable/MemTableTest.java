@@ -81,24 +81,62 @@ final class MemTableTest {
         () -> mem.add(new InternalKey(b("r"), b("c"), 2, ValueKind.PUT), b("w")));
     assertArrayEquals(b("v"), mem.get(b("r"), b("c"), 5).value());
     assertEquals(1, mem.entryCount());
-    assertEquals(1, mem.entries().size());
-    assertThrows(UnsupportedOperationException.class, () -> mem.entries().clear());
   }
 
   @Test
-  void approximateBytes_growsWithEveryEntry() {
+  void approximateBytes_chargesEachEntrysBytesHeaderAndIndexNode() {
     MemTable mem = new MemTable();
     assertTrue(mem.isEmpty());
     assertEquals(0, mem.approximateBytes());
     assertEquals(-1, mem.smallestSequence());
     mem.add(new InternalKey(b("row"), b("col"), 7, ValueKind.PUT), new byte[1000]);
-    assertEquals(MemTable.ENTRY_OVERHEAD_BYTES + 3 + 3 + 1000, mem.approximateBytes());
+    long entry = MemTable.ENTRY_HEADER_BYTES + 3 + 3 + 1000;
+    long first = mem.approximateBytes();
+    assertTrue(first >= entry + 16 && first <= entry + 8 * 13, "charged " + first);
     mem.add(new InternalKey(b("row"), EMPTY, 8, ValueKind.DELETE_ROW), EMPTY);
-    assertEquals(
-        2L * MemTable.ENTRY_OVERHEAD_BYTES + MemTable.ROW_TOMBSTONE_OVERHEAD_BYTES + 1009,
-        mem.approximateBytes());
+    long second = mem.approximateBytes() - first;
+    long tombstone = MemTable.ENTRY_HEADER_BYTES + 3 + MemTable.ROW_TOMBSTONE_OVERHEAD_BYTES + 3;
+    assertTrue(second >= tombstone + 16 && second <= tombstone + 8 * 13, "charged " + second);
     assertEquals(7, mem.smallestSequence());
     assertEquals(8, mem.largestSequence());
+  }
+
+  /**
+   * The point of the arena: at dbbench's shape (16-byte keys, 100-byte values) a memtable charged
+   * its budget holds about 77 % payload (RocksDB's is similar), where one object graph per entry
+   * held about half; and the memory it really holds stays within a chunk or two of what it charges.
+   */
+  @Test
+  void approximateBytes_isMostlyPayloadAndHonestAboutWhatIsHeld() {
+    MemTable mem = new MemTable();
+    byte[] value = new byte[100];
+    long payload = 0;
+    java.util.Random r = new java.util.Random(7);
+    long budget = 8 << 20;
+    for (long s = 1; mem.approximateBytes() < budget; s++) {
+      byte[] key = new byte[16];
+      r.nextBytes(key);
+      mem.add(new InternalKey(key, EMPTY, s, ValueKind.PUT), value);
+      payload += key.length + value.length;
+    }
+    double share = (double) payload / mem.approximateBytes();
+    assertTrue(share > 0.72, "payload share " + share);
+    assertTrue(mem.bytesHeld() >= mem.approximateBytes(), mem.bytesHeld() + " held");
+    assertTrue(mem.bytesHeld() <= mem.approximateBytes() + (3 << 20), mem.bytesHeld() + " held");
+  }
+
+  @Test
+  void aValueLargerThanAChunkRoundTrips() {
+    MemTable mem = new MemTable();
+    byte[] big = new byte[3 << 20];
+    new java.util.Random(3).nextBytes(big);
+    mem.add(new InternalKey(b("a"), EMPTY, 1, ValueKind.PUT), b("small"));
+    mem.add(new InternalKey(b("b"), EMPTY, 2, ValueKind.PUT), big);
+    mem.add(new InternalKey(b("c"), EMPTY, 3, ValueKind.PUT), b("after"));
+    assertArrayEquals(big, mem.get(b("b"), EMPTY, 5).value());
+    assertArrayEquals(b("small"), mem.get(b("a"), EMPTY, 5).value());
+    assertArrayEquals(b("after"), mem.get(b("c"), EMPTY, 5).value());
+    assertTrue(mem.approximateBytes() >= big.length);
   }
 
   @Test
