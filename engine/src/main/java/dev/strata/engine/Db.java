@@ -1319,7 +1319,8 @@ public final class Db implements AutoCloseable {
           s.indexBlocksRead(),
           s.indexBlockCacheHits(),
           cached.metadataBytesHeld(),
-          tables.indexBytes());
+          tables.indexBytes(),
+          this.tables.pinnedBytes());
     } finally {
       v.release();
     }

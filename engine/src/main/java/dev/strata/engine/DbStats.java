@@ -53,6 +53,9 @@ package dev.strata.engine;
  *     in the cache now (the cache keeps them above a floor of its capacity)
  * @param indexBytesOnDisk index bytes in all live SSTables now; with {@code filterBytesOnDisk} the
  *     metadata a Get may need, against the cache's capacity
+ * @param pinnedMetadataBytes heap bytes the open tables hold outside the block cache now: the top
+ *     levels of their indexes, their filter indexes and row-tombstone filters (partitions, chunks
+ *     and data blocks are in {@code blockCacheBytes})
  */
 public record DbStats(
     long gets,
@@ -78,9 +81,10 @@ public record DbStats(
     long indexBlocksRead,
     long indexBlockCacheHits,
     long metadataCacheBytes,
-    long indexBytesOnDisk) {
+    long indexBytesOnDisk,
+    long pinnedMetadataBytes) {
 
   /** All counters zero: the stats of a database that was just created and never read. */
   public static final DbStats ZERO =
-      new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

@@ -106,7 +106,8 @@ final class ReadAmplificationTest {
         a.indexBlocksRead() - b.indexBlocksRead(),
         a.indexBlockCacheHits() - b.indexBlockCacheHits(),
         a.metadataCacheBytes(),
-        a.indexBytesOnDisk());
+        a.indexBytesOnDisk(),
+        a.pinnedMetadataBytes());
   }
 
   private static double dataBlocksPerGet(DbStats d) {
@@ -233,6 +234,7 @@ final class ReadAmplificationTest {
       assertTrue(s.metadataCacheBytes() > 0 && s.metadataCacheBytes() < s.blockCacheBytes(), s.toString());
       assertTrue(s.indexBlocksRead() >= 4 && s.indexBytesOnDisk() > 0, s.toString());
       assertTrue(s.indexBlockCacheHits() > 0, s.toString());
+      assertTrue(s.pinnedMetadataBytes() > 0, "open tables pin their index top levels: " + s);
       assertTrue(s.dataBlocksRead() > 1000, "data blocks evicted and reloaded: " + s);
     }
   }

@@ -12,10 +12,24 @@ import java.util.Arrays;
 final class FilterIndex {
   private final byte[][] lastKeys;
   private final BlockHandle[] handles;
+  private final long sizeBytes;
 
   private FilterIndex(byte[][] lastKeys, BlockHandle[] handles) {
     this.lastKeys = lastKeys;
     this.handles = handles;
+    // This object, the two arrays of references, each key's array and each handle (a long, an int).
+    long bytes = HeapCost.object(2 * HeapCost.REFERENCE + 8)
+        + 2 * HeapCost.align(HeapCost.ARRAY_HEADER + (long) HeapCost.REFERENCE * handles.length)
+        + handles.length * HeapCost.object(8 + 4);
+    for (byte[] key : lastKeys) {
+      bytes += HeapCost.byteArray(key.length);
+    }
+    this.sizeBytes = bytes;
+  }
+
+  /** What this index costs on the heap, as {@link HeapCost} counts it. */
+  long sizeBytes() {
+    return sizeBytes;
   }
 
   /** Reads the parsed filter-index block; every handle must lie before {@code limit}. */

@@ -64,13 +64,15 @@ public final class TableReader implements Closeable {
   private final Block topIndex;
   /** The row-tombstone filter; null when absent, or when damaged (then every row may have one). */
   private final BlockedBloomFilter rowTombstoneFilter;
+  /** Heap bytes of {@code rowTombstoneFilter}; 0 without one. */
+  private final long rowTombstoneFilterBytes;
   private volatile boolean closed;
   /** True while {@link #open} runs: its block loads count as open reads, not as Get reads. */
   private boolean opening = true;
 
   private TableReader(Path path, long fileNumber, TableFile channel, long fileSize, Footer footer,
       TableProperties properties, BlockCache cache, ReadCounters counters, FilterIndex filterIndex,
-      BlockedBloomFilter rowTombstoneFilter, Block topIndex) {
+      FilterChunk rowTombstoneFilter, Block topIndex) {
     this.path = path;
     this.fileNumber = fileNumber;
     this.channel = channel;
@@ -80,7 +82,8 @@ public final class TableReader implements Closeable {
     this.cache = cache;
     this.counters = counters;
     this.filterIndex = filterIndex;
-    this.rowTombstoneFilter = rowTombstoneFilter;
+    this.rowTombstoneFilter = rowTombstoneFilter == null ? null : rowTombstoneFilter.filter;
+    this.rowTombstoneFilterBytes = rowTombstoneFilter == null ? 0 : rowTombstoneFilter.sizeBytes();
     this.indexKey = new BlockCacheKey(fileNumber, footer.index().offset());
     this.topIndex = topIndex;
   }
@@ -135,11 +138,10 @@ public final class TableReader implements Closeable {
             + " tombstones under %s", footer.rowTombstoneFilter(), properties.rowTombstoneCount(),
             properties.filterType());
       }
-      BlockedBloomFilter rowTombstoneFilter = null;
+      FilterChunk rowTombstoneFilter = null;
       if (wantTombstoneFilter) {
         try {
-          rowTombstoneFilter =
-              loadFilter(ch, file, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER).filter;
+          rowTombstoneFilter = loadFilter(ch, file, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER);
         } catch (CorruptTableException e) {
           counters.filterChunksCorrupt.increment(); // read as "maybe" for every row
         }
@@ -197,6 +199,15 @@ public final class TableReader implements Closeable {
    */
   public long indexRootBytes() {
     return footer.index().length();
+  }
+
+  /**
+   * Heap bytes this open reader holds outside the block cache, for as long as it is open: the top
+   * level of a two-level index, the filter index and the row-tombstone filter. Index partitions,
+   * filter chunks and data blocks are charged to the block cache instead.
+   */
+  public long pinnedBytes() {
+    return pinnedIndexBytes() + filterIndex.sizeBytes() + rowTombstoneFilterBytes;
   }
 
   /** The counters this reader counts into. */

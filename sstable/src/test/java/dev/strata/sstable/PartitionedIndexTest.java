@@ -65,6 +65,7 @@ final class PartitionedIndexTest {
         }
       }
       assertTrue(t.pinnedIndexBytes() <= 3 * BLOCK, "pinned top level: " + t.pinnedIndexBytes());
+      assertTrue(t.pinnedBytes() > t.pinnedIndexBytes(), "the filter index is pinned too: " + t.pinnedBytes());
       for (int i = 0; i < 100; i++) {
         TableReadStats before = counters.snapshot();
         GetResult g = t.get(FilterProbe.of(row(i * 1999L), EMPTY), InternalKey.MAX_SEQUENCE);

@@ -62,11 +62,15 @@ public final class InspectCommand implements Callable<Integer> {
     long fileSize;
     List<FilterChunkInfo> chunks;
     List<BlockLocation> blocks;
+    long indexRoot;
+    long pinned;
     try (TableReader reader = TableReader.open(table, fileNumber, new ClockBlockCache(0))) {
       p = reader.properties();
       fileSize = reader.fileSize();
       chunks = reader.filterChunks();
       blocks = reader.dataBlocks();
+      indexRoot = reader.indexRootBytes();
+      pinned = reader.pinnedBytes();
     }
     out.printf(Locale.ROOT, "table            %s%n", table);
     out.printf(Locale.ROOT, "file size        %,d bytes, format version %d%n", fileSize,
@@ -96,7 +100,10 @@ public final class InspectCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "compression      raw keys+values / stored data = %.2f (%.1f%% of raw)%n",
         p.dataBytes() == 0 ? 0.0 : (double) raw / p.dataBytes(),
         raw == 0 ? 0.0 : 100.0 * p.dataBytes() / raw);
-    out.printf(Locale.ROOT, "index block      %,d bytes%n", p.indexBytes());
+    out.printf(Locale.ROOT, "index            %,d bytes; %s %,d bytes%n", p.indexBytes(),
+        p.formatVersion() >= 3 ? "top level read at open" : "one block of",
+        indexRoot);
+    out.printf(Locale.ROOT, "pinned when open %,d heap bytes (index top level, filter index)%n", pinned);
     printFilter(out, p, chunks);
     out.flush();
     return 0;

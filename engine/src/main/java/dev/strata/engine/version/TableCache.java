@@ -73,6 +73,8 @@ public final class TableCache implements AutoCloseable {
   private int leaving;
 
   private final LongAdder opens = new LongAdder();
+  /** {@link TableReader#pinnedBytes()} summed over the readers open now. */
+  private final LongAdder pinnedBytes = new LongAdder();
 
   /** Tables are retired, not reclaimed, while the current thread holds this; null: never. */
   private final ReentrantLock deferWhileHeld;
@@ -278,6 +280,14 @@ public final class TableCache implements AutoCloseable {
     }
   }
 
+  /**
+   * Heap bytes the open readers hold outside the block cache (index top levels, filter indexes,
+   * row-tombstone filters): what keeping tables open costs besides the cache.
+   */
+  public long pinnedBytes() {
+    return pinnedBytes.sum();
+  }
+
   /** Readers opened since the cache was made, reopens included. */
   public long opens() {
     return opens.sum();
@@ -340,6 +350,7 @@ public final class TableCache implements AutoCloseable {
       TableReader r =
           TableReader.open(FileNames.table(dir, fileNumber), fileNumber, blockCache, counters);
       opens.increment();
+      pinnedBytes.add(r.pinnedBytes());
       return r;
     } catch (CorruptTableException e) {
       throw TableRef.translate(e);
@@ -357,6 +368,7 @@ public final class TableCache implements AutoCloseable {
     }
     assert !underDeferringLock() : "closing table readers under the database mutex";
     for (Handle h : handles) {
+      pinnedBytes.add(-h.reader.pinnedBytes());
       try {
         h.reader.close();
       } catch (IOException e) {
