@@ -79,7 +79,17 @@ final class MultiGetTest {
       assertTrue(batchReads <= 4, "64 neighbouring keys span a few 4 KiB blocks: " + batchReads);
       assertEquals(64, batched.gets() - oneByOne.gets());
       assertEquals(64, batched.tablesConsulted() - oneByOne.tablesConsulted());
+      // One filter chunk (128 KiB) holds the whole table's keys: one fetch per Get one by one,
+      // one for the whole batch.
+      long singleChunks = filterFetches(oneByOne) - filterFetches(before);
+      long batchChunks = filterFetches(batched) - filterFetches(oneByOne);
+      assertEquals(64, singleChunks, "one by one");
+      assertEquals(1, batchChunks, "batched");
     }
+  }
+
+  private static long filterFetches(DbStats s) {
+    return s.filterBlocksRead() + s.filterBlockCacheHits();
   }
 
   @Test

@@ -167,6 +167,11 @@ final class BlockCursor {
     }
   }
 
+  /** True when the block's first key is {@code <= target}; false for an empty block. */
+  boolean startsAtOrBefore(InternalKey target) {
+    return block.restartCount > 0 && compareRestartKey(target, 0) >= 0;
+  }
+
   /** Compares {@code target} with the whole key stored at restart point {@code i}. */
   private int compareRestartKey(InternalKey target, int i) {
     byte[] d = block.data;

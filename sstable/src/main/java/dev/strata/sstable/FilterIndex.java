@@ -66,16 +66,31 @@ final class FilterIndex {
 
   /** The first chunk whose last key is {@code >= (row, column)}, or -1 when every chunk ends before it. */
   int find(byte[] row, byte[] column) {
-    int lo = 0;
+    return find(row, column, 0);
+  }
+
+  /**
+   * {@link #find}, for a key known to lie in chunk {@code from} or later (a batch of ascending keys
+   * passes the previous key's chunk): a key in that same chunk costs one comparison.
+   */
+  int find(byte[] row, byte[] column, int from) {
+    int lo = from;
     int hi = lastKeys.length;
+    if (lo < hi && compareWithLastKey(row, column, lo) <= 0) {
+      return lo;
+    }
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (KeyCodec.compareCell(row, column, lastKeys[mid], 0, lastKeys[mid].length) > 0) {
+      if (compareWithLastKey(row, column, mid) > 0) {
         lo = mid + 1;
       } else {
         hi = mid;
       }
     }
     return lo == lastKeys.length ? -1 : lo;
+  }
+
+  private int compareWithLastKey(byte[] row, byte[] column, int i) {
+    return KeyCodec.compareCell(row, column, lastKeys[i], 0, lastKeys[i].length);
   }
 }

@@ -57,14 +57,39 @@ final class TableCursor {
     }
   }
 
-  /** Moves to the first entry {@code >= target}. */
+  /**
+   * Moves to the first entry {@code >= target}. When the target lies in the data block the cursor
+   * already holds, the index is not searched and the cache not asked again: batched lookups in key
+   * order and a cursor's nearby seeks keep walking forward through one block.
+   */
   void seek(InternalKey target) throws IOException {
     ensureIndex();
-    index.seek(target);
-    if (positionData()) {
-      data.seek(target);
-      skipExhaustedBlocks();
+    if (inLoadedBlock(target)) {
+      valid = true;
+      data.reset(loadedData);
+    } else {
+      index.seek(target);
+      if (!positionData()) {
+        return;
+      }
     }
+    data.seek(target);
+    skipExhaustedBlocks();
+  }
+
+  /**
+   * True when an index seek for {@code target} would choose the loaded data block again: the index
+   * cursor stands on its entry, whose key is at or after the block's last key and before the next
+   * block's first key, and the target lies between the block's first key and that entry's key (every
+   * earlier block's index key is then below the target).
+   */
+  private boolean inLoadedBlock(InternalKey target) {
+    return loadedData != null
+        && index.isValid()
+        && index.position() == loadedPosition
+        && KeyCodec.compare(target, index.keyBytes(), 0, index.keyLength()) <= 0
+        && data.block() == loadedData
+        && data.startsAtOrBefore(target);
   }
 
   void next() throws IOException {

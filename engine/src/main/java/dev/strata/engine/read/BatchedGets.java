@@ -3,26 +3,30 @@ package dev.strata.engine.read;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
 import dev.strata.sstable.FilterProbe;
 import dev.strata.sstable.GetResult;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Many point reads at one snapshot, answered together (RocksDB's MultiGet): the same answers as
- * {@link ReadPath#get} for each key, with the work shared.
+ * {@link ReadPath#get} for each key, with the work shared. The batch holds one view for all its
+ * keys and sorts them by (row, column) once; from then on every source is walked forward, in key
+ * order, once for the whole batch.
  *
  * <ol>
- *   <li>The keys are sorted by (row, column) once, and each gets one {@link FilterProbe}: hashed
- *       once, probed in every table.
  *   <li>The memtables answer what they can, newest first, as for a Get.
- *   <li>The tables are visited in the read path's order (level 0 newest first, then each deeper
- *       level), which for every key is the order of the tables that may hold it. Each table takes
- *       the keys still undecided whose row it covers, asks its filter for all of them before it
- *       reads any block, and then reads each data block it needs once for all the keys in it
- *       ({@link dev.strata.sstable.TableReader#getAll}).
+ *   <li>The keys still undecided get one {@link FilterProbe} each: hashed once, probed in every
+ *       table.
+ *   <li>The tables are visited in the read path's order, which for every key is the order of the
+ *       tables that may hold it: each level-0 table (newest first) takes the undecided keys its row
+ *       range covers; each deeper level, whose tables are disjoint and sorted, is paired with the
+ *       sorted keys in one merge pass, so each key meets the one table of the level that can hold
+ *       it. A table answers its keys together ({@link dev.strata.sstable.TableReader#getAll}): all
+ *       their filter probes first, each filter chunk fetched once, then one forward walk through
+ *       the index and data blocks, each block fetched once for all the keys in it.
  * </ol>
  *
  * <p>Thread-safe (stateless); the caller holds a reference on the view.
@@ -36,69 +40,173 @@ public final class BatchedGets {
    */
   public static byte[][] get(ReadView view, long snapshot, byte[][] rows, byte[][] columns)
       throws IOException {
+    return new Batch(rows, columns, snapshot).run(view);
+  }
+
+  /**
+   * One batch's state: the keys' (row, column) order and which are still undecided. {@code
+   * pending[0, pendingCount)} are the undecided keys' input indices, in key order.
+   */
+  private static final class Batch {
+    private final byte[][] rows;
+    private final byte[][] columns;
+    private final long snapshot;
+    private final byte[][] out;
+    private final boolean[] decided;
+    private final FilterProbe[] probes;
+    private final int[] pending;
+    private int pendingCount;
+    /** Scratch: the input indices of the keys handed to one table. */
+    private final int[] batch;
+
+    Batch(byte[][] rows, byte[][] columns, long snapshot) {
+      this.rows = rows;
+      this.columns = columns;
+      this.snapshot = snapshot;
+      int n = rows.length;
+      out = new byte[n][];
+      decided = new boolean[n];
+      probes = new FilterProbe[n];
+      pending = cellOrder(rows, columns);
+      pendingCount = n;
+      batch = new int[n];
+    }
+
+    byte[][] run(ReadView view) throws IOException {
+      askMemTables(view);
+      for (int k = 0; k < pendingCount; k++) {
+        int i = pending[k];
+        probes[i] = FilterProbe.of(rows[i], columns[i]);
+      }
+      Version version = view.version();
+      for (TableRef t : version.level(0)) {
+        int n = 0;
+        for (int k = 0; k < pendingCount; k++) {
+          if (t.metadata().coversRow(rows[pending[k]])) {
+            batch[n++] = pending[k];
+          }
+        }
+        ask(t, n);
+        dropDecided();
+      }
+      for (int level = 1; level < Version.NUM_LEVELS && pendingCount > 0; level++) {
+        askLevel(version.level(level));
+        dropDecided();
+      }
+      return out;
+    }
+
+    /** Each pending key asks the memtables, newest first, until one decides. */
+    private void askMemTables(ReadView view) {
+      List<MemTable> frozen = view.frozen();
+      for (int k = 0; k < pendingCount; k++) {
+        int i = pending[k];
+        GetResult r = view.mutable().get(rows[i], columns[i], snapshot);
+        Verdict v = Verdict.of(r);
+        for (int m = 0; v == Verdict.UNKNOWN && m < frozen.size(); m++) {
+          r = frozen.get(m).get(rows[i], columns[i], snapshot);
+          v = Verdict.of(r);
+        }
+        if (v != Verdict.UNKNOWN) {
+          decided[i] = true;
+          out[i] = v == Verdict.FOUND ? r.value().clone() : null; // shared with the memtable
+        }
+      }
+      dropDecided();
+    }
+
+    /**
+     * One deeper level: its tables are disjoint and sorted by row, the pending keys sorted too, so
+     * one merge pass hands each table the run of keys inside its row range.
+     */
+    private void askLevel(List<TableRef> tables) throws IOException {
+      int k = 0;
+      for (TableRef t : tables) {
+        byte[] smallest = t.metadata().smallest().row();
+        byte[] largest = t.metadata().largest().row();
+        while (k < pendingCount && Arrays.compareUnsigned(rows[pending[k]], smallest) < 0) {
+          k++; // between this level's tables: none of them holds the row
+        }
+        int n = 0;
+        while (k < pendingCount && Arrays.compareUnsigned(rows[pending[k]], largest) <= 0) {
+          batch[n++] = pending[k++];
+        }
+        ask(t, n);
+        if (k == pendingCount) {
+          return;
+        }
+      }
+    }
+
+    /** Table {@code t} answers the keys {@code batch[0, n)} (in key order) together. */
+    private void ask(TableRef t, int n) throws IOException {
+      if (n == 0) {
+        return;
+      }
+      FilterProbe[] tableProbes = new FilterProbe[n];
+      for (int b = 0; b < n; b++) {
+        tableProbes[b] = probes[batch[b]];
+      }
+      GetResult[] results = t.getAll(Arrays.asList(tableProbes), snapshot);
+      for (int b = 0; b < n; b++) {
+        Verdict v = Verdict.of(results[b]);
+        if (v != Verdict.UNKNOWN) {
+          int i = batch[b];
+          decided[i] = true;
+          out[i] = v == Verdict.FOUND ? results[b].value() : null; // a fresh copy from the block
+        }
+      }
+    }
+
+    /** Removes the decided keys from {@code pending}, keeping the others in key order. */
+    private void dropDecided() {
+      int kept = 0;
+      for (int k = 0; k < pendingCount; k++) {
+        if (!decided[pending[k]]) {
+          pending[kept++] = pending[k];
+        }
+      }
+      pendingCount = kept;
+    }
+  }
+
+  /** The input indices in (row, column) order, equal cells in input order. */
+  private static int[] cellOrder(byte[][] rows, byte[][] columns) {
     int n = rows.length;
-    Integer[] order = new Integer[n];
+    int[] order = new int[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, (a, b) -> compareCells(rows[a], columns[a], rows[b], columns[b]));
-    byte[][] out = new byte[n][];
-    List<Integer> pending = new ArrayList<>(n);
-    for (int i : order) {
-      Verdict v = Verdict.UNKNOWN;
-      GetResult r = null;
-      for (int m = -1; v == Verdict.UNKNOWN && m < view.frozen().size(); m++) {
-        MemTable mem = m < 0 ? view.mutable() : view.frozen().get(m);
-        r = mem.get(rows[i], columns[i], snapshot);
-        v = Verdict.of(r);
-      }
-      if (v == Verdict.UNKNOWN) {
-        pending.add(i);
-      } else if (v == Verdict.FOUND) {
-        out[i] = r.value().clone(); // memtable values are shared with the memtable
-      }
-    }
-    FilterProbe[] probes = new FilterProbe[n];
-    for (int i : pending) {
-      probes[i] = FilterProbe.of(rows[i], columns[i]);
-    }
-    for (TableRef t : view.version().allTables()) {
-      if (pending.isEmpty()) {
-        break;
-      }
-      List<Integer> covered = new ArrayList<>();
-      List<FilterProbe> batch = new ArrayList<>();
-      for (int i : pending) {
-        if (t.metadata().coversRow(rows[i])) {
-          covered.add(i);
-          batch.add(probes[i]);
-        }
-      }
-      if (covered.isEmpty()) {
-        continue;
-      }
-      GetResult[] results = t.getAll(batch, snapshot);
-      List<Integer> stillPending = new ArrayList<>(pending.size());
-      int c = 0;
-      for (int i : pending) {
-        if (c < covered.size() && covered.get(c) == i) {
-          Verdict v = Verdict.of(results[c++]);
-          if (v == Verdict.FOUND) {
-            out[i] = results[c - 1].value(); // a fresh copy from the block
-          } else if (v == Verdict.UNKNOWN) {
-            stillPending.add(i);
-          }
-        } else {
-          stillPending.add(i);
-        }
-      }
-      pending = stillPending;
-    }
-    return out;
+    mergeSort(order, new int[n], 0, n, rows, columns);
+    return order;
   }
 
-  private static int compareCells(byte[] rowA, byte[] columnA, byte[] rowB, byte[] columnB) {
-    int c = Arrays.compareUnsigned(rowA, rowB);
-    return c != 0 ? c : Arrays.compareUnsigned(columnA, columnB);
+  /**
+   * Sorts {@code a[from, to)} by cell, stably; {@code scratch} is as long as {@code a}. On primitive
+   * indices, so sorting a batch boxes nothing; an already sorted run costs one comparison per
+   * merge.
+   */
+  private static void mergeSort(int[] a, int[] scratch, int from, int to, byte[][] rows, byte[][] columns) {
+    if (to - from < 2) {
+      return;
+    }
+    int mid = (from + to) >>> 1;
+    mergeSort(a, scratch, from, mid, rows, columns);
+    mergeSort(a, scratch, mid, to, rows, columns);
+    if (compareCells(a[mid - 1], a[mid], rows, columns) <= 0) {
+      return;
+    }
+    System.arraycopy(a, from, scratch, from, to - from);
+    int i = from;
+    int j = mid;
+    for (int k = from; k < to; k++) {
+      boolean takeLeft = j >= to || (i < mid && compareCells(scratch[i], scratch[j], rows, columns) <= 0);
+      a[k] = takeLeft ? scratch[i++] : scratch[j++];
+    }
+  }
+
+  private static int compareCells(int a, int b, byte[][] rows, byte[][] columns) {
+    int c = Arrays.compareUnsigned(rows[a], rows[b]);
+    return c != 0 ? c : Arrays.compareUnsigned(columns[a], columns[b]);
   }
 }
