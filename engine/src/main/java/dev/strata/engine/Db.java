@@ -166,6 +166,8 @@ public final class Db implements AutoCloseable {
   private volatile Runnable beforeFlush = () -> {};
 
   private volatile Runnable beforeCompaction = () -> {};
+  /** Run under the mutex when a writer starts to wait in makeRoom; for tests of write stops. */
+  private volatile Runnable onWriterStop = () -> {};
   /** The directory as slow-read events name it. */
   private final String dirName;
   /** The registered management bean's name; null when registration failed. */
@@ -398,6 +400,14 @@ public final class Db implements AutoCloseable {
     beforeCompaction = Objects.requireNonNull(hook, "hook");
   }
 
+  /**
+   * Makes every writer run {@code hook}, under the mutex, when it starts to wait for room (a stop,
+   * which {@link WriteStats#stops} counts once it ends): a test learns the writer is stopped now.
+   */
+  void onEachWriterStop(Runnable hook) {
+    onWriterStop = Objects.requireNonNull(hook, "hook");
+  }
+
   /** Table readers open now, leased or not; for tests of the {@code maxOpenFiles} bound. */
   int openTableReaders() {
     return tables.openReaders();
@@ -624,6 +634,7 @@ public final class Db implements AutoCloseable {
           if (!stopped) {
             stopped = true;
             stoppedAt = System.nanoTime();
+            onWriterStop.run();
           }
           backgroundProgress.awaitUninterruptibly();
         }

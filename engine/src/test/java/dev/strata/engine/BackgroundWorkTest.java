@@ -198,13 +198,23 @@ final class BackgroundWorkTest {
     }
   }
 
+  /**
+   * Deterministic: the compaction is held, and the test itself writes and flushes one small table
+   * at a time (ten puts, well under a memtable), so level 0 passes through the slowdown range (3
+   * and 4 tables) with writes in it, and reaches the stop trigger (5) before the writer arrives.
+   * That writer must stop; the engine's hook says when it does, so nothing here depends on timing
+   * but the generous bounds on waits that must end. Once the compaction goes, the writer fills
+   * memtable after memtable while level 0 is compacted, never holding more than 5 tables.
+   */
   @Test
   void levelZeroSlowsThenStopsWritersAndNeverPassesTheStopTrigger() throws Exception {
     CountDownLatch compacting = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch writerStopped = new CountDownLatch(1);
     DbOptions options =
         SMALL_MEMTABLES.toBuilder().level0SlowdownTrigger(3).level0StopTrigger(5).build();
-    int memtables = 12;
+    int tables = 5;
+    int memtables = 7;
     int mostInLevelZero = 0;
     try (Db db = Db.open(dir, options)) {
       db.beforeEachCompaction(
@@ -213,6 +223,23 @@ final class BackgroundWorkTest {
             await(release);
           });
       try {
+        for (int i = 0; i < tables; i++) {
+          if (i == 2) {
+            // Two tables trigger a compaction of level 0; it is held from now on.
+            assertTrue(compacting.await(30, SECONDS), "no compaction started");
+            assertEquals(0, db.writeStats().slowdowns(), "no slowdown below 3 tables");
+          }
+          for (int k = 0; k < 10; k++) {
+            db.put(b("t" + i + "-" + k), VALUE); // at 3 and 4 tables, each one is delayed
+          }
+          db.flush(); // a flush never waits for the held compaction
+          assertEquals(i + 1, (int) db.tablesPerLevel().get(0));
+        }
+        WriteStats slowed = db.writeStats();
+        assertTrue(slowed.slowdowns() > 0 && slowed.slowdownNanos() > 0, slowed.toString());
+        assertEquals(0, slowed.stops(), slowed.toString());
+
+        db.onEachWriterStop(writerStopped::countDown);
         Future<?> fill =
             worker.submit(
                 () -> {
@@ -221,16 +248,8 @@ final class BackgroundWorkTest {
                   }
                   return null;
                 });
-        assertTrue(compacting.await(30, SECONDS), "no compaction started");
-        long deadline = System.nanoTime() + SECONDS.toNanos(30);
-        while (db.tablesPerLevel().get(0) < 5 || db.writeStats().stops() == 0) {
-          assertTrue(System.nanoTime() < deadline, "writers never stopped: " + db.tablesPerLevel());
-          mostInLevelZero = Math.max(mostInLevelZero, db.tablesPerLevel().get(0));
-          Thread.sleep(1);
-        }
+        assertTrue(writerStopped.await(30, SECONDS), "the writer did not stop at 5 tables");
         assertFalse(fill.isDone(), "the writer is stopped while the compaction is held");
-        WriteStats stalled = db.writeStats();
-        assertTrue(stalled.slowdowns() > 0 && stalled.slowdownNanos() > 0, stalled.toString());
         assertEquals(5, (int) db.tablesPerLevel().get(0));
 
         release.countDown();
@@ -239,7 +258,13 @@ final class BackgroundWorkTest {
           Thread.sleep(1);
         }
         fill.get();
-        assertTrue(db.writeStats().stopNanos() > 0);
+        WriteStats after = db.writeStats();
+        assertTrue(after.stops() > 0 && after.stopNanos() > 0, after.toString());
+        for (int i = 0; i < tables; i++) {
+          for (int k = 0; k < 10; k++) {
+            assertArrayEquals(VALUE, db.get(b("t" + i + "-" + k)), "t" + i + "-" + k);
+          }
+        }
         for (int i = 0; i < memtables; i++) {
           assertMemTableReadable(db, "f" + i);
         }
