@@ -54,6 +54,9 @@ public final class VersionSet {
   @GuardedBy("mutex")
   private long installedLogNumber;
 
+  /** Run before each manifest write, without the mutex; a test seam. */
+  private volatile Runnable beforeManifestWrite = () -> {};
+
   public VersionSet(Path dir, ReentrantLock mutex) {
     this.dir = dir;
     this.mutex = mutex;
@@ -135,6 +138,7 @@ public final class VersionSet {
               after.nextFileNumber(), lastSequence, logNumber, edit.deletedFileNumbers(), added);
       mutex.unlock();
       try {
+        beforeManifestWrite.run();
         manifest.write(record, after);
         deleteLogsBelow(logNumber); // the record that no longer needs them is durable
       } catch (IOException | RuntimeException e) {
@@ -158,6 +162,11 @@ public final class VersionSet {
       manifestBusy = false;
       manifestIdle.signalAll();
     }
+  }
+
+  /** Makes every install run {@code hook} without the mutex just before its manifest write. */
+  void beforeEachManifestWrite(Runnable hook) {
+    beforeManifestWrite = hook;
   }
 
   /** The manifest log; for tests. */

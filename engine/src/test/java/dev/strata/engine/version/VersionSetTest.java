@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.compaction.OutputTables;
@@ -25,6 +26,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -79,6 +84,71 @@ final class VersionSetTest {
     VersionEdit edit = new VersionEdit();
     edit.add(t);
     return edit;
+  }
+
+  /**
+   * A compaction's install that waits for a flush's install must record the last sequence of when
+   * its turn comes, not of when it asked: the flush may list a table with newer sequence numbers,
+   * and a manifest claiming a lower last sequence is broken (writes failed for good with "refusing
+   * to write a broken manifest" when the flush won that race).
+   */
+  @Test
+  void install_waitingForAnother_readsTheLastSequenceWhenItsTurnComes() throws Exception {
+    TableRef flushed = table("a"); // sequence 1
+    AtomicLong lastSequence = new AtomicLong(0); // the database's, before the flush's writes
+    CountDownLatch inWrite = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    versions.beforeEachManifestWrite(
+        () -> {
+          if (inWrite.getCount() > 0) {
+            inWrite.countDown();
+            awaitQuietly(release);
+          }
+        });
+    AtomicReference<Throwable> flushFailure = new AtomicReference<>();
+    Thread flush =
+        new Thread(
+            () -> {
+              mutex.lock();
+              try {
+                versions.install(adding(flushed), 1, 0, true);
+              } catch (Throwable t) {
+                flushFailure.set(t);
+              } finally {
+                mutex.unlock();
+              }
+            });
+    mutex.unlock();
+    flush.start();
+    assertTrue(inWrite.await(30, TimeUnit.SECONDS));
+    mutex.lock();
+    // Gets the mutex only once the install below waits for the flush's, releasing it.
+    Thread writes =
+        new Thread(
+            () -> {
+              mutex.lock();
+              try {
+                lastSequence.set(1);
+                release.countDown();
+              } finally {
+                mutex.unlock();
+              }
+            });
+    writes.start();
+    versions.install(new VersionEdit(), lastSequence::get, 0, true);
+    flush.join();
+    writes.join();
+    assertNull(flushFailure.get());
+    assertEquals(1, ManifestReader.read(FileNames.manifest(dir)).lastSequence());
+    assertEquals(Set.of(flushed.metadata().fileNumber()), versions.current().fileNumbers());
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test
