@@ -246,6 +246,9 @@ public final class Db implements AutoCloseable {
     this.lock = lock;
     this.cache = new ClockBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
     this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters, mutex);
+    if (options.readOnly()) {
+      tables.servesReadOnlyOpen();
+    }
     this.picker = new CompactionPicker(options);
     this.writeController = options.writeController();
     this.versions = new VersionSet(dir, mutex);

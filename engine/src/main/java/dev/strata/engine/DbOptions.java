@@ -668,6 +668,12 @@ public final class DbOptions {
      * throws {@link IllegalStateException}. It reads the files as they were at open; a writer that
      * replaces them during the open can make it fail, and a retry then succeeds. A directory
      * without a database is an {@link java.io.IOException}, not a new database.
+     *
+     * <p>Beside a live writer it is a point-in-time view (RocksDB's {@code OpenForReadOnly}): the
+     * writer's compactions may delete tables it lists. A table it has open keeps answering from its
+     * file; a read that must open one that is gone throws {@link java.nio.file.NoSuchFileException}
+     * saying it was deleted since this read-only open, never a wrong or missing answer. Reopen to
+     * read the current state.
      */
     public Builder readOnly(boolean readOnly) {
       this.readOnly = readOnly;

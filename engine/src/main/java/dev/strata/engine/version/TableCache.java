@@ -9,6 +9,7 @@ import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableReader;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -75,6 +76,9 @@ public final class TableCache implements AutoCloseable {
   private final LongAdder opens = new LongAdder();
   /** {@link TableReader#pinnedBytes()} summed over the readers open now. */
   private final LongAdder pinnedBytes = new LongAdder();
+
+  /** See {@link #servesReadOnlyOpen}. */
+  private volatile boolean readOnly;
 
   /** Tables are retired, not reclaimed, while the current thread holds this; null: never. */
   private final ReentrantLock deferWhileHeld;
@@ -270,6 +274,15 @@ public final class TableCache implements AutoCloseable {
     }
   }
 
+  /**
+   * Marks the cache as serving a read-only open beside a possible writer, whose compactions may
+   * delete tables this open still lists: opening such a table then fails with a message that says
+   * so (RocksDB's read-only open behaves alike). Readers already open keep reading their file.
+   */
+  public void servesReadOnlyOpen() {
+    readOnly = true;
+  }
+
   /** Readers open now, leased or not. */
   public int openReaders() {
     lock.lock();
@@ -354,6 +367,15 @@ public final class TableCache implements AutoCloseable {
       return r;
     } catch (CorruptTableException e) {
       throw TableRef.translate(e);
+    } catch (NoSuchFileException e) {
+      if (!readOnly) {
+        throw e;
+      }
+      throw new NoSuchFileException(
+          e.getFile(),
+          null,
+          "deleted since this read-only open (a writer's compaction replaced it); the open still "
+              + "reads the tables it holds open, reopen it to read the current state");
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
