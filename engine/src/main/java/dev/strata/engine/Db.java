@@ -251,7 +251,7 @@ public final class Db implements AutoCloseable {
     }
     this.picker = new CompactionPicker(options);
     this.writeController = options.writeController();
-    this.versions = new VersionSet(dir, mutex);
+    this.versions = new VersionSet(dir, mutex, files);
     this.backgroundErrors = new BackgroundErrors(dir, mutex);
     this.writers =
         new WriterQueue(

@@ -99,8 +99,9 @@ final class Recovery {
       // A new database: its first durable act is the empty manifest, before any log exists, so a
       // crash at any later moment of this open leaves a directory that opens (and the check above
       // keeps its meaning: data without a manifest is damage, never a half-created database).
-      ManifestWriter.write(dir, Manifest.empty());
-      Directories.fsync(Directories.parentOf(dir)); // the database directory's own entry
+      ManifestWriter.write(dir, options.fileLayer(), Manifest.empty());
+      // The database directory's own entry.
+      options.fileLayer().syncDirectory(Directories.parentOf(dir));
     }
     Manifest manifest = found.orElse(Manifest.empty());
     List<List<TableRef>> levels = openTables(dir, manifest, tables);

@@ -87,7 +87,8 @@ public final class CompactionWriter {
 
   /**
    * Writes everything {@code merged} (positioned at its first entry) holds that is still needed and
-   * returns the tables written, synced to disk. On failure the partial outputs are deleted.
+   * returns the tables written, synced to disk with their directory entries. On failure the partial
+   * outputs are deleted.
    */
   public List<FileMetadata> write(InternalIterator merged) throws IOException {
     boolean ok = false;
@@ -133,6 +134,11 @@ public final class CompactionWriter {
         } while (merged.isValid() && merged.key().sameCell(first));
       }
       finishCurrent();
+      if (!outputs.isEmpty()) {
+        // The tables' names must survive a power loss before a manifest record lists them: a
+        // file's own fsync does not make its directory entry durable.
+        files.syncDirectory(dir);
+      }
       ok = true;
       return outputs;
     } finally {

@@ -4,10 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 
@@ -67,32 +66,27 @@ public final class Directories {
   }
 
   /**
-   * Replaces {@code target} with {@code bytes} so that a crash at any moment leaves either the old
-   * file or the new one, whole: write {@code temp}, fsync it, rename it over {@code target}
-   * atomically; the caller then fsyncs the directory ({@link #fsync}) to make the rename durable.
-   * {@code temp} must be in the same directory as {@code target}. When this throws, {@code target}
-   * is untouched and {@code temp} is gone.
+   * Replaces {@code target} with {@code bytes} through {@code files} so that a crash at any moment
+   * leaves either the old file or the new one, whole: write {@code temp} (a file left there by an
+   * earlier crash is deleted first), fsync it, rename it over {@code target} atomically; the caller then
+   * syncs the directory ({@link FileLayer#syncDirectory}) to make the rename durable. {@code temp}
+   * must be in the same directory as {@code target}. When this throws, {@code target} is untouched
+   * and {@code temp} is gone.
    */
-  public static void writeAndRename(Path target, Path temp, byte[] bytes) throws IOException {
+  public static void writeAndRename(FileLayer files, Path target, Path temp, byte[] bytes)
+      throws IOException {
     try {
-      try (FileChannel ch =
-          FileChannel.open(
-              temp,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE)) {
+      if (Files.isRegularFile(temp, LinkOption.NOFOLLOW_LINKS)) {
+        Files.delete(temp); // a leftover of a crash; anything else there fails the create
+      }
+      try (FileChannel ch = files.create(temp)) {
         ByteBuffer buf = ByteBuffer.wrap(bytes);
         while (buf.hasRemaining()) {
           ch.write(buf);
         }
         ch.force(true);
       }
-      try {
-        Files.move(
-            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        throw new IOException("the file system cannot rename " + temp + " atomically", e);
-      }
+      files.rename(temp, target);
     } catch (Throwable t) {
       // The target is untouched; the half-written temp file is garbage.
       try {

@@ -2,7 +2,10 @@ package dev.strata.engine.fs;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
@@ -23,6 +26,15 @@ final class RealFileLayer implements FileLayer {
   @Override
   public FileChannel openForWrite(Path file) throws IOException {
     return FileChannel.open(file, StandardOpenOption.WRITE);
+  }
+
+  @Override
+  public void rename(Path source, Path target) throws IOException {
+    try {
+      Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      throw new IOException("the file system cannot rename " + source + " atomically", e);
+    }
   }
 
   @Override

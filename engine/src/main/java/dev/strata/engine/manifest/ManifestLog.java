@@ -1,13 +1,14 @@
 package dev.strata.engine.manifest;
 
 import dev.strata.engine.fs.Directories;
+import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 
 /**
  * Writes the manifest as a log of edits ({@link ManifestFormat} version 2): each change is one
@@ -38,15 +39,23 @@ public final class ManifestLog implements Closeable {
   static final long REWRITE_SLACK_BYTES = 16 << 10;
 
   private final Path dir;
+  /** Every byte, rename and directory sync of the manifest goes through it. */
+  private final FileLayer files;
   /** The open MANIFEST for appends; null until the first rewrite and after a failure. */
   private FileChannel channel;
   private long size;
   private long snapshotBytes;
   private long rewrites;
 
-  /** A log of {@code dir}'s manifest; its first write rewrites the file whole. */
+  /** A log of {@code dir}'s manifest on the real file system; its first write rewrites it whole. */
   public ManifestLog(Path dir) {
+    this(dir, FileLayer.real());
+  }
+
+  /** A log of {@code dir}'s manifest written through {@code files}; its first write rewrites it. */
+  public ManifestLog(Path dir, FileLayer files) {
     this.dir = dir;
+    this.files = Objects.requireNonNull(files, "files");
   }
 
   /**
@@ -115,13 +124,13 @@ public final class ManifestLog implements Closeable {
     byte[] bytes = ManifestFormat.encode(state);
     Path temp = FileNames.manifestTemp(dir);
     try {
-      Directories.writeAndRename(file(), temp, bytes);
+      Directories.writeAndRename(files, file(), temp, bytes);
     } catch (IOException e) {
       throw new ManifestWriteException("could not replace " + file() + " by " + temp, e, false);
     }
     try {
-      Directories.fsync(dir);
-      channel = FileChannel.open(file(), StandardOpenOption.WRITE);
+      files.syncDirectory(dir);
+      channel = files.openForWrite(file());
     } catch (IOException e) {
       abandonChannel(e);
       throw new ManifestWriteException("could not make the rename of " + file() + " durable", e, true);

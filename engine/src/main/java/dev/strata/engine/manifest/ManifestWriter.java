@@ -1,5 +1,6 @@
 package dev.strata.engine.manifest;
 
+import dev.strata.engine.fs.FileLayer;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -23,7 +24,12 @@ public final class ManifestWriter {
    *     Manifest#problem()}): the engine never persists a state it could not reopen
    */
   public static void write(Path dir, Manifest manifest) throws IOException {
-    try (ManifestLog log = new ManifestLog(dir)) {
+    write(dir, FileLayer.real(), manifest);
+  }
+
+  /** As {@link #write(Path, Manifest)}, writing through {@code files}. */
+  public static void write(Path dir, FileLayer files, Manifest manifest) throws IOException {
+    try (ManifestLog log = new ManifestLog(dir, files)) {
       log.rewrite(manifest);
     }
   }

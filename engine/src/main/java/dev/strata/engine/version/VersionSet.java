@@ -1,6 +1,7 @@
 package dev.strata.engine.version;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.fs.FileNames.DbFile;
 import dev.strata.engine.fs.FileNames.FileType;
@@ -57,11 +58,12 @@ public final class VersionSet {
   /** Run before each manifest write, without the mutex; a test seam. */
   private volatile Runnable beforeManifestWrite = () -> {};
 
-  public VersionSet(Path dir, ReentrantLock mutex) {
+  /** A set whose manifest is written through {@code files}. */
+  public VersionSet(Path dir, ReentrantLock mutex, FileLayer files) {
     this.dir = dir;
     this.mutex = mutex;
     this.manifestIdle = mutex.newCondition();
-    this.manifest = new ManifestLog(dir);
+    this.manifest = new ManifestLog(dir, files);
   }
 
   /**

@@ -23,17 +23,18 @@ import java.util.function.Predicate;
  * for every file written through it, the length last forced, and whether its directory entry was
  * forced since it was created. {@link #powerLoss(Random)} then does to the files what a machine
  * losing power may do: each file keeps its forced bytes, and of the rest it keeps nothing, a random
- * prefix, zeros, or a prefix followed by zeros; a file whose name was never forced may vanish. From
- * that moment every write and force through the layer fails, as the machine is gone.
+ * prefix, zeros, or a prefix followed by zeros; a file whose name was never forced may vanish, and
+ * a rename over an existing file whose directory was not synced since may be undone (the old file
+ * comes back under its name, as it was). From that moment every write, force and rename through
+ * the layer fails, as the machine is gone.
  *
  * <p>It also plays a full disk: while {@link #diskFull(boolean)} is on, every write fails with the
  * message of ENOSPC and writes nothing, while forces, truncation and reads go on (they need no new
  * space).
  *
- * <p>Files deleted or renamed outside the layer are not brought back by a power loss: the engine
- * forces the directory after each deletion that matters (the manifest's replacement). Tables never
- * vanish: their names are made durable by the manifest's directory fsync, which the layer does
- * not see.
+ * <p>Files deleted outside the layer are not brought back by a power loss: a deletion never has to
+ * be undone for a crash to be consistent (a leftover is deleted at the next open), so the layer
+ * takes the harsher view that deletions stick.
  *
  * <p>Thread-safe.
  */
@@ -58,21 +59,26 @@ public final class FaultyFileLayer implements FileLayer {
   private static final class FileState {
     long syncedLength;
     boolean entrySynced;
+    /** What the name held before an unsynced rename replaced it; null when there is none. */
+    byte[] replaced;
+    /** The forced length of {@link #replaced}. */
+    long replacedSyncedLength;
   }
 
   private final Map<Path, FileState> files = new LinkedHashMap<>();
   private volatile boolean crashed;
   private boolean lossApplied;
-  private volatile boolean full;
+  private volatile Predicate<Path> full = f -> false;
   private volatile Predicate<Path> failForces = f -> false;
   private volatile Predicate<Path> failCloses = f -> false;
   private volatile long writesBeforePowerLoss = Long.MAX_VALUE;
+  private volatile Predicate<Path> countedWrites = f -> true;
   private final List<String> report = new ArrayList<>();
 
   @Override
   public synchronized FileChannel create(Path file) throws IOException {
     checkAlive();
-    if (full) {
+    if (full.test(file)) {
       throw noSpace(file);
     }
     FileChannel ch = FileLayer.real().create(file);
@@ -89,12 +95,41 @@ public final class FaultyFileLayer implements FileLayer {
   }
 
   @Override
+  public synchronized void rename(Path source, Path target) throws IOException {
+    checkAlive();
+    FileState moved = files.remove(source);
+    if (moved == null) {
+      moved = entrySyncedState(source);
+    }
+    FileState old = files.get(target);
+    if (old == null && Files.exists(target)) {
+      old = entrySyncedState(target);
+    }
+    byte[] oldBytes = null;
+    long oldSynced = 0;
+    if (old != null && old.replaced != null) {
+      // Renamed over twice without a sync: the durable name still holds the first file.
+      oldBytes = old.replaced;
+      oldSynced = old.replacedSyncedLength;
+    } else if (old != null && old.entrySynced) {
+      oldBytes = Files.readAllBytes(target);
+      oldSynced = Math.min(old.syncedLength, oldBytes.length);
+    }
+    FileLayer.real().rename(source, target);
+    moved.entrySynced = false;
+    moved.replaced = oldBytes;
+    moved.replacedSyncedLength = oldSynced;
+    files.put(target, moved);
+  }
+
+  @Override
   public synchronized void syncDirectory(Path dir) throws IOException {
     checkAlive();
     FileLayer.real().syncDirectory(dir);
     for (Map.Entry<Path, FileState> e : files.entrySet()) {
       if (dir.equals(Directories.parentOf(e.getKey()))) {
         e.getValue().entrySynced = true;
+        e.getValue().replaced = null;
       }
     }
   }
@@ -114,9 +149,23 @@ public final class FaultyFileLayer implements FileLayer {
     return FileNames.parse(file).map(f -> f.type() == FileNames.FileType.LOG).orElse(false);
   }
 
+  /** The manifest and its temporary file while it is rewritten: for {@link #failForces}. */
+  public static boolean isManifest(Path file) {
+    return file.equals(FileNames.manifest(Directories.parentOf(file)))
+        || file.equals(FileNames.manifestTemp(Directories.parentOf(file)));
+  }
+
   /** Makes every write fail with ENOSPC ({@code true}) or succeed again ({@code false}). */
   public void diskFull(boolean on) {
-    full = on;
+    full = on ? f -> true : f -> false;
+  }
+
+  /**
+   * Makes the writes to files {@code which} accepts fail with ENOSPC, and the creation of such
+   * files: a disk that fills up just as one of them grows.
+   */
+  public void diskFull(Predicate<Path> which) {
+    full = which;
   }
 
   /**
@@ -124,7 +173,13 @@ public final class FaultyFileLayer implements FileLayer {
    * and force fails; {@link #powerLoss(Random)} then takes the unforced bytes away.
    */
   public synchronized void powerLossAfterWrites(long n) {
+    powerLossAfterWrites(n, f -> true);
+  }
+
+  /** As {@link #powerLossAfterWrites(long)}, counting only writes to files {@code which} accepts. */
+  public synchronized void powerLossAfterWrites(long n, Predicate<Path> which) {
     writesBeforePowerLoss = n;
+    countedWrites = which;
   }
 
   /** True once the power was lost. */
@@ -149,9 +204,13 @@ public final class FaultyFileLayer implements FileLayer {
         if (!Files.exists(file)) {
           continue;
         }
-        // Only logs may vanish: tables are named durably by the manifest's own directory fsync,
-        // which this layer does not see.
-        if (!s.entrySynced && isLog(file) && random.nextInt(3) == 0) {
+        if (!s.entrySynced && s.replaced != null && random.nextBoolean()) {
+          // The rename never reached the disk: the name holds the file it replaced.
+          Files.write(file, s.replaced);
+          report.add(file.getFileName() + ": rename never forced, the replaced file is back");
+          s.syncedLength = s.replacedSyncedLength;
+          s.entrySynced = true;
+        } else if (!s.entrySynced && s.replaced == null && random.nextInt(3) == 0) {
           Files.delete(file);
           report.add(file.getFileName() + ": name never forced, file gone");
           continue;
@@ -210,9 +269,11 @@ public final class FaultyFileLayer implements FileLayer {
     return new IOException(file + ": No space left on device");
   }
 
-  /** Counts a write against the armed power loss; true when the power goes now. */
-  private synchronized boolean countWrite() {
-    if (writesBeforePowerLoss != Long.MAX_VALUE && --writesBeforePowerLoss < 0) {
+  /** Counts a write to {@code file} against the armed power loss; true when the power goes now. */
+  private synchronized boolean countWrite(Path file) {
+    if (writesBeforePowerLoss != Long.MAX_VALUE
+        && countedWrites.test(file)
+        && --writesBeforePowerLoss < 0) {
       return true;
     }
     return false;
@@ -230,10 +291,10 @@ public final class FaultyFileLayer implements FileLayer {
 
     private void beforeWrite() throws IOException {
       checkAlive();
-      if (full) {
+      if (full.test(file)) {
         throw noSpace(file);
       }
-      if (countWrite()) {
+      if (countWrite(file)) {
         crashed = true;
         throw new IOException("power lost (FaultyFileLayer)");
       }

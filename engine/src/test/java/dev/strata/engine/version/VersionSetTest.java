@@ -49,7 +49,7 @@ final class VersionSetTest {
   void start() {
     mutex.lock();
     tables = new TableCache(dir, TableCache.UNLIMITED, new ClockBlockCache(1 << 20), new ReadCounters());
-    versions = new VersionSet(dir, mutex);
+    versions = new VersionSet(dir, mutex, FileLayer.real());
     versions.start(Version.empty(), 10);
     outputs =
         new OutputTables(
