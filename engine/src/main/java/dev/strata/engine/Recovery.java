@@ -87,7 +87,7 @@ final class Recovery {
         largestNumber = Math.max(largestNumber, f.number());
       }
     }
-    Optional<Manifest> found = ManifestReader.readIfExists(dir);
+    Optional<Manifest> found = ManifestReader.readIfExists(dir, options.walRecovery());
     if (found.isEmpty() && anyData) {
       throw new CorruptionException(
           dir, CorruptionException.UNKNOWN_OFFSET, "no MANIFEST, but the directory holds tables or logs");

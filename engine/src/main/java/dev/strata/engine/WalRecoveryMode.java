@@ -19,14 +19,17 @@ public enum WalRecoveryMode {
    * record before it), replay stops; that record, every later record of its log and every newer log
    * are dropped, and the drop is reported (bytes, records, files) through {@link System.Logger} and
    * {@link DbStats#walBytesDroppedAtOpen()}. Every write that was forced to disk before the power
-   * went is in the prefix: damage can only hit what was never forced.
+   * went is in the prefix: damage can only hit what was never forced. The manifest read at open
+   * drops, besides a torn last record, a last edit whose crc fails with nothing after it (an append
+   * never fsynced, so never acted on).
    */
   POINT_IN_TIME,
 
   /**
    * Drop nothing but a torn last record of the newest log (a process killed mid-write, which the
    * contract allows); any other damage or gap fails the open with {@link CorruptionException},
-   * naming the file and the offset, and the files are left as they are.
+   * naming the file and the offset, and the files are left as they are. The same holds for the
+   * manifest: a last edit whose crc fails is corruption, only a cut or never-written one is dropped.
    */
   ABSOLUTE_CONSISTENCY
 }

@@ -319,6 +319,10 @@ final class CrashRecoveryTest {
 
   // ---------------------------------------------------------------- the manifest
 
+  /**
+   * Under ABSOLUTE_CONSISTENCY any flipped bit is corruption; under the default, so is every flip
+   * but one in the last record's crc or payload (a torn tail there: see the test after next).
+   */
   @Test
   void open_anyDamageToTheManifest_failsWithCorruption() throws IOException {
     Path original = dir.resolve("original");
@@ -328,12 +332,20 @@ final class CrashRecoveryTest {
         d.flush();
       }
     }
+    DbOptions absolute =
+        DbOptions.builder().walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY).build();
+    List<Long> ends = manifestRecordEnds(FileNames.manifest(original));
+    long lastCrcAt = ends.get(ends.size() - 2) + 8; // after the last record's length and its crc
     long size = Files.size(FileNames.manifest(original));
     for (long offset = 0; offset < size; offset++) {
       Path copy = copyDir(original, scratch.resolve("manifest"));
       CorruptFiles.flipBit(FileNames.manifest(copy), offset, (int) (offset * 3 % 8));
       long at = offset;
-      assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "flip at " + at);
+      assertThrows(
+          CorruptionException.class, () -> Db.open(copy, absolute).close(), "flip at " + at);
+      if (offset < lastCrcAt) {
+        assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "flip at " + at);
+      }
     }
     // A cut inside a later record is what a crash mid-append leaves (see the next test); a cut
     // before the first record ends leaves no state at all.
@@ -355,15 +367,7 @@ final class CrashRecoveryTest {
   @Test
   void manifest_editOrRewriteCutShortByAKill_opensWithEveryAcknowledgedWrite() throws IOException {
     Path original = dir.resolve("original");
-    CellModel model = new CellModel();
-    try (Db d = Db.open(original, CrashWorkload.options())) {
-      for (long id = 0; id < 400; id++) {
-        CrashWorkload.Step step = CrashWorkload.step(7, id);
-        step.applyTo(d);
-        step.applyTo(model);
-      }
-      d.flush();
-    }
+    CellModel model = crashWorkloadFlushed(original);
     Path manifest = FileNames.manifest(original);
     byte[] bytes = Files.readAllBytes(manifest);
     List<Long> ends = manifestRecordEnds(manifest);
@@ -386,6 +390,72 @@ final class CrashRecoveryTest {
       assertOpensWith(copy, model, "rewrite cut after " + cut + " bytes");
       assertTrue(Files.notExists(FileNames.manifestTemp(copy)), "the leftover is deleted");
     }
+  }
+
+  /**
+   * What a power loss can leave of an edit appended but never fsynced: its length reached the disk,
+   * its bytes in part (a prefix then zeros, or other bytes where the rest should be), so it fails
+   * its crc. It is the last thing in the file and the engine never acted on it: the default drops
+   * it as a torn tail and opens at the state before it; ABSOLUTE_CONSISTENCY refuses it and leaves
+   * the file as it is. Followed by anything, the same record is corruption in every mode.
+   */
+  @Test
+  void manifest_lastEditFailingItsCrc_isATornTailExceptUnderAbsoluteConsistency()
+      throws IOException {
+    Path original = dir.resolve("original");
+    CellModel model = crashWorkloadFlushed(original);
+    byte[] bytes = Files.readAllBytes(FileNames.manifest(original));
+    List<Long> ends = manifestRecordEnds(FileNames.manifest(original));
+    int lastStart = (int) (long) ends.get(ends.size() - 2);
+    byte[] record = Arrays.copyOfRange(bytes, lastStart, bytes.length); // a real edit's bytes
+    int payloadAt = 12;
+    byte[] prefixThenZeros = record.clone();
+    int half = payloadAt + (record.length - payloadAt) / 2;
+    Arrays.fill(prefixThenZeros, half, record.length, (byte) 0);
+    byte[] otherBytes = record.clone();
+    for (int i = payloadAt + 1; i < record.length; i += 2) {
+      otherBytes[i] ^= (byte) 0x5A;
+    }
+    DbOptions absolute =
+        CrashWorkload.options().toBuilder()
+            .walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY)
+            .build();
+    for (byte[] torn : List.of(prefixThenZeros, otherBytes)) {
+      byte[] appended = Arrays.copyOf(bytes, bytes.length + torn.length);
+      System.arraycopy(torn, 0, appended, bytes.length, torn.length);
+
+      Path strict = copyDir(original, scratch.resolve("torn-absolute"));
+      Files.write(FileNames.manifest(strict), appended);
+      CorruptionException e =
+          assertThrows(CorruptionException.class, () -> Db.open(strict, absolute).close());
+      assertTrue(e.getMessage().contains("MANIFEST"), e.getMessage());
+      assertArrayEquals(appended, Files.readAllBytes(FileNames.manifest(strict)), "left as it is");
+
+      Path copy = copyDir(original, scratch.resolve("torn-default"));
+      Files.write(FileNames.manifest(copy), appended);
+      assertOpensWith(copy, model, "a whole last edit with part of its bytes");
+
+      // Anything after the bad record (here a byte of garbage) makes it damage, not a tear.
+      Path followed = copyDir(original, scratch.resolve("torn-followed"));
+      byte[] more = Arrays.copyOf(appended, appended.length + 1);
+      more[appended.length] = 0x33;
+      Files.write(FileNames.manifest(followed), more);
+      assertThrows(CorruptionException.class, () -> Db.open(followed).close());
+    }
+  }
+
+  /** Runs the crash workload into {@code original}, flushes it, and returns what it holds. */
+  private static CellModel crashWorkloadFlushed(Path original) throws IOException {
+    CellModel model = new CellModel();
+    try (Db d = Db.open(original, CrashWorkload.options())) {
+      for (long id = 0; id < 400; id++) {
+        CrashWorkload.Step step = CrashWorkload.step(7, id);
+        step.applyTo(d);
+        step.applyTo(model);
+      }
+      d.flush();
+    }
+    return model;
   }
 
   /** Opens {@code copy}, checks it holds {@code model}, changes it, and opens it once more. */

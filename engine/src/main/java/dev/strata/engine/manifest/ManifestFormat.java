@@ -3,6 +3,7 @@ package dev.strata.engine.manifest;
 import dev.strata.checksum.Checksums;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.FormatVersionException;
+import dev.strata.engine.WalRecoveryMode;
 import dev.strata.engine.fs.ByteCursor;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ValueKind;
@@ -39,11 +40,14 @@ import java.util.List;
  * the engine acts on it, so a record cut short by a crash was never acted on: a last record whose
  * header is cut, or that runs past the end of the file, or whose payload is all zero bytes (the file
  * grew but the bytes never arrived), or only zero bytes where a record would start, is a torn tail
- * and dropped. A whole last record whose crc fails otherwise is corruption: rot, not a tear. The length has a crc of its own, so
- * a damaged length is corruption, never mistaken for a record running past the end (which would
- * silently drop the records after it). Any other damage is corruption, as is a file that ends before
- * its first record. {@code filterBytes} is all ones when unknown (a table first listed by a
- * version-1 manifest whose size was not learned yet).
+ * and dropped. So is an edit whose crc fails and that ends exactly at the end of the file (an
+ * append whose length reached the disk but whose bytes arrived in part: RocksDB's tolerated
+ * corrupted tail), except under {@link WalRecoveryMode#ABSOLUTE_CONSISTENCY}, where it is
+ * corruption; a bad crc with anything after it is corruption in every mode. The length has a crc
+ * of its own, so a damaged length is corruption, never mistaken for a record running past the end
+ * (which would silently drop the records after it). Any other damage is corruption, as is a file
+ * that ends before its first record. {@code filterBytes} is all ones when unknown (a table first
+ * listed by a version-1 manifest whose size was not learned yet).
  *
  * <p><b>Version 1: the whole state, replaced atomically</b> (still read, never written).
  *
@@ -205,12 +209,13 @@ public final class ManifestFormat {
   record Decoded(Manifest manifest, int version, long validBytes, long records) {}
 
   /**
-   * Parses and checks the bytes of the manifest file {@code file}, of either version.
+   * Parses and checks the bytes of the manifest file {@code file}, of either version; {@code mode}
+   * decides whether a last edit that fails its crc is a torn tail or corruption.
    *
    * @throws CorruptionException when they are damaged, do not parse or break an invariant
    * @throws FormatVersionException when they are intact but of an unsupported version
    */
-  static Decoded decode(byte[] bytes, Path file)
+  static Decoded decode(byte[] bytes, Path file, WalRecoveryMode mode)
       throws CorruptionException, FormatVersionException {
     if (bytes.length < HEADER1_BYTES) {
       throw new CorruptionException(file, 0, "manifest of %d bytes is too short", bytes.length);
@@ -239,10 +244,11 @@ public final class ManifestFormat {
     if (version < VERSION_START || version > VERSION_CURRENT) {
       throw new FormatVersionException(file, version, VERSION_START, VERSION_CURRENT);
     }
-    return decodeLog(bytes, file);
+    return decodeLog(bytes, file, mode);
   }
 
-  private static Decoded decodeLog(byte[] bytes, Path file) throws CorruptionException {
+  private static Decoded decodeLog(byte[] bytes, Path file, WalRecoveryMode mode)
+      throws CorruptionException {
     Manifest state = null;
     long records = 0;
     int at = HEADER_BYTES;
@@ -280,6 +286,11 @@ public final class ManifestFormat {
       if (stored != computed) {
         if (state != null && allZero(bytes, payload, bytes.length)) {
           break; // torn: the file grew but the payload's bytes never arrived
+        }
+        if (state != null && end == bytes.length && mode != WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
+          // Torn: an append's length reached the disk but its bytes arrived in part. The engine
+          // syncs each record before acting on it, so this one was never acted on.
+          break;
         }
         throw new CorruptionException(
             file, at, "manifest record checksum mismatch (stored %08x, computed %08x)", stored,

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.CorruptionException;
+import dev.strata.engine.WalRecoveryMode;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ValueKind;
@@ -23,9 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The manifest as a log of edits: appends read back as the state they make, a torn last record is
- * dropped and damage anywhere else is corruption, the log is rewritten whole once it grows, a failed
- * write says whether it may have reached the disk, and the golden files of both versions still read
- * as the states they were written for.
+ * dropped (one failing its crc too, except under ABSOLUTE_CONSISTENCY) and damage anywhere else is
+ * corruption, the log is rewritten whole once it grows, a failed write says whether it may have
+ * reached the disk, and the golden files of both versions still read as the states they were
+ * written for.
  */
 final class ManifestLogTest {
   @TempDir Path dir;
@@ -184,15 +186,31 @@ final class ManifestLogTest {
     Arrays.fill(zeroed, lastRecord, zeroed.length, (byte) 0);
     Files.write(file, zeroed);
     assertEquals(states.get(2), ManifestReader.read(file));
-    // A flipped byte anywhere, the last record included: rot, not a tear; corruption, never a
-    // silently shorter history.
+    // A flipped byte before the last record's crc: corruption in every mode, never a silently
+    // shorter history. In the last record's crc or payload: the last thing in the file failing its
+    // crc, a torn tail under the default and corruption under ABSOLUTE_CONSISTENCY.
+    int lastCrcAt = lastRecord + 8;
     for (int at = 0; at < whole.length; at += 3) {
       byte[] flipped = whole.clone();
       flipped[at] ^= 0x10;
       Files.write(file, flipped);
       int offset = at;
-      assertThrows(CorruptionException.class, () -> ManifestReader.read(file), "flip at " + offset);
+      assertThrows(
+          CorruptionException.class,
+          () -> ManifestReader.read(file, WalRecoveryMode.ABSOLUTE_CONSISTENCY),
+          "flip at " + offset);
+      if (at < lastCrcAt) {
+        assertThrows(CorruptionException.class, () -> ManifestReader.read(file), "flip at " + at);
+      } else {
+        assertEquals(states.get(2), ManifestReader.read(file), "flip at " + at);
+      }
     }
+    // The last record failing its crc with anything after it is damage, not a tear.
+    byte[] followed = Arrays.copyOf(whole, whole.length + 1);
+    followed[whole.length - 1] ^= 0x10;
+    followed[whole.length] = 0x33;
+    Files.write(file, followed);
+    assertThrows(CorruptionException.class, () -> ManifestReader.read(file));
   }
 
   @Test
