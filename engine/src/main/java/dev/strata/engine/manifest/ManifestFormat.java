@@ -39,7 +39,8 @@ import java.util.List;
  * records is a state that passes {@link Manifest#problem()}. A record is appended and fsynced before
  * the engine acts on it, so a record cut short by a crash was never acted on: a last record whose
  * header is cut, or that runs past the end of the file, or whose payload is all zero bytes (the file
- * grew but the bytes never arrived), or only zero bytes where a record would start, is a torn tail
+ * grew but the bytes never arrived), or whose length fails its crc with only zero bytes after the
+ * header, or only zero bytes where a record would start, is a torn tail
  * and dropped. So is an edit whose crc fails and that ends exactly at the end of the file (an
  * append whose length reached the disk but whose bytes arrived in part: RocksDB's tolerated
  * corrupted tail), except under {@link WalRecoveryMode#ABSOLUTE_CONSISTENCY}, where it is
@@ -268,6 +269,9 @@ public final class ManifestFormat {
       int lengthCrc = h.getInt();
       int stored = h.getInt();
       if (lengthCrc != Checksums.maskedCrc32c(bytes, at, 4)) {
+        if (state != null && allZero(bytes, at + RECORD_HEADER_BYTES, bytes.length)) {
+          break; // torn: the header's first bytes arrived, the rest of the append is zeros
+        }
         throw new CorruptionException(file, at, "manifest record length fails its checksum");
       }
       if (length == 0) {

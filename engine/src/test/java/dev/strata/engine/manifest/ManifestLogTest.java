@@ -186,6 +186,16 @@ final class ManifestLogTest {
     Arrays.fill(zeroed, lastRecord, zeroed.length, (byte) 0);
     Files.write(file, zeroed);
     assertEquals(states.get(2), ManifestReader.read(file));
+    // Only the header's first bytes arrived, zeros after them: its length fails its crc.
+    for (int kept = 1; kept < 8; kept++) {
+      byte[] headerThenZeros = whole.clone();
+      Arrays.fill(headerThenZeros, lastRecord + kept, whole.length, (byte) 0);
+      Files.write(file, headerThenZeros);
+      assertEquals(
+          states.get(2),
+          ManifestReader.read(file, WalRecoveryMode.ABSOLUTE_CONSISTENCY),
+          "header kept " + kept);
+    }
     // A flipped byte before the last record's crc: corruption in every mode, never a silently
     // shorter history. In the last record's crc or payload: the last thing in the file failing its
     // crc, a torn tail under the default and corruption under ABSOLUTE_CONSISTENCY.
