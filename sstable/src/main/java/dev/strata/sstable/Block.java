@@ -1,5 +1,7 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.cache.CachedBlock;
+import dev.strata.sstable.cache.HeapCost;
 import java.nio.file.Path;
 
 /**

@@ -1,6 +1,8 @@
 package dev.strata.sstable;
 
 import dev.strata.bloom.BlockedBloomFilter;
+import dev.strata.sstable.cache.CachedBlock;
+import dev.strata.sstable.cache.HeapCost;
 
 /**
  * A filter chunk as the block cache holds it: the deserialized {@link BlockedBloomFilter}, queried in

@@ -1,5 +1,6 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.cache.HeapCost;
 import java.nio.file.Path;
 import java.util.Arrays;
 

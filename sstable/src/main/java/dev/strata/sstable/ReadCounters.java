@@ -1,5 +1,7 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.cache.BlockCache;
+import dev.strata.sstable.cache.BlockKind;
 import java.util.concurrent.atomic.LongAdder;
 
 /**

@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * The SSTable file format: every constant, size and offset that readers and writers use, and the
- * grammar below. {@code sstable/FORMAT-sstable.md} is the byte-exact specification; this is its
+ * grammar below. {@code FORMAT.md} (section 3) is the byte-exact specification; this is its
  * summary. All integers are little-endian; {@code varint} is unsigned LEB128 of at most 5 bytes.
  *
  * <pre>
@@ -29,7 +29,7 @@ import java.util.Locale;
  *               block), shortened (see IndexSeparators), value = the data block's Handle
  *               (every index block: one restart per entry)
  * FilterIndex:= Entries: key = CellKey (the last filter key of a chunk), value = Handle
- * Properties := the fields of {@link TableProperties}, in the order of FORMAT-sstable.md
+ * Properties := the fields of {@link TableProperties}, in the order of FORMAT.md
  * Footer     := index:Handle filterIndex:Handle properties:Handle rowTombstoneFilter:Handle
  *               version:u32 crc:u32 magic:u8[8]  (64 bytes; crc = maskedCrc32c(footer[0, 52)))
  * </pre>

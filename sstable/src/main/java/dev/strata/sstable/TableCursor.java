@@ -6,8 +6,8 @@ import java.io.IOException;
  * A position among a table's entries: a cursor on the index ({@link IndexCursor}, over one level or
  * two) and one on the current data block. Point lookups and {@link TableIterator} both move one,
  * forward or backward (a backward step that leaves a data block moves the index cursor back one
- * entry and lands on the last entry of that block). A seek that lands in the data block already loaded reuses it without asking the cache
- * again.
+ * entry and lands on the last entry of that block). A seek that lands in the data block already
+ * loaded reuses it without asking the cache again.
  *
  * <p>Not thread-safe.
  */

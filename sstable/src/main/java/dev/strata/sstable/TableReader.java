@@ -5,6 +5,10 @@ import static dev.strata.sstable.SstableFormat.FOOTER_BYTES;
 
 import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.checksum.Checksums;
+import dev.strata.sstable.cache.BlockCache;
+import dev.strata.sstable.cache.BlockCacheKey;
+import dev.strata.sstable.cache.BlockKind;
+import dev.strata.sstable.cache.CachedBlock;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;

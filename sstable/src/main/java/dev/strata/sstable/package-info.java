@@ -3,10 +3,12 @@
  * table once, {@link dev.strata.sstable.TableReader} answers point lookups through the table's
  * partitioned Bloom filter and iterates it, and {@link dev.strata.sstable.cache.ClockBlockCache} holds the
  * data, index and filter blocks of all tables of a database. {@link dev.strata.sstable.SstableFormat}
- * and {@code sstable/FORMAT-sstable.md} specify the bytes.
+ * and {@code FORMAT.md} (section 3) specify the bytes.
  *
- * <p>Layering: depends on {@code bloom} (the filter, its hash and {@code Checksums}) and lz4-java only;
- * the engine builds on it. Nothing here knows about logs, manifests or levels.
+ * <p>Layering: depends on {@code bloom} (the filter, its hash and {@code Checksums}), lz4-java and
+ * its own {@code cache} package (the cache's contract: {@code BlockCache}, {@code CachedBlock},
+ * {@code HeapCost}), which depends on nothing here; the engine builds on it. Nothing here knows
+ * about logs, manifests or levels.
  *
  * <pre>{@code
  * BlockCache cache = new ClockBlockCache(64 << 20);

@@ -1,9 +1,9 @@
 package dev.strata.bench.cache;
 
-import dev.strata.sstable.BlockCache;
-import dev.strata.sstable.BlockCacheKey;
-import dev.strata.sstable.BlockKind;
-import dev.strata.sstable.CachedBlock;
+import dev.strata.sstable.cache.BlockCache;
+import dev.strata.sstable.cache.BlockCacheKey;
+import dev.strata.sstable.cache.BlockKind;
+import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.util.SplittableRandom;

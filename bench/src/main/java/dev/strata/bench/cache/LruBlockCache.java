@@ -1,11 +1,11 @@
 package dev.strata.bench.cache;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import dev.strata.sstable.BlockCache;
-import dev.strata.sstable.BlockCacheKey;
-import dev.strata.sstable.BlockKind;
-import dev.strata.sstable.CacheStats;
-import dev.strata.sstable.CachedBlock;
+import dev.strata.sstable.cache.BlockCache;
+import dev.strata.sstable.cache.BlockCacheKey;
+import dev.strata.sstable.cache.BlockKind;
+import dev.strata.sstable.cache.CacheStats;
+import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.cache.CacheCounters;
 import java.io.IOException;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.strata.bench.cache;
 
-import dev.strata.sstable.BlockKind;
+import dev.strata.sstable.cache.BlockKind;
 
 /**
  * The blocks a Get touches in a leveled tree, without the tree: a model of {@code dbbench}'s

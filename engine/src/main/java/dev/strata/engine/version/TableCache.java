@@ -3,7 +3,7 @@ package dev.strata.engine.version;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.fs.FileNames;
-import dev.strata.sstable.BlockCache;
+import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.CorruptTableException;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableReader;

@@ -1,7 +1,5 @@
 package dev.strata.sstable.cache;
 
-import dev.strata.sstable.BlockKind;
-import dev.strata.sstable.CacheStats;
 import java.util.concurrent.atomic.LongAdder;
 
 /**

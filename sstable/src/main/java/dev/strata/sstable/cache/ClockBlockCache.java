@@ -1,10 +1,5 @@
 package dev.strata.sstable.cache;
 
-import dev.strata.sstable.BlockCache;
-import dev.strata.sstable.BlockCacheKey;
-import dev.strata.sstable.BlockKind;
-import dev.strata.sstable.CacheStats;
-import dev.strata.sstable.CachedBlock;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;

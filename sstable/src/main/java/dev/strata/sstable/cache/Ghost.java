@@ -1,6 +1,5 @@
 package dev.strata.sstable.cache;
 
-import dev.strata.sstable.HeapCost;
 
 /**
  * The keys of data blocks recently evicted from probation, as 64-bit fingerprints: S3-FIFO's ghost

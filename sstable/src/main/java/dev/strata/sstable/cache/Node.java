@@ -1,9 +1,5 @@
 package dev.strata.sstable.cache;
 
-import dev.strata.sstable.BlockCacheKey;
-import dev.strata.sstable.BlockKind;
-import dev.strata.sstable.CachedBlock;
-import dev.strata.sstable.HeapCost;
 import java.util.concurrent.CompletableFuture;
 
 /**

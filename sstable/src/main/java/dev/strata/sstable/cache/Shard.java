@@ -1,8 +1,6 @@
 package dev.strata.sstable.cache;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import dev.strata.sstable.BlockCacheKey;
-import dev.strata.sstable.BlockKind;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 

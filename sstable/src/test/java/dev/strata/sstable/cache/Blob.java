@@ -1,9 +1,5 @@
 package dev.strata.sstable.cache;
 
-import dev.strata.sstable.BlockCache;
-import dev.strata.sstable.BlockCacheKey;
-import dev.strata.sstable.BlockKind;
-import dev.strata.sstable.CachedBlock;
 import java.io.IOException;
 
 /** A block of a given heap cost, and the calls the cache tests make with it. */

@@ -8,9 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.strata.sstable.BlockKind;
-import dev.strata.sstable.CacheStats;
-import dev.strata.sstable.CachedBlock;
 import dev.strata.sstable.testing.Seeded;
 import java.io.IOException;
 import java.util.ArrayList;

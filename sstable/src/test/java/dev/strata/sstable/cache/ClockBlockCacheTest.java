@@ -10,9 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.strata.sstable.BlockKind;
-import dev.strata.sstable.CacheStats;
-import dev.strata.sstable.CachedBlock;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.strata.sstable;
+package dev.strata.sstable.cache;
 
 /**
  * A snapshot of a {@link BlockCache}'s counters. For each {@link BlockKind}: {@code hits} counts

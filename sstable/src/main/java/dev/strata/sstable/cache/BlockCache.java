@@ -1,4 +1,4 @@
-package dev.strata.sstable;
+package dev.strata.sstable.cache;
 
 import java.io.IOException;
 

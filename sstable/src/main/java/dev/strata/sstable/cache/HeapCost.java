@@ -1,4 +1,4 @@
-package dev.strata.sstable;
+package dev.strata.sstable.cache;
 
 /**
  * What an object really costs on the heap, for honest cache weights: the block cache charges an

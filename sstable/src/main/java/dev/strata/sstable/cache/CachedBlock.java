@@ -1,4 +1,4 @@
-package dev.strata.sstable;
+package dev.strata.sstable.cache;
 
 /**
  * A value the {@link BlockCache} holds: a parsed, checksum-verified block, immutable once cached.

@@ -1,4 +1,4 @@
-package dev.strata.sstable;
+package dev.strata.sstable.cache;
 
 /**
  * Names a block in the {@link BlockCache}: the table's file number (never reused within a database)

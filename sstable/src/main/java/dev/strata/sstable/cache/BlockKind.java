@@ -1,4 +1,4 @@
-package dev.strata.sstable;
+package dev.strata.sstable.cache;
 
 /**
  * The three kinds of block the {@link BlockCache} holds and counts apart. In memory only, never
