@@ -8,15 +8,18 @@ import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.compaction.SnapshotStripes;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
+import dev.strata.engine.fs.FileDescriptors;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.BatchCodec;
 import dev.strata.engine.log.LogFormat;
 import dev.strata.engine.log.LogWriter;
+import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.ManifestWriteException;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.observe.DbDescription;
 import dev.strata.engine.observe.MBeans;
+import dev.strata.engine.observe.FlightRecording;
 import dev.strata.engine.observe.SlowReadEvent;
 import dev.strata.engine.read.BatchedGets;
 import dev.strata.engine.read.DbCursor;
@@ -26,6 +29,7 @@ import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.read.OpenReaders;
 import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.read.ReadPath;
+import dev.strata.engine.read.ReadPathWarmUp;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
@@ -291,6 +295,7 @@ public final class Db implements AutoCloseable {
   public static Db open(Path dir, DbOptions options) throws IOException {
     Objects.requireNonNull(dir, "dir");
     Objects.requireNonNull(options, "options");
+    OpenPreload.start();
     // A read-only open writes nothing, not even the lock file: see DbOptions.Builder.readOnly.
     if (!options.readOnly()) {
       Files.createDirectories(dir);
@@ -307,6 +312,8 @@ public final class Db implements AutoCloseable {
     }
     try {
       db.recover();
+      db.openTablesAhead();
+      db.startBackgroundWork();
       db.management = MBeans.register(dir, new DbManagement(db, dir.toString()));
       return db;
     } catch (Throwable t) {
@@ -351,11 +358,48 @@ public final class Db implements AutoCloseable {
         install(edit, logNumber);
       }
       versions.deleteUnlistedFiles();
-      scheduleBackgroundWork();
     } finally {
       mutex.unlock();
     }
     tables.reclaimRetired();
+  }
+
+  /**
+   * Opens the tables of the recovered version before the first read needs them, level 0 first
+   * (see {@link TableCache#openAhead}): what opening a table reads (footer, properties, filter
+   * index, index root) then counts in {@code bytesReadAtOpen} and costs the open, as in RocksDB,
+   * and the first Get reads only the blocks it needs. Before background work starts, so no
+   * compaction deletes a table under it. Takes at most half of the descriptors the process has
+   * left: the reads open the rest when they need them, as they would have without this. The
+   * first open in a JVM also runs the Get path once on the side ({@link ReadPathWarmUp}).
+   */
+  private void openTablesAhead() {
+    List<FileMetadata> files;
+    mutex.lock();
+    try {
+      files = versions.current().files();
+    } finally {
+      mutex.unlock();
+    }
+    List<Long> fileNumbers = new ArrayList<>(files.size());
+    files.forEach(f -> fileNumbers.add(f.fileNumber()));
+    tables.openAhead(fileNumbers, FileDescriptors.free() / 2);
+    if (!files.isEmpty()) {
+      ReadPathWarmUp.onceInThisJvm(dir, files.get(0));
+    }
+  }
+
+  /** Schedules the flushes and compactions recovery left due; none for a read-only open. */
+  private void startBackgroundWork() {
+    if (options.readOnly()) {
+      return;
+    }
+    mutex.lock();
+    try {
+      scheduleBackgroundWork();
+    } finally {
+      mutex.unlock();
+    }
   }
 
   /**
@@ -773,14 +817,14 @@ public final class Db implements AutoCloseable {
     ensureOpen();
     long pinned = pinnedSequence(s);
     gets.increment();
-    SlowReadEvent slow = SlowReadEvent.start();
+    SlowReadEvent slow = FlightRecording.startRead();
     ReadView v = acquireView();
     long snapshot = s == null ? lastSequence : pinned; // after the view: see acquireView
     try {
       return ReadPath.get(v, snapshot, row, column);
     } finally {
       v.release();
-      slow.finish(dirName, "get", 1);
+      FlightRecording.finishRead(slow, dirName, "get", 1);
     }
   }
 
@@ -930,14 +974,14 @@ public final class Db implements AutoCloseable {
   private List<byte[]> readAll(byte[][] rows, byte[][] columns) throws IOException {
     ensureOpen();
     gets.add(rows.length);
-    SlowReadEvent slow = SlowReadEvent.start();
+    SlowReadEvent slow = FlightRecording.startRead();
     ReadView v = acquireView();
     long snapshot = lastSequence; // after the view: see acquireView
     try {
       return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns)));
     } finally {
       v.release();
-      slow.finish(dirName, "multiGet", rows.length);
+      FlightRecording.finishRead(slow, dirName, "multiGet", rows.length);
     }
   }
 

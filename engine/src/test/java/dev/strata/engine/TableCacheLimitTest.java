@@ -7,13 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,11 +138,7 @@ final class TableCacheLimitTest {
             .redirectErrorStream(true)
             .redirectOutput(output.toFile())
             .start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      p.waitFor();
-      throw new AssertionError("the child did not finish: " + Files.readString(output));
-    }
-    return new Child(p.exitValue(), Files.readString(output));
+    ChildJvm child = ChildJvm.await(p, output);
+    return new Child(child.exit(), child.output());
   }
 }

@@ -17,8 +17,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import net.jpountz.lz4.LZ4Exception;
-import net.jpountz.lz4.LZ4Factory;
-import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
  * Reads one table: point lookups through its partitioned filter, and iterators.
@@ -52,7 +50,6 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  */
 public final class TableReader implements Closeable {
   private static final byte[] EMPTY = new byte[0];
-  private static final LZ4SafeDecompressor LZ4 = LZ4Factory.fastestInstance().safeDecompressor();
 
   private final Path path;
   private final long fileNumber;
@@ -783,7 +780,7 @@ public final class TableReader implements Closeable {
     }
     byte[] out = new byte[length];
     try {
-      int got = LZ4.decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
+      int got = Lz4Decompressor.get().decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
       if (got != length) {
         throw new CorruptTableException(file, h.offset(), "lz4 block inflates to %d bytes, want %d", got, length);
       }

@@ -1,6 +1,7 @@
 package dev.strata.engine.compaction;
 
 import dev.strata.engine.observe.CompactionEvent;
+import dev.strata.engine.observe.FlightRecording;
 import dev.strata.engine.observe.FlushEvent;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
@@ -82,8 +83,10 @@ public final class OutputTables {
    */
   public List<TableRef> flush(MemTable m) throws IOException {
     SnapshotStripes stripes = liveSnapshots.get(); // after the input was fixed: see Snapshots
-    FlushEvent event = new FlushEvent();
-    event.begin();
+    FlushEvent event = FlightRecording.initialized() ? new FlushEvent() : null;
+    if (event != null) {
+      event.begin();
+    }
     MemTableSource source = new MemTableSource(m);
     source.seekToFirst();
     List<TableRef> tables = new ArrayList<>(openAll(
@@ -100,8 +103,10 @@ public final class OutputTables {
             .write(source)));
     tables.sort(
         Comparator.comparingLong((TableRef t) -> t.metadata().largestSequence()).reversed());
-    event.end();
-    if (event.shouldCommit()) {
+    if (event != null) {
+      event.end();
+    }
+    if (event != null && event.shouldCommit()) {
       event.directory = dir.toString();
       event.entries = m.entryCount();
       event.tablesWritten = tables.size();
@@ -119,8 +124,10 @@ public final class OutputTables {
    */
   public List<TableRef> compact(Compaction c, Version base) throws IOException {
     SnapshotStripes stripes = liveSnapshots.get(); // after the inputs were fixed: see Snapshots
-    CompactionEvent event = new CompactionEvent();
-    event.begin();
+    CompactionEvent event = FlightRecording.initialized() ? new CompactionEvent() : null;
+    if (event != null) {
+      event.begin();
+    }
     List<InternalIterator> sources = new ArrayList<>();
     try {
       // Level-0 inputs overlap: an iterator each. The inputs of a deeper level (a manual
@@ -159,8 +166,10 @@ public final class OutputTables {
                       stripes,
                       maxTableBlockBytes)
                   .write(merged));
-      event.end();
-      if (event.shouldCommit()) {
+      if (event != null) {
+        event.end();
+      }
+      if (event != null && event.shouldCommit()) {
         event.directory = dir.toString();
         event.outputLevel = outputLevel;
         event.inputTables = c.allInputs().size();

@@ -8,9 +8,9 @@ import jdk.jfr.Threshold;
 
 /**
  * A read that took longer than the event's threshold (10 ms unless the recording sets another):
- * a JDK Flight Recorder event. Cheap when JFR is off or the event disabled: the read path creates
- * it, and {@code shouldCommit()} says no without a clock read being recorded (the JIT removes the
- * unused object).
+ * a JDK Flight Recorder event. The read path creates it through {@link FlightRecording#startRead},
+ * only once the recorder is initialised (loading this class costs a fresh JVM JFR's set-up); then,
+ * with the event disabled, {@code shouldCommit()} says no without a clock read being recorded.
  *
  * <p>Not thread-safe: one event per read, on the reading thread.
  */

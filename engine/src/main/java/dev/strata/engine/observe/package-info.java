@@ -1,8 +1,9 @@
 /**
  * What a running database shows of itself, at no runtime dependency beyond the JDK: JDK Flight
  * Recorder events for flushes, compactions, write stalls and slow reads ({@link
- * dev.strata.engine.observe.FlushEvent} and its siblings; each costs nearly nothing while JFR is off
- * or the event disabled), the {@link dev.strata.engine.observe.DbMXBean} every open database
+ * dev.strata.engine.observe.FlushEvent} and its siblings, created only once the recorder is
+ * initialised ({@link dev.strata.engine.observe.FlightRecording}); each costs nearly nothing while
+ * JFR is off or the event disabled), the {@link dev.strata.engine.observe.DbMXBean} every open database
  * registers with the platform MBean server, and the {@code Db.describe()} text ({@link
  * dev.strata.engine.observe.DbDescription}).
  *

@@ -4,7 +4,8 @@
  * dev.strata.engine.read.NewestVersions} (tombstones applied to a merged stream, shared with
  * compaction), {@link dev.strata.engine.read.Verdict} (the point-read decision of one source),
  * {@link dev.strata.engine.read.DbScanner} and {@link dev.strata.engine.read.OpenReaders} (the
- * scanners a closing database must close).
+ * scanners a closing database must close), {@link dev.strata.engine.read.ReadPathWarmUp} (the Get
+ * path run once per JVM at open, on the side, so that loading it is the open's cost).
  *
  * <pre>{@code
  * MergingIterator merged = new MergingIterator(sources);   // memtables and tables

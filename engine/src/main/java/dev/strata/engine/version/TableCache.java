@@ -54,6 +54,9 @@ public final class TableCache implements AutoCloseable {
   /** {@code maxOpenFiles} for no limit. */
   public static final int UNLIMITED = -1;
 
+  /** Most readers {@link #openAhead} opens into a bounded cache (RocksDB's kInitialLoadLimit). */
+  static final int OPEN_AHEAD_LIMIT = 16;
+
   private final Path dir;
   private final int capacity;
   private final BlockCache blockCache;
@@ -185,6 +188,38 @@ public final class TableCache implements AutoCloseable {
       closeAll(List.of(fresh));
     }
     return winner;
+  }
+
+  /**
+   * Opens the readers of tables {@code fileNumbers}, in that order, before a read asks for them
+   * (the database does it at open): all of them when the cache is unbounded, as RocksDB opens every
+   * table at open under {@code max_open_files = -1}, else at most {@link #OPEN_AHEAD_LIMIT} and a
+   * quarter of the capacity (RocksDB's initial load limit), leaving room for the tables reads ask
+   * for; never more than {@code atMost}. So the first Get reads only the blocks it needs (a filter
+   * chunk, an index partition, a data block), not the footer, properties and index root of every
+   * table it consults.
+   *
+   * <p>Best effort: a table that fails to open stays closed, and the read that needs it opens it
+   * again and reports the failure, as it did before; a damaged table fails the reads that reach it,
+   * not the open. A failure that is not damage (out of descriptors, an I/O error) stops the opening
+   * ahead: the remaining tables open on first use.
+   */
+  public void openAhead(List<Long> fileNumbers, long atMost) {
+    long limit = capacity == Integer.MAX_VALUE ? fileNumbers.size()
+        : Math.min(OPEN_AHEAD_LIMIT, capacity / 4);
+    int n = (int) Math.min(Math.min(limit, atMost), fileNumbers.size());
+    for (Long fileNumber : fileNumbers.subList(0, n)) {
+      try {
+        release(acquire(fileNumber));
+      } catch (CorruptionException e) {
+        LOG.log(System.Logger.Level.WARNING, "table " + fileNumber + " is damaged; the reads that"
+            + " need it will fail", e);
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "stopped opening tables ahead of reads at table "
+            + fileNumber + "; the rest open when a read needs them", e);
+        return;
+      }
+    }
   }
 
   /** Returns a lease; the reader may be closed now if it is dropped or the cache is over capacity. */

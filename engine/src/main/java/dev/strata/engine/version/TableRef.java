@@ -50,8 +50,8 @@ public final class TableRef {
 
   /**
    * The table of {@code metadata} in {@code dir}, with one reference held by the caller. The table
-   * is not opened: the manifest entry says all a version needs to place it, and the first read
-   * opens it through the cache. Only an entry of a version-1 manifest, which did not record the
+   * is not opened: the manifest entry says all a version needs to place it, and the table cache
+   * opens it (ahead of reads at {@code Db.open}, else for the first read that needs it). Only an entry of a version-1 manifest, which did not record the
    * filter size, is opened once now to learn it.
    *
    * @throws CorruptionException when such a table's footer, properties or index is damaged

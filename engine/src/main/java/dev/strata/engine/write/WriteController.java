@@ -1,6 +1,6 @@
 package dev.strata.engine.write;
 
-import dev.strata.engine.observe.WriteStallEvent;
+import dev.strata.engine.observe.FlightRecording;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -151,14 +151,14 @@ public final class WriteController {
   public void recordSlowdown(long nanos) {
     slowdowns.increment();
     slowdownNanos.add(nanos);
-    WriteStallEvent.record("slowdown", nanos);
+    FlightRecording.writeStall("slowdown", nanos);
   }
 
   /** Counts one stop and the time writers waited in it. */
   public void recordStop(long nanos) {
     stops.increment();
     stopNanos.add(nanos);
-    WriteStallEvent.record("stop", nanos);
+    FlightRecording.writeStall("stop", nanos);
   }
 
   /** Write groups delayed so far. */

@@ -1,0 +1,47 @@
+package dev.strata.engine;
+
+import dev.strata.sstable.Lz4Decompressor;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Loads, once per JVM and on a daemon thread, the two things the first {@link Db#open} and the
+ * first Get need that a JVM loads only once and slowly: LZ4's native decompressor (about 30 ms;
+ * the first data block read needs it) and the platform MBean server (about 90 ms to create; the
+ * open registers its {@code DbMXBean} there last). Started as the open begins, they overlap its
+ * manifest, log and table reads instead of adding to them; whoever needs one before it is ready
+ * waits for it (class initialisation, and {@code getPlatformMBeanServer}, are synchronised).
+ *
+ * <p>A failure here is ignored: the open or read that needs the same thing does it again and
+ * reports it.
+ *
+ * <p>Thread-safe (static methods only).
+ */
+final class OpenPreload {
+  private static final AtomicBoolean STARTED = new AtomicBoolean();
+
+  private OpenPreload() {}
+
+  /** Starts the loading unless an earlier open in this JVM has. */
+  static void start() {
+    if (STARTED.get() || !STARTED.compareAndSet(false, true)) {
+      return;
+    }
+    Thread t = new Thread(OpenPreload::run, "strata-open-preload");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private static void run() {
+    try {
+      Lz4Decompressor.load();
+    } catch (RuntimeException | LinkageError e) {
+      // the first compressed block read loads it again and reports the failure
+    }
+    try {
+      ManagementFactory.getPlatformMBeanServer();
+    } catch (RuntimeException | LinkageError e) {
+      // MBeans.register asks again and reports the failure
+    }
+  }
+}
