@@ -41,12 +41,12 @@ import java.util.List;
  * header is cut, or that runs past the end of the file, or whose payload is all zero bytes (the file
  * grew but the bytes never arrived), or whose length fails its crc with only zero bytes after the
  * header, or only zero bytes where a record would start, is a torn tail
- * and dropped. So is an edit whose crc fails and that ends exactly at the end of the file (an
- * append whose length reached the disk but whose bytes arrived in part: RocksDB's tolerated
- * corrupted tail), except under {@link WalRecoveryMode#ABSOLUTE_CONSISTENCY}, where it is
- * corruption; a bad crc with anything after it is corruption in every mode. The length has a crc
- * of its own, so a damaged length is corruption, never mistaken for a record running past the end
- * (which would silently drop the records after it). Any other damage is corruption, as is a file
+ * and dropped. So is a record whose length or payload fails its crc with no intact record anywhere
+ * after it (an append whose bytes reached the disk in part, or whose pages were written back out of
+ * order and left a hole: RocksDB's tolerated corrupted tail), except under {@link
+ * WalRecoveryMode#ABSOLUTE_CONSISTENCY}, where it is corruption; damage with an intact record after
+ * it is corruption in every mode. The length has a crc of its own, so a damaged length is never
+ * mistaken for a record running past the end (which would silently drop the records after it). Any other damage is corruption, as is a file
  * that ends before its first record. {@code filterBytes} is all ones when unknown (a table first
  * listed by a version-1 manifest whose size was not learned yet).
  *
@@ -272,6 +272,9 @@ public final class ManifestFormat {
         if (state != null && allZero(bytes, at + RECORD_HEADER_BYTES, bytes.length)) {
           break; // torn: the header's first bytes arrived, the rest of the append is zeros
         }
+        if (state != null && toleratesDamagedTail(mode) && !intactRecordAfter(bytes, at)) {
+          break; // torn: pages of the last append written back out of order, a hole in its header
+        }
         throw new CorruptionException(file, at, "manifest record length fails its checksum");
       }
       if (length == 0) {
@@ -291,7 +294,7 @@ public final class ManifestFormat {
         if (state != null && allZero(bytes, payload, bytes.length)) {
           break; // torn: the file grew but the payload's bytes never arrived
         }
-        if (state != null && end == bytes.length && mode != WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
+        if (state != null && toleratesDamagedTail(mode) && !intactRecordAfter(bytes, at)) {
           // Torn: an append's length reached the disk but its bytes arrived in part. The engine
           // syncs each record before acting on it, so this one was never acted on.
           break;
@@ -312,6 +315,40 @@ public final class ManifestFormat {
       throw new CorruptionException(file, HEADER_BYTES, "manifest holds no record");
     }
     return new Decoded(state, 2, at, records);
+  }
+
+  /**
+   * Whether a damaged record with no intact record after it may be taken for the torn last append.
+   * {@link ManifestLog} appends one record at a time and fsyncs it before the next, so a power loss
+   * can damage only the last record, however its pages were written back; under {@link
+   * WalRecoveryMode#ABSOLUTE_CONSISTENCY} only the tails a crash leaves without reordering (cut
+   * short, or zeros) are tolerated.
+   */
+  private static boolean toleratesDamagedTail(WalRecoveryMode mode) {
+    return mode != WalRecoveryMode.ABSOLUTE_CONSISTENCY;
+  }
+
+  /**
+   * Whether a whole record (its length and its payload passing their crcs) starts anywhere after
+   * offset {@code damaged}. The damaged record's own length cannot be trusted, so every offset is
+   * tried: an intact record after damage means the damage is not the last append's, and is
+   * corruption.
+   */
+  private static boolean intactRecordAfter(byte[] bytes, int damaged) {
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    for (int at = damaged + 1; at <= bytes.length - RECORD_HEADER_BYTES; at++) {
+      long length = Integer.toUnsignedLong(b.getInt(at));
+      if (length == 0
+          || length > bytes.length - at - RECORD_HEADER_BYTES
+          || b.getInt(at + 4) != Checksums.maskedCrc32c(bytes, at, 4)) {
+        continue;
+      }
+      int payload = at + RECORD_HEADER_BYTES;
+      if (b.getInt(at + 8) == Checksums.maskedCrc32c(bytes, payload, (int) length)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean allZero(byte[] bytes, int from, int to) {

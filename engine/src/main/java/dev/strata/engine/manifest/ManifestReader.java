@@ -37,8 +37,9 @@ public final class ManifestReader {
 
   /**
    * The manifest of the database in {@code dir}, or empty when it has none (a new database). Under
-   * {@code mode} {@link WalRecoveryMode#ABSOLUTE_CONSISTENCY} a last edit that fails its crc is
-   * corruption; under any other mode it is a torn tail and dropped ({@link ManifestFormat}).
+   * {@code mode} {@link WalRecoveryMode#ABSOLUTE_CONSISTENCY} a damaged last edit is corruption;
+   * under any other mode, damage with no intact record after it is a torn tail and dropped ({@link
+   * ManifestFormat}).
    *
    * @throws CorruptionException when the manifest is damaged, does not parse or breaks an invariant
    * @throws FormatVersionException when it was written in an unsupported version

@@ -196,10 +196,9 @@ final class ManifestLogTest {
           ManifestReader.read(file, WalRecoveryMode.ABSOLUTE_CONSISTENCY),
           "header kept " + kept);
     }
-    // A flipped byte before the last record's crc: corruption in every mode, never a silently
-    // shorter history. In the last record's crc or payload: the last thing in the file failing its
-    // crc, a torn tail under the default and corruption under ABSOLUTE_CONSISTENCY.
-    int lastCrcAt = lastRecord + 8;
+    // A flipped byte before the last record: an intact record follows the damage, so it is
+    // corruption in every mode, never a silently shorter history. Anywhere in the last record: a
+    // torn tail under the default and corruption under ABSOLUTE_CONSISTENCY.
     for (int at = 0; at < whole.length; at += 3) {
       byte[] flipped = whole.clone();
       flipped[at] ^= 0x10;
@@ -209,17 +208,35 @@ final class ManifestLogTest {
           CorruptionException.class,
           () -> ManifestReader.read(file, WalRecoveryMode.ABSOLUTE_CONSISTENCY),
           "flip at " + offset);
-      if (at < lastCrcAt) {
+      if (at < lastRecord) {
         assertThrows(CorruptionException.class, () -> ManifestReader.read(file), "flip at " + at);
       } else {
         assertEquals(states.get(2), ManifestReader.read(file), "flip at " + at);
       }
     }
-    // The last record failing its crc with anything after it is damage, not a tear.
-    byte[] followed = Arrays.copyOf(whole, whole.length + 1);
-    followed[whole.length - 1] ^= 0x10;
-    followed[whole.length] = 0x33;
-    Files.write(file, followed);
+    // Pages of the last append written back out of order: a hole in its header, its payload
+    // intact after it. No intact record follows the damage: the torn tail of the default mode.
+    for (int from = lastRecord; from < lastRecord + 12; from++) {
+      for (int to = from + 1; to <= lastRecord + 12; to++) {
+        byte[] holed = whole.clone();
+        Arrays.fill(holed, from, to, (byte) 0);
+        if (Arrays.equals(holed, whole)) {
+          continue;
+        }
+        Files.write(file, holed);
+        String hole = "hole " + from + ".." + to;
+        assertEquals(states.get(2), ManifestReader.read(file), hole);
+        assertThrows(
+            CorruptionException.class,
+            () -> ManifestReader.read(file, WalRecoveryMode.ABSOLUTE_CONSISTENCY),
+            hole);
+      }
+    }
+    // The same hole in the record before the last: an intact record follows, so it is damage.
+    int secondLast = lastRecord - ManifestFormat.editRecord(goldenV2Edits().get(1)).length;
+    byte[] holedEarlier = whole.clone();
+    Arrays.fill(holedEarlier, secondLast, secondLast + 4, (byte) 0);
+    Files.write(file, holedEarlier);
     assertThrows(CorruptionException.class, () -> ManifestReader.read(file));
   }
 
