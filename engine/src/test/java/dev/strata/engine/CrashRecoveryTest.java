@@ -321,7 +321,7 @@ final class CrashRecoveryTest {
 
   /**
    * Under ABSOLUTE_CONSISTENCY any flipped bit is corruption; under the default, so is every flip
-   * but one in the last record's crc or payload (a torn tail there: see the test after next).
+   * but one in the last record (a torn tail there: see the test after next).
    */
   @Test
   void open_anyDamageToTheManifest_failsWithCorruption() throws IOException {
@@ -335,7 +335,7 @@ final class CrashRecoveryTest {
     DbOptions absolute =
         DbOptions.builder().walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY).build();
     List<Long> ends = manifestRecordEnds(FileNames.manifest(original));
-    long lastCrcAt = ends.get(ends.size() - 2) + 8; // after the last record's length and its crc
+    long lastRecordAt = ends.get(ends.size() - 2); // damage from here on is the last record's
     long size = Files.size(FileNames.manifest(original));
     for (long offset = 0; offset < size; offset++) {
       Path copy = copyDir(original, scratch.resolve("manifest"));
@@ -343,7 +343,7 @@ final class CrashRecoveryTest {
       long at = offset;
       assertThrows(
           CorruptionException.class, () -> Db.open(copy, absolute).close(), "flip at " + at);
-      if (offset < lastCrcAt) {
+      if (offset < lastRecordAt) {
         assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "flip at " + at);
       }
     }
@@ -397,7 +397,7 @@ final class CrashRecoveryTest {
    * its bytes in part (a prefix then zeros, or other bytes where the rest should be), so it fails
    * its crc. It is the last thing in the file and the engine never acted on it: the default drops
    * it as a torn tail and opens at the state before it; ABSOLUTE_CONSISTENCY refuses it and leaves
-   * the file as it is. Followed by anything, the same record is corruption in every mode.
+   * the file as it is. Followed by an intact record, the same record is corruption in every mode.
    */
   @Test
   void manifest_lastEditFailingItsCrc_isATornTailExceptUnderAbsoluteConsistency()
@@ -435,11 +435,20 @@ final class CrashRecoveryTest {
       Files.write(FileNames.manifest(copy), appended);
       assertOpensWith(copy, model, "a whole last edit with part of its bytes");
 
-      // Anything after the bad record (here a byte of garbage) makes it damage, not a tear.
-      Path followed = copyDir(original, scratch.resolve("torn-followed"));
+      // Bytes after the bad record that form no record (stale bytes of a page written back out of
+      // order) leave it the torn last append...
+      Path stale = copyDir(original, scratch.resolve("torn-stale"));
       byte[] more = Arrays.copyOf(appended, appended.length + 1);
       more[appended.length] = 0x33;
-      Files.write(FileNames.manifest(followed), more);
+      Files.write(FileNames.manifest(stale), more);
+      assertOpensWith(stale, model, "a damaged last edit with a stale byte after it");
+
+      // ...but an intact record after it makes it damage, not a tear: only the last append can be
+      // unsynced, so this one was synced and acted on.
+      Path followed = copyDir(original, scratch.resolve("torn-followed"));
+      byte[] then = Arrays.copyOf(appended, appended.length + record.length);
+      System.arraycopy(record, 0, then, appended.length, record.length);
+      Files.write(FileNames.manifest(followed), then);
       assertThrows(CorruptionException.class, () -> Db.open(followed).close());
     }
   }
