@@ -24,6 +24,12 @@ final class BlockCursor {
   private int keyLength;
   private int valueOffset;
   private int valueLength;
+  /**
+   * The restart point the last seek's search ended on: every entry before it is below that seek's
+   * target, however far the cursor moved forward since. Where {@link #seekForward} may begin its
+   * search; 0 when unknown (a backward move, or a new block).
+   */
+  private int floorRestart;
 
   /** Positions the cursor before the first entry of {@code b}; it is not valid until a seek. */
   void reset(Block b) {
@@ -31,6 +37,7 @@ final class BlockCursor {
     valid = false;
     nextEntry = 0;
     keyLength = 0;
+    floorRestart = 0;
   }
 
   Block block() {
@@ -69,6 +76,7 @@ final class BlockCursor {
   }
 
   void seekToFirst() {
+    floorRestart = 0;
     nextEntry = 0;
     keyLength = 0;
     next();
@@ -136,6 +144,7 @@ final class BlockCursor {
 
   /** Decodes from restart point {@code start} up to the last entry that begins before {@code end}. */
   private void decodeUpTo(int start, int end) {
+    floorRestart = 0; // a backward move: the last seek's restart may lie after the entry
     nextEntry = start;
     keyLength = 0;
     do {
@@ -145,7 +154,26 @@ final class BlockCursor {
 
   /** Moves to the first entry whose internal key is {@code >= target}; invalid when there is none. */
   void seek(InternalKey target) {
-    int lo = 0;
+    seekFrom(target, 0);
+  }
+
+  /**
+   * {@link #seek} for a target at or after the previous seek's target, the cursor having moved only
+   * forward since: every entry before the restart point where the previous search ended is below the
+   * previous target, so the binary search over the restart points starts there instead of at the
+   * block's first. A batch of lookups in key order walks an index partition this way.
+   */
+  void seekForward(InternalKey target) {
+    seekFrom(target, floorRestart);
+  }
+
+  /**
+   * Binary search over restart points {@code [from, restartCount)} for the last whose key is below
+   * {@code target} (or {@code from}), then a linear scan. Correct only when every entry before
+   * restart {@code from} is below {@code target}.
+   */
+  private void seekFrom(InternalKey target, int from) {
+    int lo = from;
     int hi = block.restartCount - 1;
     if (hi < 0) {
       valid = false;
@@ -159,6 +187,7 @@ final class BlockCursor {
         hi = mid - 1;
       }
     }
+    floorRestart = lo;
     nextEntry = block.restartPoint(lo);
     keyLength = 0;
     next();

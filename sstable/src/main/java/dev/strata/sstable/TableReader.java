@@ -237,7 +237,7 @@ public final class TableReader implements Closeable {
     }
     return admitted == OUT_OF_RANGE || admitted == SKIPPED
         ? GetResult.ABSENT
-        : lookup(new TableCursor(this), probe, admitted, snapshot);
+        : lookup(new TableCursor(this), probe, admitted, snapshot, false);
   }
 
   /**
@@ -277,7 +277,7 @@ public final class TableReader implements Closeable {
       assert i == 0 || inOrder(probes.get(i - 1), probes.get(i)) : "probes out of order at " + i;
       out[i] = admitted[i] == OUT_OF_RANGE || admitted[i] == SKIPPED
           ? GetResult.ABSENT
-          : lookup(cursor, probes.get(i), admitted[i], snapshot);
+          : lookup(cursor, probes.get(i), admitted[i], snapshot, true);
     }
     return out;
   }
@@ -320,16 +320,25 @@ public final class TableReader implements Closeable {
     return (cellMaybe ? CELL_MAYBE : 0) | (tombstoneMaybe ? TOMBSTONE_MAYBE : 0);
   }
 
-  /** The index and data block part of a Get whose filter admitted {@code admitted}. */
-  private GetResult lookup(TableCursor cursor, FilterProbe probe, int admitted, long snapshot)
-      throws IOException {
+  /**
+   * The index and data block part of a Get whose filter admitted {@code admitted}. {@code inOrder}:
+   * the cursor's previous lookups were of cells at or before this one ({@link #getAll}), so the cell
+   * seek may resume the index search where the last one ended ({@link TableCursor#seekForward}).
+   */
+  private GetResult lookup(TableCursor cursor, FilterProbe probe, int admitted, long snapshot,
+      boolean inOrder) throws IOException {
     byte[] row = probe.row();
     boolean cellMaybe = (admitted & CELL_MAYBE) != 0;
     boolean tombstoneMaybe = (admitted & TOMBSTONE_MAYBE) != 0;
     InternalKey cell = null;
     byte[] value = null;
     if (cellMaybe) {
-      cursor.seek(new InternalKey(row, probe.column(), snapshot, ValueKind.PUT));
+      InternalKey target = new InternalKey(row, probe.column(), snapshot, ValueKind.PUT);
+      if (inOrder) {
+        cursor.seekForward(target);
+      } else {
+        cursor.seek(target);
+      }
       if (cursor.isValid() && cursor.inCell(row, probe.column())) {
         cell = cursor.key();
         value = cursor.value();
@@ -338,6 +347,7 @@ public final class TableReader implements Closeable {
     long rowTombstone = GetResult.NO_ROW_TOMBSTONE;
     if (tombstoneMaybe) {
       if (!cellMaybe || probe.column().length != 0) {
+        // A plain seek: (row, empty column) may sort before the cell sought just now.
         cursor.seek(new InternalKey(row, EMPTY, snapshot, ValueKind.PUT));
       } // else the cursor already stands on the newest visible entry of (row, empty column)
       while (cursor.isValid() && cursor.inCell(row, EMPTY)) {

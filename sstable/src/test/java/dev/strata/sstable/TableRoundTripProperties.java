@@ -216,12 +216,26 @@ final class TableRoundTripProperties {
     checkGetAll(model, reader, random, gen);
   }
 
-  /** A sorted batch of present and absent cells through getAll answers as each Get alone. */
+  /**
+   * A sorted batch of present and absent cells through getAll answers as each Get alone. Half the
+   * batches are dense (cells from one window of the table, some repeated), so many keys share a data
+   * block and an index partition and the batch's index search resumes from the previous key's
+   * entry; the others are spread over the whole table.
+   */
   private static void checkGetAll(TableModel model, TableReader reader, Random random, RandomCells gen) throws Exception {
     List<FilterProbe> probes = new java.util.ArrayList<>();
     List<Entry> entries = model.entries();
+    boolean dense = random.nextBoolean();
+    int window = Math.min(entries.size(), 1 + random.nextInt(200));
+    int windowStart = random.nextInt(entries.size() - window + 1);
     for (int t = 0; t < 64; t++) {
-      if (random.nextBoolean()) {
+      if (dense) {
+        InternalKey k = entries.get(windowStart + random.nextInt(window)).key();
+        probes.add(FilterProbe.of(k.row(), k.column()));
+        if (random.nextInt(8) == 0) {
+          probes.add(FilterProbe.of(k.row(), k.column())); // a duplicate in the batch
+        }
+      } else if (random.nextBoolean()) {
         InternalKey k = entries.get(random.nextInt(entries.size())).key();
         probes.add(FilterProbe.of(k.row(), k.column()));
       } else {

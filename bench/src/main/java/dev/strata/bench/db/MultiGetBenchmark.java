@@ -28,10 +28,19 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * A batch of {@code batch} Gets through {@code Db.multiGet} against the same Gets one by one, on a
- * database of {@code rows} rows in {@code tables} overlapping level-0 tables (auto compaction off,
- * so every Get consults every table and the filters decide), half of the keys present and half
- * absent. The issue's target: multiGet at least 1.5x the throughput of the Gets one by one for
- * batches of 64.
+ * database of {@code rows} rows, half of the keys present and half absent, in one of two layouts
+ * (auto compaction off):
+ *
+ * <ul>
+ *   <li>{@code overlapping}: {@code tables} overlapping level-0 tables, so every Get consults every
+ *       table and the filters decide;
+ *   <li>{@code leveled}: three quarters of the rows compacted into the last level (in 8 MiB files),
+ *       the rest split evenly among {@code tables} level-0 tables and the memtable, so a Get
+ *       asks the memtable, the level-0 filters and one last-level table.
+ * </ul>
+ *
+ * <p>The issue's target: multiGet at least 1.5x the throughput of the Gets one by one for batches
+ * of 64.
  *
  * <p>Fair by construction: both methods read the same pooled batches (uniformly random keys, the
  * same seed) from the same database (same seed, incompressible values), each in its own fork after
@@ -74,6 +83,9 @@ public class MultiGetBenchmark {
   @Param({"64", "4"})
   int cacheMiB;
 
+  @Param({"overlapping", "leveled"})
+  String layout;
+
   private Path dir;
   private Db db;
   private List<List<byte[]>> batches;
@@ -87,16 +99,26 @@ public class MultiGetBenchmark {
             .autoCompaction(false)
             .memtableBytes(256L << 20)
             .blockCacheBytes((long) cacheMiB << 20)
+            .targetFileSizeBytes(8L << 20)
             .build();
     db = Db.open(dir, options);
     SplittableRandom random = new SplittableRandom(42);
-    for (int t = 0; t < tables; t++) {
-      for (int i = t; i < rows; i += tables) {
-        byte[] value = new byte[100];
-        random.nextBytes(value); // incompressible: blocks cost in the cache what they cost on disk
-        db.put(key(2L * i), value); // even ids present, odd ids absent
+    if (layout.equals("overlapping")) {
+      for (int t = 0; t < tables; t++) {
+        putEvery(t, tables, 1, random); // rows t, t + tables, ...: each table spans the key range
+        db.flush();
       }
-      db.flush();
+    } else if (layout.equals("leveled")) {
+      putEvery(0, 4, 3, random); // three of every four rows, compacted into the last level
+      db.compact();
+      for (int t = 0; t <= tables; t++) { // the fourth row in tables level-0 tables and the memtable
+        putEvery(3 + 4 * t, 4 * (tables + 1), 1, random);
+        if (t < tables) {
+          db.flush();
+        }
+      }
+    } else {
+      throw new IllegalArgumentException("layout: " + layout);
     }
     batches = new ArrayList<>(POOL);
     for (int b = 0; b < POOL; b++) {
@@ -114,6 +136,17 @@ public class MultiGetBenchmark {
     try (Stream<Path> files = Files.walk(dir)) {
       for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
+      }
+    }
+  }
+
+  /** Puts rows first, first + step, ... below {@code rows}, each with the {@code count} rows after it. */
+  private void putEvery(int first, int step, int count, SplittableRandom random) throws IOException {
+    for (int i = first; i < rows; i += step) {
+      for (int j = i; j < i + count && j < rows; j++) {
+        byte[] value = new byte[100];
+        random.nextBytes(value); // incompressible: blocks cost in the cache what they cost on disk
+        db.put(key(2L * j), value); // even ids present, odd ids absent
       }
     }
   }
