@@ -253,6 +253,9 @@ public final class Db implements AutoCloseable {
     if (options.readOnly()) {
       tables.servesReadOnlyOpen();
     }
+    if (options.pinL0FilterAndIndexBlocksInCache()) {
+      tables.pinsLevelZeroMetadata();
+    }
     this.picker = new CompactionPicker(options);
     this.writeController = options.writeController();
     this.versions = new VersionSet(dir, mutex, files);
@@ -381,9 +384,7 @@ public final class Db implements AutoCloseable {
     } finally {
       mutex.unlock();
     }
-    List<Long> fileNumbers = new ArrayList<>(files.size());
-    files.forEach(f -> fileNumbers.add(f.fileNumber()));
-    tables.openAhead(fileNumbers, FileDescriptors.free() / 2);
+    tables.openAhead(files, FileDescriptors.free() / 2);
     if (!files.isEmpty()) {
       ReadPathWarmUp.onceInThisJvm(dir, files.get(0));
     }
@@ -1179,6 +1180,13 @@ public final class Db implements AutoCloseable {
     try {
       beforeFlush.run();
       written = outputs.flush(oldest.mem);
+      if (options.pinL0FilterAndIndexBlocksInCache()) {
+        // On the flush thread, before the tables are installed: the Get that first consults one
+        // must not load all its metadata to pin it. A failed install drops the readers again.
+        List<FileMetadata> levelZero = new ArrayList<>();
+        written.forEach(t -> levelZero.add(t.metadata()));
+        tables.openAhead(levelZero, FileDescriptors.free() / 2);
+      }
     } finally {
       mutex.lock();
     }
@@ -1378,7 +1386,7 @@ public final class Db implements AutoCloseable {
           s.indexBlockCacheHits(),
           cached.metadataBytesHeld(),
           tables.indexBytes(),
-          this.tables.pinnedBytes());
+          this.tables.pinnedBytes() + cached.pinnedBytesHeld());
     } finally {
       v.release();
     }

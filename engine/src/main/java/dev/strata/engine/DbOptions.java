@@ -84,6 +84,7 @@ public final class DbOptions {
   private final int maxOpenFiles;
   private final WalRecoveryMode walRecovery;
   private final boolean readOnly;
+  private final boolean pinL0FilterAndIndexBlocksInCache;
   private final FileLayer fileLayer;
   private final int maxTableBlockBytes;
 
@@ -111,6 +112,7 @@ public final class DbOptions {
     this.maxOpenFiles = b.maxOpenFiles;
     this.walRecovery = b.walRecovery;
     this.readOnly = b.readOnly;
+    this.pinL0FilterAndIndexBlocksInCache = b.pinL0FilterAndIndexBlocksInCache;
     this.fileLayer = b.fileLayer;
     this.maxTableBlockBytes = b.maxTableBlockBytes;
   }
@@ -289,6 +291,14 @@ public final class DbOptions {
     return readOnly;
   }
 
+  /**
+   * Whether level-0 tables keep their filter chunks and index partitions pinned in the block cache;
+   * default false. See {@link Builder#pinL0FilterAndIndexBlocksInCache(boolean)}.
+   */
+  public boolean pinL0FilterAndIndexBlocksInCache() {
+    return pinL0FilterAndIndexBlocksInCache;
+  }
+
   /** The file layer logs and tables are written through: the real one but in fault tests. */
   FileLayer fileLayer() {
     return fileLayer;
@@ -350,6 +360,7 @@ public final class DbOptions {
         && maxOpenFiles == d.maxOpenFiles
         && walRecovery == d.walRecovery
         && readOnly == d.readOnly
+        && pinL0FilterAndIndexBlocksInCache == d.pinL0FilterAndIndexBlocksInCache
         && fileLayer == d.fileLayer
         && maxTableBlockBytes == d.maxTableBlockBytes;
   }
@@ -379,6 +390,7 @@ public final class DbOptions {
         maxOpenFiles,
         walRecovery,
         readOnly,
+        pinL0FilterAndIndexBlocksInCache,
         prefixBloomLength);
   }
 
@@ -428,6 +440,8 @@ public final class DbOptions {
         + walRecovery
         + ", readOnly="
         + readOnly
+        + ", pinL0FilterAndIndexBlocksInCache="
+        + pinL0FilterAndIndexBlocksInCache
         + ", prefixBloomLength="
         + prefixBloomLength
         + "}";
@@ -463,6 +477,7 @@ public final class DbOptions {
     private int maxOpenFiles = -1;
     private WalRecoveryMode walRecovery = WalRecoveryMode.POINT_IN_TIME;
     private boolean readOnly = false;
+    private boolean pinL0FilterAndIndexBlocksInCache = false;
     private FileLayer fileLayer = FileLayer.real();
     private int maxTableBlockBytes = SstableFormat.MAX_BLOCK_BYTES;
 
@@ -492,6 +507,7 @@ public final class DbOptions {
       maxOpenFiles = o.maxOpenFiles;
       walRecovery = o.walRecovery;
       readOnly = o.readOnly;
+      pinL0FilterAndIndexBlocksInCache = o.pinL0FilterAndIndexBlocksInCache;
       fileLayer = o.fileLayer;
       maxTableBlockBytes = o.maxTableBlockBytes;
     }
@@ -677,6 +693,22 @@ public final class DbOptions {
      */
     public Builder readOnly(boolean readOnly) {
       this.readOnly = readOnly;
+      return this;
+    }
+
+    /**
+     * Keeps the filter chunks and index partitions of level-0 tables pinned in the block cache
+     * (RocksDB's {@code pin_l0_filter_and_index_blocks_in_cache}); default false. A level-0 table
+     * loads them all when it opens (at {@code Db.open}, or on the flush thread after a flush) and
+     * they are never evicted while it stays at level 0: level 0 is consulted by nearly every Get and
+     * its tables overlap, so their metadata is the hottest there is. Pinned blocks are charged to
+     * the cache (they show in {@code blockCacheBytes} and {@code pinnedMetadataBytes}) and may take
+     * it past its capacity when they alone exceed it, as in RocksDB. They are unpinned when the
+     * table leaves level 0 or the database; with a cache of capacity 0 nothing is pinned. The top
+     * level of each table's index and its filter index are always held by the open table.
+     */
+    public Builder pinL0FilterAndIndexBlocksInCache(boolean pin) {
+      this.pinL0FilterAndIndexBlocksInCache = pin;
       return this;
     }
 

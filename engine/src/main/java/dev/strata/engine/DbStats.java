@@ -53,9 +53,10 @@ package dev.strata.engine;
  *     in the cache now (the cache keeps them above a floor of its capacity)
  * @param indexBytesOnDisk index bytes in all live SSTables now; with {@code filterBytesOnDisk} the
  *     metadata a Get may need, against the cache's capacity
- * @param pinnedMetadataBytes heap bytes the open tables hold outside the block cache now: the top
- *     levels of their indexes, their filter indexes and row-tombstone filters (partitions, chunks
- *     and data blocks are in {@code blockCacheBytes})
+ * @param pinnedMetadataBytes heap bytes of metadata that nothing evicts now: what the open tables
+ *     hold outside the block cache (the top levels of their indexes, their filter indexes and
+ *     row-tombstone filters), plus the filter chunks and index partitions pinned in the cache
+ *     ({@code pinL0FilterAndIndexBlocksInCache}), which {@code blockCacheBytes} counts too
  */
 public record DbStats(
     long gets,

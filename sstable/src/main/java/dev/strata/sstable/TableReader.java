@@ -70,6 +70,8 @@ public final class TableReader implements Closeable {
   private volatile boolean closed;
   /** True while {@link #open} runs: its block loads count as open reads, not as Get reads. */
   private boolean opening = true;
+  /** The cache keys this reader pinned at open, unpinned at close; empty when it pins nothing. */
+  private final List<BlockCacheKey> pinned = new ArrayList<>();
 
   private TableReader(Path path, long fileNumber, TableFile channel, long fileSize, Footer footer,
       TableProperties properties, BlockCache cache, ReadCounters counters, FilterIndex filterIndex,
@@ -94,15 +96,28 @@ public final class TableReader implements Closeable {
     return open(file, fileNumber, cache, new ReadCounters());
   }
 
+  /** {@link #open(Path, long, BlockCache, ReadCounters, boolean)} pinning nothing. */
+  public static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters)
+      throws IOException {
+    return open(file, fileNumber, cache, counters, false);
+  }
+
   /**
    * Opens table {@code file}, whose blocks are cached in {@code cache} under {@code fileNumber} (which
    * must be unique among the tables sharing the cache), counting into {@code counters}.
    *
+   * <p>With {@code pinMetadata} (RocksDB's {@code pin_l0_filter_and_index_blocks_in_cache}, which
+   * the engine asks for level-0 tables) the open also loads every filter chunk and index partition
+   * (the one index block of an older table) into the cache pinned, as RocksDB's partitioned readers
+   * do when they pin: a Get then never reads them from disk while the table is open, whatever the
+   * cache's pressure. {@link #close} unpins them. Their reads count as the open's. Nothing is
+   * loaded for a cache of capacity 0, which cannot hold them.
+   *
    * @throws CorruptTableException when the footer, properties, filter index or index is damaged
    * @throws FormatVersionException when the table's format version is not supported
    */
-  public static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters)
-      throws IOException {
+  public static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters,
+      boolean pinMetadata) throws IOException {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(cache, "cache");
     Objects.requireNonNull(counters, "counters");
@@ -151,7 +166,9 @@ public final class TableReader implements Closeable {
       Block topIndex = twoLevel ? readBlock(ch, file, footer.index(), BlockType.INDEX) : null;
       TableReader reader = new TableReader(file, fileNumber, ch, size, footer, properties, cache, counters,
           filterIndex, rowTombstoneFilter, topIndex);
-      if (!twoLevel) {
+      if (pinMetadata && cache.capacityBytes() > 0) {
+        reader.pinMetadata();
+      } else if (!twoLevel) {
         reader.indexBlock();
       }
       reader.opening = false; // the reader is published to other threads only after this
@@ -166,6 +183,63 @@ public final class TableReader implements Closeable {
         ch.close();
       }
     }
+  }
+
+  /**
+   * Loads and pins every filter chunk and index partition (or the one index block), remembering
+   * their keys for {@link #close}. A damaged filter chunk is left out (it reads as "maybe"), as a
+   * Get would leave it; a damaged index partition fails the open, as any damaged index does. When
+   * the open fails after some pins, they are released before the failure leaves.
+   */
+  private void pinMetadata() throws IOException {
+    boolean ok = false;
+    try {
+      for (int i = 0; i < filterIndex.chunkCount(); i++) {
+        BlockHandle h = filterIndex.handle(i);
+        try {
+          pinned(h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.FILTER_CHUNK));
+        } catch (CorruptTableException e) {
+          counters.filterChunksCorrupt.increment();
+        }
+      }
+      if (topIndex == null) {
+        pinned(footer.index(), BlockKind.INDEX, () -> readBlock(channel, path, footer.index(), BlockType.INDEX));
+      } else {
+        BlockCursor top = new BlockCursor();
+        top.reset(topIndex);
+        for (top.seekToFirst(); top.isValid(); top.next()) {
+          BlockHandle h = handleIn(top.block(), top.valueOffset(), "index partition");
+          pinned(h, BlockKind.INDEX, () -> readBlock(channel, path, h, BlockType.INDEX_PARTITION));
+        }
+      }
+      ok = true;
+    } finally {
+      if (!ok) {
+        unpinAll();
+      }
+    }
+  }
+
+  /** Takes block {@code h} from the cache pinned, loading it if needed; counts as {@link #fetch}. */
+  private <T extends CachedBlock> void pinned(BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
+      throws IOException {
+    BlockCacheKey key = h == footer.index() ? indexKey : new BlockCacheKey(fileNumber, h.offset());
+    CountingLoader<T> counting = new CountingLoader<>(loader);
+    cache.getOrLoadPinned(key, kind, counting);
+    pinned.add(key);
+    count(counting.ran, kind, h);
+  }
+
+  private void unpinAll() {
+    for (BlockCacheKey key : pinned) {
+      cache.unpin(key);
+    }
+    pinned.clear();
+  }
+
+  /** Blocks (filter chunks and index partitions) this reader holds pinned in the cache. */
+  public int pinnedBlocks() {
+    return pinned.size();
   }
 
   public Path path() {
@@ -556,10 +630,15 @@ public final class TableReader implements Closeable {
     return partition;
   }
 
-  /** Closes the file. Idempotent. */
+  /** Unpins what the open pinned and closes the file. Idempotent. */
   @Override
   public void close() throws IOException {
-    closed = true;
+    synchronized (pinned) {
+      if (!closed) {
+        unpinAll();
+      }
+      closed = true;
+    }
     channel.close();
   }
 
@@ -698,15 +777,20 @@ public final class TableReader implements Closeable {
     CountingLoader<T> counting = new CountingLoader<>(loader);
     BlockCacheKey key = h == footer.index() ? indexKey : new BlockCacheKey(fileNumber, h.offset());
     T block = cache.getOrLoad(key, kind, counting);
-    if (counting.ran && opening) {
+    count(counting.ran, kind, h);
+    return block;
+  }
+
+  /** Counts a fetch of {@code h}: a read when its loader {@code ran}, else a hit. */
+  private void count(boolean ran, BlockKind kind, BlockHandle h) {
+    if (ran && opening) {
       counters.countRead(kind, 0);
       counters.bytesReadAtOpen.add(h.storedLength());
-    } else if (counting.ran) {
+    } else if (ran) {
       counters.countRead(kind, h.storedLength());
     } else {
       counters.countHit(kind);
     }
-    return block;
   }
 
   /** A loader that records whether the cache ran it. */

@@ -59,6 +59,30 @@ final class LazyLoadingTest {
   }
 
   @Test
+  void pinnedOpen_loadsEveryChunkAndPartitionPinned_andCloseUnpinsThem() throws IOException {
+    Path file = writeRows(20_000, TableOptions.defaults().withFilterChunkBytes(1024));
+    ReadCounters counters = new ReadCounters();
+    ClockBlockCache cache = new ClockBlockCache(64 << 20);
+    TableReader t = TableReader.open(file, 1, cache, counters, true);
+    long chunks = t.properties().filterChunkCount();
+    TableReadStats afterOpen = counters.snapshot();
+    assertEquals(chunks, afterOpen.filterChunksRead());
+    assertTrue(afterOpen.indexBlocksRead() > 1, "every partition: " + afterOpen);
+    assertEquals(0, afterOpen.bytesRead(), "the open's reads are not a Get's");
+    assertEquals(chunks + afterOpen.indexBlocksRead(), t.pinnedBlocks());
+    assertEquals(cache.stats().metadataBytesHeld(), cache.stats().pinnedBytesHeld());
+    for (int i = 0; i < 200; i++) {
+      t.get(FilterProbe.of(row(i * 97L), EMPTY), InternalKey.MAX_SEQUENCE);
+    }
+    TableReadStats d = counters.snapshot().minus(afterOpen);
+    assertEquals(0, d.filterChunksRead() + d.indexBlocksRead(), "all pinned: " + d);
+    t.close();
+    t.close(); // idempotent: unpins once
+    assertEquals(0, cache.stats().pinnedBytesHeld());
+    assertTrue(cache.stats().metadataBytesHeld() > 0, "unpinned blocks stay cached, evictable");
+  }
+
+  @Test
   void firstGet_onMillionsOfKeys_readsOneChunkNotTheWholeFilter() throws IOException {
     long rows = 2_000_000;
     TableOptions options = TableOptions.defaults().withBlockSizeBytes(16 << 10);

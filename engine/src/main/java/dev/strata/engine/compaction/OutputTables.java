@@ -191,11 +191,13 @@ public final class OutputTables {
 
   /**
    * Deletes the files of outputs whose install failed (the version that would have listed them
-   * was released), so a flush or compaction retried on a full disk leaves no orphan behind.
+   * was released), so a flush or compaction retried on a full disk leaves no orphan behind, and
+   * retires any reader opened for them (a flush opens level-0 outputs to pin their metadata).
    * Best effort: a file left behind is deleted at the next open as unlisted.
    */
   public void discard(List<TableRef> written) {
     for (TableRef t : written) {
+      tables.retire(t.metadata().fileNumber(), null);
       try {
         Files.deleteIfExists(FileNames.table(dir, t.metadata().fileNumber()));
       } catch (IOException e) {

@@ -3,6 +3,7 @@ package dev.strata.engine.version;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.fs.FileNames;
+import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.CorruptTableException;
 import dev.strata.sstable.ReadCounters;
@@ -83,6 +84,9 @@ public final class TableCache implements AutoCloseable {
   /** See {@link #servesReadOnlyOpen}. */
   private volatile boolean readOnly;
 
+  /** See {@link #pinsLevelZeroMetadata}. */
+  private volatile boolean pinLevelZero;
+
   /** Tables are retired, not reclaimed, while the current thread holds this; null: never. */
   private final ReentrantLock deferWhileHeld;
 
@@ -143,12 +147,21 @@ public final class TableCache implements AutoCloseable {
     this.counters = counters;
   }
 
+  /** Leases the reader of a table not at level 0; see {@link #acquire(long, boolean)}. */
+  public Handle acquire(long fileNumber) throws IOException {
+    return acquire(fileNumber, false);
+  }
+
   /**
-   * Leases the reader of table {@code fileNumber}, opening it when it is not open.
+   * Leases the reader of table {@code fileNumber}, opening it when it is not open; a level-0 table
+   * ({@code levelZero}) opens with its filter chunks and index partitions pinned in the block cache
+   * when the cache {@link #pinsLevelZeroMetadata}. They stay pinned while the reader is open: until
+   * the table leaves every version (compacted away, or moved to a deeper level, which reopens it
+   * unpinned) or the cache closes the reader to stay within {@code maxOpenFiles}.
    *
    * @throws CorruptionException when the table's footer, properties or index is damaged
    */
-  public Handle acquire(long fileNumber) throws IOException {
+  public Handle acquire(long fileNumber, boolean levelZero) throws IOException {
     List<Handle> evicted;
     lock.lock();
     try {
@@ -166,7 +179,7 @@ public final class TableCache implements AutoCloseable {
     Handle fresh = null;
     Handle winner;
     try {
-      fresh = new Handle(fileNumber, openReader(fileNumber));
+      fresh = new Handle(fileNumber, openReader(fileNumber, levelZero && pinLevelZero));
     } finally {
       lock.lock();
       try {
@@ -191,7 +204,7 @@ public final class TableCache implements AutoCloseable {
   }
 
   /**
-   * Opens the readers of tables {@code fileNumbers}, in that order, before a read asks for them
+   * Opens the readers of tables {@code files}, in that order, before a read asks for them
    * (the database does it at open): all of them when the cache is unbounded, as RocksDB opens every
    * table at open under {@code max_open_files = -1}, else at most {@link #OPEN_AHEAD_LIMIT} and a
    * quarter of the capacity (RocksDB's initial load limit), leaving room for the tables reads ask
@@ -204,16 +217,20 @@ public final class TableCache implements AutoCloseable {
    * not the open. A failure that is not damage (out of descriptors, an I/O error) stops the opening
    * ahead: the remaining tables open on first use.
    */
-  public void openAhead(List<Long> fileNumbers, long atMost) {
-    long limit = capacity == Integer.MAX_VALUE ? fileNumbers.size()
+  public void openAhead(List<FileMetadata> files, long atMost) {
+    long limit = capacity == Integer.MAX_VALUE ? files.size()
         : Math.min(OPEN_AHEAD_LIMIT, capacity / 4);
-    int n = (int) Math.min(Math.min(limit, atMost), fileNumbers.size());
-    for (Long fileNumber : fileNumbers.subList(0, n)) {
+    int n = (int) Math.min(Math.min(limit, atMost), files.size());
+    for (FileMetadata f : files.subList(0, n)) {
+      long fileNumber = f.fileNumber();
       try {
-        release(acquire(fileNumber));
+        release(acquire(fileNumber, f.level() == 0));
       } catch (CorruptionException e) {
         LOG.log(System.Logger.Level.WARNING, "table " + fileNumber + " is damaged; the reads that"
             + " need it will fail", e);
+      } catch (NoSuchFileException e) {
+        // Compacted away since the caller listed it (after a flush), or missing, which the reads
+        // that need it report.
       } catch (IOException e) {
         LOG.log(System.Logger.Level.WARNING, "stopped opening tables ahead of reads at table "
             + fileNumber + "; the rest open when a read needs them", e);
@@ -318,6 +335,15 @@ public final class TableCache implements AutoCloseable {
     readOnly = true;
   }
 
+  /**
+   * Makes level-0 tables open with their filter chunks and index partitions pinned in the block
+   * cache (RocksDB's {@code pin_l0_filter_and_index_blocks_in_cache}); readers open already keep
+   * what they have.
+   */
+  public void pinsLevelZeroMetadata() {
+    pinLevelZero = true;
+  }
+
   /** Readers open now, leased or not. */
   public int openReaders() {
     lock.lock();
@@ -392,11 +418,11 @@ public final class TableCache implements AutoCloseable {
    * interrupted must neither fail nor break the table for others (the reader's own reads do the
    * same).
    */
-  private TableReader openReader(long fileNumber) throws IOException {
+  private TableReader openReader(long fileNumber, boolean pinMetadata) throws IOException {
     boolean interrupted = Thread.interrupted();
     try {
-      TableReader r =
-          TableReader.open(FileNames.table(dir, fileNumber), fileNumber, blockCache, counters);
+      TableReader r = TableReader.open(
+          FileNames.table(dir, fileNumber), fileNumber, blockCache, counters, pinMetadata);
       opens.increment();
       pinnedBytes.add(r.pinnedBytes());
       return r;

@@ -60,7 +60,7 @@ public final class TableRef {
       throws IOException {
     FileMetadata m = metadata;
     if (m.filterBytes() == FileMetadata.UNKNOWN_FILTER_BYTES) {
-      TableCache.Handle h = tables.acquire(m.fileNumber());
+      TableCache.Handle h = tables.acquire(m.fileNumber(), m.level() == 0);
       try {
         TableProperties p = h.reader().properties();
         m = m.withFilterBytes(p.filterType() == FilterType.NONE ? 0 : p.filterBytes());
@@ -154,7 +154,7 @@ public final class TableRef {
 
   /** One call on the table's reader, leased for the call; damage becomes a CorruptionException. */
   private <T> T withReader(ReaderCall<T> call) throws IOException {
-    TableCache.Handle h = tables.acquire(metadata.fileNumber());
+    TableCache.Handle h = tables.acquire(metadata.fileNumber(), metadata.level() == 0);
     try {
       return call.on(h.reader());
     } catch (CorruptTableException e) {
@@ -187,7 +187,7 @@ public final class TableRef {
   }
 
   private InternalIterator leasedIterator(ReadCounters bulk) throws IOException {
-    TableCache.Handle h = tables.acquire(metadata.fileNumber());
+    TableCache.Handle h = tables.acquire(metadata.fileNumber(), metadata.level() == 0);
     try {
       TableReader r = h.reader();
       return new Iterator(bulk == null ? r.iterator() : r.bulkIterator(bulk), h);

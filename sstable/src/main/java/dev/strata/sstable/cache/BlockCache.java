@@ -33,6 +33,24 @@ public interface BlockCache {
   <T extends CachedBlock> T getOrLoad(BlockCacheKey key, BlockKind kind, Loader<T> loader)
       throws IOException;
 
+  /**
+   * {@link #getOrLoad}, and pins the entry: it stays cached, charged to the cache, never evicted,
+   * until a matching {@link #unpin}; pins of one key nest. Pinned entries may take the cache past
+   * its capacity (every unpinned entry gives way first), as RocksDB's pinned index and filter
+   * blocks do. A cache that cannot pin (the default) caches the block as {@code getOrLoad} does;
+   * with capacity 0 nothing is cached or pinned.
+   */
+  default <T extends CachedBlock> T getOrLoadPinned(BlockCacheKey key, BlockKind kind, Loader<T> loader)
+      throws IOException {
+    return getOrLoad(key, kind, loader);
+  }
+
+  /**
+   * Drops one pin of {@code key}'s entry; after the last the entry ages like any other. Nothing
+   * for a key that holds no pin.
+   */
+  default void unpin(BlockCacheKey key) {}
+
   /** A snapshot of the counters and the bytes held. */
   CacheStats stats();
 

@@ -29,10 +29,16 @@ public final class CacheCounters {
     evictions[kind.ordinal()].increment();
   }
 
-  /** A snapshot of the counters with what the cache holds now. */
+  /** A snapshot of the counters with what a cache that pins nothing holds now. */
   public CacheStats snapshot(long capacityBytes, long bytesHeld, long blocksHeld, long metadataBytesHeld) {
-    return new CacheStats(capacityBytes, bytesHeld, blocksHeld, metadataBytesHeld, counts(BlockKind.DATA),
-        counts(BlockKind.INDEX), counts(BlockKind.FILTER));
+    return snapshot(capacityBytes, bytesHeld, blocksHeld, metadataBytesHeld, 0);
+  }
+
+  /** A snapshot of the counters with what the cache holds now, {@code pinnedBytesHeld} of it pinned. */
+  public CacheStats snapshot(long capacityBytes, long bytesHeld, long blocksHeld, long metadataBytesHeld,
+      long pinnedBytesHeld) {
+    return new CacheStats(capacityBytes, bytesHeld, blocksHeld, metadataBytesHeld, pinnedBytesHeld,
+        counts(BlockKind.DATA), counts(BlockKind.INDEX), counts(BlockKind.FILTER));
   }
 
   private CacheStats.Counts counts(BlockKind kind) {

@@ -10,6 +10,7 @@ package dev.strata.sstable.cache;
  * @param bytesHeld what the blocks held now cost, their bookkeeping included
  * @param blocksHeld blocks held now
  * @param metadataBytesHeld the part of {@code bytesHeld} that index and filter blocks cost
+ * @param pinnedBytesHeld the part of {@code bytesHeld} that pinned blocks cost (never evicted)
  * @param data counters of data blocks
  * @param index counters of index blocks
  * @param filter counters of filter chunks
@@ -21,6 +22,7 @@ public record CacheStats(
     long bytesHeld,
     long blocksHeld,
     long metadataBytesHeld,
+    long pinnedBytesHeld,
     Counts data,
     Counts index,
     Counts filter) {

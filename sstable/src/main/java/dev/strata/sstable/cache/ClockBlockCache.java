@@ -52,6 +52,12 @@ public final class ClockBlockCache implements BlockCache {
    * No self-eviction. Room is made before a node is queued, so the new node is never the victim; a
    * block costing more than its whole shard is returned to its caller and not cached.
    *
+   * Pins. A pinned node (getOrLoadPinned, for the index and filter blocks of the tables a database
+   * pins) leaves the clock for a fourth queue the hand never visits, keeping its charge; every other
+   * node gives way to it, and pinned nodes alone may take a shard past its capacity, as RocksDB's
+   * cache does without a strict capacity limit. Its last unpin puts it back in the clock (metadata
+   * into its segment), and the shard sheds what it then holds over capacity.
+   *
    * Single flight. A miss puts a loading node in the map with putIfAbsent; concurrent misses of the
    * same key find it and wait on its future instead of loading [3]. A failed load removes the node
    * and completes the future with the loader's exception, which every waiter throws too; nothing is
@@ -138,7 +144,7 @@ public final class ClockBlockCache implements BlockCache {
       counters.miss(kind);
       return Objects.requireNonNull(loader.load(), "loader returned null");
     }
-    Shard shard = shards[(int) (((key.mixedHash() >>> 32) * shards.length) >>> 32)];
+    Shard shard = shardOf(key);
     Node n = shard.map.get(key);
     if (n == null) {
       Node mine = new Node(key, kind);
@@ -154,6 +160,34 @@ public final class ClockBlockCache implements BlockCache {
     n.touch();
     counters.hit(kind);
     return cast(block);
+  }
+
+  @Override
+  public <T extends CachedBlock> T getOrLoadPinned(BlockCacheKey key, BlockKind kind, Loader<T> loader)
+      throws IOException {
+    while (true) {
+      T block = getOrLoad(key, kind, loader);
+      if (capacity == 0) {
+        return block;
+      }
+      CachedBlock pinned = shardOf(key).pin(key, kind, block);
+      if (pinned != null) {
+        return cast(pinned);
+      }
+      // Evicted since, and another caller's load of it is in flight: wait for that one, pin again.
+    }
+  }
+
+  @Override
+  public void unpin(BlockCacheKey key) {
+    Objects.requireNonNull(key, "key");
+    if (capacity > 0) {
+      shardOf(key).unpin(key);
+    }
+  }
+
+  private Shard shardOf(BlockCacheKey key) {
+    return shards[(int) (((key.mixedHash() >>> 32) * shards.length) >>> 32)];
   }
 
   private <T extends CachedBlock> T load(Shard shard, Node n, Loader<T> loader) throws IOException {
@@ -196,13 +230,15 @@ public final class ClockBlockCache implements BlockCache {
     long bytes = 0;
     long blocks = 0;
     long metadata = 0;
+    long pinned = 0;
     for (Shard s : shards) {
       long[] held = s.held();
       bytes += held[0];
       blocks += held[1];
       metadata += held[2];
+      pinned += held[3];
     }
-    return counters.snapshot(capacity, bytes, blocks, metadata);
+    return counters.snapshot(capacity, bytes, blocks, metadata, pinned);
   }
 
   /** Checks every shard's accounting and bounds; throws on a violation. For tests. */

@@ -16,11 +16,11 @@ final class Node {
 
   /**
    * The cache's own cost per entry, charged on top of the block's {@link CachedBlock#sizeBytes}: this
-   * node (seven references, an int and a long: 56 bytes), its key (two longs: 32), the map's node
+   * node (seven references, two ints and a long: 56 bytes), its key (two longs: 32), the map's node
    * (hash, key, value, next: 32), about two slots of the map's table (8), and the future (result and
    * waiter stack: 24), which stays reachable from the node after the load.
    */
-  static final int ENTRY_BYTES = (int) (HeapCost.object(7 * HeapCost.REFERENCE + 4 + 8)
+  static final int ENTRY_BYTES = (int) (HeapCost.object(7 * HeapCost.REFERENCE + 4 + 4 + 8)
       + HeapCost.object(2 * 8)
       + HeapCost.object(4 + 3 * HeapCost.REFERENCE)
       + 2 * HeapCost.REFERENCE
@@ -40,6 +40,9 @@ final class Node {
 
   /** Guarded by the shard's lock from here on. */
   long charge;
+
+  /** Pins held ({@link ClockBlockCache#getOrLoadPinned}); while above 0 the node is never evicted. */
+  int pins;
 
   Segment segment;
   Node prev;

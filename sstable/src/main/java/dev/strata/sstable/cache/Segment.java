@@ -2,7 +2,8 @@ package dev.strata.sstable.cache;
 
 /**
  * A FIFO queue of nodes that knows the bytes it holds: the intrusive doubly-linked list under each
- * of a shard's segments (metadata, main, probation). Moving a node is O(1) and allocates nothing.
+ * of a shard's segments (metadata, main, probation, pinned). Moving a node is O(1) and allocates
+ * nothing.
  *
  * <p>Not thread-safe: guarded by the owning shard's lock.
  */
@@ -59,6 +60,26 @@ final class Segment {
     bytes -= n.charge;
     size--;
     return n;
+  }
+
+  /** Removes {@code n}, which must be in this segment. */
+  void remove(Node n) {
+    assert n.segment == this : n.key + " not in " + name;
+    if (n.prev == null) {
+      head = n.next;
+    } else {
+      n.prev.next = n.next;
+    }
+    if (n.next == null) {
+      tail = n.prev;
+    } else {
+      n.next.prev = n.prev;
+    }
+    n.prev = null;
+    n.next = null;
+    n.segment = null;
+    bytes -= n.charge;
+    size--;
   }
 
   /** The nodes from oldest to newest, for invariant checks. */

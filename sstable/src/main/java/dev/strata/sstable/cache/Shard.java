@@ -33,6 +33,14 @@ final class Shard {
   @GuardedBy("lock")
   private final Segment probation = new Segment("probation");
 
+  /**
+   * Pinned nodes, of any kind: never evicted, charged like the rest. They may take the shard over
+   * its capacity (as RocksDB's cache without a strict capacity limit); every other node gives way
+   * to them first.
+   */
+  @GuardedBy("lock")
+  private final Segment pinned = new Segment("pinned");
+
   /** Keys recently evicted from probation; null for a shard too small to need one. */
   @GuardedBy("lock")
   private final Ghost ghost;
@@ -63,12 +71,16 @@ final class Shard {
   void admit(Node n, long charge) {
     lock.lock();
     try {
+      if (n.pins > 0) {
+        placePinned(n, charge); // pinned while its load was finishing
+        return;
+      }
       if (charge > capacity) {
         map.remove(n.key, n);
         return;
       }
       while (used + charge > capacity) {
-        if (!step(n.kind.isProtected())) {
+        if (unpinnedEmpty() || !step(n.kind.isProtected())) {
           map.remove(n.key, n);
           return;
         }
@@ -87,6 +99,91 @@ final class Shard {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Pins the entry of {@code key}, taking one more pin on it: it leaves the clock for the pinned
+   * segment until its last {@link #unpin}. When the shard holds no entry for the key (never
+   * admitted, or evicted since the caller loaded {@code block}), {@code block} becomes the entry.
+   * Returns the pinned entry's block, or null when a load of the key is in flight: the caller waits
+   * for it and pins again.
+   */
+  CachedBlock pin(BlockCacheKey key, BlockKind kind, CachedBlock block) {
+    lock.lock();
+    try {
+      Node n = map.get(key);
+      if (n == null) {
+        Node mine = new Node(key, kind);
+        mine.block = block;
+        mine.loaded.complete(block);
+        n = map.putIfAbsent(key, mine); // a miss may race in without the lock
+        if (n == null) {
+          mine.pins = 1;
+          placePinned(mine, (long) block.sizeBytes() + Node.ENTRY_BYTES);
+          return block;
+        }
+      }
+      CachedBlock held = n.block;
+      if (held == null) {
+        return null;
+      }
+      if (n.pins++ == 0 && n.segment != null) {
+        // Queued in the clock: move it. A node whose admit is still to come (segment null) is
+        // placed among the pinned by admit.
+        Segment from = n.segment;
+        from.remove(n);
+        pinned.addLast(n);
+      }
+      return held;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Drops one pin of {@code key}'s entry; the last returns it to the clock (metadata to its
+   * segment, where it ages by use as any metadata does), and the shard then sheds what it holds
+   * over its capacity. Nothing for a key not pinned.
+   */
+  void unpin(BlockCacheKey key) {
+    lock.lock();
+    try {
+      Node n = map.get(key);
+      if (n == null || n.pins == 0 || --n.pins > 0 || n.segment != pinned) {
+        return;
+      }
+      pinned.remove(n);
+      if (n.kind.isProtected()) {
+        metadata.addLast(n);
+        demoteMetadataOverflow();
+      } else {
+        main.addLast(n);
+      }
+      while (used > capacity && !unpinnedEmpty()) {
+        step(true);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Charges pinned node {@code n} and queues it, making what room the unpinned nodes give. */
+  @GuardedBy("lock")
+  private void placePinned(Node n, long charge) {
+    while (used + charge > capacity && !unpinnedEmpty()) {
+      step(true);
+    }
+    n.charge = charge;
+    used += charge;
+    if (n.kind.isProtected()) {
+      metadataUsed += charge;
+    }
+    pinned.addLast(n);
+  }
+
+  @GuardedBy("lock")
+  private boolean unpinnedEmpty() {
+    return metadata.isEmpty() && main.isEmpty() && probation.isEmpty();
   }
 
   /**
@@ -168,11 +265,16 @@ final class Shard {
     counters.evicted(n.kind);
   }
 
-  /** {bytes, blocks, metadata bytes} held now; the bytes include the ghost's. */
+  /** {bytes, blocks, metadata bytes, pinned bytes} held now; the bytes include the ghost's. */
   long[] held() {
     lock.lock();
     try {
-      return new long[] {used + ghostBytes, metadata.size() + main.size() + probation.size(), metadataUsed};
+      return new long[] {
+        used + ghostBytes,
+        metadata.size() + main.size() + probation.size() + pinned.size(),
+        metadataUsed,
+        pinned.bytes()
+      };
     } finally {
       lock.unlock();
     }
@@ -198,11 +300,12 @@ final class Shard {
       long sum = 0;
       long meta = 0;
       int nodes = 0;
-      for (Segment s : new Segment[] {metadata, main, probation}) {
+      for (Segment s : new Segment[] {metadata, main, probation, pinned}) {
         long bytes = 0;
         int count = 0;
         for (Node n = s.first(); n != null; n = n.next) {
           check(n.segment == s, "node in the wrong segment");
+          check((n.pins > 0) == (s == pinned), "pins " + n.pins + " in " + s.name);
           check(map.get(n.key) == n, "queued node missing from the map");
           check(s != metadata || n.kind.isProtected(), "data block in the metadata segment");
           check(s != probation || !n.kind.isProtected(), "metadata in probation");
@@ -216,7 +319,8 @@ final class Shard {
         nodes += count;
       }
       check(sum == used && meta == metadataUsed, "shard accounting");
-      check(used <= capacity, "over capacity: " + used + " > " + capacity);
+      check(used <= capacity || unpinnedEmpty(), "over capacity: " + used + " > " + capacity
+          + " with unpinned nodes left");
       check(metadata.bytes() <= metadataTarget, "metadata over its share");
       check(nodes == map.size(), "map holds " + map.size() + " nodes, segments " + nodes);
     } finally {

@@ -124,6 +124,96 @@ final class BlockCacheProperties {
   }
 
   @Test
+  void randomPinsAndUnpins_neverEvictAPinnedBlock_andChargeEveryOne() {
+    Seeded.run("pins", 20, random -> {
+      long capacity = 1 + random.nextInt(60_000);
+      ClockBlockCache cache = new ClockBlockCache(capacity, 1 + random.nextInt(4), random.nextDouble());
+      int keys = 20 + random.nextInt(200);
+      int[] pins = new int[keys];
+      long[] charges = new long[keys]; // a key's charge once it is first pinned
+      for (int i = 0; i < 3000; i++) {
+        int k = random.nextInt(keys);
+        BlockKind kind = BlockKind.values()[k % 3];
+        int bytes = 1 + random.nextInt(3000);
+        int op = random.nextInt(10);
+        if (op < 2) {
+          CachedBlock b = cache.getOrLoadPinned(key(k), kind, () -> new Blob(bytes));
+          if (pins[k]++ == 0) {
+            charges[k] = charge(b.sizeBytes());
+          }
+        } else if (op < 4 && pins[k] > 0) {
+          cache.unpin(key(k));
+          pins[k]--;
+        } else {
+          get(cache, k, kind, bytes);
+        }
+        long pinnedBytes = 0;
+        for (int p = 0; p < keys; p++) {
+          if (pins[p] > 0) {
+            int key = p;
+            cache.getOrLoad(key(p), BlockKind.values()[p % 3], () -> {
+              throw new AssertionError("pinned block " + key + " was evicted");
+            });
+            pinnedBytes += charges[p];
+          }
+        }
+        CacheStats s = cache.stats();
+        assertEquals(pinnedBytes, s.pinnedBytesHeld());
+        assertTrue(s.bytesHeld() - s.pinnedBytesHeld() <= capacity, s.toString());
+      }
+      cache.checkInvariants();
+      for (int p = 0; p < keys; p++) {
+        for (; pins[p] > 0; pins[p]--) {
+          cache.unpin(key(p));
+        }
+      }
+      cache.checkInvariants();
+      assertEquals(0, cache.stats().pinnedBytesHeld());
+      assertTrue(cache.stats().bytesHeld() <= capacity);
+    });
+  }
+
+  @Test
+  void concurrentPinsAndLoads_keepThePinnedBlocks() throws Exception {
+    ClockBlockCache cache = new ClockBlockCache(20_000, 2);
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> new Thread(r, "cache-test"));
+    try {
+      List<Future<?>> fs = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        long seed = new Random().nextLong();
+        int thread = t;
+        fs.add(pool.submit(() -> {
+          Random r = new Random(seed);
+          for (int i = 0; i < 5000; i++) {
+            // Each thread pins and unpins keys of its own, and reads everyone's.
+            long mine = 10_000L * (thread + 1) + r.nextInt(20);
+            cache.getOrLoadPinned(key(mine), BlockKind.FILTER, () -> new Blob(50 + r.nextInt(200)));
+            long any = r.nextInt(400);
+            cache.getOrLoad(key(any), BlockKind.values()[(int) (any % 3)], () -> new Blob(1 + r.nextInt(2000)));
+            cache.unpin(key(mine));
+          }
+          cache.getOrLoadPinned(key(-1 - thread), BlockKind.INDEX, () -> new Blob(100));
+          return null;
+        }));
+      }
+      for (Future<?> f : fs) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      cache.checkInvariants();
+      assertEquals(threads * charge(100), cache.stats().pinnedBytesHeld());
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        cache.getOrLoad(key(-1 - t), BlockKind.INDEX, () -> {
+          throw new AssertionError("pinned block of thread " + thread + " evicted");
+        });
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void concurrentMisses_loadEachBlockOnce_andShareTheLoadersFailure() {
     Seeded.run("single flight", 5, random -> {
       int threads = 2 + random.nextInt(8);
