@@ -31,7 +31,7 @@ final class TableCacheLimitTest {
   static DbOptions options() {
     return DbOptions.builder()
         .memtableBytes(64 << 10)
-        .targetFileSizeBytes(2 << 10)
+        .targetFileSizeBytes(3 << 9)
         .maxBytesForLevelBase(128 << 10)
         .blockSizeBytes(1024)
         .compression(Compression.NONE)

@@ -240,6 +240,13 @@ final class RocksDbStore implements Store {
 
   @Override
   public Levels levels() {
+    // Compactions and bytes written per level, into the phase's log: what a write-amplification
+    // gap is compared against.
+    try {
+      System.err.println(db.getProperty("rocksdb.cfstats-no-file-histogram"));
+    } catch (RocksDBException e) {
+      System.err.println("no rocksdb.cfstats: " + e);
+    }
     ColumnFamilyMetaData meta = db.getColumnFamilyMetaData();
     List<Integer> tables = new ArrayList<>();
     List<Long> bytes = new ArrayList<>();

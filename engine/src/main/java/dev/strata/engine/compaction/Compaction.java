@@ -1,7 +1,10 @@
 package dev.strata.engine.compaction;
 
+import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -39,5 +42,33 @@ public record Compaction(
    */
   public boolean isTrivialMove() {
     return level > 0 && inputs.size() == 1 && outputLevelInputs.isEmpty();
+  }
+
+  /**
+   * The tables of the first level below the output level that overlap the inputs' rows (RocksDB's
+   * grandparents), in {@code base}; the outputs are cut at their boundaries.
+   */
+  public List<FileMetadata> grandparents(Version base) {
+    List<FileMetadata> out = new ArrayList<>();
+    for (int level = outputLevel + 1; level < Version.NUM_LEVELS && out.isEmpty(); level++) {
+      overlapping(base, level, allInputs()).forEach(t -> out.add(t.metadata()));
+    }
+    return out;
+  }
+
+  /** The tables of {@code level} in {@code v} that overlap the rows {@code tables} span. */
+  static List<TableRef> overlapping(Version v, int level, List<TableRef> tables) {
+    byte[] from = null;
+    byte[] to = null;
+    for (TableRef t : tables) {
+      FileMetadata m = t.metadata();
+      if (from == null || Arrays.compareUnsigned(m.smallest().row(), from) < 0) {
+        from = m.smallest().row();
+      }
+      if (to == null || Arrays.compareUnsigned(m.largest().row(), to) > 0) {
+        to = m.largest().row();
+      }
+    }
+    return from == null ? List.of() : v.overlapping(level, from, to);
   }
 }

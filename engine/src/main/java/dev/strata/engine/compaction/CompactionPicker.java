@@ -11,25 +11,31 @@ import java.util.List;
  * Chooses the next compaction of a leveled tree.
  */
 /*
- * Design (LevelDB's leveled policy, simplified where Strata needs less).
+ * Design (LevelDB's leveled policy with RocksDB's scores and file choice).
  *
- * Level 0 holds whole memtables, overlapping; it is compacted into level 1 once it holds
- * level0CompactionTrigger tables, all of them at once with every level-1 table they overlap, so no
- * older version of a key can stay behind in level 0 while a newer one moves down.
+ * Level 0 holds whole memtables, overlapping; once it holds level0CompactionTrigger tables it may
+ * be compacted into level 1, all of it at once with every level-1 table it overlaps, so no older
+ * version of a key can stay behind in level 0 while a newer one moves down.
  *
- * Level L >= 1 may hold maxBytesForLevelBase * levelSizeMultiplier^(L-1) bytes. The level with the
- * highest ratio of size to limit, if above 1, gives one table (round-robin by row, so every part of
- * the key space is rewritten in turn) to be merged with the tables of L+1 it overlaps. Tables of one
- * level are disjoint by row and contiguous, so the merged output stays disjoint from the rest of L+1.
+ * Level L >= 1 may hold maxBytesForLevelBase * levelSizeMultiplier^(L-1) bytes. Every level gets a
+ * score (RocksDB's ComputeCompactionScore with dynamic level bytes off): level 0 its table count
+ * over the trigger, or its bytes over level 1's limit if more; a deeper level its bytes over its
+ * limit. The highest score at or above 1 is compacted. Level 0 does not simply come first: if it
+ * did, level 1 would grow past its limit while writes keep level 0 at its trigger, and every
+ * level-0 compaction would rewrite all of that oversized level 1 (measured: level 1 at ten times
+ * its limit, write amplification 8.1 against RocksDB's 6.0 at 1M keys on the smoke tree).
  *
- * Score ties and the last level: the last level has no limit; nothing is compacted out of it.
+ * From a deeper level, the one table whose overlap with the next level is smallest for its own
+ * size (RocksDB's kMinOverlappingRatio, its default) is merged with the tables of L+1 it overlaps:
+ * the compaction that moves the most bytes down per byte rewritten. Tables of one level are
+ * disjoint by row and contiguous, so the merged output stays disjoint from the rest of L+1.
  *
- * Not thread-safe: called by the one background thread (the round-robin pointers are its state).
+ * The last level has no limit; nothing is compacted out of it.
+ *
+ * Stateless; called by the one compaction thread.
  */
 public final class CompactionPicker {
   private final DbOptions options;
-  /** Per level, the largest row of the last table compacted out of it. */
-  private final byte[][] compactPointer = new byte[Version.NUM_LEVELS][];
 
   public CompactionPicker(DbOptions options) {
     this.options = options;
@@ -46,7 +52,7 @@ public final class CompactionPicker {
 
   /** True when {@link #pick} would return a compaction. */
   public boolean needsCompaction(Version v) {
-    return v.level(0).size() >= options.level0CompactionTrigger() || bestLevel(v) > 0;
+    return bestLevel(v) >= 0;
   }
 
   /**
@@ -86,17 +92,14 @@ public final class CompactionPicker {
 
   /** The compaction the tree needs most, or null when it needs none. */
   public Compaction pick(Version v) {
-    List<TableRef> levelZero = v.level(0);
-    if (levelZero.size() >= options.level0CompactionTrigger()) {
-      return levelZero(v);
-    }
     int level = bestLevel(v);
-    if (level <= 0) {
+    if (level < 0) {
       return null;
     }
-    TableRef chosen = nextInRoundRobin(v.level(level), compactPointer[level]);
-    compactPointer[level] = chosen.metadata().largest().row();
-    List<TableRef> inputs = List.of(chosen);
+    if (level == 0) {
+      return levelZero(v);
+    }
+    List<TableRef> inputs = List.of(leastOverlapping(v.level(level), v.level(level + 1)));
     return new Compaction(level, level + 1, inputs, overlappingBelow(v, level, inputs));
   }
 
@@ -116,12 +119,13 @@ public final class CompactionPicker {
     return new Compaction(Compaction.ALL_LEVELS, Version.NUM_LEVELS - 1, v.allTables(), List.of());
   }
 
+  /** The level with the highest score at or above 1, or -1 when none has one. */
   private int bestLevel(Version v) {
     int best = -1;
     double bestScore = 1;
-    for (int level = 1; level < Version.NUM_LEVELS - 1; level++) {
-      double score = (double) v.levelBytes(level) / maxBytesForLevel(level);
-      if (score >= bestScore) {
+    for (int level = 0; level < Version.NUM_LEVELS - 1; level++) {
+      double score = score(v, level);
+      if (score >= bestScore && (best < 0 || score > bestScore)) {
         best = level;
         bestScore = score;
       }
@@ -129,29 +133,56 @@ public final class CompactionPicker {
     return best;
   }
 
-  private static TableRef nextInRoundRobin(List<TableRef> tables, byte[] pointer) {
-    if (pointer != null) {
-      for (TableRef t : tables) {
-        if (Arrays.compareUnsigned(t.metadata().smallest().row(), pointer) > 0) {
-          return t;
+  /**
+   * How far {@code level} is past what it may hold: at 1 or above it is due. Level 0 below its
+   * trigger is never due, whatever its bytes, so a small tree keeps its level-0 tables as before.
+   */
+  double score(Version v, int level) {
+    if (level == 0) {
+      int tables = v.level(0).size();
+      if (tables < options.level0CompactionTrigger()) {
+        return 0;
+      }
+      return Math.max(
+          (double) tables / options.level0CompactionTrigger(),
+          (double) v.levelBytes(0) / options.maxBytesForLevelBase());
+    }
+    return (double) v.levelBytes(level) / maxBytesForLevel(level);
+  }
+
+  /**
+   * The table of {@code tables} whose overlap with {@code below} (sorted, disjoint) is the smallest
+   * for its own size; the first on ties. One sweep: both lists are sorted by row.
+   */
+  static TableRef leastOverlapping(List<TableRef> tables, List<TableRef> below) {
+    TableRef best = null;
+    double bestRatio = Double.MAX_VALUE;
+    int first = 0; // the first table of below that does not end before the current table
+    for (TableRef t : tables) {
+      FileMetadata m = t.metadata();
+      while (first < below.size()
+          && Arrays.compareUnsigned(below.get(first).metadata().largest().row(), m.smallest().row())
+              < 0) {
+        first++;
+      }
+      long overlap = 0;
+      for (int i = first; i < below.size(); i++) {
+        FileMetadata b = below.get(i).metadata();
+        if (Arrays.compareUnsigned(b.smallest().row(), m.largest().row()) > 0) {
+          break;
         }
+        overlap += b.fileSize();
+      }
+      double ratio = (double) overlap / Math.max(1, m.fileSize());
+      if (ratio < bestRatio) {
+        best = t;
+        bestRatio = ratio;
       }
     }
-    return tables.get(0);
+    return best;
   }
 
   private static List<TableRef> overlappingBelow(Version v, int level, List<TableRef> inputs) {
-    byte[] from = null;
-    byte[] to = null;
-    for (TableRef t : inputs) {
-      FileMetadata m = t.metadata();
-      if (from == null || Arrays.compareUnsigned(m.smallest().row(), from) < 0) {
-        from = m.smallest().row();
-      }
-      if (to == null || Arrays.compareUnsigned(m.largest().row(), to) > 0) {
-        to = m.largest().row();
-      }
-    }
-    return v.overlapping(level + 1, from, to);
+    return Compaction.overlapping(v, level + 1, inputs);
   }
 }

@@ -30,10 +30,10 @@ import java.util.function.Predicate;
  * <p>Tombstones themselves are dropped only for rows where {@code bottommost} says no older level
  * can hold the row any more; otherwise they must stay to hide older data below.
  *
- * <p>Outputs are cut after {@code targetFileBytes}, or when a table's index nears the largest block
- * a reader accepts ({@code TableWriter.isNearlyFull}), but only between rows, so no row is split
- * between two tables of a level (a Get then needs at most one table per level). Nothing written
- * is then a table the reader rejects: a flush of a huge batch becomes several tables.
+ * <p>Outputs are cut where {@link OutputCuts} says (near the target size), or when a table's index
+ * nears the largest block a reader accepts ({@code TableWriter.isNearlyFull}), but only between
+ * rows, so no row is split between two tables of a level (a Get then needs at most one table per
+ * level). Nothing written is then a table the reader rejects: a flush of a huge batch becomes several tables.
  *
  * <p>Versions: of each cell it keeps, for every live snapshot, the newest entry that snapshot can
  * see, and the newest entry overall ({@link SnapshotStripes}); every other version is dropped. A
@@ -50,7 +50,7 @@ public final class CompactionWriter {
   private final int maxTableBlockBytes;
   private final int outputLevel;
   private final TableOptions tableOptions;
-  private final long targetFileBytes;
+  private final OutputCuts cuts;
   private final LongSupplier newFileNumber;
   private final Predicate<byte[]> bottommost;
   private final SnapshotStripes stripes;
@@ -69,7 +69,7 @@ public final class CompactionWriter {
       FileLayer files,
       int outputLevel,
       TableOptions tableOptions,
-      long targetFileBytes,
+      OutputCuts cuts,
       LongSupplier newFileNumber,
       Predicate<byte[]> bottommost,
       SnapshotStripes stripes,
@@ -79,7 +79,7 @@ public final class CompactionWriter {
     this.files = files;
     this.outputLevel = outputLevel;
     this.tableOptions = tableOptions;
-    this.targetFileBytes = targetFileBytes;
+    this.cuts = cuts;
     this.newFileNumber = newFileNumber;
     this.bottommost = bottommost;
     this.stripes = stripes;
@@ -150,11 +150,14 @@ public final class CompactionWriter {
 
   private void add(InternalKey key, byte[] value) throws IOException {
     // A new table starts between rows, never inside one (a level's tables must not share a row):
-    // at the target size, or when the table's index nears the largest block a reader accepts.
-    if (current != null
-        && (current.estimatedFileSize() >= targetFileBytes || current.isNearlyFull())
-        && !Arrays.equals(key.row(), lastRow)) {
-      finishCurrent();
+    // where the cuts say, or when the table's index nears the largest block a reader accepts.
+    if (lastRow == null || !Arrays.equals(key.row(), lastRow)) {
+      boolean cut = cuts.cutBefore(
+          key.row(), current == null ? 0 : current.estimatedFileSize(), current != null);
+      if (current != null && (cut || current.isNearlyFull())) {
+        finishCurrent();
+        cuts.cut();
+      }
     }
     if (current == null) {
       currentNumber = newFileNumber.getAsLong();

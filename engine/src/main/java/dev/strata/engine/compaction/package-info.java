@@ -7,7 +7,7 @@
  * <pre>{@code
  * Compaction c = picker.pick(version);
  * List<FileMetadata> out = new CompactionWriter(dir, files, c.outputLevel(), tableOptions,
- *     target, fileNumbers::next, row -> !version.deeperLevelsCover(c.outputLevel(), row),
+ *     OutputCuts.atSize(target), fileNumbers::next, row -> !version.deeperLevelsCover(c.outputLevel(), row),
  *     SnapshotStripes.of(liveSnapshotSequences)).write(merged);
  * }</pre>
  */
