@@ -278,7 +278,8 @@ public final class Db implements AutoCloseable {
             versions::newFileNumber,
             tables,
             () -> SnapshotStripes.of(snapshots.sequences()),
-            options.maxTableBlockBytes());
+            options.maxTableBlockBytes(),
+            options.maxSubcompactions());
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */

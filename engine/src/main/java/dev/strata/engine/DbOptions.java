@@ -48,6 +48,8 @@ public final class DbOptions {
 
   /** Largest level-0 table count that may be configured to trigger a compaction. */
   public static final int MAX_LEVEL0_COMPACTION_TRIGGER = 1 << 16;
+  /** Upper bound of {@link #maxSubcompactions()}. */
+  public static final int MAX_SUBCOMPACTIONS = 64;
 
   /** Smallest growth factor between levels: below two, leveling degenerates. */
   public static final int MIN_LEVEL_SIZE_MULTIPLIER = 2;
@@ -72,6 +74,7 @@ public final class DbOptions {
   private final boolean syncWrites;
   private final boolean autoCompaction;
   private final int level0CompactionTrigger;
+  private final int maxSubcompactions;
   private final int levelSizeMultiplier;
   private final long targetFileSizeBytes;
   private final long maxBytesForLevelBase;
@@ -100,6 +103,7 @@ public final class DbOptions {
     this.syncWrites = b.syncWrites;
     this.autoCompaction = b.autoCompaction;
     this.level0CompactionTrigger = b.level0CompactionTrigger;
+    this.maxSubcompactions = b.maxSubcompactions;
     this.levelSizeMultiplier = b.levelSizeMultiplier;
     this.targetFileSizeBytes = b.targetFileSizeBytes;
     this.maxBytesForLevelBase = b.maxBytesForLevelBase;
@@ -210,6 +214,14 @@ public final class DbOptions {
   /** Number of level-0 tables that triggers a level-0 compaction; default 4. */
   public int level0CompactionTrigger() {
     return level0CompactionTrigger;
+  }
+
+  /**
+   * How many key-range jobs, run in parallel, a level-0 compaction may be cut into (RocksDB's
+   * {@code max_subcompactions}); default 1, one job.
+   */
+  public int maxSubcompactions() {
+    return maxSubcompactions;
   }
 
   /** Size ratio between consecutive levels from level 1 down; default 10. */
@@ -348,6 +360,7 @@ public final class DbOptions {
         && syncWrites == d.syncWrites
         && autoCompaction == d.autoCompaction
         && level0CompactionTrigger == d.level0CompactionTrigger
+        && maxSubcompactions == d.maxSubcompactions
         && levelSizeMultiplier == d.levelSizeMultiplier
         && targetFileSizeBytes == d.targetFileSizeBytes
         && maxBytesForLevelBase == d.maxBytesForLevelBase
@@ -379,6 +392,7 @@ public final class DbOptions {
         syncWrites,
         autoCompaction,
         level0CompactionTrigger,
+        maxSubcompactions,
         levelSizeMultiplier,
         targetFileSizeBytes,
         maxBytesForLevelBase,
@@ -418,6 +432,8 @@ public final class DbOptions {
         + autoCompaction
         + ", level0CompactionTrigger="
         + level0CompactionTrigger
+        + ", maxSubcompactions="
+        + maxSubcompactions
         + ", levelSizeMultiplier="
         + levelSizeMultiplier
         + ", targetFileSizeBytes="
@@ -465,6 +481,7 @@ public final class DbOptions {
     private boolean syncWrites = false;
     private boolean autoCompaction = true;
     private int level0CompactionTrigger = 4;
+    private int maxSubcompactions = 1;
     private int levelSizeMultiplier = 10;
     private long targetFileSizeBytes = 64L << 20;
     private long maxBytesForLevelBase = 256L << 20;
@@ -495,6 +512,7 @@ public final class DbOptions {
       syncWrites = o.syncWrites;
       autoCompaction = o.autoCompaction;
       level0CompactionTrigger = o.level0CompactionTrigger;
+      maxSubcompactions = o.maxSubcompactions;
       levelSizeMultiplier = o.levelSizeMultiplier;
       targetFileSizeBytes = o.targetFileSizeBytes;
       maxBytesForLevelBase = o.maxBytesForLevelBase;
@@ -581,6 +599,15 @@ public final class DbOptions {
     /** Level-0 table count that triggers a compaction into level 1, in [1, 65536]; default 4. */
     public Builder level0CompactionTrigger(int tables) {
       this.level0CompactionTrigger = tables;
+      return this;
+    }
+
+    /**
+     * Key-range jobs a level-0 compaction may be cut into and run in parallel, each on a thread of
+     * its own but the first, in [1, 64]; default 1.
+     */
+    public Builder maxSubcompactions(int jobs) {
+      this.maxSubcompactions = jobs;
       return this;
     }
 
@@ -750,6 +777,7 @@ public final class DbOptions {
       checkRange("memtableBytes", memtableBytes, 1, Long.MAX_VALUE);
       checkRange(
           "level0CompactionTrigger", level0CompactionTrigger, 1, MAX_LEVEL0_COMPACTION_TRIGGER);
+      checkRange("maxSubcompactions", maxSubcompactions, 1, MAX_SUBCOMPACTIONS);
       checkRange(
           "levelSizeMultiplier",
           levelSizeMultiplier,

@@ -113,19 +113,8 @@ final class CrashRecoveryTest {
    */
   private long runChildAndKill(
       Path db, long runSeed, long acksWanted, long delayMillis, String context) throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Path stderr = scratch.resolve("child-" + runSeed + ".err");
-    Process p =
-        new ProcessBuilder(
-                java.toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                CrashWriter.class.getName(),
-                db.toString(),
-                Long.toString(runSeed))
-            .redirectError(stderr.toFile())
-            .start();
+    Process p = ChildJvm.start(CrashWriter.class, stderr, db.toString(), Long.toString(runSeed));
     long lastAck = -1;
     try (BufferedReader in =
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

@@ -97,6 +97,7 @@ final class DbModelProperties {
         .maxBytesForLevelBase(2048 + r.nextInt(4096))
         .levelSizeMultiplier(2)
         .prefixBloomLength(r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(3))
+        .maxSubcompactions(1 + r.nextInt(3))
         .build();
   }
 

@@ -77,6 +77,8 @@ final class DbOptionsBoundsTest {
         bound("maxOpenFiles unlimited", b -> b.maxOpenFiles(-1)),
         bound("maxOpenFiles min", b -> b.maxOpenFiles(DbOptions.MIN_MAX_OPEN_FILES)),
         bound("maxOpenFiles max", b -> b.maxOpenFiles(Integer.MAX_VALUE)),
+        bound("maxSubcompactions min", b -> b.maxSubcompactions(1)),
+        bound("maxSubcompactions max", b -> b.maxSubcompactions(DbOptions.MAX_SUBCOMPACTIONS)),
         bound(
             "walRecovery absolute",
             b -> b.walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY)),

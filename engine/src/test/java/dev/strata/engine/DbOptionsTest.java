@@ -26,6 +26,7 @@ final class DbOptionsTest {
     assertFalse(o.syncWrites());
     assertTrue(o.autoCompaction());
     assertEquals(4, o.level0CompactionTrigger());
+    assertEquals(1, o.maxSubcompactions());
     assertEquals(10, o.levelSizeMultiplier());
     assertEquals(64L << 20, o.targetFileSizeBytes());
     assertEquals(256L << 20, o.maxBytesForLevelBase());
@@ -115,6 +116,8 @@ final class DbOptionsTest {
     assertRejected("maxOpenFiles", b -> b.maxOpenFiles(0));
     assertRejected("maxOpenFiles", b -> b.maxOpenFiles(15));
     assertRejected("maxOpenFiles", b -> b.maxOpenFiles(-2));
+    assertRejected("maxSubcompactions", b -> b.maxSubcompactions(0));
+    assertRejected("maxSubcompactions", b -> b.maxSubcompactions(65));
   }
 
   @Test

@@ -46,6 +46,9 @@ final class StrataStore implements Store {
         .targetFileSizeBytes(c.tree().targetFileBytes())
         .maxBytesForLevelBase(c.tree().level1Bytes())
         .levelSizeMultiplier(c.tree().multiplier())
+        // RocksDB runs without subcompactions (its default); this property, for measuring Strata's
+        // alone, is passed with --jvm-args "-Dstrata.maxSubcompactions=N".
+        .maxSubcompactions(Integer.getInteger("strata.maxSubcompactions", 1))
         .syncWrites(false)
         .autoCompaction(true)
         .build();

@@ -33,7 +33,8 @@ import java.util.function.Predicate;
  * <p>Outputs are cut where {@link OutputCuts} says (near the target size), or when a table's index
  * nears the largest block a reader accepts ({@code TableWriter.isNearlyFull}), but only between
  * rows, so no row is split between two tables of a level (a Get then needs at most one table per
- * level). Nothing written is then a table the reader rejects: a flush of a huge batch becomes several tables.
+ * level). Nothing written is then a table the reader rejects: a flush of a huge batch becomes
+ * several tables.
  *
  * <p>Versions: of each cell it keeps, for every live snapshot, the newest entry that snapshot can
  * see, and the newest entry overall ({@link SnapshotStripes}); every other version is dropped. A
@@ -91,6 +92,11 @@ public final class CompactionWriter {
    * outputs are deleted.
    */
   public List<FileMetadata> write(InternalIterator merged) throws IOException {
+    return write(merged, null);
+  }
+
+  /** As {@link #write(InternalIterator)}, up to the first row at or past {@code endRow}. */
+  public List<FileMetadata> write(InternalIterator merged, byte[] endRow) throws IOException {
     boolean ok = false;
     try {
       byte[] row = null;
@@ -98,7 +104,8 @@ public final class CompactionWriter {
       // The newest row tombstone of each stripe seen so far in this row. Row tombstones live under
       // the empty column, the row's first cell, so they are all known before any other column.
       Map<Integer, Long> rowTombstones = new HashMap<>();
-      while (merged.isValid()) {
+      while (merged.isValid()
+          && (endRow == null || Arrays.compareUnsigned(merged.key().row(), endRow) < 0)) {
         InternalKey first = merged.key();
         if (row == null || !Arrays.equals(first.row(), row)) {
           row = first.row();

@@ -10,18 +10,19 @@ import java.util.List;
  * few of them and its own later compaction rewrites less of that level.
  */
 /*
- * Design: RocksDB's CompactionOutputs::ShouldStopBefore with level_compaction_dynamic_file_size (its
- * default), on rows, since Strata cuts only between rows and no row spans two tables of a level.
+ * Design: RocksDB's CompactionOutputs::ShouldStopBefore with level_compaction_dynamic_file_size
+ * (its default), on rows: Strata cuts only between rows, and no row spans two tables of a level.
  *
  * An output may grow to twice the target when grandparents exist (so it can wait for a boundary),
  * and is cut when its next row crosses a grandparent boundary (a table's first or last row) and
- *  - the output with the grandparent bytes it overlaps would exceed maxCompactionBytes (25 times the
- *    target, RocksDB's default), so no later compaction of it is larger than that;
+ *  - the output with the grandparent bytes it overlaps would exceed maxCompactionBytes (25 times
+ *    the target, RocksDB's default), so no later compaction of it is larger than that;
  *  - or the row skips a whole grandparent table of at least an eighth of the target: cutting there
  *    keeps that table out of the later compaction;
  *  - or the output holds at least 50 % of the target, plus 5 % per boundary it has already crossed
  *    (at most 90 %): having seen many boundaries it will likely see another soon, so it may wait.
- * Without grandparents (the last level, a flush, a manual compaction) outputs are cut at the target.
+ * Without grandparents (the last level, a flush, a manual compaction) outputs are cut at the
+ * target.
  *
  * Why: an output that straddles a grandparent boundary by a few rows costs a whole grandparent
  * table's rewrite when it is compacted down; the price is files between half and twice the target.

@@ -14,14 +14,18 @@ import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
+import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.ValueKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -30,10 +34,12 @@ import java.util.function.Supplier;
  * installs them. The database calls it without holding its mutex: the inputs are immutable (a
  * frozen memtable, tables of a pinned version) and file numbers come from a thread-safe counter.
  *
- * <p>Thread-safe; the database runs one flush or compaction at a time.
+ * <p>Thread-safe; the database runs one flush and one compaction at a time, a compaction perhaps
+ * as several key-range jobs in parallel (subcompactions).
  */
 public final class OutputTables {
   private static final System.Logger LOG = System.getLogger(OutputTables.class.getName());
+  private static final byte[] EMPTY = new byte[0];
 
   private final Path dir;
   private final FileLayer files;
@@ -55,6 +61,8 @@ public final class OutputTables {
    * version of each cell, which is always kept.
    */
   private final Supplier<SnapshotStripes> liveSnapshots;
+  /** Key-range jobs a level-0 compaction may be cut into ({@code DbOptions.maxSubcompactions}). */
+  private final int maxSubcompactions;
 
   public OutputTables(
       Path dir,
@@ -64,8 +72,10 @@ public final class OutputTables {
       LongSupplier newFileNumber,
       TableCache tables,
       Supplier<SnapshotStripes> liveSnapshots,
-      int maxTableBlockBytes) {
+      int maxTableBlockBytes,
+      int maxSubcompactions) {
     this.dir = dir;
+    this.maxSubcompactions = maxSubcompactions;
     this.maxTableBlockBytes = maxTableBlockBytes;
     this.files = files;
     this.tableOptions = tableOptions;
@@ -128,6 +138,99 @@ public final class OutputTables {
     if (event != null) {
       event.begin();
     }
+    List<byte[]> bounds =
+        c.level() == 0 ? Subcompactions.boundaries(c.outputLevelInputs(), maxSubcompactions)
+            : List.of();
+    List<TableRef> written =
+        bounds.isEmpty()
+            ? openAll(compactRange(c, base, stripes, null, null))
+            : openAll(inParallel(c, base, stripes, bounds));
+    if (event != null) {
+      event.end();
+    }
+    if (event != null && event.shouldCommit()) {
+      event.directory = dir.toString();
+      event.outputLevel = c.outputLevel();
+      event.inputTables = c.allInputs().size();
+      event.inputBytes = bytes(c.allInputs());
+      event.tablesWritten = written.size();
+      event.bytesWritten = bytes(written);
+      event.commit();
+    }
+    return written;
+  }
+
+  /**
+   * The subcompactions of {@code c}: one job per range between {@code bounds}, the first on this
+   * thread and each other on a thread of its own; their outputs in row order, disjoint since the
+   * ranges are. When one fails, the others' outputs are deleted and the first failure thrown.
+   */
+  private List<FileMetadata> inParallel(
+      Compaction c, Version base, SnapshotStripes stripes, List<byte[]> bounds)
+      throws IOException {
+    int jobs = bounds.size() + 1;
+    List<CompletableFuture<List<FileMetadata>>> others = new ArrayList<>();
+    for (int i = 1; i < jobs; i++) {
+      byte[] from = bounds.get(i - 1);
+      byte[] to = i < bounds.size() ? bounds.get(i) : null;
+      CompletableFuture<List<FileMetadata>> job = new CompletableFuture<>();
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  job.complete(compactRange(c, base, stripes, from, to));
+                } catch (Throwable e) {
+                  job.completeExceptionally(e);
+                }
+              },
+              "strata-subcompaction-" + i);
+      t.setDaemon(true);
+      t.start();
+      others.add(job);
+    }
+    List<List<FileMetadata>> results = new ArrayList<>();
+    Throwable failure = null;
+    try {
+      results.add(compactRange(c, base, stripes, null, bounds.get(0)));
+    } catch (Throwable e) {
+      failure = e;
+    }
+    for (CompletableFuture<List<FileMetadata>> job : others) {
+      try {
+        results.add(job.join()); // every job ends before this returns, failed or not
+      } catch (CompletionException e) {
+        if (failure == null) {
+          failure = e.getCause();
+        } else {
+          failure.addSuppressed(e.getCause());
+        }
+      }
+    }
+    if (failure != null) {
+      results.forEach(this::deleteFiles);
+      if (failure instanceof IOException io) {
+        throw io;
+      }
+      if (failure instanceof RuntimeException r) {
+        throw r;
+      }
+      if (failure instanceof Error err) {
+        throw err;
+      }
+      throw new IOException(failure);
+    }
+    List<FileMetadata> all = new ArrayList<>();
+    results.forEach(all::addAll);
+    return all;
+  }
+
+  /**
+   * Merges the rows of {@code c}'s inputs in [fromRow, toRow) (null: unbounded) into tables of its
+   * output level.
+   */
+  private List<FileMetadata> compactRange(
+      Compaction c, Version base, SnapshotStripes stripes, byte[] fromRow, byte[] toRow)
+      throws IOException {
     List<InternalIterator> sources = new ArrayList<>();
     try {
       // Level-0 inputs overlap: an iterator each. The inputs of a deeper level (a manual
@@ -151,34 +254,23 @@ public final class OutputTables {
         sources.add(new LevelIterator(c.outputLevelInputs(), opener));
       }
       MergingIterator merged = new MergingIterator(sources);
-      merged.seekToFirst();
+      if (fromRow == null) {
+        merged.seekToFirst();
+      } else {
+        merged.seek(new InternalKey(fromRow, EMPTY, InternalKey.MAX_SEQUENCE, ValueKind.PUT));
+      }
       int outputLevel = c.outputLevel();
-      List<TableRef> written =
-          openAll(
-              new CompactionWriter(
-                      dir,
-                      files,
-                      outputLevel,
-                      tableOptions,
-                      OutputCuts.atBoundaries(targetFileSizeBytes, c.grandparents(base)),
-                      newFileNumber,
-                      row -> !base.deeperLevelsCover(outputLevel, row),
-                      stripes,
-                      maxTableBlockBytes)
-                  .write(merged));
-      if (event != null) {
-        event.end();
-      }
-      if (event != null && event.shouldCommit()) {
-        event.directory = dir.toString();
-        event.outputLevel = outputLevel;
-        event.inputTables = c.allInputs().size();
-        event.inputBytes = bytes(c.allInputs());
-        event.tablesWritten = written.size();
-        event.bytesWritten = bytes(written);
-        event.commit();
-      }
-      return written;
+      return new CompactionWriter(
+              dir,
+              files,
+              outputLevel,
+              tableOptions,
+              OutputCuts.atBoundaries(targetFileSizeBytes, c.grandparents(base)),
+              newFileNumber,
+              row -> !base.deeperLevelsCover(outputLevel, row),
+              stripes,
+              maxTableBlockBytes)
+          .write(merged, toRow);
     } finally {
       sources.forEach(InternalIterator::close);
     }
@@ -196,10 +288,19 @@ public final class OutputTables {
    * Best effort: a file left behind is deleted at the next open as unlisted.
    */
   public void discard(List<TableRef> written) {
+    List<FileMetadata> metadata = new ArrayList<>();
     for (TableRef t : written) {
       tables.retire(t.metadata().fileNumber(), null);
+      metadata.add(t.metadata());
+    }
+    deleteFiles(metadata);
+  }
+
+  /** Deletes the files of outputs no version lists; best effort, as {@link #discard}. */
+  private void deleteFiles(List<FileMetadata> written) {
+    for (FileMetadata t : written) {
       try {
-        Files.deleteIfExists(FileNames.table(dir, t.metadata().fileNumber()));
+        Files.deleteIfExists(FileNames.table(dir, t.fileNumber()));
       } catch (IOException e) {
         LOG.log(System.Logger.Level.WARNING, "could not delete the unlisted output " + t, e);
       }

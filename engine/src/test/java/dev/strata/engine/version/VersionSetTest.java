@@ -60,7 +60,8 @@ final class VersionSetTest {
             versions::newFileNumber,
             tables,
             () -> dev.strata.engine.compaction.SnapshotStripes.NONE,
-            SstableFormat.MAX_BLOCK_BYTES);
+            SstableFormat.MAX_BLOCK_BYTES,
+            1);
   }
 
   @AfterEach
