@@ -9,6 +9,7 @@ import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
 import dev.strata.sstable.cache.CachedBlock;
+import dev.strata.sstable.cache.HeapCost;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -61,6 +62,8 @@ public final class TableReader implements Closeable {
   private final ReadCounters counters;
   private final FilterIndex filterIndex;
   private final BlockCacheKey indexKey;
+  /** The cache key of each filter chunk, made once: a filter probe that hits allocates nothing. */
+  private final BlockCacheKey[] chunkKeys;
   /** The pinned top level of a two-level index (version 3); null for the one-level index of older tables. */
   private final Block topIndex;
   /** The row-tombstone filter; null when absent, or when damaged (then every row may have one). */
@@ -88,6 +91,10 @@ public final class TableReader implements Closeable {
     this.rowTombstoneFilter = rowTombstoneFilter == null ? null : rowTombstoneFilter.filter;
     this.rowTombstoneFilterBytes = rowTombstoneFilter == null ? 0 : rowTombstoneFilter.sizeBytes();
     this.indexKey = new BlockCacheKey(fileNumber, footer.index().offset());
+    this.chunkKeys = new BlockCacheKey[filterIndex.chunkCount()];
+    for (int i = 0; i < chunkKeys.length; i++) {
+      chunkKeys[i] = new BlockCacheKey(fileNumber, filterIndex.handle(i).offset());
+    }
     this.topIndex = topIndex;
   }
 
@@ -282,7 +289,12 @@ public final class TableReader implements Closeable {
    * filter chunks and data blocks are charged to the block cache instead.
    */
   public long pinnedBytes() {
-    return pinnedIndexBytes() + filterIndex.sizeBytes() + rowTombstoneFilterBytes;
+    return pinnedIndexBytes() + filterIndex.sizeBytes() + chunkKeysBytes() + rowTombstoneFilterBytes;
+  }
+
+  private long chunkKeysBytes() {
+    return HeapCost.align(HeapCost.ARRAY_HEADER + (long) HeapCost.REFERENCE * chunkKeys.length)
+        + chunkKeys.length * HeapCost.object(8 + 8);
   }
 
   /** The counters this reader counts into. */
@@ -717,9 +729,14 @@ public final class TableReader implements Closeable {
 
   /** Chunk {@code i} through the cache, or null when it is damaged. */
   private FilterChunk chunkOrNull(int i) throws IOException {
+    BlockCacheKey key = chunkKeys[i];
+    FilterChunk hit = cached(key, BlockKind.FILTER); // before the loader is made: a hit allocates nothing
+    if (hit != null) {
+      return hit;
+    }
     BlockHandle h = filterIndex.handle(i);
     try {
-      return fetch(h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.FILTER_CHUNK));
+      return fetch(key, h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.FILTER_CHUNK));
     } catch (CorruptTableException e) {
       return null;
     }
@@ -774,8 +791,21 @@ public final class TableReader implements Closeable {
   /** Takes a block from the cache or loads it through {@code loader}, counting which. */
   private <T extends CachedBlock> T fetch(BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
       throws IOException {
+    return fetch(h == footer.index() ? indexKey : new BlockCacheKey(fileNumber, h.offset()), h, kind, loader);
+  }
+
+  /** A cache hit for {@code key}, counted, or null. */
+  private <T extends CachedBlock> T cached(BlockCacheKey key, BlockKind kind) {
+    T block = cache.getIfPresent(key, kind);
+    if (block != null) {
+      counters.countHit(kind);
+    }
+    return block;
+  }
+
+  private <T extends CachedBlock> T fetch(
+      BlockCacheKey key, BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader) throws IOException {
     CountingLoader<T> counting = new CountingLoader<>(loader);
-    BlockCacheKey key = h == footer.index() ? indexKey : new BlockCacheKey(fileNumber, h.offset());
     T block = cache.getOrLoad(key, kind, counting);
     count(counting.ran, kind, h);
     return block;

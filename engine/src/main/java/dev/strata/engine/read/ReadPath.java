@@ -47,11 +47,27 @@ public final class ReadPath {
       return verdict == Verdict.FOUND ? r.value().clone() : null;
     }
     FilterProbe probe = FilterProbe.of(row, column); // hashed once, probed in every table
-    for (TableRef t : view.version().tablesForRow(row)) {
-      r = t.get(probe, snapshot);
-      verdict = Verdict.of(r);
-      if (verdict != Verdict.UNKNOWN) {
-        return verdict == Verdict.FOUND ? r.value() : null; // a fresh copy from the block
+    // Version.tablesForRow's order, walked in place: a Get makes no list.
+    Version version = view.version();
+    List<TableRef> level0 = version.level(0);
+    for (int i = 0; i < level0.size(); i++) {
+      TableRef t = level0.get(i);
+      if (t.metadata().coversRow(row)) {
+        r = t.get(probe, snapshot);
+        verdict = Verdict.of(r);
+        if (verdict != Verdict.UNKNOWN) {
+          return verdict == Verdict.FOUND ? r.value() : null; // a fresh copy from the block
+        }
+      }
+    }
+    for (int level = 1; level < Version.NUM_LEVELS; level++) {
+      TableRef t = version.tableCovering(level, row);
+      if (t != null) {
+        r = t.get(probe, snapshot);
+        verdict = Verdict.of(r);
+        if (verdict != Verdict.UNKNOWN) {
+          return verdict == Verdict.FOUND ? r.value() : null;
+        }
       }
     }
     return null;

@@ -13,11 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -46,8 +45,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * database reclaims the queue once it has released the mutex ({@link #reclaimRetired}); a table
  * retired without it (by a read releasing its view) is reclaimed at once.
  *
- * <p>Thread-safe: one lock guards the map and the counts; files are opened and closed outside it
- * (and outside the database's mutex).
+ * <p><b>No lock on a Get.</b> A lease of an open reader is a map lookup and a compare-and-set on the
+ * reader's lease count, its return a decrement: every Get leases each table it consults, and a lock
+ * taken twice per table (with an access-ordered map reordered under it) made readers on different
+ * cores queue behind each other. A reader leaves the map and closes only by setting its count from 0
+ * to {@code CLOSED}, so a lease either lands before that (and the reader stays open until its
+ * return) or fails and takes the locked path, which reopens it. Recency is a timestamp on the reader,
+ * written only when the capacity is bounded (unbounded, nothing is evicted, so nothing is recorded).
+ *
+ * <p>Thread-safe: one lock guards changes to the map and the counts; files are opened and closed
+ * outside it (and outside the database's mutex).
  */
 public final class TableCache implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(TableCache.class.getName());
@@ -65,17 +72,14 @@ public final class TableCache implements AutoCloseable {
 
   private final ReentrantLock lock = new ReentrantLock();
 
-  /** Open readers in access order, least recently used first. */
-  @GuardedBy("lock")
-  private final LinkedHashMap<Long, Handle> open = new LinkedHashMap<>(16, 0.75f, true);
+  /** Open readers; read without the lock, changed under it. */
+  private final ConcurrentHashMap<Long, Handle> open = new ConcurrentHashMap<>();
 
-  /** Readers being opened now, counted against the capacity. */
-  @GuardedBy("lock")
-  private int opening;
+  /** Readers being opened now, counted against the capacity; written under the lock. */
+  private volatile int opening;
 
-  /** Readers out of the map but not closed yet: dropped but leased, or being closed. */
-  @GuardedBy("lock")
-  private int leaving;
+  /** Readers out of the map but not closed yet: dropped but leased, or being closed; written under the lock. */
+  private volatile int leaving;
 
   private final LongAdder opens = new LongAdder();
   /** {@link TableReader#pinnedBytes()} summed over the readers open now. */
@@ -98,18 +102,39 @@ public final class TableCache implements AutoCloseable {
 
   /** A leased reader; give it back with {@link TableCache#release}. */
   public static final class Handle {
+    /** The lease count of a reader that left the map to be closed: no lease can be taken any more. */
+    private static final int CLOSED = Integer.MIN_VALUE;
+
     private final long fileNumber;
     private final TableReader reader;
 
-    @GuardedBy("TableCache.this.lock")
-    private int leases;
+    /** Leases out now, or {@link #CLOSED}. */
+    private final AtomicInteger leases = new AtomicInteger(1); // the opener's
 
-    @GuardedBy("TableCache.this.lock")
-    private boolean dropped;
+    /** Set (under the lock) when the table left every version: the last return closes it. */
+    private volatile boolean dropped;
+
+    /** {@link System#nanoTime} of the last lease; kept only under a bounded capacity. */
+    private volatile long lastUse;
 
     private Handle(long fileNumber, TableReader reader) {
       this.fileNumber = fileNumber;
       this.reader = reader;
+    }
+
+    /** Takes a lease unless the reader is closing. */
+    private boolean tryLease() {
+      for (int n = leases.get(); n >= 0; n = leases.get()) {
+        if (leases.compareAndSet(n, n + 1)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Claims an unleased reader for closing; false when it is leased (or claimed already). */
+    private boolean tryClose() {
+      return leases.compareAndSet(0, CLOSED);
     }
 
     /** The open reader; valid until the lease is released. */
@@ -162,12 +187,17 @@ public final class TableCache implements AutoCloseable {
    * @throws CorruptionException when the table's footer, properties or index is damaged
    */
   public Handle acquire(long fileNumber, boolean levelZero) throws IOException {
+    Handle h = open.get(fileNumber);
+    if (h != null && h.tryLease()) {
+      touch(h);
+      return h;
+    }
     List<Handle> evicted;
     lock.lock();
     try {
-      Handle h = open.get(fileNumber);
-      if (h != null) {
-        h.leases++;
+      h = open.get(fileNumber); // in the map under the lock: never CLOSED
+      if (h != null && h.tryLease()) {
+        touch(h);
         return h;
       }
       evicted = evictExcess(1);
@@ -180,6 +210,7 @@ public final class TableCache implements AutoCloseable {
     Handle winner;
     try {
       fresh = new Handle(fileNumber, openReader(fileNumber, levelZero && pinLevelZero));
+      touch(fresh);
     } finally {
       lock.lock();
       try {
@@ -189,15 +220,17 @@ public final class TableCache implements AutoCloseable {
           winner = fresh;
         } else {
           leaving++; // another thread opened it meanwhile: ours goes
-        }
-        if (winner != null) {
-          winner.leases++;
+          if (!winner.tryLease()) {
+            throw new AssertionError("a reader in the map is closing: table " + fileNumber);
+          }
+          touch(winner);
         }
       } finally {
         lock.unlock();
       }
     }
     if (winner != fresh) {
+      fresh.leases.set(Handle.CLOSED);
       closeAll(List.of(fresh));
     }
     return winner;
@@ -239,19 +272,37 @@ public final class TableCache implements AutoCloseable {
     }
   }
 
+  /** Records a lease's time for the least-recently-used choice; unbounded, nothing is evicted. */
+  private void touch(Handle h) {
+    if (capacity != Integer.MAX_VALUE) {
+      h.lastUse = System.nanoTime();
+    }
+  }
+
   /** Returns a lease; the reader may be closed now if it is dropped or the cache is over capacity. */
   public void release(Handle h) {
+    int n = h.leases.decrementAndGet();
+    if (n < 0 || n == Integer.MAX_VALUE) { // below zero, or below CLOSED
+      h.leases.incrementAndGet();
+      throw new IllegalStateException("lease returned twice: table " + h.fileNumber);
+    }
+    if (n > 0) {
+      return;
+    }
+    if (h.dropped) {
+      // Counted as leaving when it was dropped; whoever claims it closes it.
+      if (h.tryClose()) {
+        closeAll(List.of(h));
+      }
+      return;
+    }
+    if (capacity == Integer.MAX_VALUE || openNow() <= capacity) {
+      return;
+    }
     List<Handle> toClose;
     lock.lock();
     try {
-      if (--h.leases < 0) {
-        throw new IllegalStateException("lease returned twice: table " + h.fileNumber);
-      }
-      if (h.leases > 0) {
-        return;
-      }
-      // A dropped reader was counted as leaving when it was dropped.
-      toClose = h.dropped ? List.of(h) : evictExcess(0);
+      toClose = evictExcess(0);
     } finally {
       lock.unlock();
     }
@@ -268,14 +319,13 @@ public final class TableCache implements AutoCloseable {
         return;
       }
       leaving++;
-      if (h.leases > 0) {
-        h.dropped = true; // the last release closes it
-        return;
-      }
+      h.dropped = true; // a lease out now (or taken from a lookup just before) closes it at its return
     } finally {
       lock.unlock();
     }
-    closeAll(List.of(h));
+    if (h.tryClose()) {
+      closeAll(List.of(h));
+    }
   }
 
   /**
@@ -377,37 +427,49 @@ public final class TableCache implements AutoCloseable {
       all = new ArrayList<>(open.values());
       open.clear();
       leaving += all.size();
+      for (Handle h : all) {
+        h.leases.set(Handle.CLOSED); // no read runs any more: every version is released
+      }
     } finally {
       lock.unlock();
     }
     closeAll(all);
   }
 
-  @GuardedBy("lock")
+  /** Readers open or being opened; exact under the lock, a hint without it. */
   private int openNow() {
     return open.size() + opening + leaving;
   }
 
   /**
    * Takes least recently used, unleased readers out of the map until {@code extra} more fit under
-   * the capacity (or none is left to take); the caller closes them outside the lock.
+   * the capacity (or none is left to take); the caller closes them outside the lock. Each pass
+   * claims the oldest unleased reader (a scan: the bound is small, and this runs only over it).
    */
   @GuardedBy("lock")
   private List<Handle> evictExcess(int extra) {
     List<Handle> out = List.of();
     long excess = (long) openNow() + extra - capacity;
-    Iterator<Map.Entry<Long, Handle>> it = open.entrySet().iterator();
-    while (excess > 0 && it.hasNext()) {
-      Handle h = it.next().getValue();
-      if (h.leases == 0) {
-        it.remove();
-        leaving++; // still open until the caller closes it, but no longer in excess
-        excess--;
-        if (out.isEmpty()) {
-          out = new ArrayList<>();
+    while (excess > 0) {
+      Handle oldest = null;
+      for (Handle h : open.values()) {
+        if (h.leases.get() == 0 && (oldest == null || h.lastUse - oldest.lastUse < 0)) {
+          oldest = h;
         }
-        out.add(h);
       }
+      if (oldest == null) {
+        break; // every reader is leased
+      }
+      if (!oldest.tryClose()) {
+        continue; // leased meanwhile: choose again
+      }
+      open.remove(oldest.fileNumber);
+      leaving++; // still open until the caller closes it, but no longer in excess
+      excess--;
+      if (out.isEmpty()) {
+        out = new ArrayList<>();
+      }
+      out.add(oldest);
     }
     return out;
   }

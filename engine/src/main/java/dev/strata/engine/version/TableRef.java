@@ -121,9 +121,19 @@ public final class TableRef {
     return withReader(r -> r.properties().indexBytes());
   }
 
-  /** See {@link TableReader#get}. */
+  /**
+   * See {@link TableReader#get}. Written out rather than through {@link #withReader}: the lambda
+   * capturing the probe and snapshot was an allocation per table per Get.
+   */
   public GetResult get(FilterProbe probe, long snapshot) throws IOException {
-    return withReader(r -> r.get(probe, snapshot));
+    TableCache.Handle h = tables.acquire(metadata.fileNumber(), metadata.level() == 0);
+    try {
+      return h.reader().get(probe, snapshot);
+    } catch (CorruptTableException e) {
+      throw translate(e);
+    } finally {
+      tables.release(h);
+    }
   }
 
   /** See {@link TableReader#getAll}. */

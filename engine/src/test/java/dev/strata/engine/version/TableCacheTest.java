@@ -23,7 +23,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -172,5 +178,49 @@ final class TableCacheTest {
       assertFalse(Files.exists(FileNames.table(dir, 2)));
       assertEquals(0, deferring.retiredCount());
     }
+  }
+
+  /**
+   * Leases taken and returned without the lock race with evictions (capacity 2, five tables) and
+   * drops: every leased reader still reads its table, no lease is lost, and once all are returned
+   * the cache is back within its capacity.
+   */
+  @Test
+  void concurrentLeasesEvictionsAndDropsNeverCloseALeasedReader() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("concurrentLeasesEvictionsAndDropsNeverCloseALeasedReader seed=" + seed);
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Void>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        SplittableRandom random = new SplittableRandom(seed + t);
+        boolean dropper = t == 0;
+        Callable<Void> work =
+            () -> {
+              for (int i = 0; i < 2_000; i++) {
+                long n = 1 + random.nextInt(5);
+                if (dropper && random.nextInt(8) == 0) {
+                  cache.drop(n);
+                  continue;
+                }
+                TableCache.Handle h = cache.acquire(n);
+                try {
+                  assertArrayEquals(b("v" + n), get(h, n).value(), "seed=" + seed);
+                } finally {
+                  cache.release(h);
+                }
+              }
+              return null;
+            };
+        done.add(pool.submit(work));
+      }
+      for (Future<Void> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertTrue(cache.openReaders() <= 2, "open: " + cache.openReaders() + ", seed=" + seed);
   }
 }

@@ -51,6 +51,15 @@ public interface BlockCache {
    */
   default void unpin(BlockCacheKey key) {}
 
+  /**
+   * The cached block for {@code key} without loading it, or null: a hit counted as {@link #getOrLoad}
+   * counts one, a null counted as nothing (the caller goes on to {@link #getOrLoad}). Lets a reader
+   * take a hit without making a loader for it, so a cache hit allocates nothing.
+   */
+  default <T extends CachedBlock> T getIfPresent(BlockCacheKey key, BlockKind kind) {
+    return null;
+  }
+
   /** A snapshot of the counters and the bytes held. */
   CacheStats stats();
 

@@ -186,6 +186,23 @@ public final class ClockBlockCache implements BlockCache {
     }
   }
 
+  @Override
+  public <T extends CachedBlock> T getIfPresent(BlockCacheKey key, BlockKind kind) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(kind, "kind");
+    if (capacity == 0) {
+      return null;
+    }
+    Node n = shardOf(key).map.get(key);
+    CachedBlock block = n == null ? null : n.block;
+    if (block == null) {
+      return null; // absent, or being loaded: getOrLoad waits for it
+    }
+    n.touch();
+    counters.hit(kind);
+    return cast(block);
+  }
+
   private Shard shardOf(BlockCacheKey key) {
     return shards[(int) (((key.mixedHash() >>> 32) * shards.length) >>> 32)];
   }

@@ -6,6 +6,7 @@ import static dev.strata.sstable.cache.Blob.get;
 import static dev.strata.sstable.cache.Blob.key;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,18 @@ final class ClockBlockCacheTest {
     assertEquals(charge(100), s.bytesHeld());
     assertEquals(0, s.metadataBytesHeld());
     assertEquals(1, s.blocksHeld());
+  }
+
+  @Test
+  void getIfPresent_hitsWithoutALoader_andCountsNothingWhenAbsent() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(1000, 1);
+    assertNull(cache.<Blob>getIfPresent(key(0), BlockKind.FILTER));
+    assertEquals(new CacheStats.Counts(0, 0, 0), cache.stats().filter(), "an absent block is no miss");
+    Blob a = get(cache, 0, BlockKind.FILTER, 100);
+    Blob hit = cache.getIfPresent(key(0), BlockKind.FILTER);
+    assertSame(a, hit);
+    assertEquals(new CacheStats.Counts(1, 1, 0), cache.stats().filter());
+    assertNull(new ClockBlockCache(0, 1).<Blob>getIfPresent(key(0), BlockKind.DATA), "capacity 0");
   }
 
   @Test
