@@ -40,12 +40,28 @@ public final class TableRef {
   private final TableCache tables;
   private final Path path;
   private final RefCount refs = new RefCount(this);
-  private volatile boolean obsolete;
+  /**
+   * The file behind this entry, shared with every entry a trivial move made of it: versions from
+   * before a move list the file under the old entry, versions after it under the new one, so the
+   * file may go only when the last entry of either kind does.
+   */
+  private final TableFileLife file;
 
-  private TableRef(FileMetadata metadata, TableCache tables, Path path) {
+  private TableRef(FileMetadata metadata, TableCache tables, Path path, TableFileLife file) {
     this.metadata = metadata;
     this.tables = tables;
     this.path = path;
+    this.file = file;
+  }
+
+  /** How many entries list one file, and whether compaction has made it obsolete. */
+  private static final class TableFileLife {
+    private final RefCount entries;
+    private volatile boolean obsolete;
+
+    TableFileLife(Path path) {
+      entries = new RefCount(path);
+    }
   }
 
   /**
@@ -68,7 +84,8 @@ public final class TableRef {
         tables.release(h);
       }
     }
-    return new TableRef(m, tables, FileNames.table(dir, m.fileNumber()));
+    Path path = FileNames.table(dir, m.fileNumber());
+    return new TableRef(m, tables, path, new TableFileLife(path));
   }
 
   /**
@@ -92,12 +109,16 @@ public final class TableRef {
     }
   }
 
-  /** The same file listed under {@code metadata} (a trivial move), with one reference. */
+  /**
+   * The same file listed under {@code metadata} (a trivial move), with one reference. The file
+   * stays while either entry is referenced.
+   */
   public TableRef relisted(FileMetadata moved) {
     if (moved.fileNumber() != metadata.fileNumber()) {
       throw new IllegalArgumentException("not the same file: " + moved + " for " + metadata);
     }
-    return new TableRef(moved, tables, path);
+    file.entries.acquire();
+    return new TableRef(moved, tables, path, file);
   }
 
   /** The table's manifest entry. */
@@ -207,9 +228,9 @@ public final class TableRef {
     }
   }
 
-  /** Marks the file for deletion once the last reference is gone. */
+  /** Marks the file for deletion once the last reference to any entry of it is gone. */
   public void markObsolete() {
-    obsolete = true;
+    file.obsolete = true;
   }
 
   /** Takes one more reference. */
@@ -226,7 +247,10 @@ public final class TableRef {
     if (!refs.release()) {
       return;
     }
-    tables.retire(metadata.fileNumber(), obsolete ? path : null);
+    // The reader goes with any entry (a moved table reopens under its new level's settings, such
+    // as unpinned metadata); the file only with the last entry.
+    boolean lastEntry = file.entries.release();
+    tables.retire(metadata.fileNumber(), lastEntry && file.obsolete ? path : null);
   }
 
   /** References held now; for invariant checks. */

@@ -14,6 +14,8 @@ import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestReader;
 import dev.strata.engine.manifest.ManifestWriteException;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.sstable.FilterProbe;
+import dev.strata.sstable.GetResult;
 import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.SstableFormat;
@@ -197,6 +199,39 @@ final class VersionSetTest {
     versions.install(move, 1, 0, false);
     assertTrue(Files.exists(movedFile));
     assertEquals(1, versions.current().level(1).size());
+  }
+
+  /**
+   * A version from before a trivial move lists the file under its old entry. When the moved entry
+   * is compacted away and its last version released, the file must stay until that older version
+   * is released too: a scan holding it opens its tables lazily (DbModelProperties once failed with
+   * NoSuchFileException from a scan's level iterator).
+   */
+  @Test
+  void install_movedThenCompactedAway_fileStaysWhileAVersionFromBeforeTheMoveHoldsIt()
+      throws IOException {
+    TableRef t = table("a");
+    versions.install(adding(t), 1, 0, true);
+    Path file = FileNames.table(dir, t.metadata().fileNumber());
+    Version beforeMove = versions.current();
+    assertTrue(beforeMove.tryAcquire(), "a scan pins the version");
+
+    VersionEdit move = new VersionEdit();
+    move.delete(t.metadata().fileNumber());
+    move.add(t.relisted(t.metadata().atLevel(1)));
+    versions.install(move, 1, 0, false);
+    VersionEdit compactedAway = new VersionEdit();
+    compactedAway.delete(t.metadata().fileNumber());
+    versions.install(compactedAway, 1, 0, true);
+    tables.reclaimRetired();
+    assertTrue(Files.exists(file), "the version from before the move still lists it");
+    byte[] row = "a".getBytes(StandardCharsets.UTF_8);
+    GetResult read = beforeMove.level(0).get(0).get(FilterProbe.of(row, new byte[0]), 1);
+    assertArrayEquals(row, read.value(), "and reads it");
+
+    beforeMove.release();
+    tables.reclaimRetired();
+    assertFalse(Files.exists(file), "obsolete and unreferenced by every version: deleted");
   }
 
   @Test
