@@ -31,9 +31,11 @@ package dev.strata.engine;
  * @param liveSnapshots snapshots taken with {@code Db.snapshot()} and not yet closed, now
  * @param oldestSnapshotAgeMillis how long the oldest live snapshot has been held, now; 0 when none
  * @param bytesReadAtOpen bytes read from SSTable files to open them (footer, properties, filter
- *     index, row-tombstone filter and index block, with their trailers): by the table cache when a
- *     read first needs a table, and again after the cache closed it to stay within {@code
- *     maxOpenFiles} (and at {@code Db.open} for tables of a version-1 manifest); incremented once
+ *     index and index block or top level, with their trailers; with {@code
+ *     pinL0FilterAndIndexBlocksInCache}, every filter chunk and index partition of a level-0 table):
+ *     at {@code Db.open}, which opens the tables ahead of reads, by the table cache when a read
+ *     first needs a table, and again after the cache closed it to stay within {@code
+ *     maxOpenFiles}; incremented once
  *     per table opened
  * @param walBytesDroppedAtOpen log bytes the last open did not replay: a torn last record, or
  *     under {@link WalRecoveryMode#POINT_IN_TIME} everything from the first damaged or missing
@@ -54,8 +56,8 @@ package dev.strata.engine;
  * @param indexBytesOnDisk index bytes in all live SSTables now; with {@code filterBytesOnDisk} the
  *     metadata a Get may need, against the cache's capacity
  * @param pinnedMetadataBytes heap bytes of metadata that nothing evicts now: what the open tables
- *     hold outside the block cache (the top levels of their indexes, their filter indexes and
- *     row-tombstone filters), plus the filter chunks and index partitions pinned in the cache
+ *     hold outside the block cache (the top levels of their indexes and their filter indexes),
+ *     plus the filter chunks and index partitions pinned in the cache
  *     ({@code pinL0FilterAndIndexBlocksInCache}), which {@code blockCacheBytes} counts too
  */
 public record DbStats(

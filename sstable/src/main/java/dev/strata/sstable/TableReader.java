@@ -22,8 +22,7 @@ import net.jpountz.lz4.LZ4Exception;
 /**
  * Reads one table: point lookups through its partitioned filter, and iterators.
  *
- * <p>{@link #open} reads the footer, the properties, the filter index (pinned) and, under {@code
- * ROWCOL} with row tombstones, the small row-tombstone filter (pinned). A version-3 table's index has
+ * <p>{@link #open} reads the footer, the properties and the filter index (pinned). A version-3 table's index has
  * two levels: the open reader pins the top level, and a Get reads the one index partition (about a
  * block) that can hold its key through the block cache, as index metadata. Older tables have one
  * index block, which open loads through the cache. Open reads no data block and no filter chunk. A
@@ -36,7 +35,9 @@ import net.jpountz.lz4.LZ4Exception;
  * Get must still see the tombstone. The table keeps a row-tombstone count in its properties and a
  * filter over the rows of its row tombstones. When the chunk says absent and the count is not zero,
  * the Get probes that filter with the row hash it already has, and reads only the row tombstone when
- * it says maybe. This costs nothing for the (usual) tables without row tombstones and never a second
+ * it says maybe. The filter goes through the block cache as a filter block, bounded and charged as
+ * the chunks are (it was held by the open reader, unbounded, outside the cache); it is one block per
+ * table, not partitioned. This costs nothing for the (usual) tables without row tombstones and never a second
  * chunk load, where HBase's row-marker probe (a reserved (row, marker) key probed on every Get) can
  * land in another chunk.
  *
@@ -66,10 +67,8 @@ public final class TableReader implements Closeable {
   private final BlockCacheKey[] chunkKeys;
   /** The pinned top level of a two-level index (version 3); null for the one-level index of older tables. */
   private final Block topIndex;
-  /** The row-tombstone filter; null when absent, or when damaged (then every row may have one). */
-  private final BlockedBloomFilter rowTombstoneFilter;
-  /** Heap bytes of {@code rowTombstoneFilter}; 0 without one. */
-  private final long rowTombstoneFilterBytes;
+  /** Whether the table has a row-tombstone filter ({@code ROWCOL} with row tombstones). */
+  private final boolean hasRowTombstoneFilter;
   private volatile boolean closed;
   /** True while {@link #open} runs: its block loads count as open reads, not as Get reads. */
   private boolean opening = true;
@@ -78,7 +77,7 @@ public final class TableReader implements Closeable {
 
   private TableReader(Path path, long fileNumber, TableFile channel, long fileSize, Footer footer,
       TableProperties properties, BlockCache cache, ReadCounters counters, FilterIndex filterIndex,
-      FilterChunk rowTombstoneFilter, Block topIndex) {
+      boolean hasRowTombstoneFilter, Block topIndex) {
     this.path = path;
     this.fileNumber = fileNumber;
     this.channel = channel;
@@ -88,8 +87,7 @@ public final class TableReader implements Closeable {
     this.cache = cache;
     this.counters = counters;
     this.filterIndex = filterIndex;
-    this.rowTombstoneFilter = rowTombstoneFilter == null ? null : rowTombstoneFilter.filter;
-    this.rowTombstoneFilterBytes = rowTombstoneFilter == null ? 0 : rowTombstoneFilter.sizeBytes();
+    this.hasRowTombstoneFilter = hasRowTombstoneFilter;
     this.indexKey = new BlockCacheKey(fileNumber, footer.index().offset());
     this.chunkKeys = new BlockCacheKey[filterIndex.chunkCount()];
     for (int i = 0; i < chunkKeys.length; i++) {
@@ -161,18 +159,10 @@ public final class TableReader implements Closeable {
             + " tombstones under %s", footer.rowTombstoneFilter(), properties.rowTombstoneCount(),
             properties.filterType());
       }
-      FilterChunk rowTombstoneFilter = null;
-      if (wantTombstoneFilter) {
-        try {
-          rowTombstoneFilter = loadFilter(ch, file, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER);
-        } catch (CorruptTableException e) {
-          counters.filterChunksCorrupt.increment(); // read as "maybe" for every row
-        }
-      }
       boolean twoLevel = footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX;
       Block topIndex = twoLevel ? readBlock(ch, file, footer.index(), BlockType.INDEX) : null;
       TableReader reader = new TableReader(file, fileNumber, ch, size, footer, properties, cache, counters,
-          filterIndex, rowTombstoneFilter, topIndex);
+          filterIndex, wantTombstoneFilter, topIndex);
       if (pinMetadata && cache.capacityBytes() > 0) {
         reader.pinMetadata();
       } else if (!twoLevel) {
@@ -181,8 +171,7 @@ public final class TableReader implements Closeable {
       reader.opening = false; // the reader is published to other threads only after this
       counters.bytesReadAtOpen.add(FOOTER_BYTES + footer.properties().storedLength()
           + footer.filterIndex().storedLength()
-          + (twoLevel ? footer.index().storedLength() : 0)
-          + (wantTombstoneFilter ? footer.rowTombstoneFilter().storedLength() : 0));
+          + (twoLevel ? footer.index().storedLength() : 0));
       ok = true;
       return reader;
     } finally {
@@ -205,6 +194,14 @@ public final class TableReader implements Closeable {
         BlockHandle h = filterIndex.handle(i);
         try {
           pinned(h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.FILTER_CHUNK));
+        } catch (CorruptTableException e) {
+          counters.filterChunksCorrupt.increment();
+        }
+      }
+      if (hasRowTombstoneFilter) {
+        BlockHandle h = footer.rowTombstoneFilter();
+        try {
+          pinned(h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.ROW_TOMBSTONE_FILTER));
         } catch (CorruptTableException e) {
           counters.filterChunksCorrupt.increment();
         }
@@ -285,11 +282,11 @@ public final class TableReader implements Closeable {
 
   /**
    * Heap bytes this open reader holds outside the block cache, for as long as it is open: the top
-   * level of a two-level index, the filter index and the row-tombstone filter. Index partitions,
-   * filter chunks and data blocks are charged to the block cache instead.
+   * level of a two-level index and the filter index. Index partitions, filter chunks, the
+   * row-tombstone filter and data blocks are charged to the block cache instead.
    */
   public long pinnedBytes() {
-    return pinnedIndexBytes() + filterIndex.sizeBytes() + chunkKeysBytes() + rowTombstoneFilterBytes;
+    return pinnedIndexBytes() + filterIndex.sizeBytes() + chunkKeysBytes();
   }
 
   private long chunkKeysBytes() {
@@ -674,8 +671,22 @@ public final class TableReader implements Closeable {
     };
   }
 
-  private boolean rowTombstoneMayBePresent(FilterProbe probe) {
-    return rowTombstoneFilter == null || rowTombstoneFilter.mightContainHash(probe.rowHash());
+  /**
+   * Probes the row-tombstone filter, through the block cache as a filter block (bounded and
+   * charged like the chunks, not held by the reader); a damaged one says maybe.
+   */
+  private boolean rowTombstoneMayBePresent(FilterProbe probe) throws IOException {
+    if (!hasRowTombstoneFilter) {
+      return true; // not ROWCOL: the caller asks only under ROWCOL, where the open required one
+    }
+    BlockHandle h = footer.rowTombstoneFilter();
+    FilterChunk filter;
+    try {
+      filter = fetch(h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.ROW_TOMBSTONE_FILTER));
+    } catch (CorruptTableException e) {
+      filter = null;
+    }
+    return mayContain(filter, probe.rowHash());
   }
 
   /**

@@ -70,9 +70,14 @@ final class TableReaderTest {
         put("r", "", 50, "newer"), deleteRow("r", 40), put("r", "", 30, "older"), put("r", "x", 35, "x"),
         put("s", "y", 1, "y"))) {
       assertEquals(1, t.properties().rowTombstoneCount());
+      assertEquals(0, counters.snapshot().filterChunksRead(), "the open reads no filter block");
       GetResult r = t.get(FilterProbe.of(b("r"), b("never-written")), InternalKey.MAX_SEQUENCE);
       assertNull(r.cell());
       assertEquals(40, r.rowTombstoneSequence());
+      // The chunk said absent, so the Get probed the row-tombstone filter: a block of the cache.
+      assertEquals(2, counters.snapshot().filterChunksRead());
+      t.get(FilterProbe.of(b("r"), b("never-written-either")), InternalKey.MAX_SEQUENCE);
+      assertEquals(2, counters.snapshot().filterChunksRead(), "both served by the cache now");
       // The empty column: the newest entry is the put at 50, the row tombstone at 40 is reported too.
       GetResult e = t.get(FilterProbe.of(b("r"), EMPTY), InternalKey.MAX_SEQUENCE);
       assertArrayEquals(b("newer"), e.value());

@@ -405,8 +405,8 @@ public final class TableCache implements AutoCloseable {
   }
 
   /**
-   * Heap bytes the open readers hold outside the block cache (index top levels, filter indexes,
-   * row-tombstone filters): what keeping tables open costs besides the cache.
+   * Heap bytes the open readers hold outside the block cache (index top levels and filter
+   * indexes): what keeping tables open costs besides the cache.
    */
   public long pinnedBytes() {
     return pinnedBytes.sum();
