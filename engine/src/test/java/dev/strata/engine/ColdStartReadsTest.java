@@ -87,7 +87,11 @@ final class ColdStartReadsTest {
         assertTrue(after.dataBlocksRead() - before.dataBlocksRead() <= passed, why);
         if (present) {
           assertTrue(passed >= 1, why);
-          assertEquals(1, after.dataBlocksRead() - before.dataBlocksRead(), why);
+          // The holding table's block, plus one for each newer table whose filter let the key
+          // through falsely (its index may also rule the key out before any block is read).
+          long blocks = after.dataBlocksRead() - before.dataBlocksRead();
+          long falsePositives = after.bloomFalsePositives() - before.bloomFalsePositives();
+          assertTrue(blocks >= 1 && blocks <= 1 + falsePositives, why);
         }
         assertEquals(before.bytesReadAtOpen(), after.bytesReadAtOpen(), "no table opened: " + why);
       }
