@@ -18,11 +18,17 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * At most {@code maxOpenFiles} tables are open: in process (the cache's count), and for real in a
  * child JVM whose descriptors are limited with {@code ulimit -n}, where a database of over 600
- * tables must open, answer Gets and a scan, and compact. The same child with no limit on open
- * tables fails there, which shows the limit bites.
+ * tables (2,000 with the property below) must open, answer Gets and a scan, and compact. The same
+ * child with no limit on open tables fails there, which shows the limit bites.
  */
 final class TableCacheLimitTest {
-  private static final int KEYS = 24_000;
+  /**
+   * About 40 keys per table once settled: 24,000 keys make over 600 tables in about 15 s. The
+   * issue's 2,000 tables take 80,000 keys and about two minutes on 2 cores, too long for every CI
+   * run: {@code -Dstrata.test.manyTablesKeys=80000} runs that size (README, "The table cache").
+   */
+  private static final int KEYS = Integer.getInteger("strata.test.manyTablesKeys", 24_000);
+  private static final int MIN_TABLES = KEYS / 40;
   private static final int ULIMIT = 256;
 
   @TempDir Path dir;
@@ -115,7 +121,8 @@ final class TableCacheLimitTest {
     String[] ok = limited.output.strip().split(" ");
     assertEquals("ok", ok[0], limited.output);
     assertEquals(KEYS, Integer.parseInt(ok[1]));
-    assertTrue(Integer.parseInt(ok[2]) >= 600, "tables: " + ok[2]);
+    assertTrue(Integer.parseInt(ok[2]) >= MIN_TABLES, "tables: " + ok[2]);
+    System.out.println("child: " + limited.output.strip());
     assertTrue(Integer.parseInt(ok[3]) < ULIMIT, "descriptors: " + ok[3]);
   }
 
