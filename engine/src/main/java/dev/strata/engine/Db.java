@@ -1,22 +1,9 @@
 package dev.strata.engine;
 
-import com.google.errorprone.annotations.concurrent.GuardedBy;
-import dev.strata.engine.compaction.BackgroundThreads;
-import dev.strata.engine.compaction.Compaction;
-import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.compaction.SnapshotStripes;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
-import dev.strata.engine.fs.FileDescriptors;
-import dev.strata.engine.fs.FileLayer;
-import dev.strata.engine.fs.FileNames;
-import dev.strata.engine.log.BatchCodec;
-import dev.strata.engine.log.LogFormat;
-import dev.strata.engine.log.LogWriter;
-import dev.strata.engine.manifest.FileMetadata;
-import dev.strata.engine.manifest.ManifestWriteException;
-import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.observe.DbDescription;
 import dev.strata.engine.observe.MBeans;
 import dev.strata.engine.observe.FlightRecording;
@@ -29,18 +16,11 @@ import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.read.OpenReaders;
 import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.read.ReadPath;
-import dev.strata.engine.read.ReadPathWarmUp;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
-import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
-import dev.strata.engine.version.VersionEdit;
-import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
-import dev.strata.engine.write.WriteController;
-import dev.strata.engine.write.WriterQueue;
-import dev.strata.engine.write.WriterQueue.Writer;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.CacheStats;
 import dev.strata.sstable.ReadCounters;
@@ -50,19 +30,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.management.ObjectName;
 
@@ -94,36 +70,16 @@ import javax.management.ObjectName;
  * the interrupt flag stays set.
  *
  * <p>Thread-safe: any number of threads may read and write at once.
- */
 /*
- * Concurrency. Mutable engine state (the memtable, the frozen memtables, the log, the current
- * version, the writer queue, background flags) is guarded by one ReentrantLock, `mutex`. Reads never
- * take it: they acquire the volatile `view` (memtables + version, reference-counted) and read the
- * volatile `lastSequence` as their snapshot. A write is visible once `lastSequence` covers it, which
- * is published only after its entries are in the memtable, so a read never sees half a batch.
- *
- * Writes queue up (write.WriterQueue, LevelDB's writer queue): the writer at the head becomes the
- * leader, takes the batches queued behind it as one group, appends them to the log in one write
- * with the mutex released (only the head of the queue touches the log), inserts them into the
- * memtable, publishes their sequence numbers, and wakes the group. Switching the memtable and the
- * log happens only at the head of the queue (a flush request is queued like a write, as a barrier),
- * so it never races a leader's log write.
- *
- * Two background threads (compaction.BackgroundThreads) run flushes and compactions, so a flush
- * never waits for a compaction. Their edits cannot conflict: a flush only adds a level-0 table
- * newer than anything a compaction reads, and the single compaction thread picks from the current
- * version, so no table is in two compactions. Each job works with the mutex released (its inputs
- * are immutable: a frozen memtable, or tables of a version it holds a reference on) and installs
- * its edit against whatever version is current when it finishes, under the mutex. Flushes install
- * in freezing order (one flush thread, oldest frozen memtable first), so the log number an install
- * records is always that of the oldest memtable not yet in a table. Files leave the disk only when
- * no version lists them any more (version.TableRef), so a running job or read never loses one.
- *
- * Writers are held back so that compaction keeps up (write.WriteController): level 0 at its
- * slowdown trigger delays each write group, at its stop trigger stops writes, and a memtable is
- * frozen only when level 0 has room for it once flushed, so level 0 never exceeds the stop trigger.
- * A memtable too large for one table becomes several; its flush waits, before it installs, for a
- * level-0 compaction when they would not fit (the only case where a flush waits for a compaction).
+ * Structure (RocksDB splits DBImpl the same way across db_impl_*.cc). Db is the facade: it checks
+ * arguments and delegates. The state the parts share (memtables, logs, the current version, the
+ * published view and the last sequence) is EngineState, guarded by its one ReentrantLock, `mutex`;
+ * reads never take it: they acquire the volatile view, then read the volatile lastSequence as their
+ * snapshot (EngineState.acquireView says why in that order). A write is visible once lastSequence
+ * covers it, which is published only after its entries are in the memtable, so a read never sees
+ * half a batch. WritePath runs the write group (leader and followers, log append, memtable switch,
+ * stalls); BackgroundWork schedules, runs and installs flushes and compactions; Startup takes what
+ * Recovery found on disk into the engine state. Each of them states its own concurrency rules.
  */
 public final class Db implements AutoCloseable {
   /** Longest row in bytes; rows are 1..MAX_ROW_LENGTH. */
@@ -135,19 +91,10 @@ public final class Db implements AutoCloseable {
   /** Longest value in bytes; values are 0..MAX_VALUE_LENGTH. */
   public static final int MAX_VALUE_LENGTH = Limits.MAX_VALUE_LENGTH;
 
-  private static final System.Logger LOG = System.getLogger(Db.class.getName());
   private static final byte[] EMPTY = new byte[0];
-
-  /** Frozen memtables allowed to wait for flush before writers stall. */
-  private static final int MAX_FROZEN_MEMTABLES = 2;
-
-  /** Bytes of batches a leader groups into one log write, at most (LevelDB's 1 MiB). */
-  private static final long MAX_GROUP_BYTES = 1 << 20;
 
   private final Path dir;
   private final DbOptions options;
-  /** Logs and tables are written through this: the real file system but in fault tests. */
-  private final FileLayer files;
   /** The exclusive directory lock; null for a read-only open, which takes none. */
   private final DirectoryLock lock;
   private final BlockCache cache;
@@ -156,22 +103,8 @@ public final class Db implements AutoCloseable {
   /** Read costs of Gets and scans; compaction counts into a counter of its own. */
   private final ReadCounters readCounters = new ReadCounters();
   private final LongAdder gets = new LongAdder();
-  private final LongAdder writesAcknowledged = new LongAdder();
-  private final LongAdder logWrites = new LongAdder();
-  private final LongAdder logSyncs = new LongAdder();
-  private final CompactionPicker picker;
-  private final OutputTables outputs;
   /** Open scanners, which close() closes so none keeps a file open past it. */
   private final OpenReaders readers = new OpenReaders();
-  private final BackgroundThreads background = new BackgroundThreads();
-  private final WriteController writeController;
-
-  /** Run before each flush and compaction reads its inputs, without the mutex; test seams. */
-  private volatile Runnable beforeFlush = () -> {};
-
-  private volatile Runnable beforeCompaction = () -> {};
-  /** Run under the mutex when a writer starts to wait in makeRoom; for tests of write stops. */
-  private volatile Runnable onWriterStop = () -> {};
   /** The directory as slow-read events name it. */
   private final String dirName;
   /** The registered management bean's name; null when registration failed. */
@@ -181,73 +114,29 @@ public final class Db implements AutoCloseable {
   /** Live snapshots; flushes and compactions keep what they see. */
   private final Snapshots snapshots = new Snapshots();
 
-  private final ReentrantLock mutex = new ReentrantLock();
-  /** Signalled when background work finishes a step, fails, or stops. */
-  private final Condition backgroundProgress = mutex.newCondition();
+  /** Where flushes and compactions write their tables, and recovery its replayed logs. */
+  private final OutputTables outputs;
 
-  /** Writers waiting their turn; the head writes the group (group commit). */
-  private final WriterQueue writers;
-
-  @GuardedBy("mutex")
-  private MemTable mem = new MemTable();
-
-  /** Frozen memtables with the log that holds each, newest first. */
-  @GuardedBy("mutex")
-  private final ArrayDeque<Frozen> frozen = new ArrayDeque<>();
-
-  @GuardedBy("mutex")
-  private LogWriter log;
-
-  /**
-   * The oldest log holding entries of the mutable memtable: the current log, except after a
-   * recovery that kept the replayed logs (see resumeLogs), when the memtable spans them all.
-   */
-  @GuardedBy("mutex")
-  private long memLogNumber;
-
-  /** The current version, its manifest and the file numbers. */
-  private final VersionSet versions;
-
-  @GuardedBy("mutex")
-  private boolean flushScheduled;
-
-  @GuardedBy("mutex")
-  private boolean compactionScheduled;
-
-  /** The flush thread waits for level 0 to be compacted before it installs (awaitLevelZeroRoom). */
-  @GuardedBy("mutex")
-  private boolean flushWaitsForLevelZero;
-
-  /** The picker's estimate for the current version, kept for the write controller. */
-  @GuardedBy("mutex")
-  private long pendingCompactionBytes;
-
-  @GuardedBy("mutex")
-  private long manualCompactionsRequested;
-
-  @GuardedBy("mutex")
-  private long manualCompactionsDone;
-
-  @GuardedBy("mutex")
-  private boolean closing;
+  /** Memtables, logs, the current version and the published view: see EngineState. */
+  private final EngineState state;
+  private final ReentrantLock mutex;
+  /** Failures of flushes and compactions: retried when they lost nothing, else final. */
+  private final BackgroundErrors backgroundErrors;
+  private final BackgroundWork background;
+  private final WritePath writePath;
 
   /** What the open's log replay dropped (DbStats): set before the database is published. */
   private long walBytesDroppedAtOpen;
 
   private long walRecordsDroppedAtOpen;
 
-  private volatile ReadView view;
-  private volatile long lastSequence;
-  /** Failures of flushes and compactions: retried when they lost nothing, else final. */
-  private final BackgroundErrors backgroundErrors;
-  private volatile boolean closed;
-
   private Db(Path dir, DbOptions options, DirectoryLock lock) {
     this.dir = dir;
     this.dirName = dir.toString();
     this.options = options;
-    this.files = options.fileLayer();
     this.lock = lock;
+    this.state = new EngineState(dir, options.fileLayer());
+    this.mutex = state.mutex;
     this.cache = new ClockBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
     this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters, mutex);
     if (options.readOnly()) {
@@ -256,30 +145,20 @@ public final class Db implements AutoCloseable {
     if (options.pinL0FilterAndIndexBlocksInCache()) {
       tables.pinsLevelZeroMetadata();
     }
-    this.picker = new CompactionPicker(options);
-    this.writeController = options.writeController();
-    this.versions = new VersionSet(dir, mutex, files);
     this.backgroundErrors = new BackgroundErrors(dir, mutex);
-    this.writers =
-        new WriterQueue(
-            mutex,
-            MAX_GROUP_BYTES,
-            () -> {
-              if (closing) {
-                backgroundProgress.signalAll(); // close() waits for the queue to drain
-              }
-            });
     this.outputs =
         new OutputTables(
             dir,
-            files,
+            options.fileLayer(),
             options.tableOptions(),
             options.targetFileSizeBytes(),
-            versions::newFileNumber,
+            state.versions::newFileNumber,
             tables,
             () -> SnapshotStripes.of(snapshots.sequences()),
             options.maxTableBlockBytes(),
             options.maxSubcompactions());
+    this.background = new BackgroundWork(state, options, tables, outputs, backgroundErrors);
+    this.writePath = new WritePath(state, options, backgroundErrors, background);
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */
@@ -315,9 +194,12 @@ public final class Db implements AutoCloseable {
       throw t;
     }
     try {
-      db.recover();
-      db.openTablesAhead();
-      db.startBackgroundWork();
+      Startup startup = new Startup(db.state, options, db.tables, db.outputs, db.background);
+      Recovery r = startup.recover();
+      db.walBytesDroppedAtOpen = r.replay.droppedBytes();
+      db.walRecordsDroppedAtOpen = r.replay.droppedRecords();
+      startup.openTablesAhead();
+      startup.startBackgroundWork();
       db.management = MBeans.register(dir, new DbManagement(db, dir.toString()));
       return db;
     } catch (Throwable t) {
@@ -327,126 +209,11 @@ public final class Db implements AutoCloseable {
   }
 
   /**
-   * Brings the on-disk state to a clean start: the logs a crash left are replayed; they stay the
-   * memtable's logs when they fit in it ({@link #resumeLogs}), else they are written to a level-0
-   * table and a new log begins (never appending after a dropped stretch); the manifest records it,
-   * and files no manifest lists (outputs of an interrupted flush or compaction) are deleted.
-   */
-  private void recover() throws IOException {
-    Recovery r = Recovery.run(dir, tables, options);
-    walBytesDroppedAtOpen = r.replay.droppedBytes();
-    walRecordsDroppedAtOpen = r.replay.droppedRecords();
-    mutex.lock();
-    try {
-      if (options.readOnly()) {
-        // Serve what recovery found: the tables and, in memory, the replayed logs. Nothing is
-        // written or deleted, no log is opened and no background work is scheduled.
-        versions.start(Version.of(r.levels), r.nextFileNumber);
-        lastSequence = r.lastSequence;
-        mem = r.replayed;
-        publishView();
-        return;
-      }
-      versions.start(Version.of(r.levels), r.nextFileNumber);
-      lastSequence = r.lastSequence;
-      if (!resumeLogs(r)) {
-        VersionEdit edit = new VersionEdit();
-        if (!r.replayed.isEmpty()) {
-          outputs.flush(r.replayed).forEach(edit::add);
-        }
-        long logNumber = versions.newFileNumber();
-        log =
-            LogWriter.create(files, FileNames.log(dir, logNumber), logNumber, options.syncWrites());
-        memLogNumber = logNumber;
-        publishView();
-        install(edit, logNumber);
-      }
-      versions.deleteUnlistedFiles();
-    } finally {
-      mutex.unlock();
-    }
-    tables.reclaimRetired();
-  }
-
-  /**
-   * Opens the tables of the recovered version before the first read needs them, level 0 first
-   * (see {@link TableCache#openAhead}): what opening a table reads (footer, properties, filter
-   * index, index root) then counts in {@code bytesReadAtOpen} and costs the open, as in RocksDB,
-   * and the first Get reads only the blocks it needs. Before background work starts, so no
-   * compaction deletes a table under it. Takes at most half of the descriptors the process has
-   * left: the reads open the rest when they need them, as they would have without this. The
-   * first open in a JVM also runs the Get path once on the side ({@link ReadPathWarmUp}).
-   */
-  private void openTablesAhead() {
-    List<FileMetadata> files;
-    mutex.lock();
-    try {
-      files = versions.current().files();
-    } finally {
-      mutex.unlock();
-    }
-    tables.openAhead(files, FileDescriptors.free() / 2);
-    if (!files.isEmpty()) {
-      ReadPathWarmUp.onceInThisJvm(dir, files.get(0));
-    }
-  }
-
-  /** Schedules the flushes and compactions recovery left due; none for a read-only open. */
-  private void startBackgroundWork() {
-    if (options.readOnly()) {
-      return;
-    }
-    mutex.lock();
-    try {
-      scheduleBackgroundWork();
-    } finally {
-      mutex.unlock();
-    }
-  }
-
-  /**
-   * Recovery without a flush (RocksDB's {@code avoid_flush_during_recovery}), so that reopening
-   * needs no free space: when the replayed logs fit in the memtable, they become the memtable's
-   * logs and the newest one takes the next writes. It applies only when nothing was dropped but a
-   * torn tail of the newest log (cut off here, so the log is a clean prefix again), and when that
-   * log ends with the newest sequence number (a new record must follow its last one, see {@link
-   * dev.strata.engine.log.LogReplay}). The older logs are forced first: a power loss must not cut
-   * them behind records appended to the newest. Returns false, having changed nothing, otherwise.
-   */
-  @GuardedBy("mutex")
-  private boolean resumeLogs(Recovery r) throws IOException {
-    if (r.logs.isEmpty() || r.replayed.approximateBytes() >= options.memtableBytes()) {
-      return false;
-    }
-    if (r.replay.stop() != null && !r.replay.tornTailOnly()) {
-      return false;
-    }
-    if (r.replay.records() > 0 && r.replay.lastReplayedSequence() != r.lastSequence) {
-      return false;
-    }
-    long newest = r.logs.lastKey();
-    Path newestFile = r.logs.get(newest);
-    long validLength =
-        r.replay.stop() == null ? Files.size(newestFile) : r.replay.stop().offset();
-    if (validLength < LogFormat.FILE_HEADER_BYTES) {
-      return false; // a log whose header was never written whole: start a new one
-    }
-    for (Path older : r.logs.headMap(newest).values()) {
-      LogWriter.force(files, older);
-    }
-    log = LogWriter.reopen(files, newestFile, newest, validLength, options.syncWrites());
-    mem = r.replayed;
-    memLogNumber = r.logs.firstKey();
-    publishView();
-    return true;
-  }
-
-  /**
    * Makes every compaction run {@code hook} on the compaction thread, without the mutex, before it
    * reads its inputs: a test holds compactions there to show what does not wait for them.
    */
   void beforeEachCompaction(Runnable hook) {
-    beforeCompaction = Objects.requireNonNull(hook, "hook");
+    background.beforeEachCompaction(hook);
   }
 
   /**
@@ -454,7 +221,7 @@ public final class Db implements AutoCloseable {
    * which {@link WriteStats#stops} counts once it ends): a test learns the writer is stopped now.
    */
   void onEachWriterStop(Runnable hook) {
-    onWriterStop = Objects.requireNonNull(hook, "hook");
+    writePath.onEachWriterStop(hook);
   }
 
   /** Table readers open now, leased or not; for tests of the {@code maxOpenFiles} bound. */
@@ -464,15 +231,15 @@ public final class Db implements AutoCloseable {
 
   /** Makes every flush run {@code hook} on the flush thread, without the mutex, before it writes. */
   void beforeEachFlush(Runnable hook) {
-    beforeFlush = Objects.requireNonNull(hook, "hook");
+    background.beforeEachFlush(hook);
   }
 
   /** Releases what a failed open holds. */
   private void abandonOpen() throws IOException {
-    closed = true;
+    state.closed = true;
     mutex.lock();
     try {
-      closing = true; // a background step scheduled by recover() does nothing now
+      state.closing = true; // a background step scheduled by recover() does nothing now
     } finally {
       mutex.unlock();
     }
@@ -483,13 +250,13 @@ public final class Db implements AutoCloseable {
     }
     mutex.lock();
     try {
-      if (log != null) {
-        Closeables.closeSuppressing(null, log);
+      if (state.log != null) {
+        Closeables.closeSuppressing(null, state.log);
       }
-      if (view != null) {
-        view.release();
+      if (state.view != null) {
+        state.view.release();
       }
-      versions.close();
+      state.versions.close();
     } finally {
       mutex.unlock();
       tables.close();
@@ -541,257 +308,10 @@ public final class Db implements AutoCloseable {
     }
   }
 
-  /**
-   * Queues the write and returns once it is in the log and the memtable. The mutations' arrays are
-   * the caller's own (a single put's, not copied) or a batch's copies: they are read while the call
-   * lasts, encoded into the log record and copied into the memtable's arena, and never kept. The thread that reaches the head of the queue writes its group.
-   */
+  /** Queues the write and returns once it is in the log and the memtable (see WritePath). */
   private void write(List<Mutation> mutations) throws IOException {
     ensureWritable();
-    mutex.lock();
-    try {
-      Writer head = writers.enqueue(mutations);
-      if (head != null) {
-        lead(head);
-      }
-    } finally {
-      mutex.unlock();
-    }
-  }
-
-  /**
-   * Runs at the head of the writer queue: writes the head's group, then hands the head on. For a
-   * barrier it freezes the memtable and returns the newest frozen memtable (the one it froze, or
-   * the one before when the memtable was empty; null when none waits), whose flush makes every
-   * write before the barrier durable.
-   */
-  @GuardedBy("mutex")
-  private Frozen lead(Writer head) throws IOException {
-    assert mutex.isHeldByCurrentThread();
-    List<Writer> group = List.of(head);
-    Throwable failure = null;
-    try {
-      if (closing) {
-        throw new IllegalStateException("database is closed: " + dir);
-      }
-      throwIfBackgroundFailed();
-      if (head.isBarrier()) {
-        makeRoom(true);
-        return frozen.peekFirst();
-      }
-      makeRoom(false); // may wait: writers queued meanwhile join this group
-      group = writers.group(head);
-      delayIfSlowingDown(group);
-      appendGroup(group);
-      return null;
-    } catch (Throwable t) {
-      failure = t;
-      throw t;
-    } finally {
-      writers.finish(group, failure);
-    }
-  }
-
-  /**
-   * Logs the group in one write and applies it to the memtable, with the mutex released: only the
-   * head of the queue gets here, and the memtable takes concurrent readers. A failed log write
-   * fails the group only: the log writer cuts the file back to its last complete record and takes
-   * the next group (an interrupt it even retries). Only a log writer that could not do so (a failed
-   * fsync, a failed repair) stops all further writes, because the log's durable state is unknown.
-   */
-  @GuardedBy("mutex")
-  private void appendGroup(List<Writer> group) throws IOException {
-    long first = lastSequence + 1;
-    List<byte[]> records = group.size() == 1 ? null : new ArrayList<>(group.size());
-    long seq = first;
-    if (records == null) { // the usual group of one: no list to grow
-      records = List.of(BatchCodec.encode(seq, group.get(0).mutations()));
-      seq += group.get(0).mutations().size();
-    } else {
-      for (Writer w : group) {
-        records.add(BatchCodec.encode(seq, w.mutations()));
-        seq += w.mutations().size();
-      }
-    }
-    MemTable target = mem;
-    LogWriter targetLog = log;
-    mutex.unlock();
-    try {
-      targetLog.append(records);
-      logWrites.increment();
-      if (options.syncWrites()) {
-        logSyncs.increment();
-      }
-    } catch (IOException e) {
-      if (targetLog.failed()) {
-        backgroundErrors.recordPermanent(e);
-      }
-      throw e;
-    } finally {
-      mutex.lock();
-    }
-    seq = first;
-    for (Writer w : group) {
-      for (Mutation m : w.mutations()) {
-        target.add(m.kind(), m.row(), m.column(), seq++, m.value());
-      }
-    }
-    lastSequence = seq - 1;
-    writesAcknowledged.add(group.size());
-  }
-
-  /**
-   * Waits until a write may go ahead, freezing the memtable when it is full or when {@code freeze}
-   * asks for it (a barrier). Writes stop while the write controller says so; a memtable is frozen
-   * only when fewer than {@link #MAX_FROZEN_MEMTABLES} wait for their flush and level 0 has room
-   * for every frozen memtable. A stop is counted once, with the whole time it lasted.
-   */
-  @GuardedBy("mutex")
-  private void makeRoom(boolean freeze) throws IOException {
-    assert mutex.isHeldByCurrentThread();
-    boolean stopped = false;
-    long stoppedAt = 0;
-    try {
-      while (true) {
-        throwIfBackgroundFailed();
-        if (closing) {
-          throw new IllegalStateException("database is closed: " + dir);
-        }
-        int levelZero = versions.current().level(0).size();
-        boolean wait;
-        if (freeze) {
-          if (mem.isEmpty()) {
-            return;
-          }
-          wait = !roomToFreeze(levelZero);
-        } else if (writeController.mustStop(levelZero, pendingCompactionBytes)) {
-          wait = true;
-        } else if (mem.approximateBytes() < options.memtableBytes()) {
-          return;
-        } else {
-          wait = !roomToFreeze(levelZero);
-        }
-        if (!wait) {
-          freezeMemTable();
-          if (freeze) {
-            return;
-          }
-        } else {
-          // Waiting for a flush or compaction that keeps failing would hang the writer: it fails
-          // now with the failure, and the job retries on its own (BackgroundErrors).
-          backgroundErrors.throwIfRetrying();
-          if (!stopped) {
-            stopped = true;
-            stoppedAt = System.nanoTime();
-            onWriterStop.run();
-          }
-          backgroundProgress.awaitUninterruptibly();
-        }
-      }
-    } finally {
-      if (stopped) {
-        writeController.recordStop(System.nanoTime() - stoppedAt);
-      }
-    }
-  }
-
-  @GuardedBy("mutex")
-  private boolean roomToFreeze(int levelZero) {
-    return frozen.size() < MAX_FROZEN_MEMTABLES
-        && !writeController.mustNotFreeze(levelZero, frozen.size());
-  }
-
-  /**
-   * Delays the group when level 0 or the pending compaction bytes are in the slowdown range, with
-   * the mutex released: writers arriving meanwhile queue behind the group.
-   */
-  @GuardedBy("mutex")
-  private void delayIfSlowingDown(List<Writer> group) {
-    long bytes = 0;
-    for (Writer w : group) {
-      bytes += w.bytes();
-    }
-    long delay =
-        writeController.delayNanos(
-            versions.current().level(0).size(), pendingCompactionBytes, bytes);
-    if (delay == 0) {
-      return;
-    }
-    long start = System.nanoTime();
-    mutex.unlock();
-    try {
-      for (long left = delay; left > 0; left = start + delay - System.nanoTime()) {
-        LockSupport.parkNanos(left); // not interruptible: a write in progress is never abandoned
-      }
-    } finally {
-      mutex.lock();
-    }
-    writeController.recordSlowdown(System.nanoTime() - start);
-  }
-
-  /** Freezes the memtable (if it holds anything) behind a new log and schedules its flush. */
-  @GuardedBy("mutex")
-  private void freezeMemTable() throws IOException {
-    assert mutex.isHeldByCurrentThread();
-    if (mem.isEmpty()) {
-      return;
-    }
-    long number = versions.newFileNumber();
-    LogWriter next = LogWriter.create(files, FileNames.log(dir, number), number, options.syncWrites());
-    LogWriter old = log;
-    log = next;
-    mem.freeze();
-    frozen.addFirst(new Frozen(mem, memLogNumber));
-    mem = new MemTable();
-    memLogNumber = number;
-    publishView();
-    scheduleBackgroundWork(); // first: whatever happens to the old log, its memtable gets flushed
-    retire(old);
-  }
-
-  /**
-   * Forces a log that takes no more writes, with its directory entry, then closes it. Without
-   * this, under {@code syncWrites(false)}, a power loss could keep the next log's records while
-   * this one loses its tail: a history with a hole, of which recovery keeps only the part before
-   * it (see {@link WalRecoveryMode}). So the older log is whole on disk before the newer one takes
-   * a write (the caller is at the head of the writer queue). A failure here loses nothing the
-   * process holds: the frozen memtable is flushed from memory all the same; it is logged.
-   */
-  @GuardedBy("mutex")
-  private void retire(LogWriter old) {
-    try {
-      if (!options.syncWrites()) { // with syncWrites every append was forced, and the entry too
-        old.sync();
-        files.syncDirectory(dir);
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "could not force " + old.file() + " before switching logs; its memtable is flushed from"
-              + " memory, until then a power loss may cut this log",
-          e);
-    } finally {
-      try {
-        old.close();
-      } catch (IOException e) {
-        LOG.log(System.Logger.Level.WARNING, "could not close " + old.file(), e);
-      }
-    }
-  }
-
-  /** A frozen memtable waiting for its flush, with the log that holds it. */
-  private static final class Frozen {
-    final MemTable mem;
-    final long logNumber;
-
-    /** Set once the memtable is in a table the manifest lists; flush() waits for it. */
-    @GuardedBy("mutex")
-    boolean flushed;
-
-    Frozen(MemTable mem, long logNumber) {
-      this.mem = mem;
-      this.logNumber = logNumber;
-    }
+    writePath.write(mutations);
   }
 
   // ---------------------------------------------------------------- reads
@@ -821,7 +341,7 @@ public final class Db implements AutoCloseable {
     gets.increment();
     SlowReadEvent slow = FlightRecording.startRead();
     ReadView v = acquireView();
-    long snapshot = s == null ? lastSequence : pinned; // after the view: see acquireView
+    long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
     try {
       return ReadPath.get(v, snapshot, row, column);
     } finally {
@@ -849,7 +369,7 @@ public final class Db implements AutoCloseable {
     ensureOpen();
     long pinned = pinnedSequence(s);
     ReadView v = acquireView();
-    long snapshot = s == null ? lastSequence : pinned; // after the view: see acquireView
+    long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
     List<InternalIterator> sources;
     try {
       sources = ReadPath.rowSources(v, row);
@@ -897,7 +417,7 @@ public final class Db implements AutoCloseable {
     ensureOpen();
     long pinned = pinnedSequence(s);
     ReadView v = acquireView();
-    long snapshot = s == null ? lastSequence : pinned; // after the view: see acquireView
+    long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
     byte[] from = fromRowInclusive == null ? null : fromRowInclusive.clone();
     byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
     List<InternalIterator> sources;
@@ -921,7 +441,7 @@ public final class Db implements AutoCloseable {
     ensureOpen();
     byte[] prefix = rowPrefix.clone();
     ReadView v = acquireView();
-    long snapshot = lastSequence; // after the view: see acquireView
+    long snapshot = state.lastSequence; // after the view: see acquireView
     List<InternalIterator> sources;
     try {
       sources = prefixScans.sources(v, prefix);
@@ -978,7 +498,7 @@ public final class Db implements AutoCloseable {
     gets.add(rows.length);
     SlowReadEvent slow = FlightRecording.startRead();
     ReadView v = acquireView();
-    long snapshot = lastSequence; // after the view: see acquireView
+    long snapshot = state.lastSequence; // after the view: see acquireView
     try {
       return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns)));
     } finally {
@@ -996,7 +516,7 @@ public final class Db implements AutoCloseable {
     Limits.checkCell(row, column);
     ensureOpen();
     ReadView v = acquireView();
-    long snapshot = lastSequence; // after the view: see acquireView
+    long snapshot = state.lastSequence; // after the view: see acquireView
     try {
       return ReadPath.mayContain(v, snapshot, row, column);
     } finally {
@@ -1022,7 +542,7 @@ public final class Db implements AutoCloseable {
     ensureOpen();
     long pinned = pinnedSequence(s);
     ReadView v = acquireView();
-    return new DbCursor(v, s == null ? lastSequence : pinned, readers); // after the view
+    return new DbCursor(v, s == null ? state.lastSequence : pinned, readers); // after the view
   }
 
   /**
@@ -1031,7 +551,7 @@ public final class Db implements AutoCloseable {
    */
   public Snapshot snapshot() {
     ensureOpen();
-    return snapshots.take(() -> lastSequence);
+    return snapshots.take(() -> state.lastSequence);
   }
 
   /** The sequence {@code s} pins (checked: open and of this database); -1 for null (now). */
@@ -1039,21 +559,9 @@ public final class Db implements AutoCloseable {
     return s == null ? -1 : snapshots.sequenceOf(s);
   }
 
-  /**
-   * Acquires the current view. A read takes its snapshot after this, never before: a flush or
-   * compaction keeps only the newest version of a cell (besides those a registered {@link Snapshot}
-   * sees), so a view published after the snapshot may
-   * hold a cell's newer version (invisible at the snapshot) without the older one the snapshot
-   * needs. Every table of a view acquired first holds only entries at or below the snapshot.
-   */
+  /** Acquires the current view; a read takes its snapshot after this (see EngineState.acquireView). */
   private ReadView acquireView() {
-    while (true) {
-      ReadView v = view;
-      if (v.tryAcquire()) {
-        return v;
-      }
-      ensureOpen();
-    }
+    return state.acquireView();
   }
 
   // ---------------------------------------------------------------- flush and compaction
@@ -1065,291 +573,13 @@ public final class Db implements AutoCloseable {
    */
   public void flush() throws IOException {
     ensureWritable();
-    mutex.lock();
-    try {
-      Writer head = writers.enqueue(null); // a barrier leads its own group: never null
-      Frozen target = lead(head);
-      while (target != null && !target.flushed) {
-        throwIfBackgroundFailed();
-        if (closing) {
-          throw new IllegalStateException("database is closed: " + dir);
-        }
-        backgroundErrors.throwIfRetrying();
-        backgroundProgress.awaitUninterruptibly();
-      }
-      throwIfBackgroundFailed();
-    } finally {
-      mutex.unlock();
-    }
+    writePath.flush();
   }
 
   /** Flushes, then compacts every table into the last level, dropping tombstones; waits for it. */
   public void compact() throws IOException {
     flush();
-    mutex.lock();
-    try {
-      long ticket = ++manualCompactionsRequested;
-      scheduleBackgroundWork();
-      while (manualCompactionsDone < ticket) {
-        throwIfBackgroundFailed();
-        if (closing) {
-          throw new IllegalStateException("database is closed: " + dir);
-        }
-        backgroundErrors.throwIfRetrying();
-        backgroundProgress.awaitUninterruptibly();
-      }
-    } finally {
-      mutex.unlock();
-    }
-  }
-
-  @GuardedBy("mutex")
-  private void scheduleBackgroundWork() {
-    assert mutex.isHeldByCurrentThread();
-    if (closing || backgroundErrors.failedPermanently()) {
-      return;
-    }
-    if (!flushScheduled && !frozen.isEmpty()) {
-      flushScheduled = true;
-      background.submitFlush(this::flushStep);
-    }
-    boolean manual = manualCompactionsDone < manualCompactionsRequested;
-    boolean auto = options.autoCompaction() && compactionNeeded();
-    if (!compactionScheduled && (manual || auto)) {
-      compactionScheduled = true;
-      background.submitCompaction(this::compactionStep);
-    }
-  }
-
-  /** One step on the flush thread: flushes the oldest frozen memtable. */
-  private void flushStep() {
-    mutex.lock();
-    try {
-      backgroundErrors.awaitRetry(backgroundProgress, () -> closing);
-      if (!closing && !frozen.isEmpty()) {
-        flushOldestFrozen();
-        backgroundErrors.succeeded();
-      }
-    } catch (Throwable t) {
-      recordBackgroundError(t);
-    } finally {
-      flushScheduled = false;
-      scheduleBackgroundWork();
-      backgroundProgress.signalAll();
-      mutex.unlock();
-    }
-    tables.reclaimRetired(); // what the install retired: closed and deleted without the mutex
-  }
-
-  /** One step on the compaction thread: the manual compaction asked for, or one the tree needs. */
-  private void compactionStep() {
-    mutex.lock();
-    try {
-      backgroundErrors.awaitRetry(backgroundProgress, () -> closing);
-      if (!closing) {
-        if (manualCompactionsDone < manualCompactionsRequested) {
-          long target = manualCompactionsRequested;
-          Compaction all = picker.all(versions.current());
-          if (!all.inputs().isEmpty()) {
-            runCompaction(all);
-          }
-          manualCompactionsDone = target;
-        } else if (options.autoCompaction() && picker.needsCompaction(versions.current())) {
-          runCompaction(picker.pick(versions.current()));
-        } else if (options.autoCompaction() && compactionNeeded()) {
-          runCompaction(picker.levelZero(versions.current()));
-        }
-        backgroundErrors.succeeded();
-      }
-    } catch (Throwable t) {
-      recordBackgroundError(t);
-    } finally {
-      compactionScheduled = false;
-      scheduleBackgroundWork();
-      backgroundProgress.signalAll();
-      mutex.unlock();
-    }
-    tables.reclaimRetired(); // what the install retired: closed and deleted without the mutex
-  }
-
-  @GuardedBy("mutex")
-  private void flushOldestFrozen() throws IOException {
-    assert mutex.isHeldByCurrentThread();
-    Frozen oldest = frozen.peekLast();
-    List<TableRef> written;
-    mutex.unlock();
-    try {
-      beforeFlush.run();
-      written = outputs.flush(oldest.mem);
-      if (options.pinL0FilterAndIndexBlocksInCache()) {
-        // On the flush thread, before the tables are installed: the Get that first consults one
-        // must not load all its metadata to pin it. A failed install drops the readers again.
-        List<FileMetadata> levelZero = new ArrayList<>();
-        written.forEach(t -> levelZero.add(t.metadata()));
-        tables.openAhead(levelZero, FileDescriptors.free() / 2);
-      }
-    } finally {
-      mutex.lock();
-    }
-    try {
-      if (!awaitLevelZeroRoom(written.size())) {
-        outputs.discard(written); // closing: the memtable's log stays, and the next open replays it
-        return;
-      }
-    } catch (IOException | RuntimeException e) {
-      outputs.discard(written);
-      throw e;
-    }
-    VersionEdit edit = new VersionEdit();
-    written.forEach(edit::add);
-    // The memtable stays frozen (and in every view published) until its table is installed: the
-    // install releases the mutex while it writes the manifest. The oldest log still needed is then
-    // that of the next oldest frozen memtable, or of the memtable taking writes.
-    Iterator<Frozen> oldestFirst = frozen.descendingIterator();
-    oldestFirst.next();
-    long logNumber = oldestFirst.hasNext() ? oldestFirst.next().logNumber : memLogNumber;
-    try {
-      versions.install(edit, () -> lastSequence, logNumber, true);
-    } catch (IOException | RuntimeException e) {
-      discardUnlessListed(written, e);
-      throw e;
-    }
-    Frozen flushed = frozen.removeLast();
-    assert flushed == oldest : "only the flush thread removes frozen memtables";
-    oldest.flushed = true;
-    afterInstall();
-    assert !writeController.pastStopTrigger(versions.current().level(0).size())
-            || written.size() > writeController.level0StopTrigger()
-        : "level 0 past the stop trigger: " + versions.current().level(0).size();
-  }
-
-  /**
-   * Waits, when the flush's {@code tables} would take level 0 past the stop trigger (a memtable too
-   * large for one table, see {@link WriteController#mustNotInstall}), until a compaction of level 0
-   * makes room; the compaction thread is asked for one even below the compaction trigger. Returns
-   * false when the database closes meanwhile.
-   */
-  @GuardedBy("mutex")
-  private boolean awaitLevelZeroRoom(int tables) throws IOException {
-    assert mutex.isHeldByCurrentThread();
-    try {
-      while (writeController.mustNotInstall(versions.current().level(0).size(), tables)) {
-        if (closing) {
-          return false;
-        }
-        throwIfBackgroundFailed();
-        flushWaitsForLevelZero = true;
-        scheduleBackgroundWork();
-        backgroundProgress.awaitUninterruptibly();
-      }
-      return true;
-    } finally {
-      flushWaitsForLevelZero = false;
-    }
-  }
-
-  /**
-   * Deletes the outputs of a failed install unless the manifest may list them all the same (a
-   * manifest write whose outcome is unknown): then they stay, and the next open deletes them if
-   * they turn out unlisted.
-   */
-  private void discardUnlessListed(List<TableRef> written, Throwable failure) {
-    if (!ManifestWriteException.mayHaveReachedDisk(failure)) {
-      outputs.discard(written);
-    }
-  }
-
-  @GuardedBy("mutex")
-  private void runCompaction(Compaction c) throws IOException {
-    assert mutex.isHeldByCurrentThread();
-    VersionEdit edit = new VersionEdit();
-    for (TableRef t : c.allInputs()) {
-      edit.delete(t.metadata().fileNumber());
-    }
-    if (c.isTrivialMove()) {
-      edit.add(outputs.moved(c.inputs().get(0), c.outputLevel()));
-      install(edit, currentLogNumber(), false);
-      return;
-    }
-    Version base = versions.current();
-    if (!base.tryAcquire()) {
-      throw new IllegalStateException("current version released: " + base);
-    }
-    List<TableRef> written;
-    mutex.unlock();
-    try {
-      beforeCompaction.run();
-      written = outputs.compact(c, base);
-    } finally {
-      mutex.lock();
-      base.release();
-    }
-    written.forEach(edit::add);
-    try {
-      install(edit, currentLogNumber());
-    } catch (IOException | RuntimeException e) {
-      discardUnlessListed(written, e);
-      throw e;
-    }
-  }
-
-  /** Whether the tree needs a compaction, or a flush waits for level 0 to be compacted. */
-  @GuardedBy("mutex")
-  private boolean compactionNeeded() {
-    Version v = versions.current();
-    return picker.needsCompaction(v) || (flushWaitsForLevelZero && !v.level(0).isEmpty());
-  }
-
-  @GuardedBy("mutex")
-  private long currentLogNumber() {
-    return frozen.isEmpty() ? memLogNumber : frozen.peekLast().logNumber;
-  }
-
-  @GuardedBy("mutex")
-  private void install(VersionEdit edit, long logNumber) throws IOException {
-    install(edit, logNumber, true);
-  }
-
-  /** Makes {@code edit} durable and current (see {@link VersionSet#install}) and publishes it. */
-  @GuardedBy("mutex")
-  private void install(VersionEdit edit, long logNumber, boolean deleteFiles) throws IOException {
-    versions.install(edit, () -> lastSequence, logNumber, deleteFiles);
-    afterInstall();
-  }
-
-  /** Publishes the version an install made current. */
-  @GuardedBy("mutex")
-  private void afterInstall() {
-    pendingCompactionBytes = picker.pendingCompactionBytes(versions.current());
-    publishView();
-    reclaimRetiredTables();
-  }
-
-  /**
-   * Closes and deletes, with the mutex released, the tables the install retired (the replaced
-   * view was the last to hold them, unless a read still does): before the job reports its end, so
-   * a compact() that returns has removed what it replaced.
-   */
-  @GuardedBy("mutex")
-  private void reclaimRetiredTables() {
-    assert mutex.isHeldByCurrentThread();
-    mutex.unlock();
-    try {
-      tables.reclaimRetired();
-    } finally {
-      mutex.lock();
-    }
-  }
-
-  @GuardedBy("mutex")
-  private void publishView() {
-    ReadView old = view;
-    view =
-        new ReadView(
-            mem, frozen.stream().map(f -> f.mem).toList(), versions.current());
-    if (old != null) {
-      old.release();
-    }
+    background.compactAll();
   }
 
   // ---------------------------------------------------------------- stats and lifecycle
@@ -1396,14 +626,7 @@ public final class Db implements AutoCloseable {
   /** Counters of the write path: acknowledged writes and the log writes that carried them. */
   public WriteStats writeStats() {
     ensureOpen();
-    return new WriteStats(
-        writesAcknowledged.sum(),
-        logWrites.sum(),
-        logSyncs.sum(),
-        writeController.slowdowns(),
-        writeController.slowdownNanos(),
-        writeController.stops(),
-        writeController.stopNanos());
+    return writePath.stats();
   }
 
   /** The options the database was opened with. */
@@ -1456,16 +679,7 @@ public final class Db implements AutoCloseable {
    */
   public boolean backgroundWorkPending() {
     ensureOpen();
-    mutex.lock();
-    try {
-      return flushScheduled
-          || compactionScheduled
-          || !frozen.isEmpty()
-          || manualCompactionsDone < manualCompactionsRequested
-          || (options.autoCompaction() && compactionNeeded());
-    } finally {
-      mutex.unlock();
-    }
+    return background.pending();
   }
 
   /**
@@ -1477,16 +691,16 @@ public final class Db implements AutoCloseable {
   public void close() throws IOException {
     mutex.lock();
     try {
-      if (closed) {
+      if (state.closed) {
         return;
       }
-      closed = true;
-      closing = true;
+      state.closed = true;
+      state.closing = true;
       MBeans.unregister(management);
       snapshots.closeAll();
-      backgroundProgress.signalAll(); // a waiting flush() or compact() now sees `closing`
-      while (flushScheduled || compactionScheduled || !writers.isEmpty()) {
-        backgroundProgress.awaitUninterruptibly();
+      state.backgroundProgress.signalAll(); // a waiting flush() or compact() now sees `closing`
+      while (background.running() || !writePath.idle()) {
+        state.backgroundProgress.awaitUninterruptibly();
       }
     } finally {
       mutex.unlock();
@@ -1504,14 +718,14 @@ public final class Db implements AutoCloseable {
     mutex.lock();
     try {
       try {
-        if (log != null) { // a read-only database has none
-          log.close();
+        if (state.log != null) { // a read-only database has none
+          state.log.close();
         }
       } catch (IOException e) {
         failure = addFailure(failure, e);
       }
-      view.release();
-      versions.close();
+      state.view.release();
+      state.versions.close();
     } finally {
       mutex.unlock();
       tables.close(); // readers a leaked view still pins: the lock goes next
@@ -1537,9 +751,7 @@ public final class Db implements AutoCloseable {
   }
 
   private void ensureOpen() {
-    if (closed) {
-      throw new IllegalStateException("database is closed: " + dir);
-    }
+    state.ensureOpen();
   }
 
   /** For every call that writes: the database is open, and not read-only. */
@@ -1548,14 +760,5 @@ public final class Db implements AutoCloseable {
     if (options.readOnly()) {
       throw new IllegalStateException("database is open read-only: " + dir);
     }
-  }
-
-  private void throwIfBackgroundFailed() throws IOException {
-    backgroundErrors.throwIfPermanent();
-  }
-
-  @GuardedBy("mutex")
-  private void recordBackgroundError(Throwable t) {
-    backgroundErrors.record(t);
   }
 }

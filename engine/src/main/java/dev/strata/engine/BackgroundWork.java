@@ -1,0 +1,394 @@
+package dev.strata.engine;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.engine.EngineState.Frozen;
+import dev.strata.engine.compaction.BackgroundThreads;
+import dev.strata.engine.compaction.Compaction;
+import dev.strata.engine.compaction.CompactionPicker;
+import dev.strata.engine.compaction.OutputTables;
+import dev.strata.engine.fs.FileDescriptors;
+import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.manifest.ManifestWriteException;
+import dev.strata.engine.version.TableCache;
+import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
+import dev.strata.engine.version.VersionEdit;
+import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.write.WriteController;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The flushes and compactions of an open database: schedules them on the background threads, runs
+ * each with the mutex released, and installs its result (RocksDB's db_impl_compaction_flush).
+ *
+ * <p>Two background threads ({@link BackgroundThreads}) run flushes and compactions, so a flush
+ * never waits for a compaction. Their edits cannot conflict: a flush only adds a level-0 table
+ * newer than anything a compaction reads, and the single compaction thread picks from the current
+ * version, so no table is in two compactions. Each job works with the mutex released (its inputs
+ * are immutable: a frozen memtable, or tables of a version it holds a reference on) and installs
+ * its edit against whatever version is current when it finishes, under the mutex. Flushes install
+ * in freezing order (one flush thread, oldest frozen memtable first), so the log number an install
+ * records is always that of the oldest memtable not yet in a table. Files leave the disk only when
+ * no version lists them any more (version.TableRef), so a running job or read never loses one.
+ *
+ * <p>A memtable too large for one table becomes several; its flush waits, before it installs, for
+ * a level-0 compaction when they would not fit (the only case where a flush waits for a
+ * compaction).
+ *
+ * <p>Thread-safety: every field but the test hooks is guarded by the database mutex.
+ */
+final class BackgroundWork {
+  private final EngineState state;
+  private final ReentrantLock mutex;
+  private final Condition backgroundProgress;
+  private final VersionSet versions;
+  private final DbOptions options;
+  private final CompactionPicker picker;
+  private final OutputTables outputs;
+  private final TableCache tables;
+  private final WriteController writeController;
+  /** Failures of flushes and compactions: retried when they lost nothing, else final. */
+  private final BackgroundErrors backgroundErrors;
+  private final BackgroundThreads background = new BackgroundThreads();
+
+  /** Run before each flush and compaction reads its inputs, without the mutex; test seams. */
+  private volatile Runnable beforeFlush = () -> {};
+
+  private volatile Runnable beforeCompaction = () -> {};
+
+  @GuardedBy("mutex")
+  private boolean flushScheduled;
+
+  @GuardedBy("mutex")
+  private boolean compactionScheduled;
+
+  /** The flush thread waits for level 0 to be compacted before it installs (awaitLevelZeroRoom). */
+  @GuardedBy("mutex")
+  private boolean flushWaitsForLevelZero;
+
+  /** The picker's estimate for the current version, kept for the write controller. */
+  @GuardedBy("mutex")
+  private long pendingCompactionBytes;
+
+  @GuardedBy("mutex")
+  private long manualCompactionsRequested;
+
+  @GuardedBy("mutex")
+  private long manualCompactionsDone;
+
+  BackgroundWork(
+      EngineState state,
+      DbOptions options,
+      TableCache tables,
+      OutputTables outputs,
+      BackgroundErrors backgroundErrors) {
+    this.state = state;
+    this.mutex = state.mutex;
+    this.backgroundProgress = state.backgroundProgress;
+    this.versions = state.versions;
+    this.options = options;
+    this.picker = new CompactionPicker(options);
+    this.outputs = outputs;
+    this.tables = tables;
+    this.writeController = options.writeController();
+    this.backgroundErrors = backgroundErrors;
+  }
+
+  /** See Db.beforeEachFlush. */
+  void beforeEachFlush(Runnable hook) {
+    beforeFlush = Objects.requireNonNull(hook, "hook");
+  }
+
+  /** See Db.beforeEachCompaction. */
+  void beforeEachCompaction(Runnable hook) {
+    beforeCompaction = Objects.requireNonNull(hook, "hook");
+  }
+
+  /** The picker's estimate of the bytes compaction still has to rewrite, for the write controller. */
+  @GuardedBy("mutex")
+  long pendingCompactionBytes() {
+    return pendingCompactionBytes;
+  }
+
+  /** Asks for a compaction of every table into the last level and waits for it (Db.compact). */
+  void compactAll() throws IOException {
+    mutex.lock();
+    try {
+      long ticket = ++manualCompactionsRequested;
+      schedule();
+      while (manualCompactionsDone < ticket) {
+        backgroundErrors.throwIfPermanent();
+        state.throwIfClosing();
+        backgroundErrors.throwIfRetrying();
+        backgroundProgress.awaitUninterruptibly();
+      }
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Whether a flush or compaction is running or due now (Db.backgroundWorkPending). */
+  boolean pending() {
+    mutex.lock();
+    try {
+      return flushScheduled
+          || compactionScheduled
+          || !state.frozen.isEmpty()
+          || manualCompactionsDone < manualCompactionsRequested
+          || (options.autoCompaction() && compactionNeeded());
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Whether a flush or compaction step is queued or running; close() waits until none is. */
+  @GuardedBy("mutex")
+  boolean running() {
+    return flushScheduled || compactionScheduled;
+  }
+
+  /** Stops the background threads; false when they did not stop in time. */
+  boolean shutdown(long timeout, TimeUnit unit) throws InterruptedException {
+    return background.shutdown(timeout, unit);
+  }
+
+  @GuardedBy("mutex")
+  void schedule() {
+    assert mutex.isHeldByCurrentThread();
+    if (state.closing || backgroundErrors.failedPermanently()) {
+      return;
+    }
+    if (!flushScheduled && !state.frozen.isEmpty()) {
+      flushScheduled = true;
+      background.submitFlush(this::flushStep);
+    }
+    boolean manual = manualCompactionsDone < manualCompactionsRequested;
+    boolean auto = options.autoCompaction() && compactionNeeded();
+    if (!compactionScheduled && (manual || auto)) {
+      compactionScheduled = true;
+      background.submitCompaction(this::compactionStep);
+    }
+  }
+
+  /** One step on the flush thread: flushes the oldest frozen memtable. */
+  private void flushStep() {
+    mutex.lock();
+    try {
+      backgroundErrors.awaitRetry(backgroundProgress, () -> state.closing);
+      if (!state.closing && !state.frozen.isEmpty()) {
+        flushOldestFrozen();
+        backgroundErrors.succeeded();
+      }
+    } catch (Throwable t) {
+      backgroundErrors.record(t);
+    } finally {
+      flushScheduled = false;
+      schedule();
+      backgroundProgress.signalAll();
+      mutex.unlock();
+    }
+    tables.reclaimRetired(); // what the install retired: closed and deleted without the mutex
+  }
+
+  /** One step on the compaction thread: the manual compaction asked for, or one the tree needs. */
+  private void compactionStep() {
+    mutex.lock();
+    try {
+      backgroundErrors.awaitRetry(backgroundProgress, () -> state.closing);
+      if (!state.closing) {
+        if (manualCompactionsDone < manualCompactionsRequested) {
+          long target = manualCompactionsRequested;
+          Compaction all = picker.all(versions.current());
+          if (!all.inputs().isEmpty()) {
+            runCompaction(all);
+          }
+          manualCompactionsDone = target;
+        } else if (options.autoCompaction() && picker.needsCompaction(versions.current())) {
+          runCompaction(picker.pick(versions.current()));
+        } else if (options.autoCompaction() && compactionNeeded()) {
+          runCompaction(picker.levelZero(versions.current()));
+        }
+        backgroundErrors.succeeded();
+      }
+    } catch (Throwable t) {
+      backgroundErrors.record(t);
+    } finally {
+      compactionScheduled = false;
+      schedule();
+      backgroundProgress.signalAll();
+      mutex.unlock();
+    }
+    tables.reclaimRetired(); // what the install retired: closed and deleted without the mutex
+  }
+
+  @GuardedBy("mutex")
+  private void flushOldestFrozen() throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    Frozen oldest = state.frozen.peekLast();
+    List<TableRef> written;
+    mutex.unlock();
+    try {
+      beforeFlush.run();
+      written = outputs.flush(oldest.mem);
+      if (options.pinL0FilterAndIndexBlocksInCache()) {
+        // On the flush thread, before the tables are installed: the Get that first consults one
+        // must not load all its metadata to pin it. A failed install drops the readers again.
+        List<FileMetadata> levelZero = new ArrayList<>();
+        written.forEach(t -> levelZero.add(t.metadata()));
+        tables.openAhead(levelZero, FileDescriptors.free() / 2);
+      }
+    } finally {
+      mutex.lock();
+    }
+    try {
+      if (!awaitLevelZeroRoom(written.size())) {
+        outputs.discard(written); // closing: the memtable's log stays, and the next open replays it
+        return;
+      }
+    } catch (IOException | RuntimeException e) {
+      outputs.discard(written);
+      throw e;
+    }
+    VersionEdit edit = new VersionEdit();
+    written.forEach(edit::add);
+    // The memtable stays frozen (and in every view published) until its table is installed: the
+    // install releases the mutex while it writes the manifest. The oldest log still needed is then
+    // that of the next oldest frozen memtable, or of the memtable taking writes.
+    Iterator<Frozen> oldestFirst = state.frozen.descendingIterator();
+    oldestFirst.next();
+    long logNumber = oldestFirst.hasNext() ? oldestFirst.next().logNumber : state.memLogNumber;
+    try {
+      versions.install(edit, () -> state.lastSequence, logNumber, true);
+    } catch (IOException | RuntimeException e) {
+      discardUnlessListed(written, e);
+      throw e;
+    }
+    Frozen flushed = state.frozen.removeLast();
+    assert flushed == oldest : "only the flush thread removes frozen memtables";
+    oldest.flushed = true;
+    afterInstall();
+    assert !writeController.pastStopTrigger(versions.current().level(0).size())
+            || written.size() > writeController.level0StopTrigger()
+        : "level 0 past the stop trigger: " + versions.current().level(0).size();
+  }
+
+  /**
+   * Waits, when the flush's {@code tables} would take level 0 past the stop trigger (a memtable too
+   * large for one table, see {@link WriteController#mustNotInstall}), until a compaction of level 0
+   * makes room; the compaction thread is asked for one even below the compaction trigger. Returns
+   * false when the database closes meanwhile.
+   */
+  @GuardedBy("mutex")
+  private boolean awaitLevelZeroRoom(int tables) throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    try {
+      while (writeController.mustNotInstall(versions.current().level(0).size(), tables)) {
+        if (state.closing) {
+          return false;
+        }
+        backgroundErrors.throwIfPermanent();
+        flushWaitsForLevelZero = true;
+        schedule();
+        backgroundProgress.awaitUninterruptibly();
+      }
+      return true;
+    } finally {
+      flushWaitsForLevelZero = false;
+    }
+  }
+
+  /**
+   * Deletes the outputs of a failed install unless the manifest may list them all the same (a
+   * manifest write whose outcome is unknown): then they stay, and the next open deletes them if
+   * they turn out unlisted.
+   */
+  private void discardUnlessListed(List<TableRef> written, Throwable failure) {
+    if (!ManifestWriteException.mayHaveReachedDisk(failure)) {
+      outputs.discard(written);
+    }
+  }
+
+  @GuardedBy("mutex")
+  private void runCompaction(Compaction c) throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    VersionEdit edit = new VersionEdit();
+    for (TableRef t : c.allInputs()) {
+      edit.delete(t.metadata().fileNumber());
+    }
+    if (c.isTrivialMove()) {
+      edit.add(outputs.moved(c.inputs().get(0), c.outputLevel()));
+      install(edit, state.currentLogNumber(), false);
+      return;
+    }
+    Version base = versions.current();
+    if (!base.tryAcquire()) {
+      throw new IllegalStateException("current version released: " + base);
+    }
+    List<TableRef> written;
+    mutex.unlock();
+    try {
+      beforeCompaction.run();
+      written = outputs.compact(c, base);
+    } finally {
+      mutex.lock();
+      base.release();
+    }
+    written.forEach(edit::add);
+    try {
+      install(edit, state.currentLogNumber());
+    } catch (IOException | RuntimeException e) {
+      discardUnlessListed(written, e);
+      throw e;
+    }
+  }
+
+  /** Whether the tree needs a compaction, or a flush waits for level 0 to be compacted. */
+  @GuardedBy("mutex")
+  private boolean compactionNeeded() {
+    Version v = versions.current();
+    return picker.needsCompaction(v) || (flushWaitsForLevelZero && !v.level(0).isEmpty());
+  }
+
+  @GuardedBy("mutex")
+  void install(VersionEdit edit, long logNumber) throws IOException {
+    install(edit, logNumber, true);
+  }
+
+  /** Makes {@code edit} durable and current (see {@link VersionSet#install}) and publishes it. */
+  @GuardedBy("mutex")
+  private void install(VersionEdit edit, long logNumber, boolean deleteFiles) throws IOException {
+    versions.install(edit, () -> state.lastSequence, logNumber, deleteFiles);
+    afterInstall();
+  }
+
+  /** Publishes the version an install made current. */
+  @GuardedBy("mutex")
+  private void afterInstall() {
+    pendingCompactionBytes = picker.pendingCompactionBytes(versions.current());
+    state.publishView();
+    reclaimRetiredTables();
+  }
+
+  /**
+   * Closes and deletes, with the mutex released, the tables the install retired (the replaced
+   * view was the last to hold them, unless a read still does): before the job reports its end, so
+   * a compact() that returns has removed what it replaced.
+   */
+  @GuardedBy("mutex")
+  private void reclaimRetiredTables() {
+    assert mutex.isHeldByCurrentThread();
+    mutex.unlock();
+    try {
+      tables.reclaimRetired();
+    } finally {
+      mutex.lock();
+    }
+  }
+}

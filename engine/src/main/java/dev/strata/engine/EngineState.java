@@ -1,0 +1,130 @@
+package dev.strata.engine;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.engine.fs.FileLayer;
+import dev.strata.engine.log.LogWriter;
+import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.version.ReadView;
+import dev.strata.engine.version.VersionSet;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The state of an open database that the write path ({@link WritePath}), the background jobs
+ * ({@link BackgroundWork}), opening ({@link Startup}) and the reads share: the memtable taking
+ * writes and the frozen ones waiting for their flush, each with its log, the current version, and
+ * what reads see of them (the published view and the last sequence).
+ *
+ * <p>Thread-safety: the memtables, the log and {@code closing} are guarded by {@link #mutex}, the
+ * one lock of the engine's mutable state. Reads never take it: they acquire the volatile {@link
+ * #view} (memtables + version, reference-counted) and read the volatile {@link #lastSequence} as
+ * their snapshot, in that order (see {@link #acquireView}). A write is visible once {@code
+ * lastSequence} covers it, which is published only after its entries are in the memtable, so a read
+ * never sees half a batch.
+ */
+final class EngineState {
+  final Path dir;
+
+  /** Guards every mutable field of the engine (here, in WritePath and in BackgroundWork). */
+  final ReentrantLock mutex = new ReentrantLock();
+
+  /** Signalled when background work finishes a step, fails, or stops. */
+  final Condition backgroundProgress = mutex.newCondition();
+
+  /** The current version, its manifest and the file numbers. */
+  final VersionSet versions;
+
+  @GuardedBy("mutex")
+  MemTable mem = new MemTable();
+
+  /** Frozen memtables with the log that holds each, newest first. */
+  @GuardedBy("mutex")
+  final ArrayDeque<Frozen> frozen = new ArrayDeque<>();
+
+  @GuardedBy("mutex")
+  LogWriter log;
+
+  /**
+   * The oldest log holding entries of the mutable memtable: the current log, except after a
+   * recovery that kept the replayed logs (see Startup.resumeLogs), when the memtable spans them all.
+   */
+  @GuardedBy("mutex")
+  long memLogNumber;
+
+  @GuardedBy("mutex")
+  boolean closing;
+
+  volatile ReadView view;
+  volatile long lastSequence;
+  volatile boolean closed;
+
+  EngineState(Path dir, FileLayer files) {
+    this.dir = dir;
+    this.versions = new VersionSet(dir, mutex, files);
+  }
+
+  /** A frozen memtable waiting for its flush, with the log that holds it. */
+  static final class Frozen {
+    final MemTable mem;
+    final long logNumber;
+
+    /** Set once the memtable is in a table the manifest lists; flush() waits for it. */
+    @GuardedBy("mutex")
+    boolean flushed;
+
+    Frozen(MemTable mem, long logNumber) {
+      this.mem = mem;
+      this.logNumber = logNumber;
+    }
+  }
+
+  /**
+   * Acquires the current view. A read takes its snapshot after this, never before: a flush or
+   * compaction keeps only the newest version of a cell (besides those a registered {@link Snapshot}
+   * sees), so a view published after the snapshot may
+   * hold a cell's newer version (invisible at the snapshot) without the older one the snapshot
+   * needs. Every table of a view acquired first holds only entries at or below the snapshot.
+   */
+  ReadView acquireView() {
+    while (true) {
+      ReadView v = view;
+      if (v.tryAcquire()) {
+        return v;
+      }
+      ensureOpen();
+    }
+  }
+
+  @GuardedBy("mutex")
+  void publishView() {
+    ReadView old = view;
+    view =
+        new ReadView(
+            mem, frozen.stream().map(f -> f.mem).toList(), versions.current());
+    if (old != null) {
+      old.release();
+    }
+  }
+
+  /** The oldest log still needed: that of the oldest frozen memtable, or of the mutable one. */
+  @GuardedBy("mutex")
+  long currentLogNumber() {
+    return frozen.isEmpty() ? memLogNumber : frozen.peekLast().logNumber;
+  }
+
+  /** For a writer or a waiter under the mutex: fails once close() has begun. */
+  @GuardedBy("mutex")
+  void throwIfClosing() {
+    if (closing) {
+      throw new IllegalStateException("database is closed: " + dir);
+    }
+  }
+
+  void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("database is closed: " + dir);
+    }
+  }
+}

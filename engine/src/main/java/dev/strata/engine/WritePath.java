@@ -1,0 +1,376 @@
+package dev.strata.engine;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.engine.EngineState.Frozen;
+import dev.strata.engine.fs.FileLayer;
+import dev.strata.engine.fs.FileNames;
+import dev.strata.engine.log.BatchCodec;
+import dev.strata.engine.log.LogWriter;
+import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.write.Mutation;
+import dev.strata.engine.write.WriteController;
+import dev.strata.engine.write.WriterQueue;
+import dev.strata.engine.write.WriterQueue.Writer;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The write path of an open database: the write group, the switch to a new memtable and log, and
+ * the stalls that keep compaction ahead of the writers (RocksDB's db_impl_write).
+ *
+ * <p>Writes queue up ({@link WriterQueue}, LevelDB's writer queue): the writer at the head becomes
+ * the leader, takes the batches queued behind it as one group, appends them to the log in one write
+ * with the mutex released (only the head of the queue touches the log), inserts them into the
+ * memtable, publishes their sequence numbers, and wakes the group. Switching the memtable and the
+ * log happens only at the head of the queue (a flush request is queued like a write, as a barrier),
+ * so it never races a leader's log write.
+ *
+ * <p>Writers are held back so that compaction keeps up ({@link WriteController}): level 0 at its
+ * slowdown trigger delays each write group, at its stop trigger stops writes, and a memtable is
+ * frozen only when level 0 has room for it once flushed, so level 0 never exceeds the stop trigger.
+ *
+ * <p>Thread-safety: state is guarded by the database mutex; the counters are atomic.
+ */
+final class WritePath {
+  private static final System.Logger LOG = System.getLogger(WritePath.class.getName());
+
+  /** Frozen memtables allowed to wait for flush before writers stall. */
+  private static final int MAX_FROZEN_MEMTABLES = 2;
+
+  /** Bytes of batches a leader groups into one log write, at most (LevelDB's 1 MiB). */
+  private static final long MAX_GROUP_BYTES = 1 << 20;
+
+  private final EngineState state;
+  private final ReentrantLock mutex;
+  private final Condition backgroundProgress;
+  private final VersionSet versions;
+  private final Path dir;
+  private final DbOptions options;
+  /** Logs are written through this: the real file system but in fault tests. */
+  private final FileLayer files;
+  private final WriteController writeController;
+  private final BackgroundErrors backgroundErrors;
+  private final BackgroundWork background;
+
+  /** Writers waiting their turn; the head writes the group (group commit). */
+  private final WriterQueue writers;
+
+  private final LongAdder writesAcknowledged = new LongAdder();
+  private final LongAdder logWrites = new LongAdder();
+  private final LongAdder logSyncs = new LongAdder();
+
+  /** Run under the mutex when a writer starts to wait in makeRoom; for tests of write stops. */
+  private volatile Runnable onWriterStop = () -> {};
+
+  WritePath(
+      EngineState state,
+      DbOptions options,
+      BackgroundErrors backgroundErrors,
+      BackgroundWork background) {
+    this.state = state;
+    this.mutex = state.mutex;
+    this.backgroundProgress = state.backgroundProgress;
+    this.versions = state.versions;
+    this.dir = state.dir;
+    this.options = options;
+    this.files = options.fileLayer();
+    this.writeController = options.writeController();
+    this.backgroundErrors = backgroundErrors;
+    this.background = background;
+    this.writers =
+        new WriterQueue(
+            mutex,
+            MAX_GROUP_BYTES,
+            () -> {
+              if (state.closing) {
+                backgroundProgress.signalAll(); // close() waits for the queue to drain
+              }
+            });
+  }
+
+  /** See Db.onEachWriterStop. */
+  void onEachWriterStop(Runnable hook) {
+    onWriterStop = Objects.requireNonNull(hook, "hook");
+  }
+
+  /** Whether no writer is queued; close() waits for this. */
+  @GuardedBy("mutex")
+  boolean idle() {
+    return writers.isEmpty();
+  }
+
+  /** Counters of the write path: acknowledged writes and the log writes that carried them. */
+  WriteStats stats() {
+    return new WriteStats(
+        writesAcknowledged.sum(),
+        logWrites.sum(),
+        logSyncs.sum(),
+        writeController.slowdowns(),
+        writeController.slowdownNanos(),
+        writeController.stops(),
+        writeController.stopNanos());
+  }
+
+  /**
+   * Queues the write and returns once it is in the log and the memtable. The mutations' arrays are
+   * the caller's own (a single put's, not copied) or a batch's copies: they are read while the call
+   * lasts, encoded into the log record and copied into the memtable's arena, and never kept. The thread that reaches the head of the queue writes its group.
+   */
+  void write(List<Mutation> mutations) throws IOException {
+    mutex.lock();
+    try {
+      Writer head = writers.enqueue(mutations);
+      if (head != null) {
+        lead(head);
+      }
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /**
+   * Queues a barrier that freezes the memtable and waits for the flush of the memtable it froze
+   * (or, when the memtable was empty, of the newest one already frozen), not for anything frozen
+   * after it: flushes complete in freezing order, so that one covers every earlier write.
+   */
+  void flush() throws IOException {
+    mutex.lock();
+    try {
+      Writer head = writers.enqueue(null); // a barrier leads its own group: never null
+      Frozen target = lead(head);
+      while (target != null && !target.flushed) {
+        backgroundErrors.throwIfPermanent();
+        state.throwIfClosing();
+        backgroundErrors.throwIfRetrying();
+        backgroundProgress.awaitUninterruptibly();
+      }
+      backgroundErrors.throwIfPermanent();
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /**
+   * Runs at the head of the writer queue: writes the head's group, then hands the head on. For a
+   * barrier it freezes the memtable and returns the newest frozen memtable (the one it froze, or
+   * the one before when the memtable was empty; null when none waits), whose flush makes every
+   * write before the barrier durable.
+   */
+  @GuardedBy("mutex")
+  private Frozen lead(Writer head) throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    List<Writer> group = List.of(head);
+    Throwable failure = null;
+    try {
+      state.throwIfClosing();
+      backgroundErrors.throwIfPermanent();
+      if (head.isBarrier()) {
+        makeRoom(true);
+        return state.frozen.peekFirst();
+      }
+      makeRoom(false); // may wait: writers queued meanwhile join this group
+      group = writers.group(head);
+      delayIfSlowingDown(group);
+      appendGroup(group);
+      return null;
+    } catch (Throwable t) {
+      failure = t;
+      throw t;
+    } finally {
+      writers.finish(group, failure);
+    }
+  }
+
+  /**
+   * Logs the group in one write and applies it to the memtable, with the mutex released: only the
+   * head of the queue gets here, and the memtable takes concurrent readers. A failed log write
+   * fails the group only: the log writer cuts the file back to its last complete record and takes
+   * the next group (an interrupt it even retries). Only a log writer that could not do so (a failed
+   * fsync, a failed repair) stops all further writes, because the log's durable state is unknown.
+   */
+  @GuardedBy("mutex")
+  private void appendGroup(List<Writer> group) throws IOException {
+    long first = state.lastSequence + 1;
+    List<byte[]> records = group.size() == 1 ? null : new ArrayList<>(group.size());
+    long seq = first;
+    if (records == null) { // the usual group of one: no list to grow
+      records = List.of(BatchCodec.encode(seq, group.get(0).mutations()));
+      seq += group.get(0).mutations().size();
+    } else {
+      for (Writer w : group) {
+        records.add(BatchCodec.encode(seq, w.mutations()));
+        seq += w.mutations().size();
+      }
+    }
+    MemTable target = state.mem;
+    LogWriter targetLog = state.log;
+    mutex.unlock();
+    try {
+      targetLog.append(records);
+      logWrites.increment();
+      if (options.syncWrites()) {
+        logSyncs.increment();
+      }
+    } catch (IOException e) {
+      if (targetLog.failed()) {
+        backgroundErrors.recordPermanent(e);
+      }
+      throw e;
+    } finally {
+      mutex.lock();
+    }
+    seq = first;
+    for (Writer w : group) {
+      for (Mutation m : w.mutations()) {
+        target.add(m.kind(), m.row(), m.column(), seq++, m.value());
+      }
+    }
+    state.lastSequence = seq - 1;
+    writesAcknowledged.add(group.size());
+  }
+
+  /**
+   * Waits until a write may go ahead, freezing the memtable when it is full or when {@code freeze}
+   * asks for it (a barrier). Writes stop while the write controller says so; a memtable is frozen
+   * only when fewer than {@link #MAX_FROZEN_MEMTABLES} wait for their flush and level 0 has room
+   * for every frozen memtable. A stop is counted once, with the whole time it lasted.
+   */
+  @GuardedBy("mutex")
+  private void makeRoom(boolean freeze) throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    boolean stopped = false;
+    long stoppedAt = 0;
+    try {
+      while (true) {
+        backgroundErrors.throwIfPermanent();
+        state.throwIfClosing();
+        int levelZero = versions.current().level(0).size();
+        boolean wait;
+        if (freeze) {
+          if (state.mem.isEmpty()) {
+            return;
+          }
+          wait = !roomToFreeze(levelZero);
+        } else if (writeController.mustStop(levelZero, background.pendingCompactionBytes())) {
+          wait = true;
+        } else if (state.mem.approximateBytes() < options.memtableBytes()) {
+          return;
+        } else {
+          wait = !roomToFreeze(levelZero);
+        }
+        if (!wait) {
+          freezeMemTable();
+          if (freeze) {
+            return;
+          }
+        } else {
+          // Waiting for a flush or compaction that keeps failing would hang the writer: it fails
+          // now with the failure, and the job retries on its own (BackgroundErrors).
+          backgroundErrors.throwIfRetrying();
+          if (!stopped) {
+            stopped = true;
+            stoppedAt = System.nanoTime();
+            onWriterStop.run();
+          }
+          backgroundProgress.awaitUninterruptibly();
+        }
+      }
+    } finally {
+      if (stopped) {
+        writeController.recordStop(System.nanoTime() - stoppedAt);
+      }
+    }
+  }
+
+  @GuardedBy("mutex")
+  private boolean roomToFreeze(int levelZero) {
+    return state.frozen.size() < MAX_FROZEN_MEMTABLES
+        && !writeController.mustNotFreeze(levelZero, state.frozen.size());
+  }
+
+  /**
+   * Delays the group when level 0 or the pending compaction bytes are in the slowdown range, with
+   * the mutex released: writers arriving meanwhile queue behind the group.
+   */
+  @GuardedBy("mutex")
+  private void delayIfSlowingDown(List<Writer> group) {
+    long bytes = 0;
+    for (Writer w : group) {
+      bytes += w.bytes();
+    }
+    long delay =
+        writeController.delayNanos(
+            versions.current().level(0).size(), background.pendingCompactionBytes(), bytes);
+    if (delay == 0) {
+      return;
+    }
+    long start = System.nanoTime();
+    mutex.unlock();
+    try {
+      for (long left = delay; left > 0; left = start + delay - System.nanoTime()) {
+        LockSupport.parkNanos(left); // not interruptible: a write in progress is never abandoned
+      }
+    } finally {
+      mutex.lock();
+    }
+    writeController.recordSlowdown(System.nanoTime() - start);
+  }
+
+  /** Freezes the memtable (if it holds anything) behind a new log and schedules its flush. */
+  @GuardedBy("mutex")
+  private void freezeMemTable() throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    if (state.mem.isEmpty()) {
+      return;
+    }
+    long number = versions.newFileNumber();
+    LogWriter next = LogWriter.create(files, FileNames.log(dir, number), number, options.syncWrites());
+    LogWriter old = state.log;
+    state.log = next;
+    state.mem.freeze();
+    state.frozen.addFirst(new Frozen(state.mem, state.memLogNumber));
+    state.mem = new MemTable();
+    state.memLogNumber = number;
+    state.publishView();
+    background.schedule(); // first: whatever happens to the old log, its memtable gets flushed
+    retire(old);
+  }
+
+  /**
+   * Forces a log that takes no more writes, with its directory entry, then closes it. Without
+   * this, under {@code syncWrites(false)}, a power loss could keep the next log's records while
+   * this one loses its tail: a history with a hole, of which recovery keeps only the part before
+   * it (see {@link WalRecoveryMode}). So the older log is whole on disk before the newer one takes
+   * a write (the caller is at the head of the writer queue). A failure here loses nothing the
+   * process holds: the frozen memtable is flushed from memory all the same; it is logged.
+   */
+  @GuardedBy("mutex")
+  private void retire(LogWriter old) {
+    try {
+      if (!options.syncWrites()) { // with syncWrites every append was forced, and the entry too
+        old.sync();
+        files.syncDirectory(dir);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "could not force " + old.file() + " before switching logs; its memtable is flushed from"
+              + " memory, until then a power loss may cut this log",
+          e);
+    } finally {
+      try {
+        old.close();
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "could not close " + old.file(), e);
+      }
+    }
+  }
+}
