@@ -73,16 +73,21 @@ final class KeyCodec {
    * off + len)} in {@link InternalKey#ORDER}.
    */
   static int compare(InternalKey want, byte[] b, int off, int len) {
-    int c = compareCell(want.row(), want.column(), b, off, len - KEY_TRAILER_BYTES);
+    return compare(want.row(), want.column(), want.sequence(), want.kind(), b, off, len);
+  }
+
+  /** {@link #compare(InternalKey, byte[], int, int)} for the key (row, column, sequence, kind). */
+  static int compare(byte[] row, byte[] column, long sequence, ValueKind kind, byte[] b, int off, int len) {
+    int c = compareCell(row, column, b, off, len - KEY_TRAILER_BYTES);
     if (c != 0) {
       return c;
     }
     long trailer = Bytes.getU64(b, off + len - KEY_TRAILER_BYTES);
-    c = Long.compare(trailer >>> 8, want.sequence()); // sequence descending
+    c = Long.compare(trailer >>> 8, sequence); // sequence descending
     if (c != 0) {
       return c;
     }
-    return Integer.compare(want.kind().id(), (int) (trailer & 0xff));
+    return Integer.compare(kind.id(), (int) (trailer & 0xff));
   }
 
   /** Compares (row, column) against the valid encoded cell key at {@code b[off, off + len)}. */

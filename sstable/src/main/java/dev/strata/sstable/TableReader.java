@@ -303,7 +303,8 @@ public final class TableReader implements Closeable {
    * What this table holds for cell (probe.row, probe.column) at {@code snapshot}: the newest entry of
    * the cell with sequence {@code <= snapshot} and the newest row tombstone of the row with sequence
    * {@code <= snapshot}. Checks the row range, then the filter (one chunk), then the index and one
-   * data block (a second one only when the entries of a cell straddle blocks).
+   * data block (a second one only when the entries of a cell straddle blocks), searching them in
+   * place ({@link PointSearch}). The result's cell key holds the probe's row and column arrays.
    *
    * @param snapshot the largest visible sequence; {@link InternalKey#MAX_SEQUENCE} sees everything
    */
@@ -320,7 +321,120 @@ public final class TableReader implements Closeable {
     }
     return admitted == OUT_OF_RANGE || admitted == SKIPPED
         ? GetResult.ABSENT
-        : lookup(new TableCursor(this), probe, admitted, snapshot, false);
+        : pointLookup(probe, admitted, snapshot);
+  }
+
+  /**
+   * The index and data block part of one Get, searched in place ({@link PointSearch}): no cursor and
+   * no decoded key; the result's cell key holds the probe's row and column arrays. Falls back to
+   * {@link #lookup} for an index block with entries between its restart points (none is written).
+   */
+  private GetResult pointLookup(FilterProbe probe, int admitted, long snapshot) throws IOException {
+    byte[] row = probe.row();
+    PointSearch search = new PointSearch();
+    InternalKey cell = null;
+    byte[] value = null;
+    if ((admitted & CELL_MAYBE) != 0) {
+      int found = find(search.target(row, probe.column(), snapshot), false);
+      if (found == IN_PLACE_UNSUPPORTED) {
+        return lookup(new TableCursor(this), probe, admitted, snapshot, false);
+      }
+      if (found == PointSearch.FOUND) {
+        cell = new InternalKey(row, probe.column(), search.sequence(), search.kind());
+        value = search.value();
+      }
+    }
+    long rowTombstone = GetResult.NO_ROW_TOMBSTONE;
+    if ((admitted & TOMBSTONE_MAYBE) != 0) {
+      int found = find(search.target(row, EMPTY, snapshot), true);
+      if (found == IN_PLACE_UNSUPPORTED) {
+        return lookup(new TableCursor(this), probe, admitted, snapshot, false);
+      }
+      if (found == PointSearch.FOUND) {
+        rowTombstone = search.sequence();
+      }
+    }
+    if (cell == null && rowTombstone == GetResult.NO_ROW_TOMBSTONE) {
+      if (properties.filterType() != FilterType.NONE) {
+        counters.filterFalsePositives.increment();
+      }
+      return GetResult.ABSENT;
+    }
+    return new GetResult(cell, value, rowTombstone);
+  }
+
+  /** {@link #find}: an index block has entries between its restart points; use a cursor. */
+  private static final int IN_PLACE_UNSUPPORTED = -1;
+
+  /**
+   * Runs {@code search} through the index (the top level, then one partition; or the one index
+   * block) and the data block it names, and on through the following data blocks while the cell's
+   * entries run past a block's end: {@link PointSearch#FOUND}, {@link PointSearch#ABSENT} or {@link
+   * #IN_PLACE_UNSUPPORTED}. Blocks come through the cache as on every Get.
+   */
+  private int find(PointSearch search, boolean rowTombstone) throws IOException {
+    int top = 0;
+    Block index;
+    if (topIndex == null) {
+      index = indexBlock();
+    } else {
+      if (!PointSearch.allRestarts(topIndex)) {
+        return IN_PLACE_UNSUPPORTED;
+      }
+      // A partition's top-level key is its last key: the first at or after the target names the
+      // partition holding the first index entry at or after it.
+      top = search.firstRestartAtOrAfter(topIndex);
+      if (top == topIndex.restartCount) {
+        return PointSearch.ABSENT; // every key of the table sorts below the target
+      }
+      index = partitionAt(top);
+    }
+    if (!PointSearch.allRestarts(index)) {
+      return IN_PLACE_UNSUPPORTED;
+    }
+    int entry = search.firstRestartAtOrAfter(index);
+    boolean continued = false;
+    while (true) {
+      while (entry == index.restartCount) { // past this index block: the next partition
+        if (topIndex == null || ++top == topIndex.restartCount) {
+          return PointSearch.ABSENT;
+        }
+        index = partitionAt(top);
+        if (!PointSearch.allRestarts(index)) {
+          return IN_PLACE_UNSUPPORTED;
+        }
+        entry = 0;
+      }
+      Block data = blockAt(index, PointSearch.restartValueOffset(index, entry), BlockKind.DATA,
+          BlockType.DATA, "data block");
+      int found = search.search(data, rowTombstone, continued);
+      if (found != PointSearch.NEXT_BLOCK) {
+        return found;
+      }
+      continued = true;
+      entry++;
+    }
+  }
+
+  /** The index partition named by top-level entry {@code i}, through the cache as index metadata. */
+  private Block partitionAt(int i) throws IOException {
+    return blockAt(topIndex, PointSearch.restartValueOffset(topIndex, i), BlockKind.INDEX,
+        BlockType.INDEX_PARTITION, "index partition");
+  }
+
+  /**
+   * The block whose handle is the value at {@code valueOffset} of {@code index}, through the cache;
+   * a hit makes no handle and no loader.
+   */
+  private Block blockAt(Block index, int valueOffset, BlockKind kind, BlockType type, String what)
+      throws IOException {
+    BlockCacheKey key = new BlockCacheKey(fileNumber, Bytes.getU64(index.data, valueOffset));
+    Block hit = cached(key, kind);
+    if (hit != null) {
+      return hit;
+    }
+    BlockHandle h = handleIn(index, valueOffset, what);
+    return fetch(key, h, kind, () -> readBlock(channel, path, h, type));
   }
 
   /**
