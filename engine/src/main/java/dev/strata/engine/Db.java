@@ -6,16 +6,8 @@ import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
 import dev.strata.engine.observe.DbDescription;
 import dev.strata.engine.observe.MBeans;
-import dev.strata.engine.observe.FlightRecording;
-import dev.strata.engine.observe.SlowReadEvent;
-import dev.strata.engine.read.BatchedGets;
-import dev.strata.engine.read.DbCursor;
-import dev.strata.engine.read.DbScanner;
-import dev.strata.engine.read.InternalIterator;
-import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.read.OpenReaders;
 import dev.strata.engine.read.PrefixScans;
-import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.Version;
@@ -31,12 +23,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -79,7 +69,8 @@ import javax.management.ObjectName;
  * covers it, which is published only after its entries are in the memtable, so a read never sees
  * half a batch. WritePath runs the write group (leader and followers, log append, memtable switch,
  * stalls); BackgroundWork schedules, runs and installs flushes and compactions; Startup takes what
- * Recovery found on disk into the engine state. Each of them states its own concurrency rules.
+ * Recovery found on disk into the engine state; Reads serves the read entry points. Each of them
+ * states its own concurrency rules.
  */
 public final class Db implements AutoCloseable {
   /** Longest row in bytes; rows are 1..MAX_ROW_LENGTH. */
@@ -103,10 +94,8 @@ public final class Db implements AutoCloseable {
   /** Read costs of Gets and scans; compaction counts into a counter of its own. */
   private final ReadCounters readCounters = new ReadCounters();
   private final LongAdder gets = new LongAdder();
-  /** Open scanners, which close() closes so none keeps a file open past it. */
+  /** Open scanners and cursors, which close() closes so none keeps a file open past it. */
   private final OpenReaders readers = new OpenReaders();
-  /** The directory as slow-read events name it. */
-  private final String dirName;
   /** The registered management bean's name; null when registration failed. */
   private volatile ObjectName management;
   /** Which tables prefix scans read, and their counters. */
@@ -124,6 +113,7 @@ public final class Db implements AutoCloseable {
   private final BackgroundErrors backgroundErrors;
   private final BackgroundWork background;
   private final WritePath writePath;
+  private final Reads reads;
 
   /** What the open's log replay dropped (DbStats): set before the database is published. */
   private long walBytesDroppedAtOpen;
@@ -132,7 +122,6 @@ public final class Db implements AutoCloseable {
 
   private Db(Path dir, DbOptions options, DirectoryLock lock) {
     this.dir = dir;
-    this.dirName = dir.toString();
     this.options = options;
     this.lock = lock;
     this.state = new EngineState(dir, options.fileLayer());
@@ -159,6 +148,7 @@ public final class Db implements AutoCloseable {
             options.maxSubcompactions());
     this.background = new BackgroundWork(state, options, tables, outputs, backgroundErrors);
     this.writePath = new WritePath(state, options, backgroundErrors, background);
+    this.reads = new Reads(state, gets, readers, prefixScans, snapshots);
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */
@@ -319,35 +309,20 @@ public final class Db implements AutoCloseable {
   /** The value under {@code key} (row {@code key}, empty column), or null when absent or deleted. */
   public byte[] get(byte[] key) throws IOException {
     Limits.checkKey(key);
-    return read(null, key, EMPTY);
+    return reads.get(null, key, EMPTY);
   }
 
   /** The value of cell (row, column), or null when absent or deleted. */
   public byte[] get(byte[] row, byte[] column) throws IOException {
     Limits.checkCell(row, column);
-    return read(null, row, column);
+    return reads.get(null, row, column);
   }
 
   /** The value of cell (row, column) as of {@code snapshot}, or null when absent or deleted then. */
   public byte[] get(Snapshot snapshot, byte[] row, byte[] column) throws IOException {
     Limits.requireNonNull(snapshot, "snapshot");
     Limits.checkCell(row, column);
-    return read(snapshot, row, column);
-  }
-
-  private byte[] read(Snapshot s, byte[] row, byte[] column) throws IOException {
-    ensureOpen();
-    long pinned = pinnedSequence(s);
-    gets.increment();
-    SlowReadEvent slow = FlightRecording.startRead();
-    ReadView v = acquireView();
-    long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
-    try {
-      return ReadPath.get(v, snapshot, row, column);
-    } finally {
-      v.release();
-      FlightRecording.finishRead(slow, dirName, "get", 1);
-    }
+    return reads.get(snapshot, row, column);
   }
 
   /**
@@ -355,40 +330,15 @@ public final class Db implements AutoCloseable {
    * (never null) when there are none. Tables whose row filter says the row is absent are skipped.
    */
   public NavigableMap<byte[], byte[]> getRow(byte[] row) throws IOException {
-    return readRow(null, row);
+    Limits.checkRow(row);
+    return reads.getRow(null, row);
   }
 
   /** The live columns of {@code row} as of {@code snapshot}; see {@link #getRow(byte[])}. */
   public NavigableMap<byte[], byte[]> getRow(Snapshot snapshot, byte[] row) throws IOException {
     Limits.requireNonNull(snapshot, "snapshot");
-    return readRow(snapshot, row);
-  }
-
-  private NavigableMap<byte[], byte[]> readRow(Snapshot s, byte[] row) throws IOException {
     Limits.checkRow(row);
-    ensureOpen();
-    long pinned = pinnedSequence(s);
-    ReadView v = acquireView();
-    long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
-    List<InternalIterator> sources;
-    try {
-      sources = ReadPath.rowSources(v, row);
-    } catch (IOException | RuntimeException e) {
-      v.release();
-      throw e;
-    }
-    NavigableMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
-    byte[] successor = Arrays.copyOf(row, row.length + 1); // the smallest row after `row`
-    try (DbScanner cells =
-        new DbScanner(v, new MergingIterator(sources), snapshot, row, successor, readers)) {
-      while (cells.hasNext()) {
-        Cell c = cells.next();
-        out.put(c.column(), c.value());
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
-    return out;
+    return reads.getRow(snapshot, row);
   }
 
   /**
@@ -399,7 +349,7 @@ public final class Db implements AutoCloseable {
    * {@link IllegalStateException}, and none keeps a file open.
    */
   public CellScanner scan(byte[] fromRowInclusive, byte[] toRowExclusive) throws IOException {
-    return openScan(null, fromRowInclusive, toRowExclusive);
+    return reads.scan(null, fromRowInclusive, toRowExclusive);
   }
 
   /**
@@ -409,25 +359,7 @@ public final class Db implements AutoCloseable {
   public CellScanner scan(Snapshot snapshot, byte[] fromRowInclusive, byte[] toRowExclusive)
       throws IOException {
     Limits.requireNonNull(snapshot, "snapshot");
-    return openScan(snapshot, fromRowInclusive, toRowExclusive);
-  }
-
-  private CellScanner openScan(Snapshot s, byte[] fromRowInclusive, byte[] toRowExclusive)
-      throws IOException {
-    ensureOpen();
-    long pinned = pinnedSequence(s);
-    ReadView v = acquireView();
-    long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
-    byte[] from = fromRowInclusive == null ? null : fromRowInclusive.clone();
-    byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
-    List<InternalIterator> sources;
-    try {
-      sources = ReadPath.allSources(v);
-    } catch (IOException | RuntimeException e) {
-      v.release();
-      throw e;
-    }
-    return new DbScanner(v, new MergingIterator(sources), snapshot, from, to, readers);
+    return reads.scan(snapshot, fromRowInclusive, toRowExclusive);
   }
 
   /**
@@ -438,19 +370,7 @@ public final class Db implements AutoCloseable {
    */
   public CellScanner scanPrefix(byte[] rowPrefix) throws IOException {
     Limits.requireNonNull(rowPrefix, "rowPrefix");
-    ensureOpen();
-    byte[] prefix = rowPrefix.clone();
-    ReadView v = acquireView();
-    long snapshot = state.lastSequence; // after the view: see acquireView
-    List<InternalIterator> sources;
-    try {
-      sources = prefixScans.sources(v, prefix);
-    } catch (IOException | RuntimeException e) {
-      v.release();
-      throw e;
-    }
-    return new DbScanner(v, new MergingIterator(sources), snapshot,
-        prefix.length == 0 ? null : prefix, PrefixScans.end(prefix), readers);
+    return reads.scanPrefix(rowPrefix);
   }
 
   /**
@@ -467,7 +387,7 @@ public final class Db implements AutoCloseable {
       Limits.checkKey(rows[i]);
       columns[i] = EMPTY;
     }
-    return readAll(rows, columns);
+    return reads.getAll(rows, columns);
   }
 
   /**
@@ -490,21 +410,7 @@ public final class Db implements AutoCloseable {
       c[i] = columns.get(i);
       Limits.checkCell(r[i], c[i]);
     }
-    return readAll(r, c);
-  }
-
-  private List<byte[]> readAll(byte[][] rows, byte[][] columns) throws IOException {
-    ensureOpen();
-    gets.add(rows.length);
-    SlowReadEvent slow = FlightRecording.startRead();
-    ReadView v = acquireView();
-    long snapshot = state.lastSequence; // after the view: see acquireView
-    try {
-      return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns)));
-    } finally {
-      v.release();
-      FlightRecording.finishRead(slow, dirName, "multiGet", rows.length);
-    }
+    return reads.getAll(r, c);
   }
 
   /**
@@ -514,14 +420,7 @@ public final class Db implements AutoCloseable {
    */
   public boolean mayContain(byte[] row, byte[] column) throws IOException {
     Limits.checkCell(row, column);
-    ensureOpen();
-    ReadView v = acquireView();
-    long snapshot = state.lastSequence; // after the view: see acquireView
-    try {
-      return ReadPath.mayContain(v, snapshot, row, column);
-    } finally {
-      v.release();
-    }
+    return reads.mayContain(row, column);
   }
 
   /**
@@ -529,20 +428,13 @@ public final class Db implements AutoCloseable {
    * and pins the files it reads until closed; closing the database closes it.
    */
   public CellCursor cursor() throws IOException {
-    return openCursor(null);
+    return reads.cursor(null);
   }
 
   /** A cursor over the live cells as of {@code snapshot}; see {@link #cursor()}. */
   public CellCursor cursor(Snapshot snapshot) throws IOException {
     Limits.requireNonNull(snapshot, "snapshot");
-    return openCursor(snapshot);
-  }
-
-  private CellCursor openCursor(Snapshot s) throws IOException {
-    ensureOpen();
-    long pinned = pinnedSequence(s);
-    ReadView v = acquireView();
-    return new DbCursor(v, s == null ? state.lastSequence : pinned, readers); // after the view
+    return reads.cursor(snapshot);
   }
 
   /**
@@ -550,19 +442,10 @@ public final class Db implements AutoCloseable {
    * before this call, until the snapshot is closed. Compactions keep the versions it needs.
    */
   public Snapshot snapshot() {
-    ensureOpen();
-    return snapshots.take(() -> state.lastSequence);
+    return reads.snapshot();
   }
 
   /** The sequence {@code s} pins (checked: open and of this database); -1 for null (now). */
-  private long pinnedSequence(Snapshot s) {
-    return s == null ? -1 : snapshots.sequenceOf(s);
-  }
-
-  /** Acquires the current view; a read takes its snapshot after this (see EngineState.acquireView). */
-  private ReadView acquireView() {
-    return state.acquireView();
-  }
 
   // ---------------------------------------------------------------- flush and compaction
 
@@ -588,7 +471,7 @@ public final class Db implements AutoCloseable {
   public DbStats stats() {
     ensureOpen();
     TableReadStats s = readCounters.snapshot();
-    ReadView v = acquireView();
+    ReadView v = state.acquireView();
     try {
       Version tables = v.version();
       CacheStats cached = cache.stats();
@@ -646,7 +529,7 @@ public final class Db implements AutoCloseable {
   /** The number of tables at each level now, level 0 first. */
   public List<Integer> tablesPerLevel() {
     ensureOpen();
-    ReadView v = acquireView();
+    ReadView v = state.acquireView();
     try {
       List<Integer> out = new ArrayList<>();
       for (int level = 0; level < Version.NUM_LEVELS; level++) {
@@ -661,7 +544,7 @@ public final class Db implements AutoCloseable {
   /** The bytes of the tables at each level now, level 0 first (what the compaction picker sizes). */
   public List<Long> bytesPerLevel() {
     ensureOpen();
-    ReadView v = acquireView();
+    ReadView v = state.acquireView();
     try {
       List<Long> out = new ArrayList<>();
       for (int level = 0; level < Version.NUM_LEVELS; level++) {

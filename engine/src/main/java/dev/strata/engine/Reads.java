@@ -1,0 +1,196 @@
+package dev.strata.engine;
+
+import dev.strata.engine.observe.FlightRecording;
+import dev.strata.engine.observe.SlowReadEvent;
+import dev.strata.engine.read.BatchedGets;
+import dev.strata.engine.read.DbCursor;
+import dev.strata.engine.read.DbScanner;
+import dev.strata.engine.read.InternalIterator;
+import dev.strata.engine.read.MergingIterator;
+import dev.strata.engine.read.OpenReaders;
+import dev.strata.engine.read.PrefixScans;
+import dev.strata.engine.read.ReadPath;
+import dev.strata.engine.version.ReadView;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The read entry points of an open database, after {@link Db} has checked their arguments: each
+ * acquires the published view, then takes its snapshot sequence (in that order: see {@link
+ * EngineState#acquireView}), and hands both to the read path ({@link ReadPath}, {@link
+ * BatchedGets}, a {@link DbScanner} or {@link DbCursor}). Reads never take the database mutex.
+ *
+ * <p>Thread-safe: any number of threads may read at once.
+ */
+final class Reads {
+  private final EngineState state;
+  /** The directory as slow-read events name it. */
+  private final String dirName;
+  /** Gets served, multiGet keys included (DbStats.gets). */
+  private final LongAdder gets;
+  /** Open scanners and cursors, which Db.close() closes so none keeps a file open past it. */
+  private final OpenReaders readers;
+  /** Which tables prefix scans read, and their counters. */
+  private final PrefixScans prefixScans;
+  /** Live snapshots; flushes and compactions keep what they see. */
+  private final Snapshots snapshots;
+
+  Reads(
+      EngineState state,
+      LongAdder gets,
+      OpenReaders readers,
+      PrefixScans prefixScans,
+      Snapshots snapshots) {
+    this.state = state;
+    this.dirName = state.dir.toString();
+    this.gets = gets;
+    this.readers = readers;
+    this.prefixScans = prefixScans;
+    this.snapshots = snapshots;
+  }
+
+  /** Db.get: the value of cell (row, column), as of {@code s} (null: now). */
+  byte[] get(Snapshot s, byte[] row, byte[] column) throws IOException {
+    ensureOpen();
+    long pinned = pinnedSequence(s);
+    gets.increment();
+    SlowReadEvent slow = FlightRecording.startRead();
+    ReadView v = acquireView();
+    long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
+    try {
+      return ReadPath.get(v, snapshot, row, column);
+    } finally {
+      v.release();
+      FlightRecording.finishRead(slow, dirName, "get", 1);
+    }
+  }
+
+  /** Db.getRow: the live columns of {@code row}, as of {@code s} (null: now). */
+  NavigableMap<byte[], byte[]> getRow(Snapshot s, byte[] row) throws IOException {
+    ensureOpen();
+    long pinned = pinnedSequence(s);
+    ReadView v = acquireView();
+    long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
+    List<InternalIterator> sources;
+    try {
+      sources = ReadPath.rowSources(v, row);
+    } catch (IOException | RuntimeException e) {
+      v.release();
+      throw e;
+    }
+    NavigableMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
+    byte[] successor = Arrays.copyOf(row, row.length + 1); // the smallest row after `row`
+    try (DbScanner cells =
+        new DbScanner(v, new MergingIterator(sources), snapshot, row, successor, readers)) {
+      while (cells.hasNext()) {
+        Cell c = cells.next();
+        out.put(c.column(), c.value());
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return out;
+  }
+
+  /** Db.scan: a scanner over rows [from, to), as of {@code s} (null: now). */
+  CellScanner scan(Snapshot s, byte[] fromRowInclusive, byte[] toRowExclusive)
+      throws IOException {
+    ensureOpen();
+    long pinned = pinnedSequence(s);
+    ReadView v = acquireView();
+    long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
+    byte[] from = fromRowInclusive == null ? null : fromRowInclusive.clone();
+    byte[] to = toRowExclusive == null ? null : toRowExclusive.clone();
+    List<InternalIterator> sources;
+    try {
+      sources = ReadPath.allSources(v);
+    } catch (IOException | RuntimeException e) {
+      v.release();
+      throw e;
+    }
+    return new DbScanner(v, new MergingIterator(sources), snapshot, from, to, readers);
+  }
+
+  /** Db.scanPrefix: a scanner over the rows starting with {@code rowPrefix}, as of now. */
+  CellScanner scanPrefix(byte[] rowPrefix) throws IOException {
+    ensureOpen();
+    byte[] prefix = rowPrefix.clone();
+    ReadView v = acquireView();
+    long snapshot = state.lastSequence; // after the view: see acquireView
+    List<InternalIterator> sources;
+    try {
+      sources = prefixScans.sources(v, prefix);
+    } catch (IOException | RuntimeException e) {
+      v.release();
+      throw e;
+    }
+    return new DbScanner(v, new MergingIterator(sources), snapshot,
+        prefix.length == 0 ? null : prefix, PrefixScans.end(prefix), readers);
+  }
+
+  /** Db.multiGet: the values of cells (rows[i], columns[i]), as of now. */
+  List<byte[]> getAll(byte[][] rows, byte[][] columns) throws IOException {
+    ensureOpen();
+    gets.add(rows.length);
+    SlowReadEvent slow = FlightRecording.startRead();
+    ReadView v = acquireView();
+    long snapshot = state.lastSequence; // after the view: see acquireView
+    try {
+      return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns)));
+    } finally {
+      v.release();
+      FlightRecording.finishRead(slow, dirName, "multiGet", rows.length);
+    }
+  }
+
+  /** Db.mayContain: false when cell (row, column) is certainly absent. */
+  boolean mayContain(byte[] row, byte[] column) throws IOException {
+    ensureOpen();
+    ReadView v = acquireView();
+    long snapshot = state.lastSequence; // after the view: see acquireView
+    try {
+      return ReadPath.mayContain(v, snapshot, row, column);
+    } finally {
+      v.release();
+    }
+  }
+
+  /** Db.cursor: an unpositioned cursor, as of {@code s} (null: now). */
+  CellCursor cursor(Snapshot s) throws IOException {
+    ensureOpen();
+    long pinned = pinnedSequence(s);
+    ReadView v = acquireView();
+    return new DbCursor(v, s == null ? state.lastSequence : pinned, readers); // after the view
+  }
+
+  /**
+   * Pins the database as of now: reads through the snapshot see exactly the writes acknowledged
+   * before this call, until the snapshot is closed.
+   */
+  Snapshot snapshot() {
+    ensureOpen();
+    return snapshots.take(() -> state.lastSequence);
+  }
+
+  private long pinnedSequence(Snapshot s) {
+    return s == null ? -1 : snapshots.sequenceOf(s);
+  }
+
+  /**
+   * Acquires the current view; a read takes its snapshot (lastSequence) after this, never before
+   * (see EngineState.acquireView).
+   */
+  private ReadView acquireView() {
+    return state.acquireView();
+  }
+
+  private void ensureOpen() {
+    state.ensureOpen();
+  }
+}
