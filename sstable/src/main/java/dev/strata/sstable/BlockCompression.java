@@ -15,6 +15,9 @@ public enum BlockCompression {
    */
   LZ4(1);
 
+  /** {@code values()} copies its array on every call; every block read looks a type up. */
+  private static final BlockCompression[] ALL = values();
+
   private final int id;
 
   BlockCompression(int id) {
@@ -28,7 +31,7 @@ public enum BlockCompression {
 
   /** The compression with the given persisted id, or {@code null}: parsers turn that into corruption. */
   static BlockCompression fromIdOrNull(int id) {
-    for (BlockCompression c : values()) {
+    for (BlockCompression c : ALL) {
       if (c.id == id) {
         return c;
       }

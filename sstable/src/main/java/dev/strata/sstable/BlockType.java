@@ -26,6 +26,9 @@ enum BlockType {
   /** One partition of a two-level index (version 3): a separator key and handle per data block. */
   INDEX_PARTITION(7);
 
+  /** {@code values()} copies its array on every call; every block read looks a type up. */
+  private static final BlockType[] ALL = values();
+
   private final int id;
 
   BlockType(int id) {
@@ -39,7 +42,7 @@ enum BlockType {
 
   /** The type with the given persisted id, or {@code null}: parsers turn that into corruption. */
   static BlockType fromIdOrNull(int id) {
-    for (BlockType t : values()) {
+    for (BlockType t : ALL) {
       if (t.id == id) {
         return t;
       }

@@ -15,6 +15,8 @@ final class TableCursor {
   private final TableReader reader;
   /** Where a bulk pass counts the data blocks it reads past the cache; null for cached reads. */
   private final ReadCounters bulk;
+  /** The buffers a bulk pass reads its data blocks into, one block at a time; null for cached reads. */
+  private final BulkBuffers bulkBuffers;
   private IndexCursor index;
   private final BlockCursor data = new BlockCursor();
   private Block loadedData;
@@ -33,6 +35,7 @@ final class TableCursor {
   TableCursor(TableReader reader, ReadCounters bulk) {
     this.reader = reader;
     this.bulk = bulk;
+    this.bulkBuffers = bulk == null ? null : new BulkBuffers();
   }
 
   boolean isValid() {
@@ -160,10 +163,15 @@ final class TableCursor {
     long position = index.position();
     if (loadedData == null || position != loadedPosition) {
       int entry = index.valueOffset();
+      if (bulk != null) {
+        // The read overwrites the loaded block's bytes: should it fail, nothing may use that block.
+        loadedData = null;
+        valid = false;
+      }
       loadedData =
           bulk == null
               ? reader.dataBlock(index.block(), entry)
-              : reader.dataBlockUncached(index.block(), entry, bulk);
+              : reader.dataBlockUncached(index.block(), entry, bulk, bulkBuffers);
       loadedPosition = position;
     }
     data.reset(loadedData);

@@ -48,12 +48,26 @@ final class TableFile implements Closeable {
    * @throws CorruptTableException when the file ends first
    */
   byte[] readFully(long position, int length) throws IOException {
+    byte[] b = new byte[length];
+    readFully(position, b, length);
+    return b;
+  }
+
+  /**
+   * Reads exactly {@code length} bytes at {@code position} into the start of {@code into}, which a
+   * bulk pass reuses block after block.
+   *
+   * @throws CorruptTableException when the file ends first
+   */
+  void readFully(long position, byte[] into, int length) throws IOException {
+    assert into.length >= length;
     boolean interrupted = Thread.interrupted();
     try {
       while (true) {
         FileChannel ch = channel;
         try {
-          return read(ch, position, length);
+          read(ch, position, into, length);
+          return;
         } catch (ClosedChannelException e) {
           // Only close() and interrupts close the channel; unless it was close(), reopen and retry.
           if (closed) {
@@ -70,9 +84,8 @@ final class TableFile implements Closeable {
     }
   }
 
-  private byte[] read(FileChannel ch, long position, int length) throws IOException {
-    byte[] b = new byte[length];
-    ByteBuffer buf = ByteBuffer.wrap(b);
+  private void read(FileChannel ch, long position, byte[] into, int length) throws IOException {
+    ByteBuffer buf = ByteBuffer.wrap(into, 0, length);
     while (buf.hasRemaining()) {
       if (ch.read(buf, position + buf.position()) < 0) {
         throw new CorruptTableException(
@@ -83,7 +96,6 @@ final class TableFile implements Closeable {
             position);
       }
     }
-    return b;
   }
 
   /** Replaces {@code dead} with a fresh channel, once, however many readers saw it die. */

@@ -892,10 +892,18 @@ public final class TableReader implements Closeable {
     return fetch(h, BlockKind.DATA, () -> readBlock(channel, path, h, BlockType.DATA));
   }
 
-  /** Like {@link #dataBlock}, but read from disk past the cache, counted into {@code bulk}. */
-  Block dataBlockUncached(Block index, int valueOffset, ReadCounters bulk) throws IOException {
+  /**
+   * Like {@link #dataBlock}, but read from disk past the cache into {@code buffers}, counted into
+   * {@code bulk}: the block lives only until the next one is read into the same buffers.
+   */
+  Block dataBlockUncached(Block index, int valueOffset, ReadCounters bulk, BulkBuffers buffers)
+      throws IOException {
     BlockHandle h = dataHandle(index, valueOffset);
-    Block block = readBlock(channel, path, h, BlockType.DATA);
+    int storedLength = h.length() + BLOCK_TRAILER_BYTES;
+    byte[] raw = buffers.stored(storedLength);
+    channel.readFully(h.offset(), raw, storedLength);
+    byte[] payload = payload(raw, path, h, BlockType.DATA, buffers);
+    Block block = Block.parse(payload, payloadLength(raw, payload, h), BlockType.DATA, path, h.offset());
     bulk.countRead(BlockKind.DATA, h.storedLength());
     return block;
   }
@@ -989,8 +997,9 @@ public final class TableReader implements Closeable {
     return Block.parse(payload, payloadLength(raw, payload, h), type, file, h.offset());
   }
 
+  /** The payload's length: the stored one, or the uncompressed length an LZ4 block's header holds. */
   private static int payloadLength(byte[] raw, byte[] payload, BlockHandle h) {
-    return payload == raw ? h.length() : payload.length;
+    return payload == raw ? h.length() : Bytes.getU32(raw, 0);
   }
 
   /** The payload and trailer at {@code h}: {@code h.length() + 5} bytes. */
@@ -1004,6 +1013,16 @@ public final class TableReader implements Closeable {
    * uncompressed, else a new array of exactly the uncompressed payload.
    */
   private static byte[] payload(byte[] raw, Path file, BlockHandle h, BlockType want) throws CorruptTableException {
+    return payload(raw, file, h, want, null);
+  }
+
+  /**
+   * {@link #payload(byte[], Path, BlockHandle, BlockType)}, decompressing into {@code buffers} when
+   * not null (the payload then fills only the start of the array returned: its length is {@link
+   * #payloadLength}).
+   */
+  private static byte[] payload(byte[] raw, Path file, BlockHandle h, BlockType want, BulkBuffers buffers)
+      throws CorruptTableException {
     int n = h.length();
     byte typeByte = raw[n];
     int stored = Bytes.getU32(raw, n + 1);
@@ -1027,7 +1046,7 @@ public final class TableReader implements Closeable {
     if (length < 0 || length > SstableFormat.MAX_BLOCK_BYTES) {
       throw new CorruptTableException(file, h.offset(), "bad uncompressed length %d", length);
     }
-    byte[] out = new byte[length];
+    byte[] out = buffers == null ? new byte[length] : buffers.decompressed(length);
     try {
       int got = Lz4Decompressor.get().decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
       if (got != length) {
