@@ -31,18 +31,34 @@ final class FilterKeys {
 
   /** The filter hash of a row. */
   static long rowHash(byte[] row) {
-    byte[] b = buffer(1 + row.length);
-    b[0] = FILTER_TAG_ROW;
-    System.arraycopy(row, 0, b, 1, row.length);
-    return KeyHash.hash64(b, 0, 1 + row.length);
+    return rowHash(row, 0, row.length);
+  }
+
+  /** The filter hash of the row in {@code row[off, off + length)}. */
+  static long rowHash(byte[] row, int off, int length) {
+    return tagged(FILTER_TAG_ROW, row, off, length);
   }
 
   /** The filter hash of the first {@code length} bytes of {@code row} (at least that long). */
   static long prefixHash(byte[] row, int length) {
     assert row.length >= length : "row shorter than the prefix";
+    return prefixHash(row, 0, length);
+  }
+
+  /** The filter hash of the row prefix in {@code row[off, off + length)}. */
+  static long prefixHash(byte[] row, int off, int length) {
+    return tagged(FILTER_TAG_PREFIX, row, off, length);
+  }
+
+  /** The filter hash of the cell whose encoded cell key is {@code cellKey[off, off + length)}. */
+  static long cellHash(byte[] cellKey, int off, int length) {
+    return tagged(FILTER_TAG_CELL, cellKey, off, length);
+  }
+
+  private static long tagged(byte tag, byte[] bytes, int off, int length) {
     byte[] b = buffer(1 + length);
-    b[0] = FILTER_TAG_PREFIX;
-    System.arraycopy(row, 0, b, 1, length);
+    b[0] = tag;
+    System.arraycopy(bytes, off, b, 1, length);
     return KeyHash.hash64(b, 0, 1 + length);
   }
 

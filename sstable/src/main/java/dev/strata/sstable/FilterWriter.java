@@ -20,8 +20,6 @@ import java.util.Arrays;
  * <p>Not thread-safe.
  */
 final class FilterWriter {
-  private static final byte[] EMPTY = new byte[0];
-
   /** Where chunks go: writes a filter payload 64-byte aligned and returns its handle. */
   interface Sink {
     BlockHandle writeFilter(BlockType type, byte[] payload) throws IOException;
@@ -31,17 +29,22 @@ final class FilterWriter {
   private final double bitsPerKey;
   private final long keysPerChunk;
   private final int prefixLength;
-  /** The row whose prefix was added last to the current chunk, or null since the cut. */
-  private byte[] chunkPrefixRow;
+  /** The prefix added last to the current chunk, in its first prefixLength bytes, if {@link #hasChunkPrefix}. */
+  private byte[] chunkPrefix = new byte[0];
+  /** False since the cut: no prefix added to the current chunk yet. */
+  private boolean hasChunkPrefix;
   private final Sink sink;
   private final BlockBuilder index = new BlockBuilder(SstableFormat.INDEX_RESTART_INTERVAL);
   private long[] hashes = new long[1024];
   private int count;
-  private byte[] chunkLastRow;
-  private byte[] chunkLastColumn;
+  /** The cell key of the current chunk's last filter key, in its first chunkLastCellLength bytes. */
+  private byte[] chunkLastCell = new byte[64];
+  private int chunkLastCellLength;
   private long[] tombstoneRows = new long[16];
   private int tombstoneRowCount;
-  private byte[] lastTombstoneRow;
+  /** The row of the last row tombstone added, in its first lastTombstoneRowLength bytes; -1 before one. */
+  private byte[] lastTombstoneRow = new byte[0];
+  private int lastTombstoneRowLength = -1;
   private long keyCount;
   private long chunkCount;
   private long bytes;
@@ -55,46 +58,65 @@ final class FilterWriter {
     this.sink = sink;
   }
 
-  /** Adds the filter keys of {@code key}, which follows {@code previous} (null for the first entry). */
-  void add(InternalKey key, InternalKey previous) throws IOException {
+  /**
+   * Adds the filter keys of the encoded key {@code key[0, keyLength)} (see {@link EncodedKeys}),
+   * which starts a new row or a new cell (the table writer knows, comparing it with the previous
+   * key). Whatever it keeps of the key it copies: the caller may reuse the array.
+   */
+  void add(byte[] key, int keyLength, boolean newRow, boolean newCell) throws IOException {
     if (type == FilterType.NONE) {
       return;
     }
-    boolean newRow = previous == null || !Arrays.equals(previous.row(), key.row());
-    boolean newCell = newRow || !Arrays.equals(previous.column(), key.column());
+    int rowLength = EncodedKeys.rowLength(key);
+    int rowStart = SstableFormat.ROW_LENGTH_BYTES;
     long rowHash = 0;
     if (newRow) {
-      rowHash = FilterKeys.rowHash(key.row());
+      rowHash = FilterKeys.rowHash(key, rowStart, rowLength);
       push(rowHash);
     }
     // Under ROWCOL at every new cell (a row straddling a cut gets its prefix in both chunks);
     // under ROW at new rows only, so chunks are still cut only at a row's first cell.
     boolean prefixPoint = type == FilterType.ROWCOL ? newCell : newRow;
-    if (prefixPoint && prefixLength > 0 && key.row().length >= prefixLength
-        && (chunkPrefixRow == null
-            || !Arrays.equals(chunkPrefixRow, 0, prefixLength, key.row(), 0, prefixLength))) {
-      push(FilterKeys.prefixHash(key.row(), prefixLength));
-      chunkPrefixRow = key.row();
+    if (prefixPoint && prefixLength > 0 && rowLength >= prefixLength
+        && (!hasChunkPrefix
+            || !Arrays.equals(chunkPrefix, 0, prefixLength, key, rowStart, rowStart + prefixLength))) {
+      push(FilterKeys.prefixHash(key, rowStart, prefixLength));
+      chunkPrefix = copy(key, rowStart, prefixLength, chunkPrefix);
+      hasChunkPrefix = true;
     }
     if (type == FilterType.ROWCOL) {
       if (newCell) {
-        push(FilterKeys.cellHash(key.row(), key.column()));
+        push(FilterKeys.cellHash(key, 0, EncodedKeys.cellLength(keyLength)));
       }
-      if (key.kind() == ValueKind.DELETE_ROW && !Arrays.equals(lastTombstoneRow, key.row())) {
+      if (EncodedKeys.kind(key, keyLength) == ValueKind.DELETE_ROW
+          && (lastTombstoneRowLength < 0 || !Arrays.equals(
+              lastTombstoneRow, 0, lastTombstoneRowLength, key, rowStart, rowStart + rowLength))) {
         if (tombstoneRowCount == tombstoneRows.length) {
           tombstoneRows = Arrays.copyOf(tombstoneRows, tombstoneRowCount * 2);
         }
-        tombstoneRows[tombstoneRowCount++] = newRow ? rowHash : FilterKeys.rowHash(key.row());
-        lastTombstoneRow = key.row();
+        tombstoneRows[tombstoneRowCount++] = newRow ? rowHash : FilterKeys.rowHash(key, rowStart, rowLength);
+        lastTombstoneRow = copy(key, rowStart, rowLength, lastTombstoneRow);
+        lastTombstoneRowLength = rowLength;
       }
     }
     if (newCell) {
-      chunkLastRow = key.row();
-      chunkLastColumn = type == FilterType.ROWCOL ? key.column() : EMPTY;
+      // The chunk's last filter key as a cell key: the row and, under ROWCOL, the column (a cell key
+      // with the empty column is the row with its length).
+      chunkLastCellLength = type == FilterType.ROWCOL ? EncodedKeys.cellLength(keyLength) : rowStart + rowLength;
+      chunkLastCell = copy(key, 0, chunkLastCellLength, chunkLastCell);
       if (count >= keysPerChunk) {
         cutChunk();
       }
     }
+  }
+
+  /** {@code from[off, off + length)} at the start of {@code to}, or of a larger array if it is too short. */
+  private static byte[] copy(byte[] from, int off, int length, byte[] to) {
+    if (to.length < length) {
+      to = new byte[Math.max(length, to.length * 2)];
+    }
+    System.arraycopy(from, off, to, 0, length);
+    return to;
   }
 
   /** Writes the last chunk and the row-tombstone filter; returns the latter's handle (or NONE). */
@@ -154,13 +176,11 @@ final class FilterWriter {
       f.putHash(hashes[i]);
     }
     BlockHandle h = sink.writeFilter(BlockType.FILTER_CHUNK, f.toByteArray());
-    byte[] key = new byte[KeyCodec.cellKeyLength(chunkLastRow, chunkLastColumn)];
-    KeyCodec.encodeCellKey(chunkLastRow, chunkLastColumn, key, 0);
     h.encodeTo(handleBytes, 0);
-    index.add(key, key.length, handleBytes, 0, handleBytes.length);
+    index.add(chunkLastCell, chunkLastCellLength, handleBytes, 0, handleBytes.length);
     bytes += h.storedLength();
     chunkCount++;
     count = 0;
-    chunkPrefixRow = null;
+    hasChunkPrefix = false;
   }
 }

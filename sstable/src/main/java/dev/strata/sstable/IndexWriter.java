@@ -45,6 +45,11 @@ final class IndexWriter {
     handle.encodeTo(pendingHandle, 0);
   }
 
+  /** True when a finished data block's entry waits for the next key ({@link #beforeKey}). */
+  boolean waitsForNextKey() {
+    return pendingLast != null;
+  }
+
   /** The next data block starts at {@code next}: the waiting entry, if any, is added now. */
   void beforeKey(InternalKey next) throws IOException {
     if (pendingLast != null) {

@@ -148,6 +148,31 @@ final class TableCursor {
     return data.value();
   }
 
+  /** The current key encoded, in the first {@link #keyLength()} bytes; valid until the cursor moves. */
+  byte[] keyBytes() {
+    assert valid;
+    return data.keyBytes();
+  }
+
+  int keyLength() {
+    assert valid;
+    return data.keyLength();
+  }
+
+  /** The array holding the current value (the block's), at {@link #valueOffset()}. */
+  byte[] valueArray() {
+    assert valid;
+    return data.block().data;
+  }
+
+  int valueOffset() {
+    return data.valueOffset();
+  }
+
+  int valueLength() {
+    return data.valueLength();
+  }
+
   private void ensureIndex() throws IOException {
     if (index == null) {
       index = reader.indexCursor();

@@ -83,6 +83,42 @@ public final class TableIterator implements AutoCloseable {
     return cursor.value();
   }
 
+  /**
+   * The current key encoded (see {@link EncodedKeys}) in the first {@link #encodedKeyLength()}
+   * bytes of the array returned: a view, valid until the iterator moves, that the caller must not
+   * modify. With the value's view, what compaction merges and writes without an object per entry.
+   */
+  public byte[] encodedKey() {
+    checkValid();
+    return cursor.keyBytes();
+  }
+
+  /** Bytes of {@link #encodedKey()} that hold the current key. */
+  public int encodedKeyLength() {
+    checkValid();
+    return cursor.keyLength();
+  }
+
+  /**
+   * The array holding the current value at {@link #valueOffset()}, {@link #valueLength()} bytes: a
+   * view of the data block, valid until the iterator moves (a bulk iterator reads its next block
+   * into the same array), that the caller must not modify.
+   */
+  public byte[] valueArray() {
+    checkValid();
+    return cursor.valueArray();
+  }
+
+  public int valueOffset() {
+    checkValid();
+    return cursor.valueOffset();
+  }
+
+  public int valueLength() {
+    checkValid();
+    return cursor.valueLength();
+  }
+
   /** Releases the iterator. Idempotent. */
   @Override
   public void close() {

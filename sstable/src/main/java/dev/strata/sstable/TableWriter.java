@@ -50,6 +50,10 @@ public final class TableWriter implements AutoCloseable {
   private boolean closed;
 
   private InternalKey first;
+  /** The last key added, encoded in its first lastKeyLength bytes (valid once an entry was added). */
+  private byte[] lastKey = new byte[64];
+  private int lastKeyLength;
+  /** {@link #lastKey} decoded, made on demand by {@link #last()}; null when not made yet. */
   private InternalKey last;
   private long entryCount;
   private long putCount;
@@ -133,12 +137,17 @@ public final class TableWriter implements AutoCloseable {
    * table when this says no.
    */
   public boolean hasRoomFor(InternalKey key) {
+    return hasRoomFor(KeyCodec.internalKeyLength(key));
+  }
+
+  /** {@link #hasRoomFor(InternalKey)} for a key of {@code keyLength} bytes encoded. */
+  private boolean hasRoomFor(int keyLength) {
     // Adding the entry adds at most one index entry (of this key or a shorter one) to the open
     // partition, at most one top-level entry (a partition's last key) and at most one filter index
     // entry (of a cell key no longer than this key), each with its handle, the entry header varints
     // and a restart point.
     long cost =
-        KeyCodec.internalKeyLength(key)
+        keyLength
             + SstableFormat.HANDLE_BYTES
             + 3L * Bytes.MAX_VARINT32_BYTES
             + Integer.BYTES;
@@ -169,39 +178,84 @@ public final class TableWriter implements AutoCloseable {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");
     checkOpen();
-    if (!hasRoomFor(key)) {
-      throw new IllegalStateException(
-          path + " is full: one more entry could make its index larger than a reader accepts ("
-              + maxBlockBytes + " bytes); start a new table");
-    }
-    if (key.row().length > SstableFormat.MAX_ROW_LENGTH) {
+    checkRoom(KeyCodec.internalKeyLength(key));
+    if (key.row().length > SstableFormat.MAX_ROW_LENGTH) { // before encoding: its length is a u16
       throw new IllegalArgumentException("row of " + key.row().length + " bytes exceeds MAX_ROW_LENGTH");
     }
-    if (value.length > SstableFormat.MAX_VALUE_LENGTH) {
-      throw new IllegalArgumentException("value of " + value.length + " bytes exceeds MAX_VALUE_LENGTH");
-    }
-    if (key.kind() == ValueKind.DELETE_ROW && key.column().length != 0) {
-      throw new IllegalArgumentException("a row tombstone has the empty column: " + key);
-    }
-    if (last != null && InternalKey.compare(last, key) >= 0) {
-      throw new IllegalArgumentException("key out of order: " + key + " after " + last);
-    }
-    index.beforeKey(key);
-    filter.add(key, last);
-    count(key, value);
     int keyLength = KeyCodec.internalKeyLength(key);
     if (keyScratch.length < keyLength) {
       keyScratch = new byte[Math.max(keyLength, keyScratch.length * 2)];
     }
     KeyCodec.encodeInternalKey(key, keyScratch, 0);
-    dataBlock.add(keyScratch, keyLength, value, 0, value.length);
-    if (first == null) {
-      first = key;
+    add(keyScratch, keyLength, value, 0, value.length);
+  }
+
+  /**
+   * {@link #add(InternalKey, byte[])} for an entry given as views: the key encoded in {@code
+   * key[0, keyLength)} (see {@link EncodedKeys}) and the value in {@code value[valueOffset,
+   * valueOffset + valueLength)}. Both are copied before this returns, so a caller can hand over
+   * the views a table iterator gives (compaction does: no object per entry on either side).
+   */
+  public void add(byte[] key, int keyLength, byte[] value, int valueOffset, int valueLength)
+      throws IOException {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    checkOpen();
+    checkRoom(keyLength);
+    assert KeyCodec.isValidInternalKey(key, 0, keyLength) : "malformed key";
+    if (valueLength > SstableFormat.MAX_VALUE_LENGTH) {
+      throw new IllegalArgumentException("value of " + valueLength + " bytes exceeds MAX_VALUE_LENGTH");
     }
-    last = key;
+    int rowLength = EncodedKeys.rowLength(key);
+    int cellLength = EncodedKeys.cellLength(keyLength);
+    ValueKind kind = EncodedKeys.kind(key, keyLength);
+    if (kind == ValueKind.DELETE_ROW && cellLength != SstableFormat.ROW_LENGTH_BYTES + rowLength) {
+      throw new IllegalArgumentException(
+          "a row tombstone has the empty column: " + EncodedKeys.decode(key, keyLength));
+    }
+    boolean isFirst = entryCount == 0;
+    if (!isFirst && EncodedKeys.compare(lastKey, lastKeyLength, key, keyLength) >= 0) {
+      throw new IllegalArgumentException(
+          "key out of order: " + EncodedKeys.decode(key, keyLength) + " after " + last());
+    }
+    if (index.waitsForNextKey()) {
+      index.beforeKey(EncodedKeys.decode(key, keyLength)); // once per data block
+    }
+    boolean newRow = isFirst || EncodedKeys.rowLength(lastKey) != rowLength
+        || !Arrays.equals(lastKey, SstableFormat.ROW_LENGTH_BYTES, SstableFormat.ROW_LENGTH_BYTES + rowLength,
+            key, SstableFormat.ROW_LENGTH_BYTES, SstableFormat.ROW_LENGTH_BYTES + rowLength);
+    boolean newCell = newRow || !EncodedKeys.sameCell(lastKey, lastKeyLength, key, keyLength);
+    filter.add(key, keyLength, newRow, newCell);
+    count(kind, newRow, newCell, EncodedKeys.sequence(key, keyLength), keyLength, valueLength);
+    dataBlock.add(key, keyLength, value, valueOffset, valueLength);
+    if (isFirst) {
+      first = EncodedKeys.decode(key, keyLength);
+    }
+    if (lastKey.length < keyLength) {
+      lastKey = new byte[Math.max(keyLength, lastKey.length * 2)];
+    }
+    System.arraycopy(key, 0, lastKey, 0, keyLength);
+    lastKeyLength = keyLength;
+    last = null;
     if (dataBlock.estimatedSize() >= blockTarget(keyLength)) {
       flushDataBlock();
     }
+  }
+
+  private void checkRoom(int keyLength) {
+    if (!hasRoomFor(keyLength)) {
+      throw new IllegalStateException(
+          path + " is full: one more entry could make its index larger than a reader accepts ("
+              + maxBlockBytes + " bytes); start a new table");
+    }
+  }
+
+  /** The last key added, decoded once per data block (or for a message); null before the first. */
+  private InternalKey last() {
+    if (last == null && entryCount > 0) {
+      last = EncodedKeys.decode(lastKey, lastKeyLength);
+    }
+    return last;
   }
 
   /** When to cut a data block whose last key is {@code keyLength} bytes: see LARGE_KEY_BYTES. */
@@ -246,7 +300,7 @@ public final class TableWriter implements AutoCloseable {
         index.storedBytes(), options.filterType(), options.compression(),
         options.bitsPerKey(),
         filter.keyCount(), filter.chunkCount(), filter.bytes(), options.blockSizeBytes(),
-        options.filterChunkBytes(), first, last,
+        options.filterChunkBytes(), first, last(),
         options.filterType() == FilterType.NONE ? 0 : options.prefixLength());
     byte[] propBytes = props.encode();
     BlockHandle propHandle = writeBlock(BlockType.PROPERTIES, propBytes, propBytes.length, BlockCompression.NONE);
@@ -286,29 +340,29 @@ public final class TableWriter implements AutoCloseable {
     }
   }
 
-  private void count(InternalKey key, byte[] value) {
+  private void count(ValueKind kind, boolean newRow, boolean newCell, long sequence, int keyLength,
+      int valueLength) {
     entryCount++;
-    switch (key.kind()) {
+    switch (kind) {
       case PUT -> putCount++;
       case DELETE -> deleteCount++;
       case DELETE_ROW -> rowTombstoneCount++;
     }
-    boolean newRow = last == null || !Arrays.equals(last.row(), key.row());
     if (newRow) {
       distinctRows++;
     }
-    if (newRow || !Arrays.equals(last.column(), key.column())) {
+    if (newCell) {
       distinctCells++;
     }
-    minSequence = Math.min(minSequence, key.sequence());
-    maxSequence = Math.max(maxSequence, key.sequence());
-    rawKeyBytes += key.row().length + key.column().length;
-    rawValueBytes += value.length;
+    minSequence = Math.min(minSequence, sequence);
+    maxSequence = Math.max(maxSequence, sequence);
+    rawKeyBytes += EncodedKeys.cellLength(keyLength) - SstableFormat.ROW_LENGTH_BYTES;
+    rawValueBytes += valueLength;
   }
 
   private void flushDataBlock() throws IOException {
     BlockHandle h = writeBlock(BlockType.DATA, dataBlock.finish(), dataBlock.estimatedSize(), options.compression());
-    index.blockFinished(last, h);
+    index.blockFinished(last(), h);
     dataBlock.reset();
     dataBlockCount++;
     dataBytes += h.storedLength();

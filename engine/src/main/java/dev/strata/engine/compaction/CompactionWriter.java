@@ -4,8 +4,8 @@ import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.read.InternalIterator;
+import dev.strata.sstable.EncodedKeys;
 import dev.strata.sstable.FilterType;
-import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.TableMetadata;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableProperties;
@@ -59,7 +59,10 @@ public final class CompactionWriter {
   private final List<FileMetadata> outputs = new ArrayList<>();
   private TableWriter current;
   private long currentNumber;
+  /** The row of the last entry written (the very array the row loop made for it). */
   private byte[] lastRow;
+  /** The cell key of the cell being merged, in a buffer reused cell after cell. */
+  private byte[] cell = new byte[64];
 
   /**
    * @param bottommost true for a row no table below {@code outputLevel} can hold
@@ -104,41 +107,56 @@ public final class CompactionWriter {
       // The newest row tombstone of each stripe seen so far in this row. Row tombstones live under
       // the empty column, the row's first cell, so they are all known before any other column.
       Map<Integer, Long> rowTombstones = new HashMap<>();
+      // Entries are read as views of the sources' blocks (encoded key, value slice) and written
+      // from them: nothing is made per entry, only a row's array once per row.
       while (merged.isValid()
-          && (endRow == null || Arrays.compareUnsigned(merged.key().row(), endRow) < 0)) {
-        InternalKey first = merged.key();
-        if (row == null || !Arrays.equals(first.row(), row)) {
-          row = first.row();
+          && (endRow == null || EncodedKeys.compareRow(merged.encodedKey(), endRow) < 0)) {
+        byte[] k = merged.encodedKey();
+        int kLength = merged.encodedKeyLength();
+        if (row == null || !EncodedKeys.inRow(k, row)) {
+          row = EncodedKeys.row(k);
           dropTombstones = bottommost.test(row);
           rowTombstones.clear();
         }
+        int cellLength = EncodedKeys.cellLength(kLength);
+        if (cell.length < cellLength) {
+          cell = new byte[Math.max(cellLength, cell.length * 2)];
+        }
+        System.arraycopy(k, 0, cell, 0, cellLength);
         int previousStripe = -1;
         int previousRowTombstoneStripe = -1;
         do {
-          InternalKey k = merged.key();
-          int stripe = stripes.of(k.sequence());
+          long sequence = EncodedKeys.sequence(k, kLength);
+          ValueKind kind = EncodedKeys.kind(k, kLength);
+          int stripe = stripes.of(sequence);
           boolean keep;
-          if (k.kind() == ValueKind.DELETE_ROW) {
+          if (kind == ValueKind.DELETE_ROW) {
             // Under the empty column a row tombstone may sit behind a newer put of that column; it
             // still has to hide the row's older cells, here and in lower levels.
             keep = stripe != previousRowTombstoneStripe
                 && !(dropTombstones && stripes.isOldest(stripe));
             if (stripe != previousRowTombstoneStripe) {
-              rowTombstones.put(stripe, k.sequence());
+              rowTombstones.put(stripe, sequence);
               previousRowTombstoneStripe = stripe;
             }
           } else {
             Long rowTombstone = rowTombstones.get(stripe);
             keep = stripe != previousStripe
-                && (rowTombstone == null || rowTombstone < k.sequence())
-                && !(dropTombstones && stripes.isOldest(stripe) && k.kind().isTombstone());
+                && (rowTombstone == null || rowTombstone < sequence)
+                && !(dropTombstones && stripes.isOldest(stripe) && kind.isTombstone());
           }
           if (keep) {
-            add(k, merged.value());
+            add(row, k, kLength, merged);
           }
           previousStripe = stripe;
           merged.next();
-        } while (merged.isValid() && merged.key().sameCell(first));
+          if (!merged.isValid()) {
+            break;
+          }
+          k = merged.encodedKey();
+          kLength = merged.encodedKeyLength();
+        } while (EncodedKeys.cellLength(kLength) == cellLength
+            && Arrays.equals(k, 0, cellLength, cell, 0, cellLength));
       }
       finishCurrent();
       if (!outputs.isEmpty()) {
@@ -155,12 +173,13 @@ public final class CompactionWriter {
     }
   }
 
-  private void add(InternalKey key, byte[] value) throws IOException {
+  /** Writes the entry {@code merged} stands on, whose encoded key {@code key} is in {@code row}. */
+  private void add(byte[] row, byte[] key, int keyLength, InternalIterator merged) throws IOException {
     // A new table starts between rows, never inside one (a level's tables must not share a row):
     // where the cuts say, or when the table's index nears the largest block a reader accepts.
-    if (lastRow == null || !Arrays.equals(key.row(), lastRow)) {
+    if (lastRow == null || (row != lastRow && !Arrays.equals(row, lastRow))) {
       boolean cut = cuts.cutBefore(
-          key.row(), current == null ? 0 : current.estimatedFileSize(), current != null);
+          row, current == null ? 0 : current.estimatedFileSize(), current != null);
       if (current != null && (cut || current.isNearlyFull())) {
         finishCurrent();
         cuts.cut();
@@ -171,8 +190,8 @@ public final class CompactionWriter {
       Path file = FileNames.table(dir, currentNumber);
       current = TableWriter.create(file, files.create(file), tableOptions, maxTableBlockBytes);
     }
-    current.add(key, value);
-    lastRow = key.row();
+    current.add(key, keyLength, merged.valueArray(), merged.valueOffset(), merged.valueLength());
+    lastRow = row;
   }
 
   private void finishCurrent() throws IOException {

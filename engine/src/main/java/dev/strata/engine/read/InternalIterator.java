@@ -1,5 +1,6 @@
 package dev.strata.engine.read;
 
+import dev.strata.sstable.EncodedKeys;
 import dev.strata.sstable.InternalKey;
 import java.io.IOException;
 
@@ -46,6 +47,46 @@ public interface InternalIterator extends AutoCloseable {
 
   /** The current entry's value; requires {@link #isValid()}. */
   byte[] value();
+
+  /**
+   * The current key encoded as a table block holds it ({@link EncodedKeys}), in the first {@link
+   * #encodedKeyLength()} bytes of the array returned; valid until the iterator moves, and not to be
+   * modified. Compaction merges and writes through these views and the value's, so a table source
+   * (whose views are its block's bytes) costs no object per entry; a source without an encoded form
+   * encodes {@link #key()}. Requires {@link #isValid()}.
+   */
+  default byte[] encodedKey() {
+    return EncodedKeys.encode(key());
+  }
+
+  /** Bytes of {@link #encodedKey()} that hold the current key. */
+  default int encodedKeyLength() {
+    return EncodedKeys.length(key());
+  }
+
+  /**
+   * The array holding the current value at {@link #valueOffset()}, {@link #valueLength()} bytes: a
+   * view valid until the iterator moves, not to be modified (by default {@link #value()}).
+   */
+  default byte[] valueArray() {
+    return value();
+  }
+
+  default int valueOffset() {
+    return 0;
+  }
+
+  default int valueLength() {
+    return value().length;
+  }
+
+  /**
+   * True when {@link #encodedKey()} and {@link #valueArray()} are views that cost nothing (a table's
+   * block): a merge of such sources compares their encoded keys instead of decoding each.
+   */
+  default boolean hasEncodedViews() {
+    return false;
+  }
 
   /** Releases what the iterator holds. Idempotent. */
   @Override

@@ -99,6 +99,37 @@ public final class LevelIterator implements InternalIterator {
   }
 
   @Override
+  public byte[] encodedKey() {
+    return current.encodedKey();
+  }
+
+  @Override
+  public int encodedKeyLength() {
+    return current.encodedKeyLength();
+  }
+
+  @Override
+  public byte[] valueArray() {
+    return current.valueArray();
+  }
+
+  @Override
+  public int valueOffset() {
+    return current.valueOffset();
+  }
+
+  @Override
+  public int valueLength() {
+    return current.valueLength();
+  }
+
+  /** True: the opener opens tables' iterators, whose views are their blocks' bytes. */
+  @Override
+  public boolean hasEncodedViews() {
+    return true;
+  }
+
+  @Override
   public void close() {
     closeCurrent();
     index = tables.size();

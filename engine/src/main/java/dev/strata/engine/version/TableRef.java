@@ -338,6 +338,36 @@ public final class TableRef {
     }
 
     @Override
+    public byte[] encodedKey() {
+      return it.encodedKey();
+    }
+
+    @Override
+    public int encodedKeyLength() {
+      return it.encodedKeyLength();
+    }
+
+    @Override
+    public byte[] valueArray() {
+      return it.valueArray();
+    }
+
+    @Override
+    public int valueOffset() {
+      return it.valueOffset();
+    }
+
+    @Override
+    public int valueLength() {
+      return it.valueLength();
+    }
+
+    @Override
+    public boolean hasEncodedViews() {
+      return true;
+    }
+
+    @Override
     public void close() {
       it.close();
       if (lease != null) {
