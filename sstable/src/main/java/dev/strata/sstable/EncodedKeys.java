@@ -76,6 +76,12 @@ public final class EncodedKeys {
     return Arrays.copyOfRange(k, ROW_LENGTH_BYTES, ROW_LENGTH_BYTES + rowLength(k));
   }
 
+  /** Copies the key's row into {@code to}, which is exactly {@link #rowLength} bytes long. */
+  public static void copyRow(byte[] k, byte[] to) {
+    assert to.length == rowLength(k);
+    System.arraycopy(k, ROW_LENGTH_BYTES, to, 0, to.length);
+  }
+
   /**
    * Bytes of the key's cell key (its row and column, with the row's length: the key without its
    * trailer). Two keys of one cell share their first {@code cellLength} bytes and no others do.

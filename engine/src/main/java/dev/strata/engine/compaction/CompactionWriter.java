@@ -59,8 +59,10 @@ public final class CompactionWriter {
   private final List<FileMetadata> outputs = new ArrayList<>();
   private TableWriter current;
   private long currentNumber;
-  /** The row of the last entry written (the very array the row loop made for it). */
-  private byte[] lastRow;
+  /** The current row (see {@link #rowOf}). */
+  private byte[] rowBuffer = new byte[0];
+  /** False until an entry of the current row is written: the first one may start a new table. */
+  private boolean rowWritten;
   /** The cell key of the cell being merged, in a buffer reused cell after cell. */
   private byte[] cell = new byte[64];
 
@@ -108,13 +110,14 @@ public final class CompactionWriter {
       // the empty column, the row's first cell, so they are all known before any other column.
       Map<Integer, Long> rowTombstones = new HashMap<>();
       // Entries are read as views of the sources' blocks (encoded key, value slice) and written
-      // from them: nothing is made per entry, only a row's array once per row.
+      // from them: nothing is made per entry.
       while (merged.isValid()
           && (endRow == null || EncodedKeys.compareRow(merged.encodedKey(), endRow) < 0)) {
         byte[] k = merged.encodedKey();
         int kLength = merged.encodedKeyLength();
         if (row == null || !EncodedKeys.inRow(k, row)) {
-          row = EncodedKeys.row(k);
+          row = rowOf(k);
+          rowWritten = false;
           dropTombstones = bottommost.test(row);
           rowTombstones.clear();
         }
@@ -147,6 +150,7 @@ public final class CompactionWriter {
           }
           if (keep) {
             add(row, k, kLength, merged);
+            rowWritten = true;
           }
           previousStripe = stripe;
           merged.next();
@@ -173,11 +177,24 @@ public final class CompactionWriter {
     }
   }
 
+  /**
+   * The row of encoded key {@code k}, in an array reused while rows keep their length (a fill's
+   * rows mostly do): {@code bottommost} and the cuts only compare a row, never keep it.
+   */
+  private byte[] rowOf(byte[] k) {
+    int length = EncodedKeys.rowLength(k);
+    if (rowBuffer.length != length) {
+      rowBuffer = new byte[length];
+    }
+    EncodedKeys.copyRow(k, rowBuffer);
+    return rowBuffer;
+  }
+
   /** Writes the entry {@code merged} stands on, whose encoded key {@code key} is in {@code row}. */
   private void add(byte[] row, byte[] key, int keyLength, InternalIterator merged) throws IOException {
     // A new table starts between rows, never inside one (a level's tables must not share a row):
     // where the cuts say, or when the table's index nears the largest block a reader accepts.
-    if (lastRow == null || (row != lastRow && !Arrays.equals(row, lastRow))) {
+    if (!rowWritten) {
       boolean cut = cuts.cutBefore(
           row, current == null ? 0 : current.estimatedFileSize(), current != null);
       if (current != null && (cut || current.isNearlyFull())) {
@@ -191,7 +208,6 @@ public final class CompactionWriter {
       current = TableWriter.create(file, files.create(file), tableOptions, maxTableBlockBytes);
     }
     current.add(key, keyLength, merged.valueArray(), merged.valueOffset(), merged.valueLength());
-    lastRow = row;
   }
 
   private void finishCurrent() throws IOException {
