@@ -35,7 +35,9 @@ final class FilterWriter {
   private boolean hasChunkPrefix;
   private final Sink sink;
   private final BlockBuilder index = new BlockBuilder(SstableFormat.INDEX_RESTART_INTERVAL);
-  private long[] hashes = new long[1024];
+  /** The open chunk's hashes: the writer's buffer, replaced there when it grows. */
+  private final WriteBuffers buffers;
+  private long[] hashes;
   private int count;
   /** The cell key of the current chunk's last filter key, in its first chunkLastCellLength bytes. */
   private byte[] chunkLastCell = new byte[64];
@@ -50,7 +52,9 @@ final class FilterWriter {
   private long bytes;
   private final byte[] handleBytes = new byte[SstableFormat.HANDLE_BYTES];
 
-  FilterWriter(TableOptions options, Sink sink) {
+  FilterWriter(TableOptions options, Sink sink, WriteBuffers buffers) {
+    this.buffers = buffers;
+    this.hashes = buffers.filterHashes;
     this.type = options.filterType();
     this.bitsPerKey = options.bitsPerKey();
     this.keysPerChunk = options.keysPerChunk();
@@ -165,6 +169,7 @@ final class FilterWriter {
   private void push(long hash) {
     if (count == hashes.length) {
       hashes = Arrays.copyOf(hashes, count * 2);
+      buffers.filterHashes = hashes;
     }
     hashes[count++] = hash;
     keyCount++;

@@ -1,10 +1,9 @@
 package dev.strata.sstable;
 
 import dev.strata.checksum.Checksums;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,12 +38,13 @@ public final class TableWriter implements AutoCloseable {
   private final FileChannel channel;
   private final OutputStream out;
   private final LZ4Compressor compressor;
-  private final BlockBuilder dataBlock = new BlockBuilder(SstableFormat.DATA_RESTART_INTERVAL);
+  private final BlockBuilder dataBlock;
+  /** The buffers this writer works in, given back when it is finished or aborted. */
+  private final WriteBuffers buffers;
   private final IndexWriter index;
   private final FilterWriter filter;
   private final byte[] trailer = new byte[SstableFormat.BLOCK_TRAILER_BYTES];
   private byte[] keyScratch = new byte[64];
-  private byte[] compressed = new byte[0];
   private long offset;
   private boolean finished;
   private boolean closed;
@@ -68,16 +68,20 @@ public final class TableWriter implements AutoCloseable {
   private long dataBlockCount;
   private long dataBytes;
 
-  private TableWriter(Path path, TableOptions options, FileChannel channel, int maxBlockBytes) {
+  private TableWriter(Path path, TableOptions options, FileChannel channel, int maxBlockBytes,
+      WriteBuffers buffers) {
+    buffers.take();
+    this.buffers = buffers;
+    this.dataBlock = buffers.dataBlock;
     this.path = path;
     this.options = options;
     this.maxBlockBytes = maxBlockBytes;
     this.channel = channel;
-    this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
+    this.out = new ChannelOutput(channel, buffers.output);
     this.compressor = options.compression() == BlockCompression.LZ4
         ? LZ4Factory.fastestInstance().fastCompressor()
         : null;
-    this.filter = new FilterWriter(options, this::writeFilter);
+    this.filter = new FilterWriter(options, this::writeFilter, buffers);
     this.index = new IndexWriter(options.blockSizeBytes(),
         (type, payload, length) -> writeBlock(type, payload, length, BlockCompression.NONE));
   }
@@ -87,7 +91,7 @@ public final class TableWriter implements AutoCloseable {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(options, "options");
     FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    return new TableWriter(file, options, ch, SstableFormat.MAX_BLOCK_BYTES);
+    return new TableWriter(file, options, ch, SstableFormat.MAX_BLOCK_BYTES, new WriteBuffers());
   }
 
   /**
@@ -96,7 +100,7 @@ public final class TableWriter implements AutoCloseable {
    */
   static TableWriter create(Path file, TableOptions options, int maxBlockBytes) throws IOException {
     FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    return new TableWriter(file, options, ch, maxBlockBytes);
+    return new TableWriter(file, options, ch, maxBlockBytes, new WriteBuffers());
   }
 
   /**
@@ -115,14 +119,25 @@ public final class TableWriter implements AutoCloseable {
    */
   public static TableWriter create(
       Path file, FileChannel channel, TableOptions options, int maxBlockBytes) {
+    return create(file, channel, options, maxBlockBytes, new WriteBuffers());
+  }
+
+  /**
+   * As {@link #create(Path, FileChannel, TableOptions, int)}, working in {@code buffers}, which the
+   * writer takes until it is finished or aborted: a compaction passes the same buffers to each of
+   * its output tables in turn.
+   */
+  public static TableWriter create(
+      Path file, FileChannel channel, TableOptions options, int maxBlockBytes, WriteBuffers buffers) {
     Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(buffers, "buffers");
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(options, "options");
     if (maxBlockBytes < 1 || maxBlockBytes > SstableFormat.MAX_BLOCK_BYTES) {
       throw new IllegalArgumentException(
           "maxBlockBytes must be in [1, " + SstableFormat.MAX_BLOCK_BYTES + "]: " + maxBlockBytes);
     }
-    return new TableWriter(file, options, channel, maxBlockBytes);
+    return new TableWriter(file, options, channel, maxBlockBytes, buffers);
   }
 
   /** The file being written. */
@@ -312,6 +327,7 @@ public final class TableWriter implements AutoCloseable {
     channel.force(true);
     finished = true;
     closed = true;
+    buffers.giveBack();
     channel.close();
     return new TableMetadata(path, offset, props);
   }
@@ -323,6 +339,7 @@ public final class TableWriter implements AutoCloseable {
     }
     if (!closed) {
       closed = true;
+      buffers.giveBack();
       channel.close();
     }
     Files.deleteIfExists(path);
@@ -383,8 +400,10 @@ public final class TableWriter implements AutoCloseable {
     BlockCompression used = BlockCompression.NONE;
     if (compression == BlockCompression.LZ4) {
       int max = SstableFormat.LZ4_HEADER_BYTES + compressor.maxCompressedLength(length);
+      byte[] compressed = buffers.compressed;
       if (compressed.length < max) {
         compressed = new byte[max];
+        buffers.compressed = compressed;
       }
       int n = compressor.compress(payload, 0, length, compressed, SstableFormat.LZ4_HEADER_BYTES,
           max - SstableFormat.LZ4_HEADER_BYTES);
@@ -403,5 +422,56 @@ public final class TableWriter implements AutoCloseable {
     BlockHandle h = new BlockHandle(offset, storedLength);
     offset += storedLength + trailer.length;
     return h;
+  }
+
+  /**
+   * Gathers the file's bytes in the writer's buffer and writes them to the channel a buffer at a
+   * time (a {@code BufferedOutputStream} would bring a new 64 KiB array per table).
+   */
+  private static final class ChannelOutput extends OutputStream {
+    private final FileChannel channel;
+    private final ByteBuffer buffer;
+
+    ChannelOutput(FileChannel channel, ByteBuffer buffer) {
+      this.channel = channel;
+      this.buffer = buffer;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      if (!buffer.hasRemaining()) {
+        drain();
+      }
+      buffer.put((byte) b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (len > buffer.remaining()) {
+        drain();
+      }
+      if (len > buffer.remaining()) {
+        writeFully(ByteBuffer.wrap(b, off, len));
+      } else {
+        buffer.put(b, off, len);
+      }
+    }
+
+    @Override
+    public void flush() throws IOException {
+      drain();
+    }
+
+    private void drain() throws IOException {
+      buffer.flip();
+      writeFully(buffer);
+      buffer.clear();
+    }
+
+    private void writeFully(ByteBuffer b) throws IOException {
+      while (b.hasRemaining()) {
+        channel.write(b);
+      }
+    }
   }
 }

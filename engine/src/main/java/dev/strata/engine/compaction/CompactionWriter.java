@@ -11,6 +11,7 @@ import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableWriter;
 import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.WriteBuffers;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,6 +58,8 @@ public final class CompactionWriter {
   private final SnapshotStripes stripes;
 
   private final List<FileMetadata> outputs = new ArrayList<>();
+  /** What the output tables are built in, one table after another: grown once, not per table. */
+  private final WriteBuffers writeBuffers = new WriteBuffers();
   private TableWriter current;
   private long currentNumber;
   /** The current row (see {@link #rowOf}). */
@@ -205,7 +208,7 @@ public final class CompactionWriter {
     if (current == null) {
       currentNumber = newFileNumber.getAsLong();
       Path file = FileNames.table(dir, currentNumber);
-      current = TableWriter.create(file, files.create(file), tableOptions, maxTableBlockBytes);
+      current = TableWriter.create(file, files.create(file), tableOptions, maxTableBlockBytes, writeBuffers);
     }
     current.add(key, keyLength, merged.valueArray(), merged.valueOffset(), merged.valueLength());
   }
