@@ -91,6 +91,36 @@ final class FilterIndex {
     return lo == lastKeys.length ? -1 : lo;
   }
 
+  /**
+   * {@code chunks[i] = find(rows[i], columns[i])} for every i, for keys in ascending order: each
+   * chunk's run of keys is found by a binary search over the keys, so a batch costs about one
+   * comparison per chunk boundary it crosses and log2(keys) per chunk, not one per key.
+   */
+  void findAll(byte[][] rows, byte[][] columns, int[] chunks) {
+    int n = rows.length;
+    int i = 0;
+    int chunk = 0;
+    while (i < n) {
+      chunk = find(rows[i], columns[i], chunk);
+      if (chunk < 0) {
+        Arrays.fill(chunks, i, n, -1); // this key and every later one sort after the last chunk
+        return;
+      }
+      int lo = i + 1; // the first key after the chunk's last key lies in [i + 1, n]
+      int hi = n;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (compareWithLastKey(rows[mid], columns[mid], chunk) > 0) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      Arrays.fill(chunks, i, lo, chunk);
+      i = lo;
+    }
+  }
+
   private int compareWithLastKey(byte[] row, byte[] column, int i) {
     return KeyCodec.compareCell(row, column, lastKeys[i], 0, lastKeys[i].length);
   }

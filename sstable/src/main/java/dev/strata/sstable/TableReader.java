@@ -312,7 +312,7 @@ public final class TableReader implements Closeable {
     Objects.requireNonNull(probe, "probe");
     checkSnapshot(snapshot);
     checkOpen();
-    int admitted = admit(probe, null);
+    int admitted = admit(probe);
     if (admitted != OUT_OF_RANGE) {
       counters.tablesConsulted.increment();
     }
@@ -442,10 +442,11 @@ public final class TableReader implements Closeable {
    * The batch walks the table forward once, in key order, instead of starting over per probe:
    *
    * <ul>
-   *   <li>every probe's filter is asked before any index or data block is read, and a run of probes
-   *       falling in one filter chunk fetches that chunk once and finds it with one comparison;
-   *   <li>one cursor then visits the admitted probes in order, and a probe whose entries lie in the
-   *       data block the cursor already holds neither searches the index nor asks the cache again.
+   *   <li>every probe's filter is asked before any index or data block is read ({@link #admitAll}):
+   *       the row range is checked once for the batch, each filter chunk's run of probes is found
+   *       by binary search and the chunk fetched once;
+   *   <li>the admitted probes then locate their data blocks in one forward walk through the index,
+   *       and each is sought in its block ({@link BatchedLookups}); probes in one block share it.
    * </ul>
    *
    * <p>Counts the same Gets, tables consulted and filter decisions as the probes one by one; the
@@ -456,12 +457,14 @@ public final class TableReader implements Closeable {
     checkSnapshot(snapshot);
     checkOpen();
     int n = probes.size();
-    int[] admitted = new int[n];
-    ChunkRun run = new ChunkRun();
+    FilterProbe[] sorted = probes.toArray(new FilterProbe[0]);
+    for (int i = 1; i < n; i++) {
+      assert inOrder(sorted[i - 1], sorted[i]) : "probes out of order at " + i;
+    }
+    int[] admitted = admitAll(sorted);
     int consulted = 0;
     int skipped = 0;
     for (int i = 0; i < n; i++) {
-      admitted[i] = admit(probes.get(i), run);
       consulted += admitted[i] != OUT_OF_RANGE ? 1 : 0;
       skipped += admitted[i] == SKIPPED ? 1 : 0;
     }
@@ -470,13 +473,59 @@ public final class TableReader implements Closeable {
     counters.tablesSkippedByFilter.add(skipped);
     GetResult[] out = new GetResult[n];
     TableCursor cursor = new TableCursor(this);
-    for (int i = 0; i < n; i++) {
-      assert i == 0 || inOrder(probes.get(i - 1), probes.get(i)) : "probes out of order at " + i;
-      out[i] = admitted[i] == OUT_OF_RANGE || admitted[i] == SKIPPED
-          ? GetResult.ABSENT
-          : lookup(cursor, probes.get(i), admitted[i], snapshot, true);
+    BatchedLookups.Counts counts = new BatchedLookups.Counts();
+    BatchedLookups.run(this, indexCursor(), sorted, admitted, CELL_MAYBE, snapshot, out,
+        (probe, bits, s) -> lookup(cursor, probe, bits, s, true), counts);
+    if (counts.falsePositives > 0 && properties.filterType() != FilterType.NONE) {
+      counters.filterFalsePositives.add(counts.falsePositives);
     }
     return out;
+  }
+
+  /**
+   * {@link #admit} for ascending probes, with the work shared: the row range is checked on the
+   * first and last probe (every probe between lies inside when both do), each filter chunk's run
+   * of probes is found by binary search ({@link FilterIndex#findAll}) and fetched once.
+   */
+  private int[] admitAll(FilterProbe[] probes) throws IOException {
+    int n = probes.length;
+    int[] admitted = new int[n];
+    boolean allInRange = n == 0 || (rowInRange(probes[0].row()) && rowInRange(probes[n - 1].row()));
+    FilterType type = properties.filterType();
+    int[] chunks = null;
+    if (type != FilterType.NONE) {
+      byte[][] rows = new byte[n][];
+      byte[][] columns = new byte[n][];
+      for (int i = 0; i < n; i++) {
+        rows[i] = probes[i].row();
+        columns[i] = type == FilterType.ROW ? EMPTY : probes[i].column();
+      }
+      chunks = new int[n];
+      filterIndex.findAll(rows, columns, chunks);
+    }
+    int fetchedIndex = -1;
+    FilterChunk fetched = null;
+    for (int i = 0; i < n; i++) {
+      FilterProbe probe = probes[i];
+      if (!allInRange && !rowInRange(probe.row())) {
+        admitted[i] = OUT_OF_RANGE;
+        continue;
+      }
+      boolean cellMaybe;
+      if (chunks == null) {
+        cellMaybe = true;
+      } else if (chunks[i] < 0) {
+        cellMaybe = false; // after the last chunk's last key: no filter key of the table is this one
+      } else {
+        if (chunks[i] != fetchedIndex) {
+          fetched = chunkOrNull(chunks[i]);
+          fetchedIndex = chunks[i];
+        }
+        cellMaybe = mayContain(fetched, type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
+      }
+      admitted[i] = admission(probe, cellMaybe);
+    }
+    return admitted;
   }
 
   /**
@@ -487,7 +536,7 @@ public final class TableReader implements Closeable {
   public boolean mayContain(FilterProbe probe) throws IOException {
     Objects.requireNonNull(probe, "probe");
     checkOpen();
-    return rowInRange(probe.row()) && cellMayBePresent(probe, null);
+    return rowInRange(probe.row()) && cellMayBePresent(probe);
   }
 
   /** {@link #admit}: the row lies outside the table. */
@@ -501,14 +550,18 @@ public final class TableReader implements Closeable {
 
   /**
    * The range and filter checks of a Get: {@link #OUT_OF_RANGE}, {@link #SKIPPED}, or the bits of
-   * what must be looked up. A batch passes its {@link ChunkRun}; a single lookup null. The caller
-   * counts the outcome.
+   * what must be looked up. The caller counts the outcome; a batch shares the work ({@link
+   * #admitAll}).
    */
-  private int admit(FilterProbe probe, ChunkRun run) throws IOException {
+  private int admit(FilterProbe probe) throws IOException {
     if (!rowInRange(probe.row())) {
       return OUT_OF_RANGE;
     }
-    boolean cellMaybe = cellMayBePresent(probe, run);
+    return admission(probe, cellMayBePresent(probe));
+  }
+
+  /** {@link #admit} for a probe in range whose filter said {@code cellMaybe}. */
+  private int admission(FilterProbe probe, boolean cellMaybe) throws IOException {
     boolean tombstoneMaybe = properties.rowTombstoneCount() > 0
         && (properties.filterType() == FilterType.ROWCOL ? rowTombstoneMayBePresent(probe) : cellMaybe);
     if (!cellMaybe && !tombstoneMaybe) {
@@ -582,7 +635,7 @@ public final class TableReader implements Closeable {
       return false;
     }
     return properties.filterType() == FilterType.NONE
-        || chunkMayContain(probe.row(), EMPTY, probe.rowHash(), null);
+        || chunkMayContain(probe.row(), EMPTY, probe.rowHash());
   }
 
   /**
@@ -777,11 +830,11 @@ public final class TableReader implements Closeable {
         && Arrays.compareUnsigned(row, properties.largestRow()) <= 0;
   }
 
-  private boolean cellMayBePresent(FilterProbe probe, ChunkRun run) throws IOException {
+  private boolean cellMayBePresent(FilterProbe probe) throws IOException {
     return switch (properties.filterType()) {
       case NONE -> true;
-      case ROW -> chunkMayContain(probe.row(), EMPTY, probe.rowHash(), run);
-      case ROWCOL -> chunkMayContain(probe.row(), probe.column(), probe.cellHash(), run);
+      case ROW -> chunkMayContain(probe.row(), EMPTY, probe.rowHash());
+      case ROWCOL -> chunkMayContain(probe.row(), probe.column(), probe.cellHash());
     };
   }
 
@@ -803,39 +856,10 @@ public final class TableReader implements Closeable {
     return mayContain(filter, probe.rowHash());
   }
 
-  /**
-   * The filter chunk a batch of ascending probes used last. Filter keys ascend with the probes, so
-   * each probe's chunk is the last one or a later one: a run of probes in one chunk finds it with one
-   * comparison and fetches it once. Belongs to one batch on one thread.
-   */
-  private static final class ChunkRun {
-    /** The chunk the last probe fell in; 0 before the first. */
-    int index;
-    /** The chunk at {@link #index} once fetched, or null (never fetched, or damaged). */
-    FilterChunk chunk;
-    /** True once the chunk at {@link #index} has been fetched (or found damaged). */
-    boolean fetched;
-  }
-
-  /**
-   * Probes the one chunk that can hold filter key (row, column); a damaged chunk says maybe. With a
-   * {@code run}, the key must not sort before the previous key probed through it.
-   */
-  private boolean chunkMayContain(byte[] row, byte[] column, long hash, ChunkRun run) throws IOException {
-    if (run == null) {
-      int i = filterIndex.find(row, column);
-      return i >= 0 && mayContain(chunkOrNull(i), hash);
-    }
-    int i = filterIndex.find(row, column, run.index);
-    if (i < 0) {
-      return false;
-    }
-    if (i != run.index || !run.fetched) {
-      run.index = i;
-      run.chunk = chunkOrNull(i);
-      run.fetched = true;
-    }
-    return mayContain(run.chunk, hash);
+  /** Probes the one chunk that can hold filter key (row, column); a damaged chunk says maybe. */
+  private boolean chunkMayContain(byte[] row, byte[] column, long hash) throws IOException {
+    int i = filterIndex.find(row, column);
+    return i >= 0 && mayContain(chunkOrNull(i), hash);
   }
 
   /** Probes chunk {@code i} for {@code hash}; a damaged chunk says maybe. */

@@ -21,12 +21,13 @@ import java.util.List;
  *   <li>The keys still undecided get one {@link FilterProbe} each: hashed once, probed in every
  *       table.
  *   <li>The tables are visited in the read path's order, which for every key is the order of the
- *       tables that may hold it: each level-0 table (newest first) takes the undecided keys its row
- *       range covers; each deeper level, whose tables are disjoint and sorted, is paired with the
- *       sorted keys in one merge pass, so each key meets the one table of the level that can hold
- *       it. A table answers its keys together ({@link dev.strata.sstable.TableReader#getAll}): all
- *       their filter probes first, each filter chunk fetched once, then one forward walk through
- *       the index and data blocks, each block fetched once for all the keys in it.
+ *       tables that may hold it: each level-0 table (newest first) takes the run of undecided keys
+ *       its row range covers; each deeper level, whose tables are disjoint and sorted, hands each
+ *       table the run of keys inside its row range. The runs are found by binary search over the
+ *       sorted keys (about log2(batch) comparisons per table, not two per key). A table answers its
+ *       keys together ({@link dev.strata.sstable.TableReader#getAll}): all their filter probes
+ *       first, each filter chunk fetched once, then one forward walk through the index, each data
+ *       block fetched once for all the keys in it.
  * </ol>
  *
  * <p>Thread-safe (stateless); the caller holds a reference on the view.
@@ -80,13 +81,11 @@ public final class BatchedGets {
       }
       Version version = view.version();
       for (TableRef t : version.level(0)) {
-        int n = 0;
-        for (int k = 0; k < pendingCount; k++) {
-          if (t.metadata().coversRow(rows[pending[k]])) {
-            batch[n++] = pending[k];
-          }
-        }
-        ask(t, n);
+        // The pending keys are sorted, so those inside the table's row range are one run.
+        int from = firstRowAtOrAfter(0, t.metadata().smallest().row(), false);
+        int to = firstRowAtOrAfter(from, t.metadata().largest().row(), true);
+        System.arraycopy(pending, from, batch, 0, to - from);
+        ask(t, to - from);
         dropDecided();
       }
       for (int level = 1; level < Version.NUM_LEVELS && pendingCount > 0; level++) {
@@ -122,20 +121,36 @@ public final class BatchedGets {
     private void askLevel(List<TableRef> tables) throws IOException {
       int k = 0;
       for (TableRef t : tables) {
-        byte[] smallest = t.metadata().smallest().row();
-        byte[] largest = t.metadata().largest().row();
-        while (k < pendingCount && Arrays.compareUnsigned(rows[pending[k]], smallest) < 0) {
-          k++; // between this level's tables: none of them holds the row
-        }
-        int n = 0;
-        while (k < pendingCount && Arrays.compareUnsigned(rows[pending[k]], largest) <= 0) {
-          batch[n++] = pending[k++];
-        }
-        ask(t, n);
+        // Keys before the table's smallest row fall between this level's tables: none holds them.
+        k = firstRowAtOrAfter(k, t.metadata().smallest().row(), false);
+        int to = firstRowAtOrAfter(k, t.metadata().largest().row(), true);
+        System.arraycopy(pending, k, batch, 0, to - k);
+        ask(t, to - k);
+        k = to;
         if (k == pendingCount) {
           return;
         }
       }
+    }
+
+    /**
+     * The first position in {@code pending[from, pendingCount)} whose row is at or after {@code
+     * row} ({@code after}: strictly after), by binary search over the sorted keys: a table's run of
+     * the batch costs about log2(batch) row comparisons, not two per key.
+     */
+    private int firstRowAtOrAfter(int from, byte[] row, boolean after) {
+      int lo = from;
+      int hi = pendingCount;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        int c = Arrays.compareUnsigned(rows[pending[mid]], row);
+        if (c < 0 || (after && c == 0)) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
     }
 
     /** Table {@code t} answers the keys {@code batch[0, n)} (in key order) together. */
@@ -177,36 +192,73 @@ public final class BatchedGets {
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    mergeSort(order, new int[n], 0, n, rows, columns);
+    new CellSort(rows, columns).sort(order, new int[n], 0, n);
     return order;
   }
 
   /**
-   * Sorts {@code a[from, to)} by cell, stably; {@code scratch} is as long as {@code a}. On primitive
-   * indices, so sorting a batch boxes nothing; an already sorted run costs one comparison per
-   * merge.
+   * A stable merge sort of input indices by cell, on primitive indices so sorting a batch boxes
+   * nothing. Keys of a batch often share a long prefix ("user000012..."), so each row is first
+   * reduced to the 8 bytes after the prefix all rows share, zero-padded: when two keys' 8 bytes
+   * differ, they order the rows (every earlier byte being the shared prefix), and only equal ones
+   * compare the whole cell. A comparison is then mostly one long comparison.
    */
-  private static void mergeSort(int[] a, int[] scratch, int from, int to, byte[][] rows, byte[][] columns) {
-    if (to - from < 2) {
-      return;
-    }
-    int mid = (from + to) >>> 1;
-    mergeSort(a, scratch, from, mid, rows, columns);
-    mergeSort(a, scratch, mid, to, rows, columns);
-    if (compareCells(a[mid - 1], a[mid], rows, columns) <= 0) {
-      return;
-    }
-    System.arraycopy(a, from, scratch, from, to - from);
-    int i = from;
-    int j = mid;
-    for (int k = from; k < to; k++) {
-      boolean takeLeft = j >= to || (i < mid && compareCells(scratch[i], scratch[j], rows, columns) <= 0);
-      a[k] = takeLeft ? scratch[i++] : scratch[j++];
-    }
-  }
+  private static final class CellSort {
+    private final byte[][] rows;
+    private final byte[][] columns;
+    private final long[] heads;
 
-  private static int compareCells(int a, int b, byte[][] rows, byte[][] columns) {
-    int c = Arrays.compareUnsigned(rows[a], rows[b]);
-    return c != 0 ? c : Arrays.compareUnsigned(columns[a], columns[b]);
+    CellSort(byte[][] rows, byte[][] columns) {
+      this.rows = rows;
+      this.columns = columns;
+      int shared = rows.length == 0 ? 0 : rows[0].length;
+      for (int i = 1; i < rows.length && shared > 0; i++) {
+        int m = Arrays.mismatch(rows[0], 0, shared, rows[i], 0, Math.min(shared, rows[i].length));
+        if (m >= 0) {
+          shared = m;
+        }
+      }
+      heads = new long[rows.length];
+      for (int i = 0; i < rows.length; i++) {
+        long h = 0;
+        for (int b = 0; b < 8; b++) {
+          int at = shared + b;
+          h = h << 8 | (at < rows[i].length ? rows[i][at] & 0xff : 0);
+        }
+        heads[i] = h;
+      }
+    }
+
+    /**
+     * Sorts {@code a[from, to)}; {@code scratch} is as long as {@code a}. An already sorted run
+     * costs one comparison per merge.
+     */
+    void sort(int[] a, int[] scratch, int from, int to) {
+      if (to - from < 2) {
+        return;
+      }
+      int mid = (from + to) >>> 1;
+      sort(a, scratch, from, mid);
+      sort(a, scratch, mid, to);
+      if (compare(a[mid - 1], a[mid]) <= 0) {
+        return;
+      }
+      System.arraycopy(a, from, scratch, from, to - from);
+      int i = from;
+      int j = mid;
+      for (int k = from; k < to; k++) {
+        boolean takeLeft = j >= to || (i < mid && compare(scratch[i], scratch[j]) <= 0);
+        a[k] = takeLeft ? scratch[i++] : scratch[j++];
+      }
+    }
+
+    private int compare(int a, int b) {
+      int c = Long.compareUnsigned(heads[a], heads[b]);
+      if (c != 0) {
+        return c;
+      }
+      c = Arrays.compareUnsigned(rows[a], rows[b]);
+      return c != 0 ? c : Arrays.compareUnsigned(columns[a], columns[b]);
+    }
   }
 }
