@@ -24,20 +24,12 @@ final class BlockCursor {
   private int keyLength;
   private int valueOffset;
   private int valueLength;
-  /**
-   * The restart point the last seek's search ended on: every entry before it is below that seek's
-   * target, however far the cursor moved forward since. Where {@link #seekForward} may begin its
-   * search; 0 when unknown (a backward move, or a new block).
-   */
-  private int floorRestart;
-
   /** Positions the cursor before the first entry of {@code b}; it is not valid until a seek. */
   void reset(Block b) {
     block = b;
     valid = false;
     nextEntry = 0;
     keyLength = 0;
-    floorRestart = 0;
   }
 
   Block block() {
@@ -76,7 +68,6 @@ final class BlockCursor {
   }
 
   void seekToFirst() {
-    floorRestart = 0;
     nextEntry = 0;
     keyLength = 0;
     next();
@@ -144,7 +135,6 @@ final class BlockCursor {
 
   /** Decodes from restart point {@code start} up to the last entry that begins before {@code end}. */
   private void decodeUpTo(int start, int end) {
-    floorRestart = 0; // a backward move: the last seek's restart may lie after the entry
     nextEntry = start;
     keyLength = 0;
     do {
@@ -152,28 +142,13 @@ final class BlockCursor {
     } while (nextEntry < end);
   }
 
-  /** Moves to the first entry whose internal key is {@code >= target}; invalid when there is none. */
+  /**
+   * Moves to the first entry whose internal key is {@code >= target}; invalid when there is none.
+   * Binary search over the restart points for the last whose key is below {@code target} (or the
+   * first), then a linear scan.
+   */
   void seek(InternalKey target) {
-    seekFrom(target, 0);
-  }
-
-  /**
-   * {@link #seek} for a target at or after the previous seek's target, the cursor having moved only
-   * forward since: every entry before the restart point where the previous search ended is below the
-   * previous target, so the binary search over the restart points starts there instead of at the
-   * block's first. A batch of lookups in key order walks an index partition this way.
-   */
-  void seekForward(InternalKey target) {
-    seekFrom(target, floorRestart);
-  }
-
-  /**
-   * Binary search over restart points {@code [from, restartCount)} for the last whose key is below
-   * {@code target} (or {@code from}), then a linear scan. Correct only when every entry before
-   * restart {@code from} is below {@code target}.
-   */
-  private void seekFrom(InternalKey target, int from) {
-    int lo = from;
+    int lo = 0;
     int hi = block.restartCount - 1;
     if (hi < 0) {
       valid = false;
@@ -187,7 +162,6 @@ final class BlockCursor {
         hi = mid - 1;
       }
     }
-    floorRestart = lo;
     nextEntry = block.restartPoint(lo);
     keyLength = 0;
     next();

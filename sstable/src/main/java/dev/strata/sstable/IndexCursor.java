@@ -28,13 +28,6 @@ final class IndexCursor {
   /** The top-level value offset of the partition in {@code entries}; -1 for none or one level. */
   private int loadedPartition = -1;
   private boolean valid;
-  /**
-   * True while the partition in {@code entries} is the one the last {@link #seek} chose: every
-   * earlier partition then holds only keys below that seek's target. Stepping onto another
-   * partition clears it (the partitions stepped over may hold keys at or above the target).
-   */
-  private boolean partitionFromSeek;
-
   private IndexCursor(BlockCursor top, PartitionSource source) {
     this.top = top;
     this.source = source;
@@ -59,7 +52,6 @@ final class IndexCursor {
   }
 
   void seekToFirst() throws IOException {
-    partitionFromSeek = false;
     if (top == null) {
       entries.seekToFirst();
     } else {
@@ -73,7 +65,6 @@ final class IndexCursor {
   }
 
   void seekToLast() throws IOException {
-    partitionFromSeek = false;
     if (top == null) {
       entries.seekToLast();
     } else {
@@ -97,26 +88,6 @@ final class IndexCursor {
       }
       entries.seek(target);
     }
-    partitionFromSeek = true;
-    settleForward();
-  }
-
-  /**
-   * {@link #seek} for a target at or after the previous seek's target, the cursor having moved only
-   * forward since (a batch's lookups in key order). While the cursor is still in the partition that
-   * seek chose, every earlier partition holds only keys below the target, and so do the partition's
-   * entries before the one where that seek's search ended ({@link BlockCursor#seekForward}); when the
-   * target is also at or before the partition's last key (its top-level key), the first entry {@code
-   * >= target} lies in that partition from there on: the top level is not searched, and the
-   * partition only from there on. A one-level index is likewise searched from there on.
-   */
-  void seekForward(InternalKey target) throws IOException {
-    if (!valid || !partitionFromSeek || (top != null
-        && (!top.isValid() || KeyCodec.compare(target, top.keyBytes(), 0, top.keyLength()) > 0))) {
-      seek(target);
-      return;
-    }
-    entries.seekForward(target);
     settleForward();
   }
 
@@ -167,7 +138,6 @@ final class IndexCursor {
         return;
       }
       top.next();
-      partitionFromSeek = false;
       if (!loadPartition()) {
         return;
       }
@@ -184,7 +154,6 @@ final class IndexCursor {
         return;
       }
       top.prev();
-      partitionFromSeek = false;
       if (!loadPartition()) {
         return;
       }

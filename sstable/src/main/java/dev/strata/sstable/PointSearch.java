@@ -91,7 +91,16 @@ final class PointSearch {
    * column, snapshot, PUT); {@code b.restartCount} when every one sorts below it.
    */
   int firstRestartAtOrAfter(Block b) {
-    int lo = 0;
+    return firstRestartAtOrAfter(b, 0);
+  }
+
+  /**
+   * {@link #firstRestartAtOrAfter(Block)} searching from restart point {@code from} on: correct
+   * when every restart point before {@code from} sorts below the target, as when {@code from} is
+   * where the search for an earlier target ended (a batch's keys in order).
+   */
+  int firstRestartAtOrAfter(Block b, int from) {
+    int lo = from;
     int hi = b.restartCount;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;

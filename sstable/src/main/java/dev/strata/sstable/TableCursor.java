@@ -66,29 +66,12 @@ final class TableCursor {
    * order and a cursor's nearby seeks keep walking forward through one block.
    */
   void seek(InternalKey target) throws IOException {
-    seek(target, false);
-  }
-
-  /**
-   * {@link #seek} for a target at or after the previous seek's target, the cursor having moved only
-   * forward since: the index search resumes from the index entry the cursor stands on ({@link
-   * IndexCursor#seekForward}). For a batch's lookups in key order.
-   */
-  void seekForward(InternalKey target) throws IOException {
-    seek(target, true);
-  }
-
-  private void seek(InternalKey target, boolean forward) throws IOException {
     ensureIndex();
     if (inLoadedBlock(target)) {
       valid = true;
       data.reset(loadedData);
     } else {
-      if (forward) {
-        index.seekForward(target);
-      } else {
-        index.seek(target);
-      }
+      index.seek(target);
       if (!positionData()) {
         return;
       }

@@ -321,23 +321,24 @@ public final class TableReader implements Closeable {
     }
     return admitted == OUT_OF_RANGE || admitted == SKIPPED
         ? GetResult.ABSENT
-        : pointLookup(probe, admitted, snapshot);
+        : pointLookup(probe, admitted, snapshot, new PointSearch(), null);
   }
 
   /**
    * The index and data block part of one Get, searched in place ({@link PointSearch}): no cursor and
    * no decoded key; the result's cell key holds the probe's row and column arrays. Falls back to
    * {@link #lookup} for an index block with entries between its restart points (none is written).
+   * A batch passes its {@link Resume} (its cells' searches then run in key order), a single Get null.
    */
-  private GetResult pointLookup(FilterProbe probe, int admitted, long snapshot) throws IOException {
+  private GetResult pointLookup(FilterProbe probe, int admitted, long snapshot, PointSearch search,
+      Resume resume) throws IOException {
     byte[] row = probe.row();
-    PointSearch search = new PointSearch();
     InternalKey cell = null;
     byte[] value = null;
     if ((admitted & CELL_MAYBE) != 0) {
-      int found = find(search.target(row, probe.column(), snapshot), false);
+      int found = find(search.target(row, probe.column(), snapshot), false, resume);
       if (found == IN_PLACE_UNSUPPORTED) {
-        return lookup(new TableCursor(this), probe, admitted, snapshot, false);
+        return lookup(new TableCursor(this), probe, admitted, snapshot);
       }
       if (found == PointSearch.FOUND) {
         cell = new InternalKey(row, probe.column(), search.sequence(), search.kind());
@@ -346,9 +347,10 @@ public final class TableReader implements Closeable {
     }
     long rowTombstone = GetResult.NO_ROW_TOMBSTONE;
     if ((admitted & TOMBSTONE_MAYBE) != 0) {
-      int found = find(search.target(row, EMPTY, snapshot), true);
+      // Not resumed: (row, empty column) may sort before the cell of an earlier probe.
+      int found = find(search.target(row, EMPTY, snapshot), true, null);
       if (found == IN_PLACE_UNSUPPORTED) {
-        return lookup(new TableCursor(this), probe, admitted, snapshot, false);
+        return lookup(new TableCursor(this), probe, admitted, snapshot);
       }
       if (found == PointSearch.FOUND) {
         rowTombstone = search.sequence();
@@ -372,7 +374,7 @@ public final class TableReader implements Closeable {
    * entries run past a block's end: {@link PointSearch#FOUND}, {@link PointSearch#ABSENT} or {@link
    * #IN_PLACE_UNSUPPORTED}. Blocks come through the cache as on every Get.
    */
-  private int find(PointSearch search, boolean rowTombstone) throws IOException {
+  private int find(PointSearch search, boolean rowTombstone, Resume resume) throws IOException {
     int top = 0;
     Block index;
     if (topIndex == null) {
@@ -383,16 +385,22 @@ public final class TableReader implements Closeable {
       }
       // A partition's top-level key is its last key: the first at or after the target names the
       // partition holding the first index entry at or after it.
-      top = search.firstRestartAtOrAfter(topIndex);
+      top = search.firstRestartAtOrAfter(topIndex, resume == null ? 0 : resume.top);
       if (top == topIndex.restartCount) {
         return PointSearch.ABSENT; // every key of the table sorts below the target
       }
-      index = partitionAt(top);
+      index = resume != null && resume.index != null && resume.top == top ? resume.index : partitionAt(top);
     }
     if (!PointSearch.allRestarts(index)) {
       return IN_PLACE_UNSUPPORTED;
     }
-    int entry = search.firstRestartAtOrAfter(index);
+    int entry = search.firstRestartAtOrAfter(index,
+        resume != null && resume.index == index ? resume.entry : 0);
+    if (resume != null) {
+      resume.top = top;
+      resume.index = index;
+      resume.entry = entry;
+    }
     boolean continued = false;
     while (true) {
       while (entry == index.restartCount) { // past this index block: the next partition
@@ -405,8 +413,18 @@ public final class TableReader implements Closeable {
         }
         entry = 0;
       }
-      Block data = blockAt(index, PointSearch.restartValueOffset(index, entry), BlockKind.DATA,
-          BlockType.DATA, "data block");
+      Block data;
+      if (resume != null && resume.data != null && resume.dataIndex == index && resume.dataEntry == entry) {
+        data = resume.data; // the previous probe's block: keys in one block fetch it once
+      } else {
+        data = blockAt(index, PointSearch.restartValueOffset(index, entry), BlockKind.DATA,
+            BlockType.DATA, "data block");
+        if (resume != null && !continued) {
+          resume.data = data;
+          resume.dataIndex = index;
+          resume.dataEntry = entry;
+        }
+      }
       int found = search.search(data, rowTombstone, continued);
       if (found != PointSearch.NEXT_BLOCK) {
         return found;
@@ -414,6 +432,23 @@ public final class TableReader implements Closeable {
       continued = true;
       entry++;
     }
+  }
+
+  /**
+   * Where a batch's previous in-place search ended ({@link #getAll}), for the next probe in key
+   * order: every top-level entry before {@code top}, and every entry of {@code index} before {@code
+   * entry}, sorts below the previous target and so below the next one; the next search starts
+   * there, and a probe in the same data block reuses it. Belongs to one batch on one thread.
+   */
+  private static final class Resume {
+    int top;
+    /** The index block (partition) the previous search chose; null before the first. */
+    Block index;
+    int entry;
+    /** The data block at {@code dataEntry} of {@code dataIndex}, last fetched; null before. */
+    Block data;
+    Block dataIndex;
+    int dataEntry;
   }
 
   /** The index partition named by top-level entry {@code i}, through the cache as index metadata. */
@@ -445,8 +480,9 @@ public final class TableReader implements Closeable {
    *   <li>every probe's filter is asked before any index or data block is read ({@link #admitAll}):
    *       the row range is checked once for the batch, each filter chunk's run of probes is found
    *       by binary search and the chunk fetched once;
-   *   <li>the admitted probes then locate their data blocks in one forward walk through the index,
-   *       and each is sought in its block ({@link BatchedLookups}); probes in one block share it.
+   *   <li>the admitted probes are then searched in place ({@link PointSearch}) in key order, each
+   *       index search starting where the previous probe's ended ({@link Resume}), and probes in
+   *       one data block fetch it once.
    * </ul>
    *
    * <p>Counts the same Gets, tables consulted and filter decisions as the probes one by one; the
@@ -472,12 +508,12 @@ public final class TableReader implements Closeable {
     counters.tablesConsulted.add(consulted);
     counters.tablesSkippedByFilter.add(skipped);
     GetResult[] out = new GetResult[n];
-    TableCursor cursor = new TableCursor(this);
-    BatchedLookups.Counts counts = new BatchedLookups.Counts();
-    BatchedLookups.run(this, indexCursor(), sorted, admitted, CELL_MAYBE, snapshot, out,
-        (probe, bits, s) -> lookup(cursor, probe, bits, s, true), counts);
-    if (counts.falsePositives > 0 && properties.filterType() != FilterType.NONE) {
-      counters.filterFalsePositives.add(counts.falsePositives);
+    PointSearch search = new PointSearch();
+    Resume resume = new Resume();
+    for (int i = 0; i < n; i++) {
+      out[i] = admitted[i] == OUT_OF_RANGE || admitted[i] == SKIPPED
+          ? GetResult.ABSENT
+          : pointLookup(sorted[i], admitted[i], snapshot, search, resume);
     }
     return out;
   }
@@ -571,12 +607,11 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * The index and data block part of a Get whose filter admitted {@code admitted}. {@code inOrder}:
-   * the cursor's previous lookups were of cells at or before this one ({@link #getAll}), so the cell
-   * seek may resume the index search where the last one ended ({@link TableCursor#seekForward}).
+   * The index and data block part of a Get whose filter admitted {@code admitted}, through a cursor:
+   * for an index with entries between its restart points, which {@link PointSearch} does not search.
    */
-  private GetResult lookup(TableCursor cursor, FilterProbe probe, int admitted, long snapshot,
-      boolean inOrder) throws IOException {
+  private GetResult lookup(TableCursor cursor, FilterProbe probe, int admitted, long snapshot)
+      throws IOException {
     byte[] row = probe.row();
     boolean cellMaybe = (admitted & CELL_MAYBE) != 0;
     boolean tombstoneMaybe = (admitted & TOMBSTONE_MAYBE) != 0;
@@ -584,11 +619,7 @@ public final class TableReader implements Closeable {
     byte[] value = null;
     if (cellMaybe) {
       InternalKey target = new InternalKey(row, probe.column(), snapshot, ValueKind.PUT);
-      if (inOrder) {
-        cursor.seekForward(target);
-      } else {
-        cursor.seek(target);
-      }
+      cursor.seek(target);
       if (cursor.isValid() && cursor.inCell(row, probe.column())) {
         cell = cursor.key();
         value = cursor.value();
