@@ -92,16 +92,16 @@ final class FilterIndex {
   }
 
   /**
-   * {@code chunks[i] = find(rows[i], columns[i])} for every i, for keys in ascending order: each
-   * chunk's run of keys is found by a binary search over the keys, so a batch costs about one
-   * comparison per chunk boundary it crosses and log2(keys) per chunk, not one per key.
+   * {@code chunks[i] = find(row, column)} of the filter key of each of {@code probes[0, n)}, in
+   * ascending order: (row, empty column) when {@code rowsOnly} (a {@code ROW} filter), else (row,
+   * column). Each chunk's run of keys is found by a binary search over the keys, so a batch costs
+   * about one comparison per chunk boundary it crosses and log2(n) per chunk, not one per key.
    */
-  void findAll(byte[][] rows, byte[][] columns, int[] chunks) {
-    int n = rows.length;
+  void findAll(FilterProbe[] probes, int n, boolean rowsOnly, int[] chunks) {
     int i = 0;
     int chunk = 0;
     while (i < n) {
-      chunk = find(rows[i], columns[i], chunk);
+      chunk = find(probes[i].row(), column(probes[i], rowsOnly), chunk);
       if (chunk < 0) {
         Arrays.fill(chunks, i, n, -1); // this key and every later one sort after the last chunk
         return;
@@ -110,7 +110,7 @@ final class FilterIndex {
       int hi = n;
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
-        if (compareWithLastKey(rows[mid], columns[mid], chunk) > 0) {
+        if (compareWithLastKey(probes[mid].row(), column(probes[mid], rowsOnly), chunk) > 0) {
           hi = mid;
         } else {
           lo = mid + 1;
@@ -120,6 +120,12 @@ final class FilterIndex {
       i = lo;
     }
   }
+
+  private static byte[] column(FilterProbe probe, boolean rowsOnly) {
+    return rowsOnly ? NO_COLUMN : probe.column();
+  }
+
+  private static final byte[] NO_COLUMN = new byte[0];
 
   private int compareWithLastKey(byte[] row, byte[] column, int i) {
     return KeyCodec.compareCell(row, column, lastKeys[i], 0, lastKeys[i].length);

@@ -473,7 +473,9 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * {@link #get} for a batch: {@code probes} in (row, column) order, the result at each one's index.
+   * {@link #get} for a batch: {@code probes[0, count)} in (row, column) order, the result for each
+   * at its index in {@code out}. The arrays are the caller's, so a batch asking several tables
+   * reuses them.
    * The batch walks the table forward once, in key order, instead of starting over per probe:
    *
    * <ul>
@@ -488,16 +490,19 @@ public final class TableReader implements Closeable {
    * <p>Counts the same Gets, tables consulted and filter decisions as the probes one by one; the
    * block reads and cache hits it saves are the point, so those are fewer.
    */
-  public GetResult[] getAll(List<FilterProbe> probes, long snapshot) throws IOException {
+  public void getAll(FilterProbe[] probes, int count, long snapshot, GetResult[] out)
+      throws IOException {
     Objects.requireNonNull(probes, "probes");
+    Objects.requireNonNull(out, "out");
+    Objects.checkFromIndexSize(0, count, Math.min(probes.length, out.length));
     checkSnapshot(snapshot);
     checkOpen();
-    int n = probes.size();
-    FilterProbe[] sorted = probes.toArray(new FilterProbe[0]);
+    int n = count;
+    FilterProbe[] sorted = probes;
     for (int i = 1; i < n; i++) {
       assert inOrder(sorted[i - 1], sorted[i]) : "probes out of order at " + i;
     }
-    int[] admitted = admitAll(sorted);
+    int[] admitted = admitAll(sorted, n);
     int consulted = 0;
     int skipped = 0;
     for (int i = 0; i < n; i++) {
@@ -507,7 +512,6 @@ public final class TableReader implements Closeable {
     // Counted once per batch: an atomic add per probe would fence every probe's filter read.
     counters.tablesConsulted.add(consulted);
     counters.tablesSkippedByFilter.add(skipped);
-    GetResult[] out = new GetResult[n];
     PointSearch search = new PointSearch();
     Resume resume = new Resume();
     for (int i = 0; i < n; i++) {
@@ -515,7 +519,6 @@ public final class TableReader implements Closeable {
           ? GetResult.ABSENT
           : pointLookup(sorted[i], admitted[i], snapshot, search, resume);
     }
-    return out;
   }
 
   /**
@@ -523,21 +526,14 @@ public final class TableReader implements Closeable {
    * first and last probe (every probe between lies inside when both do), each filter chunk's run
    * of probes is found by binary search ({@link FilterIndex#findAll}) and fetched once.
    */
-  private int[] admitAll(FilterProbe[] probes) throws IOException {
-    int n = probes.length;
+  private int[] admitAll(FilterProbe[] probes, int n) throws IOException {
     int[] admitted = new int[n];
     boolean allInRange = n == 0 || (rowInRange(probes[0].row()) && rowInRange(probes[n - 1].row()));
     FilterType type = properties.filterType();
     int[] chunks = null;
     if (type != FilterType.NONE) {
-      byte[][] rows = new byte[n][];
-      byte[][] columns = new byte[n][];
-      for (int i = 0; i < n; i++) {
-        rows[i] = probes[i].row();
-        columns[i] = type == FilterType.ROW ? EMPTY : probes[i].column();
-      }
       chunks = new int[n];
-      filterIndex.findAll(rows, columns, chunks);
+      filterIndex.findAll(probes, n, type == FilterType.ROW, chunks);
     }
     int fetchedIndex = -1;
     FilterChunk fetched = null;

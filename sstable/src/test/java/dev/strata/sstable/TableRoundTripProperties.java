@@ -247,7 +247,8 @@ final class TableRoundTripProperties {
       return c != 0 ? c : java.util.Arrays.compareUnsigned(a.column(), b.column());
     });
     long snapshot = random.nextBoolean() ? InternalKey.MAX_SEQUENCE : random.nextInt((int) model.maxSequence() + 2);
-    GetResult[] all = reader.getAll(probes, snapshot);
+    GetResult[] all = new GetResult[probes.size()];
+    reader.getAll(probes.toArray(new FilterProbe[0]), probes.size(), snapshot, all);
     for (int i = 0; i < probes.size(); i++) {
       GetResult one = reader.get(probes.get(i), snapshot);
       assertEquals(one.cell(), all[i].cell(), "getAll cell " + i);

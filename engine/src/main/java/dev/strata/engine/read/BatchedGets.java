@@ -57,8 +57,11 @@ public final class BatchedGets {
     private final FilterProbe[] probes;
     private final int[] pending;
     private int pendingCount;
-    /** Scratch: the input indices of the keys handed to one table. */
+    /** Scratch, reused by every table: the input indices of the keys handed to one table. */
     private final int[] batch;
+    /** Scratch: those keys' probes, and the table's answers for them. */
+    private final FilterProbe[] tableProbes;
+    private final GetResult[] results;
 
     Batch(byte[][] rows, byte[][] columns, long snapshot) {
       this.rows = rows;
@@ -71,6 +74,8 @@ public final class BatchedGets {
       pending = cellOrder(rows, columns);
       pendingCount = n;
       batch = new int[n];
+      tableProbes = new FilterProbe[n];
+      results = new GetResult[n];
     }
 
     byte[][] run(ReadView view) throws IOException {
@@ -158,11 +163,10 @@ public final class BatchedGets {
       if (n == 0) {
         return;
       }
-      FilterProbe[] tableProbes = new FilterProbe[n];
       for (int b = 0; b < n; b++) {
         tableProbes[b] = probes[batch[b]];
       }
-      GetResult[] results = t.getAll(Arrays.asList(tableProbes), snapshot);
+      t.getAll(tableProbes, n, snapshot, results);
       for (int b = 0; b < n; b++) {
         Verdict v = Verdict.of(results[b]);
         if (v != Verdict.UNKNOWN) {

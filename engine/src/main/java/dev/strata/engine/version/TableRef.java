@@ -158,8 +158,12 @@ public final class TableRef {
   }
 
   /** See {@link TableReader#getAll}. */
-  public GetResult[] getAll(List<FilterProbe> probes, long snapshot) throws IOException {
-    return withReader(r -> r.getAll(probes, snapshot));
+  public void getAll(FilterProbe[] probes, int count, long snapshot, GetResult[] out)
+      throws IOException {
+    withReader(r -> {
+      r.getAll(probes, count, snapshot, out);
+      return null;
+    });
   }
 
   /** See {@link TableReader#mayContain}. */
