@@ -97,6 +97,20 @@ final class EngineState {
     }
   }
 
+  /**
+   * {@link #acquireView} for one Get on this thread, left with {@link ReadView#exitGet}: it writes
+   * no line other threads' Gets write (see ReadView), so Gets on several cores do not queue.
+   */
+  ReadView enterViewForGet() {
+    while (true) {
+      ReadView v = view;
+      if (v.tryEnterGet()) {
+        return v;
+      }
+      ensureOpen();
+    }
+  }
+
   @GuardedBy("mutex")
   void publishView() {
     ReadView old = view;

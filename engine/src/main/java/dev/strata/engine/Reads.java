@@ -61,12 +61,12 @@ final class Reads {
     long pinned = pinnedSequence(s);
     gets.increment();
     SlowReadEvent slow = FlightRecording.startRead();
-    ReadView v = acquireView();
+    ReadView v = state.enterViewForGet();
     long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
     try {
       return ReadPath.get(v, snapshot, row, column);
     } finally {
-      v.release();
+      v.exitGet();
       FlightRecording.finishRead(slow, dirName, "get", 1);
     }
   }

@@ -1,0 +1,83 @@
+package dev.strata.engine.version;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Counts the short reads (Gets) inside an object on per-thread stripes, and lets its owner close it
+ * to new reads and learn when none is left inside. A Get entering and leaving a shared count writes
+ * one cache line that every reader thread writes too, so readers on different cores serialise on
+ * it; here a thread writes a stripe of its own, and only closing, which is rare, reads them all.
+ *
+ * <p>Why closing never misses a read: {@link #tryEnter} increments its stripe and then reads {@code
+ * closed}; {@link #close} writes {@code closed} and then {@link #idle} reads the stripes. All are
+ * volatile accesses, so in their single total order either the reader sees {@code closed} (and
+ * leaves again without reading anything) or the scan sees its increment. Every increment that
+ * counts therefore came before the scan and is seen by it; a decrement the scan misses only makes
+ * the sum larger. So a sum of zero after {@link #close} means no read is inside, even though the
+ * stripes are read one at a time and a read may leave on another thread's stripe. A close that
+ * finds reads inside may be undone ({@link #reopen}); reads refused meanwhile retry elsewhere.
+ *
+ * <p>Thread-safe. Who acts on an idle, closed object, and only once, is the owner's business.
+ */
+final class StripedReaders {
+  /** Stripes: a power of two, enough that the few threads of a core each find their own. */
+  private static final int STRIPES = 16;
+  /** Longs from one stripe to the next: 128 bytes, so neighbours share no (prefetched) line pair. */
+  private static final int SPACING = 16;
+
+  private final AtomicLongArray counts = new AtomicLongArray(STRIPES * SPACING);
+  private volatile boolean closed;
+
+  /**
+   * Enters a read unless closed; a true return must be matched by one {@link #leave}. A false one
+   * counts as a read that entered and left at once: a scan running meanwhile may have seen it
+   * inside, so the caller must do what it does after a {@link #leave} that reports the close.
+   */
+  boolean tryEnter() {
+    int s = stripe();
+    counts.getAndIncrement(s);
+    if (closed) {
+      counts.getAndDecrement(s);
+      return false;
+    }
+    return true;
+  }
+
+  /** Leaves a read entered before; true when closed now (the caller may check {@link #idle}). */
+  boolean leave() {
+    counts.getAndDecrement(stripe());
+    return closed;
+  }
+
+  /** Refuses new reads from now on. */
+  void close() {
+    closed = true;
+  }
+
+  /** Admits reads again after a {@link #close} that found some inside. */
+  void reopen() {
+    closed = false;
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  /** True when no read is inside; meaningful only after {@link #close}. */
+  boolean idle() {
+    long sum = 0;
+    for (int i = 0; i < STRIPES; i++) {
+      sum += counts.get(i * SPACING);
+    }
+    if (sum < 0) {
+      throw new IllegalStateException("more reads left than entered: " + sum);
+    }
+    return sum == 0;
+  }
+
+  /** This thread's stripe: its id's top bits after a Fibonacci hash, so consecutive ids spread. */
+  private static int stripe() {
+    long h = Thread.currentThread().getId() * 0x9E3779B97F4A7C15L;
+    return (int) (h >>> (64 - Integer.numberOfTrailingZeros(STRIPES))) * SPACING;
+  }
+}
