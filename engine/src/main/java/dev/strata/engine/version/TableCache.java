@@ -45,13 +45,21 @@ import java.util.concurrent.locks.ReentrantLock;
  * database reclaims the queue once it has released the mutex ({@link #reclaimRetired}); a table
  * retired without it (by a read releasing its view) is reclaimed at once.
  *
- * <p><b>No lock on a Get.</b> A lease of an open reader is a map lookup and a compare-and-set on the
- * reader's lease count, its return a decrement: every Get leases each table it consults, and a lock
+ * <p><b>No lock on a lease.</b> A lease of an open reader is a map lookup and a compare-and-set on the
+ * reader's lease count, its return a decrement: Gets leased each table they consulted, and a lock
  * taken twice per table (with an access-ordered map reordered under it) made readers on different
  * cores queue behind each other. A reader leaves the map and closes only by setting its count from 0
  * to {@code CLOSED}, so a lease either lands before that (and the reader stays open until its
  * return) or fails and takes the locked path, which reopens it. Recency is a timestamp on the reader,
  * written only when the capacity is bounded (unbounded, nothing is evicted, so nothing is recorded).
+ *
+ * <p><b>Gets write no shared line.</b> A Get does not take a lease: it enters the open reader
+ * ({@link #enterGet}), counted on a stripe of its thread ({@link StripedReaders}), and leaves it
+ * ({@link #exitGet}); two threads reading one table then write no common cache line. Closing a
+ * reader claims it only when neither a lease nor a Get holds it: under the handle's monitor it
+ * closes the reader's Gets, scans their stripes, then sets the lease count from 0 to {@code CLOSED},
+ * and reopens the Gets when either finds a holder. A Get refused meanwhile takes a lease instead.
+ * The last holder of a dropped reader to leave, lease or Get, closes it.
  *
  * <p>Thread-safe: one lock guards changes to the map and the counts; files are opened and closed
  * outside it (and outside the database's mutex).
@@ -111,6 +119,9 @@ public final class TableCache implements AutoCloseable {
     /** Leases out now, or {@link #CLOSED}. */
     private final AtomicInteger leases = new AtomicInteger(1); // the opener's
 
+    /** Gets inside the reader now; closed (for good) once the reader is claimed for closing. */
+    private final StripedReaders gets = new StripedReaders();
+
     /** Set (under the lock) when the table left every version: the last return closes it. */
     private volatile boolean dropped;
 
@@ -132,9 +143,32 @@ public final class TableCache implements AutoCloseable {
       return false;
     }
 
-    /** Claims an unleased reader for closing; false when it is leased (or claimed already). */
-    private boolean tryClose() {
-      return leases.compareAndSet(0, CLOSED);
+    /**
+     * Claims a reader no lease and no Get holds for closing; false when one does (or it is claimed
+     * already). Serialised: the Gets are closed for the scan and reopened when it finds one inside,
+     * and a concurrent claim must not reopen them after another's succeeded.
+     */
+    private synchronized boolean tryClose() {
+      if (leases.get() == CLOSED) {
+        return false;
+      }
+      gets.close();
+      if (gets.idle() && leases.compareAndSet(0, CLOSED)) {
+        return true;
+      }
+      gets.reopen();
+      return false;
+    }
+
+    /** Marks a reader closed that no read can reach any more. */
+    private void setClosed() {
+      gets.close();
+      leases.set(CLOSED);
+    }
+
+    /** True when neither a lease nor a Get holds the reader; a hint unless claimed. */
+    private boolean unheld() {
+      return leases.get() == 0 && gets.idle();
     }
 
     /** The open reader; valid until the lease is released. */
@@ -230,7 +264,7 @@ public final class TableCache implements AutoCloseable {
       }
     }
     if (winner != fresh) {
-      fresh.leases.set(Handle.CLOSED);
+      fresh.setClosed();
       closeAll(List.of(fresh));
     }
     return winner;
@@ -289,6 +323,40 @@ public final class TableCache implements AutoCloseable {
     if (n > 0) {
       return;
     }
+    afterLastHolder(h);
+  }
+
+  /**
+   * Enters a Get on table {@code fileNumber}'s open reader without a lease (see the class comment),
+   * or returns null when the reader is not open or is being closed: the caller then takes a lease
+   * with {@link #acquire}. Leave with {@link #exitGet} on the same thread. The caller holds a
+   * reference on the table; {@code fileNumber} is boxed once by it, so a Get boxes nothing.
+   */
+  public Handle enterGet(Long fileNumber) {
+    Handle h = open.get(fileNumber);
+    if (h == null) {
+      return null;
+    }
+    if (h.gets.tryEnter()) {
+      touch(h);
+      return h;
+    }
+    if (h.dropped) {
+      afterLastHolder(h); // a claim's scan may have seen this refused Get inside and given up
+    }
+    return null;
+  }
+
+  /** Leaves a Get entered by {@link #enterGet}; may close the reader, as {@link #release} may. */
+  public void exitGet(Handle h) {
+    h.gets.leave();
+    if (h.dropped || capacity != Integer.MAX_VALUE) {
+      afterLastHolder(h);
+    }
+  }
+
+  /** A holder of {@code h} left: close it if it is dropped and unheld, or if over capacity. */
+  private void afterLastHolder(Handle h) {
     if (h.dropped) {
       // Counted as leaving when it was dropped; whoever claims it closes it.
       if (h.tryClose()) {
@@ -428,7 +496,7 @@ public final class TableCache implements AutoCloseable {
       open.clear();
       leaving += all.size();
       for (Handle h : all) {
-        h.leases.set(Handle.CLOSED); // no read runs any more: every version is released
+        h.setClosed(); // no read runs any more: every version is released
       }
     } finally {
       lock.unlock();
@@ -453,7 +521,7 @@ public final class TableCache implements AutoCloseable {
     while (excess > 0) {
       Handle oldest = null;
       for (Handle h : open.values()) {
-        if (h.leases.get() == 0 && (oldest == null || h.lastUse - oldest.lastUse < 0)) {
+        if (h.unheld() && (oldest == null || h.lastUse - oldest.lastUse < 0)) {
           oldest = h;
         }
       }

@@ -40,6 +40,8 @@ public final class TableRef {
   private final TableCache tables;
   private final Path path;
   private final RefCount refs = new RefCount(this);
+  /** The file number boxed once: the table cache's key, looked up by every Get. */
+  private final Long fileKey;
   /**
    * The file behind this entry, shared with every entry a trivial move made of it: versions from
    * before a move list the file under the old entry, versions after it under the new one, so the
@@ -52,6 +54,7 @@ public final class TableRef {
     this.tables = tables;
     this.path = path;
     this.file = file;
+    this.fileKey = metadata.fileNumber();
   }
 
   /** How many entries list one file, and whether compaction has made it obsolete. */
@@ -144,9 +147,21 @@ public final class TableRef {
 
   /**
    * See {@link TableReader#get}. Written out rather than through {@link #withReader}: the lambda
-   * capturing the probe and snapshot was an allocation per table per Get.
+   * capturing the probe and snapshot was an allocation per table per Get. Enters the open reader
+   * without a lease ({@link TableCache#enterGet}), which writes no line other threads' Gets write;
+   * leases it when it is not open.
    */
   public GetResult get(FilterProbe probe, long snapshot) throws IOException {
+    TableCache.Handle entered = tables.enterGet(fileKey);
+    if (entered != null) {
+      try {
+        return entered.reader().get(probe, snapshot);
+      } catch (CorruptTableException e) {
+        throw translate(e);
+      } finally {
+        tables.exitGet(entered);
+      }
+    }
     TableCache.Handle h = tables.acquire(metadata.fileNumber(), metadata.level() == 0);
     try {
       return h.reader().get(probe, snapshot);

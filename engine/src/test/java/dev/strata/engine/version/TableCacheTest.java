@@ -106,6 +106,33 @@ final class TableCacheTest {
   }
 
   @Test
+  void aGetEntersAnOpenReaderOnly_andKeepsADroppedOneOpenUntilItLeaves() throws IOException {
+    assertEquals(null, cache.enterGet(1L), "not open: the Get takes a lease instead");
+    cache.release(cache.acquire(1));
+    TableCache.Handle h = cache.enterGet(1L);
+    assertArrayEquals(b("v1"), get(h, 1).value());
+    cache.drop(1);
+    assertEquals(1, cache.openReaders(), "a Get inside keeps the dropped reader open");
+    assertArrayEquals(b("v1"), get(h, 1).value());
+    assertEquals(null, cache.enterGet(1L), "dropped: no Get finds it");
+    cache.exitGet(h);
+    assertEquals(0, cache.openReaders(), "closed when the Get left");
+  }
+
+  @Test
+  void neverEvictsAReaderAGetIsIn() throws IOException {
+    cache.release(cache.acquire(1));
+    TableCache.Handle in = cache.enterGet(1L);
+    cache.release(cache.acquire(2));
+    cache.release(cache.acquire(3)); // over capacity: 2 is older but 1 is held by the Get
+    assertEquals(2, cache.openReaders());
+    assertArrayEquals(b("v1"), get(in, 1).value(), "still open under the Get");
+    cache.exitGet(in);
+    cache.release(cache.acquire(4));
+    assertEquals(2, cache.openReaders());
+  }
+
+  @Test
   void sharesOneReaderBetweenLeases() throws IOException {
     TableCache.Handle a = cache.acquire(1);
     TableCache.Handle b = cache.acquire(1);
