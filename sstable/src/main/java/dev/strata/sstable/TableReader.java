@@ -67,6 +67,12 @@ public final class TableReader implements Closeable {
   private final BlockCacheKey[] chunkKeys;
   /** The pinned top level of a two-level index (version 3); null for the one-level index of older tables. */
   private final Block topIndex;
+  /**
+   * The cache key of the partition each top-level entry names, made once like {@link #chunkKeys}:
+   * a Get's partition lookup allocates nothing. Empty without a top level (or with one whose
+   * entries are not all restart points, which no writer makes).
+   */
+  private final BlockCacheKey[] partitionKeys;
   /** Whether the table has a row-tombstone filter ({@code ROWCOL} with row tombstones). */
   private final boolean hasRowTombstoneFilter;
   private volatile boolean closed;
@@ -94,6 +100,12 @@ public final class TableReader implements Closeable {
       chunkKeys[i] = new BlockCacheKey(fileNumber, filterIndex.handle(i).offset());
     }
     this.topIndex = topIndex;
+    boolean keyed = topIndex != null && PointSearch.allRestarts(topIndex);
+    this.partitionKeys = new BlockCacheKey[keyed ? topIndex.restartCount : 0];
+    for (int i = 0; i < partitionKeys.length; i++) {
+      long offset = Bytes.getU64(topIndex.data, PointSearch.restartValueOffset(topIndex, i));
+      partitionKeys[i] = new BlockCacheKey(fileNumber, offset);
+    }
   }
 
   /** Opens table {@code file} with counters of its own. */
@@ -286,12 +298,12 @@ public final class TableReader implements Closeable {
    * row-tombstone filter and data blocks are charged to the block cache instead.
    */
   public long pinnedBytes() {
-    return pinnedIndexBytes() + filterIndex.sizeBytes() + chunkKeysBytes();
+    return pinnedIndexBytes() + filterIndex.sizeBytes() + keysBytes(chunkKeys) + keysBytes(partitionKeys);
   }
 
-  private long chunkKeysBytes() {
-    return HeapCost.align(HeapCost.ARRAY_HEADER + (long) HeapCost.REFERENCE * chunkKeys.length)
-        + chunkKeys.length * HeapCost.object(8 + 8);
+  private static long keysBytes(BlockCacheKey[] keys) {
+    return HeapCost.align(HeapCost.ARRAY_HEADER + (long) HeapCost.REFERENCE * keys.length)
+        + keys.length * HeapCost.object(8 + 8);
   }
 
   /** The counters this reader counts into. */
@@ -417,7 +429,7 @@ public final class TableReader implements Closeable {
       if (resume != null && resume.data != null && resume.dataIndex == index && resume.dataEntry == entry) {
         data = resume.data; // the previous probe's block: keys in one block fetch it once
       } else {
-        data = blockAt(index, PointSearch.restartValueOffset(index, entry), BlockKind.DATA,
+        data = blockAt(index, PointSearch.restartValueOffset(index, entry), null, BlockKind.DATA,
             BlockType.DATA, "data block");
         if (resume != null && !continued) {
           resume.data = data;
@@ -453,17 +465,19 @@ public final class TableReader implements Closeable {
 
   /** The index partition named by top-level entry {@code i}, through the cache as index metadata. */
   private Block partitionAt(int i) throws IOException {
-    return blockAt(topIndex, PointSearch.restartValueOffset(topIndex, i), BlockKind.INDEX,
-        BlockType.INDEX_PARTITION, "index partition");
+    return blockAt(topIndex, PointSearch.restartValueOffset(topIndex, i), partitionKeys[i],
+        BlockKind.INDEX, BlockType.INDEX_PARTITION, "index partition");
   }
 
   /**
-   * The block whose handle is the value at {@code valueOffset} of {@code index}, through the cache;
-   * a hit makes no handle and no loader.
+   * The block whose handle is the value at {@code valueOffset} of {@code index}, through the cache
+   * under {@code key} (made here when null); a hit makes no handle and no loader.
    */
-  private Block blockAt(Block index, int valueOffset, BlockKind kind, BlockType type, String what)
-      throws IOException {
-    BlockCacheKey key = new BlockCacheKey(fileNumber, Bytes.getU64(index.data, valueOffset));
+  private Block blockAt(Block index, int valueOffset, BlockCacheKey key, BlockKind kind,
+      BlockType type, String what) throws IOException {
+    if (key == null) {
+      key = new BlockCacheKey(fileNumber, Bytes.getU64(index.data, valueOffset));
+    }
     Block hit = cached(key, kind);
     if (hit != null) {
       return hit;
