@@ -20,10 +20,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Thread-safe. Who acts on an idle, closed object, and only once, is the owner's business.
  */
 final class StripedReaders {
-  /** Stripes: a power of two, enough that the few threads of a core each find their own. */
-  private static final int STRIPES = 16;
-  /** Longs from one stripe to the next: 128 bytes, so neighbours share no (prefetched) line pair. */
-  private static final int SPACING = 16;
+  /**
+   * Stripes: a power of two, enough that a few reader threads each find their own. Every open table
+   * reader holds one set, so it is kept small: 8 stripes of a 64-byte line each, 512 bytes.
+   */
+  private static final int STRIPES = 8;
+  /** Longs from one stripe to the next: one 64-byte cache line each. */
+  private static final int SPACING = 8;
 
   private final AtomicLongArray counts = new AtomicLongArray(STRIPES * SPACING);
   private volatile boolean closed;
