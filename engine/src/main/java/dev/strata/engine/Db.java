@@ -134,6 +134,7 @@ public final class Db implements AutoCloseable {
     if (options.pinL0FilterAndIndexBlocksInCache()) {
       tables.pinsLevelZeroMetadata();
     }
+    tables.readsWith(options.tableReadOptions());
     this.backgroundErrors = new BackgroundErrors(dir, mutex);
     this.outputs =
         new OutputTables(

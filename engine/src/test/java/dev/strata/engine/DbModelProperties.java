@@ -98,6 +98,7 @@ final class DbModelProperties {
         .levelSizeMultiplier(2)
         .prefixBloomLength(r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(3))
         .maxSubcompactions(1 + r.nextInt(3))
+        .useDirectReads(r.nextBoolean())
         .build();
   }
 

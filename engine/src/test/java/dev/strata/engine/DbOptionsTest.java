@@ -36,6 +36,7 @@ final class DbOptionsTest {
     assertEquals(256L << 30, o.hardPendingCompactionBytesLimit());
     assertEquals(16L << 20, o.delayedWriteRate());
     assertEquals(-1, o.maxOpenFiles());
+    assertFalse(o.useDirectReads());
     assertEquals(DbOptions.builder().build(), o);
   }
 
@@ -63,6 +64,7 @@ final class DbOptionsTest {
             .hardPendingCompactionBytesLimit(7)
             .delayedWriteRate(1)
             .maxOpenFiles(16)
+            .useDirectReads(true)
             .build();
     assertEquals(BloomType.ROWCOL, o.bloomType());
     assertEquals(7.5, o.bloomBitsPerKey());
@@ -84,6 +86,7 @@ final class DbOptionsTest {
     assertEquals(7, o.hardPendingCompactionBytesLimit());
     assertEquals(1, o.delayedWriteRate());
     assertEquals(16, o.maxOpenFiles());
+    assertTrue(o.useDirectReads());
     assertEquals(o, o.toBuilder().build());
     assertEquals(o.hashCode(), o.toBuilder().build().hashCode());
     assertNotEquals(o, DbOptions.defaults());
@@ -161,7 +164,8 @@ final class DbOptionsTest {
           "level0SlowdownTrigger=20",
           "level0StopTrigger=36",
           "delayedWriteRate=16777216",
-          "maxOpenFiles=-1"
+          "maxOpenFiles=-1",
+          "useDirectReads=false"
         }) {
       assertTrue(s.contains(name), name + " missing from " + s);
     }

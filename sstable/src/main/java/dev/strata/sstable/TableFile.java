@@ -1,12 +1,18 @@
 package dev.strata.sstable;
 
+import com.sun.nio.file.ExtendedOpenOption;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A table file opened for positional reads, shared by every thread reading the table.
@@ -18,24 +24,79 @@ import java.nio.file.StandardOpenOption;
  * interrupt closed anyway (one arriving mid-read) is reopened and the read retried. Only {@link
  * #close()} closes the file for good.
  *
+ * <p><b>Direct reads.</b> Opened with {@code directReads} (RocksDB's {@code use_direct_reads}), the
+ * file is read with {@code O_DIRECT}: past the OS page cache, so a cold random read takes from the
+ * device only the aligned blocks that cover it, where the kernel's read-ahead takes several times
+ * that, and nothing a table read brings in pushes other pages out. See {@link DirectReads} for the
+ * alignment. A file system that refuses {@code O_DIRECT} (tmpfs before Linux 6.6: {@code EINVAL})
+ * gets buffered reads, with one log line in the process's life, never a failed open.
+ *
  * <p>Thread-safe.
  */
 final class TableFile implements Closeable {
+  private static final System.Logger LOG = System.getLogger(TableFile.class.getName());
+
+  /** Set by the first fallback to buffered reads, so a directory of tables logs it once. */
+  private static final AtomicBoolean LOGGED_FALLBACK = new AtomicBoolean();
+
+  /** How a table file's channel is opened; tests substitute one that fails. */
+  @FunctionalInterface
+  interface Opener {
+    FileChannel open(Path path, OpenOption... options) throws IOException;
+  }
+
   private final Path path;
+  private final Opener opener;
+  /** Direct reads of the file's alignment, or null for buffered reads. */
+  private final DirectReads direct;
   private volatile FileChannel channel;
   private volatile boolean closed;
 
-  private TableFile(Path path, FileChannel channel) {
+  private TableFile(Path path, Opener opener, DirectReads direct, FileChannel channel) {
     this.path = path;
+    this.opener = opener;
+    this.direct = direct;
     this.channel = channel;
   }
 
+  /** Opens {@code path} for buffered reads. */
   static TableFile open(Path path) throws IOException {
-    return new TableFile(path, FileChannel.open(path, StandardOpenOption.READ));
+    return open(path, false);
+  }
+
+  /** Opens {@code path}, for direct reads when {@code directReads} and the file system allows them. */
+  static TableFile open(Path path, boolean directReads) throws IOException {
+    return open(path, directReads, FileChannel::open);
+  }
+
+  static TableFile open(Path path, boolean directReads, Opener opener) throws IOException {
+    if (directReads) {
+      try {
+        DirectReads direct = new DirectReads(Files.getFileStore(path).getBlockSize());
+        return new TableFile(path, opener, direct, opener.open(path, directOptions()));
+      } catch (NoSuchFileException | AccessDeniedException e) {
+        throw e; // a buffered open fails the same way
+      } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+        if (LOGGED_FALLBACK.compareAndSet(false, true)) {
+          LOG.log(System.Logger.Level.WARNING, "direct reads refused for " + path + " (" + e
+              + "); tables are read through the page cache (logged once)");
+        }
+      }
+    }
+    return new TableFile(path, opener, null, opener.open(path, StandardOpenOption.READ));
+  }
+
+  private static OpenOption[] directOptions() {
+    return new OpenOption[] {StandardOpenOption.READ, ExtendedOpenOption.DIRECT};
   }
 
   Path path() {
     return path;
+  }
+
+  /** Whether reads bypass the page cache: direct reads were asked for and the file system took them. */
+  boolean readsDirect() {
+    return direct != null;
   }
 
   long size() throws IOException {
@@ -54,8 +115,7 @@ final class TableFile implements Closeable {
   }
 
   /**
-   * Reads exactly {@code length} bytes at {@code position} into the start of {@code into}, which a
-   * bulk pass reuses block after block.
+   * Reads exactly {@code length} bytes at {@code position} into the start of {@code into}.
    *
    * @throws CorruptTableException when the file ends first
    */
@@ -66,7 +126,11 @@ final class TableFile implements Closeable {
       while (true) {
         FileChannel ch = channel;
         try {
-          read(ch, position, into, length);
+          if (direct != null) {
+            direct.read(ch, path, position, into, length);
+          } else {
+            read(ch, position, into, length);
+          }
           return;
         } catch (ClosedChannelException e) {
           // Only close() and interrupts close the channel; unless it was close(), reopen and retry.
@@ -101,7 +165,9 @@ final class TableFile implements Closeable {
   /** Replaces {@code dead} with a fresh channel, once, however many readers saw it die. */
   private synchronized void reopen(FileChannel dead) throws IOException {
     if (channel == dead && !closed) {
-      channel = FileChannel.open(path, StandardOpenOption.READ);
+      channel = direct != null
+          ? opener.open(path, directOptions())
+          : opener.open(path, StandardOpenOption.READ);
     }
   }
 

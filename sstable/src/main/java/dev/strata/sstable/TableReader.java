@@ -135,10 +135,19 @@ public final class TableReader implements Closeable {
    */
   public static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters,
       boolean pinMetadata) throws IOException {
+    return open(file, fileNumber, cache, counters, pinMetadata, TableReadOptions.defaults());
+  }
+
+  /**
+   * {@link #open(Path, long, BlockCache, ReadCounters, boolean)}, reading the file as {@code
+   * readOptions} say (direct reads or through the page cache).
+   */
+  public static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters,
+      boolean pinMetadata, TableReadOptions readOptions) throws IOException {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(cache, "cache");
     Objects.requireNonNull(counters, "counters");
-    TableFile ch = TableFile.open(file);
+    TableFile ch = TableFile.open(file, readOptions.directReads());
     boolean ok = false;
     try {
       long size = ch.size();
@@ -751,6 +760,11 @@ public final class TableReader implements Closeable {
       out.add(new BlockLocation(h.offset(), h.length()));
     }
     return out;
+  }
+
+  /** Whether this table is read past the OS page cache ({@link TableReadOptions#directReads()} took). */
+  public boolean readsDirect() {
+    return channel.readsDirect();
   }
 
   /** A new iterator over every entry, unpositioned: call a seek first. */

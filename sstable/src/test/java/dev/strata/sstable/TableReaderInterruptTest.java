@@ -3,17 +3,19 @@ package dev.strata.sstable;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.strata.sstable.cache.ClockBlockCache;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A FileChannel closes for every thread when a reading thread is interrupted; a table reader must
- * survive applications that interrupt their own threads.
+ * survive applications that interrupt their own threads, reading through the page cache or directly.
  */
 final class TableReaderInterruptTest {
   @TempDir Path dir;
@@ -34,10 +36,21 @@ final class TableReaderInterruptTest {
     return file;
   }
 
-  @Test
-  void get_byAnInterruptedThreadReadsAndKeepsTheFlagAndTheFileOpen() throws Exception {
+  private static TableReader open(Path file, boolean direct) throws Exception {
+    TableReader r =
+        TableReader.open(file, 1, new ClockBlockCache(0), new ReadCounters(), false, new TableReadOptions(direct));
+    if (r.readsDirect() != direct) {
+      r.close();
+      assumeTrue(false, "the file system refused O_DIRECT");
+    }
+    return r;
+  }
+
+  @ParameterizedTest(name = "direct reads {0}")
+  @ValueSource(booleans = {false, true})
+  void get_byAnInterruptedThreadReadsAndKeepsTheFlagAndTheFileOpen(boolean direct) throws Exception {
     Path file = table(2000);
-    try (TableReader reader = TableReader.open(file, 1, new ClockBlockCache(0))) {
+    try (TableReader reader = open(file, direct)) {
       AtomicReference<Object> seen = new AtomicReference<>();
       Thread t =
           new Thread(
@@ -62,10 +75,11 @@ final class TableReaderInterruptTest {
     }
   }
 
-  @Test
-  void reads_surviveInterruptsArrivingMidRead() throws Exception {
+  @ParameterizedTest(name = "direct reads {0}")
+  @ValueSource(booleans = {false, true})
+  void reads_surviveInterruptsArrivingMidRead(boolean direct) throws Exception {
     Path file = table(5000);
-    try (TableReader reader = TableReader.open(file, 1, new ClockBlockCache(0))) {
+    try (TableReader reader = open(file, direct)) {
       Thread[] readers = new Thread[2];
       AtomicReference<Throwable> failure = new AtomicReference<>();
       for (int n = 0; n < readers.length; n++) {

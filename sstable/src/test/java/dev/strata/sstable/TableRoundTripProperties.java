@@ -47,7 +47,9 @@ final class TableRoundTripProperties {
       TableMetadata meta = Tables.write(file, options, entries);
       assertEquals(Files.size(file), meta.fileSize());
       BlockCache cache = new ClockBlockCache(random.nextBoolean() ? 0 : 1L << (10 + random.nextInt(15)), 1 + random.nextInt(8));
-      try (TableReader reader = TableReader.open(file, number, cache)) {
+      boolean direct = random.nextBoolean();
+      try (TableReader reader = TableReader.open(file, number, cache, new ReadCounters(), false,
+          new TableReadOptions(direct))) {
         checkProperties(entries, options, meta, reader.properties());
         checkIteration(entries, reader);
         checkSeeks(entries, reader, random);

@@ -49,6 +49,9 @@ final class StrataStore implements Store {
         // RocksDB runs without subcompactions (its default); this property, for measuring Strata's
         // alone, is passed with --jvm-args "-Dstrata.maxSubcompactions=N".
         .maxSubcompactions(Integer.getInteger("strata.maxSubcompactions", 1))
+        // Buffered reads, as RocksDB's default; --jvm-args "-Dstrata.useDirectReads=true" measures
+        // O_DIRECT table reads (see the README's "Direct reads").
+        .useDirectReads(Boolean.getBoolean("strata.useDirectReads"))
         .syncWrites(false)
         .autoCompaction(true)
         .build();

@@ -7,6 +7,7 @@ import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.CorruptTableException;
 import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.TableReadOptions;
 import dev.strata.sstable.TableReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,6 +99,9 @@ public final class TableCache implements AutoCloseable {
 
   /** See {@link #pinsLevelZeroMetadata}. */
   private volatile boolean pinLevelZero;
+
+  /** See {@link #readsWith}. */
+  private volatile TableReadOptions readOptions = TableReadOptions.defaults();
 
   /** Tables are retired, not reclaimed, while the current thread holds this; null: never. */
   private final ReentrantLock deferWhileHeld;
@@ -462,6 +466,11 @@ public final class TableCache implements AutoCloseable {
     pinLevelZero = true;
   }
 
+  /** Makes readers open from now on read their files as {@code options} say (direct reads or not). */
+  public void readsWith(TableReadOptions options) {
+    readOptions = options;
+  }
+
   /** Readers open now, leased or not. */
   public int openReaders() {
     lock.lock();
@@ -552,7 +561,7 @@ public final class TableCache implements AutoCloseable {
     boolean interrupted = Thread.interrupted();
     try {
       TableReader r = TableReader.open(
-          FileNames.table(dir, fileNumber), fileNumber, blockCache, counters, pinMetadata);
+          FileNames.table(dir, fileNumber), fileNumber, blockCache, counters, pinMetadata, readOptions);
       opens.increment();
       pinnedBytes.add(r.pinnedBytes());
       return r;
