@@ -2,6 +2,7 @@ package dev.strata.bench;
 
 import dev.strata.bench.bloom.FiltersCommand;
 import dev.strata.bench.cache.CacheSimCommand;
+import dev.strata.bench.dbbench.CompactionReadsCommand;
 import dev.strata.bench.dbbench.DbBenchCommand;
 import dev.strata.bench.readamp.ReadAmpCommand;
 import dev.strata.bench.tools.InspectCommand;
@@ -44,6 +45,7 @@ import picocli.CommandLine.Spec;
       VerifyCommand.class,
       StatsCommand.class,
       CacheSimCommand.class,
+      CompactionReadsCommand.class,
     })
 public final class StrataBench implements Runnable {
   @Spec private CommandSpec spec;

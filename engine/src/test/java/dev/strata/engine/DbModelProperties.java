@@ -99,6 +99,7 @@ final class DbModelProperties {
         .prefixBloomLength(r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(3))
         .maxSubcompactions(1 + r.nextInt(3))
         .useDirectReads(r.nextBoolean())
+        .compactionReadaheadBytes(r.nextBoolean() ? 0 : 1 << (6 + r.nextInt(16)))
         .build();
   }
 

@@ -37,6 +37,7 @@ final class DbOptionsTest {
     assertEquals(16L << 20, o.delayedWriteRate());
     assertEquals(-1, o.maxOpenFiles());
     assertFalse(o.useDirectReads());
+    assertEquals(2 << 20, o.compactionReadaheadBytes());
     assertEquals(DbOptions.builder().build(), o);
   }
 
@@ -65,6 +66,7 @@ final class DbOptionsTest {
             .delayedWriteRate(1)
             .maxOpenFiles(16)
             .useDirectReads(true)
+            .compactionReadaheadBytes(0)
             .build();
     assertEquals(BloomType.ROWCOL, o.bloomType());
     assertEquals(7.5, o.bloomBitsPerKey());
@@ -87,6 +89,7 @@ final class DbOptionsTest {
     assertEquals(1, o.delayedWriteRate());
     assertEquals(16, o.maxOpenFiles());
     assertTrue(o.useDirectReads());
+    assertEquals(0, o.compactionReadaheadBytes());
     assertEquals(o, o.toBuilder().build());
     assertEquals(o.hashCode(), o.toBuilder().build().hashCode());
     assertNotEquals(o, DbOptions.defaults());
@@ -121,6 +124,8 @@ final class DbOptionsTest {
     assertRejected("maxOpenFiles", b -> b.maxOpenFiles(-2));
     assertRejected("maxSubcompactions", b -> b.maxSubcompactions(0));
     assertRejected("maxSubcompactions", b -> b.maxSubcompactions(65));
+    assertRejected("compactionReadaheadBytes", b -> b.compactionReadaheadBytes(-1));
+    assertRejected("compactionReadaheadBytes", b -> b.compactionReadaheadBytes((64 << 20) + 1));
   }
 
   @Test
@@ -165,7 +170,8 @@ final class DbOptionsTest {
           "level0StopTrigger=36",
           "delayedWriteRate=16777216",
           "maxOpenFiles=-1",
-          "useDirectReads=false"
+          "useDirectReads=false",
+          "compactionReadaheadBytes=2097152"
         }) {
       assertTrue(s.contains(name), name + " missing from " + s);
     }

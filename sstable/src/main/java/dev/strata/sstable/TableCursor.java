@@ -17,6 +17,8 @@ final class TableCursor {
   private final ReadCounters bulk;
   /** The buffers a bulk pass reads its data blocks into, one block at a time; null for cached reads. */
   private final BulkBuffers bulkBuffers;
+  /** The read-ahead window a bulk pass reads its data blocks through; null for cached reads. */
+  private final BulkReadahead bulkReadahead;
   private IndexCursor index;
   private final BlockCursor data = new BlockCursor();
   private Block loadedData;
@@ -36,6 +38,7 @@ final class TableCursor {
     this.reader = reader;
     this.bulk = bulk;
     this.bulkBuffers = bulk == null ? null : new BulkBuffers();
+    this.bulkReadahead = bulk == null ? null : reader.bulkReadahead();
   }
 
   boolean isValid() {
@@ -179,7 +182,7 @@ final class TableCursor {
       loadedData =
           bulk == null
               ? reader.dataBlock(index.block(), entry)
-              : reader.dataBlockUncached(index.block(), entry, bulk, bulkBuffers);
+              : reader.dataBlockUncached(index.block(), entry, bulk, bulkBuffers, bulkReadahead);
       loadedPosition = position;
     }
     data.reset(loadedData);

@@ -56,6 +56,7 @@ public final class TableReader implements Closeable {
   private final Path path;
   private final long fileNumber;
   private final TableFile channel;
+  private final TableReadOptions readOptions;
   private final long fileSize;
   private final Footer footer;
   private final TableProperties properties;
@@ -81,12 +82,13 @@ public final class TableReader implements Closeable {
   /** The cache keys this reader pinned at open, unpinned at close; empty when it pins nothing. */
   private final List<BlockCacheKey> pinned = new ArrayList<>();
 
-  private TableReader(Path path, long fileNumber, TableFile channel, long fileSize, Footer footer,
-      TableProperties properties, BlockCache cache, ReadCounters counters, FilterIndex filterIndex,
-      boolean hasRowTombstoneFilter, Block topIndex) {
+  private TableReader(Path path, long fileNumber, TableFile channel, TableReadOptions readOptions,
+      long fileSize, Footer footer, TableProperties properties, BlockCache cache, ReadCounters counters,
+      FilterIndex filterIndex, boolean hasRowTombstoneFilter, Block topIndex) {
     this.path = path;
     this.fileNumber = fileNumber;
     this.channel = channel;
+    this.readOptions = readOptions;
     this.fileSize = fileSize;
     this.footer = footer;
     this.properties = properties;
@@ -147,6 +149,7 @@ public final class TableReader implements Closeable {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(cache, "cache");
     Objects.requireNonNull(counters, "counters");
+    Objects.requireNonNull(readOptions, "readOptions");
     TableFile ch = TableFile.open(file, readOptions.directReads());
     boolean ok = false;
     try {
@@ -182,8 +185,8 @@ public final class TableReader implements Closeable {
       }
       boolean twoLevel = footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX;
       Block topIndex = twoLevel ? readBlock(ch, file, footer.index(), BlockType.INDEX) : null;
-      TableReader reader = new TableReader(file, fileNumber, ch, size, footer, properties, cache, counters,
-          filterIndex, wantTombstoneFilter, topIndex);
+      TableReader reader = new TableReader(file, fileNumber, ch, readOptions, size, footer, properties, cache,
+          counters, filterIndex, wantTombstoneFilter, topIndex);
       if (pinMetadata && cache.capacityBytes() > 0) {
         reader.pinMetadata();
       } else if (!twoLevel) {
@@ -767,6 +770,11 @@ public final class TableReader implements Closeable {
     return channel.readsDirect();
   }
 
+  /** A read-ahead window of {@link TableReadOptions#compactionReadaheadBytes()} for one bulk pass. */
+  BulkReadahead bulkReadahead() {
+    return new BulkReadahead(channel, fileSize, readOptions.compactionReadaheadBytes());
+  }
+
   /** A new iterator over every entry, unpositioned: call a seek first. */
   public TableIterator iterator() {
     checkOpen();
@@ -777,7 +785,8 @@ public final class TableReader implements Closeable {
    * A new iterator for a bulk pass over the table (compaction), unpositioned. Its data blocks are
    * read from disk and neither looked up in nor added to the block cache: a pass reads each block
    * once, and caching it would evict the blocks readers asked for. Those reads count into {@code
-   * counters}, not the reader's own; the index block comes through the cache as usual.
+   * counters}, not the reader's own; the index block comes through the cache as usual. The data
+   * blocks are read through a read-ahead window of {@link TableReadOptions#compactionReadaheadBytes()}.
    */
   public TableIterator bulkIterator(ReadCounters counters) {
     Objects.requireNonNull(counters, "counters");
@@ -973,14 +982,15 @@ public final class TableReader implements Closeable {
 
   /**
    * Like {@link #dataBlock}, but read from disk past the cache into {@code buffers}, counted into
-   * {@code bulk}: the block lives only until the next one is read into the same buffers.
+   * {@code bulk}: the block lives only until the next one is read into the same buffers. The
+   * stored bytes come through the pass's read-ahead window.
    */
-  Block dataBlockUncached(Block index, int valueOffset, ReadCounters bulk, BulkBuffers buffers)
-      throws IOException {
+  Block dataBlockUncached(Block index, int valueOffset, ReadCounters bulk, BulkBuffers buffers,
+      BulkReadahead readahead) throws IOException {
     BlockHandle h = dataHandle(index, valueOffset);
     int storedLength = h.length() + BLOCK_TRAILER_BYTES;
     byte[] raw = buffers.stored(storedLength);
-    channel.readFully(h.offset(), raw, storedLength);
+    readahead.readFully(h.offset(), raw, storedLength);
     byte[] payload = payload(raw, path, h, BlockType.DATA, buffers);
     Block block = Block.parse(payload, payloadLength(raw, payload, h), BlockType.DATA, path, h.offset());
     bulk.countRead(BlockKind.DATA, h.storedLength());

@@ -39,7 +39,11 @@ final class BulkPassTest {
           .withBlockSizeBytes(256 << random.nextInt(5));
       Tables.write(file, options, entries);
       ReadCounters bulk = new ReadCounters();
-      try (TableReader reader = TableReader.open(file, table[0], new ClockBlockCache(1 << 20))) {
+      // Buffered or direct, through read-ahead windows from none to larger than the table.
+      TableReadOptions reads = new TableReadOptions(random.nextBoolean(),
+          random.nextBoolean() ? 0 : 1 << (8 + random.nextInt(14)));
+      try (TableReader reader = TableReader.open(file, table[0], new ClockBlockCache(1 << 20), new ReadCounters(),
+          false, reads)) {
         try (TableIterator it = reader.bulkIterator(bulk)) {
           List<Entry> seen = new ArrayList<>();
           for (it.seekToFirst(); it.isValid(); it.next()) {

@@ -38,7 +38,7 @@ final class TableReaderInterruptTest {
 
   private static TableReader open(Path file, boolean direct) throws Exception {
     TableReader r =
-        TableReader.open(file, 1, new ClockBlockCache(0), new ReadCounters(), false, new TableReadOptions(direct));
+        TableReader.open(file, 1, new ClockBlockCache(0), new ReadCounters(), false, new TableReadOptions(direct, 0));
     if (r.readsDirect() != direct) {
       r.close();
       assumeTrue(false, "the file system refused O_DIRECT");

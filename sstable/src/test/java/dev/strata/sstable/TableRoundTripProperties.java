@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code read(write(cells)) == cells}: random sorted cells written under random options (every filter
  * type, block sizes from tiny to large, both compressions, tiny to large filter chunks) read back
- * entry by entry by iteration, by seek and by Get at random snapshots, against {@link TableModel}.
+ * entry by entry by iteration (cached and bulk), by seek and by Get at random snapshots, against
+ * {@link TableModel}; read buffered or direct, with bulk read-ahead windows from none to 2 MiB.
  */
 final class TableRoundTripProperties {
   private static final int[] BLOCK_SIZES = {64, 256, 1024, 4096, 65536};
@@ -47,11 +48,12 @@ final class TableRoundTripProperties {
       TableMetadata meta = Tables.write(file, options, entries);
       assertEquals(Files.size(file), meta.fileSize());
       BlockCache cache = new ClockBlockCache(random.nextBoolean() ? 0 : 1L << (10 + random.nextInt(15)), 1 + random.nextInt(8));
-      boolean direct = random.nextBoolean();
-      try (TableReader reader = TableReader.open(file, number, cache, new ReadCounters(), false,
-          new TableReadOptions(direct))) {
+      TableReadOptions reads = new TableReadOptions(random.nextBoolean(),
+          random.nextBoolean() ? 0 : 1 << (6 + random.nextInt(16)));
+      try (TableReader reader = TableReader.open(file, number, cache, new ReadCounters(), false, reads)) {
         checkProperties(entries, options, meta, reader.properties());
-        checkIteration(entries, reader);
+        checkIteration(entries, reader.iterator());
+        checkIteration(entries, reader.bulkIterator(new ReadCounters()));
         checkSeeks(entries, reader, random);
         checkBackward(entries, reader, random);
         checkPrefixes(entries, reader, gen);
@@ -95,8 +97,8 @@ final class TableRoundTripProperties {
     assertEquals(options.filterType() == FilterType.NONE ? 0 : options.prefixLength(), p.prefixLength());
   }
 
-  private static void checkIteration(List<Entry> entries, TableReader reader) throws Exception {
-    try (TableIterator it = reader.iterator()) {
+  private static void checkIteration(List<Entry> entries, TableIterator iterator) throws Exception {
+    try (TableIterator it = iterator) {
       int i = 0;
       for (it.seekToFirst(); it.isValid(); it.next(), i++) {
         Entry want = entries.get(i);

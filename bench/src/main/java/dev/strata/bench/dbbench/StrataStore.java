@@ -52,6 +52,7 @@ final class StrataStore implements Store {
         // Buffered reads, as RocksDB's default; --jvm-args "-Dstrata.useDirectReads=true" measures
         // O_DIRECT table reads (see the README's "Direct reads").
         .useDirectReads(Boolean.getBoolean("strata.useDirectReads"))
+        .compactionReadaheadBytes(Integer.getInteger("strata.compactionReadaheadBytes", 2 << 20))
         .syncWrites(false)
         .autoCompaction(true)
         .build();
