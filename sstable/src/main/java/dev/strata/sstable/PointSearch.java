@@ -36,9 +36,16 @@ import java.util.Arrays;
  * in common. The entries of a cell are contiguous and newest first, and one with sequence at most
  * the snapshot sorts at or after the target: the first such entry answers. An entry outside the cell
  * ends the search when an entry of the cell was seen before it or when it lies at or past the next
- * restart point (both put it after the cell). A block that ends undecided hands over to the next
- * block, all of whose keys lie above the target (they follow the index key the search chose, which
- * is at or above the target): there the first entry outside the cell ends the search.
+ * restart point (both put it after the cell). A block that ends in the middle of the cell (its last
+ * entry belongs to the cell, none visible) hands over to the next block, all of whose keys lie above
+ * the target (they follow the index key the search chose, which is at or above the target): there
+ * the first entry outside the cell ends the search. A block that ends with no entry of the cell
+ * seen holds the answer alone: the absent one. The index key S of a block ending at L and followed
+ * by a block starting at N has {@code L <= S < N}, and is either L or a key of a smaller cell than
+ * N's ({@link IndexSeparators}); a target at or below S whose cell the block lacks is therefore
+ * either below L (so some larger key of the block ended the cell) or in (L, S], a cell N cannot
+ * hold. Reading the next block there would cost a block for nothing: for an absent key let through
+ * by a filter false positive, in about one block in three.
  *
  * <p>Not thread-safe: one search belongs to one lookup on one thread; {@link #target} re-aims it.
  */
@@ -191,7 +198,7 @@ final class PointSearch {
       }
       pos = p + unshared + (int) w;
     }
-    return NEXT_BLOCK;
+    return seenCell ? NEXT_BLOCK : ABSENT;
   }
 
   /**

@@ -1,5 +1,8 @@
 package dev.strata.sstable;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
 import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.Seeded;
@@ -64,6 +67,36 @@ final class PointSearchTest {
         Files.delete(file);
       }
     });
+  }
+
+  /**
+   * A key the index sends to a block but that block does not hold is absent without reading the next
+   * block: the index key S of a block ending at L and followed by one starting at N has {@code L <= S
+   * < N}, so a target in (L, S] has no entry in N, and a target below L meets a larger key in its own
+   * block. Before, a target in the block's last restart interval scanned to the block's end and read
+   * the next block too: with a filter false positive, two data blocks for a key the table lacks.
+   */
+  @Test
+  void get_absentKey_readsOneDataBlock() throws Exception {
+    List<Entry> entries = new ArrayList<>();
+    for (int i = 0; i < 2000; i += 2) {
+      entries.add(new Entry(new InternalKey(bytes(String.format("key%05d", i)), bytes(""), 1 + i,
+          ValueKind.PUT), bytes("value-" + i)));
+    }
+    Path file = dir.resolve(SstableFormat.fileName(1));
+    Tables.write(file, new TableOptions(256, FilterType.NONE, 10, 128, BlockCompression.NONE), entries);
+    ReadCounters counters = new ReadCounters();
+    try (TableReader reader = TableReader.open(file, 1, new ClockBlockCache(1 << 20, 1), counters)) {
+      for (int i = 1; i < 1998; i += 2) {
+        TableReadStats before = counters.snapshot();
+        GetResult r = reader.get(FilterProbe.of(bytes(String.format("key%05d", i)), bytes("")),
+            InternalKey.MAX_SEQUENCE);
+        TableReadStats d = counters.snapshot().minus(before);
+        assertNull(r.cell(), "key " + i);
+        assertEquals(1, d.dataBlocksRead() + d.dataBlockCacheHits(),
+            "data blocks touched for absent key " + i);
+      }
+    }
   }
 
   /**
