@@ -216,8 +216,13 @@ public final class TableWriter implements AutoCloseable {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");
     checkOpen();
+    // A public entry point taking raw bytes: a malformed key would be written as it is and make the
+    // table unreadable, so it is checked here (three reads), not only under assertions.
+    if (keyLength > key.length || !KeyCodec.isValidInternalKey(key, 0, keyLength)) {
+      throw new IllegalArgumentException("not an encoded internal key: " + keyLength + " bytes");
+    }
+    Objects.checkFromIndexSize(valueOffset, valueLength, value.length);
     checkRoom(keyLength);
-    assert KeyCodec.isValidInternalKey(key, 0, keyLength) : "malformed key";
     if (valueLength > SstableFormat.MAX_VALUE_LENGTH) {
       throw new IllegalArgumentException("value of " + valueLength + " bytes exceeds MAX_VALUE_LENGTH");
     }

@@ -113,4 +113,19 @@ final class TableWriterTest {
         .count();
     assertTrue(chunks > 10);
   }
+
+  /** The raw-bytes entry point rejects what is not an encoded key, and value bounds outside the array. */
+  @Test
+  void add_encodedViews_rejectsMalformedKeysAndBadValueBounds() throws Exception {
+    try (TableWriter w = TableWriter.create(dir.resolve("views.sst"), TableOptions.defaults())) {
+      byte[] good = EncodedKeys.encode(key("a", 9));
+      byte[] badRowLength = good.clone();
+      badRowLength[0] = (byte) 0xff; // a row longer than the key
+      assertThrows(IllegalArgumentException.class, () -> w.add(badRowLength, good.length, EMPTY, 0, 0));
+      assertThrows(IllegalArgumentException.class, () -> w.add(good, good.length + 1, EMPTY, 0, 0));
+      assertThrows(IllegalArgumentException.class, () -> w.add(good, 3, EMPTY, 0, 0));
+      assertThrows(IndexOutOfBoundsException.class, () -> w.add(good, good.length, new byte[4], 2, 3));
+      w.add(good, good.length, new byte[4], 1, 3);
+    }
+  }
 }
