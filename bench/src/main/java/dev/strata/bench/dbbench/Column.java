@@ -40,6 +40,7 @@ enum Column {
   WRITE_AMP_WRITE_BYTES("bytes sent to the device (/proc/self/io write_bytes) / logical bytes put"),
   STALL_MS("time writers were stalled by the engine, milliseconds"),
   PUTS_OVER_10MS("puts that took over 10 ms"),
+  MS_IN_PUTS_OVER_10MS("time spent in the puts over 10 ms (their latencies summed), milliseconds"),
   PUTS_OVER_100MS("puts that took over 100 ms"),
   MAX_PUT_MS("longest put, milliseconds"),
   QUIESCE_S("after a write phase or readwhilewriting: seconds from the last put (and a flush) until"

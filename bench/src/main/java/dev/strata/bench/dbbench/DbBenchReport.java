@@ -63,7 +63,8 @@ final class DbBenchReport {
     s.append(table(r -> !r.benchmark().isRead() || r.benchmark() == Benchmark.READWHILEWRITING,
         Column.ENGINE, Column.BENCHMARK, Column.THREADS, Column.OPS_PER_SEC,
         Column.WRITER_OPS_PER_SEC, Column.WRITE_AMP_WCHAR, Column.WRITE_AMP_WRITE_BYTES,
-        Column.STALL_MS, Column.PUTS_OVER_10MS, Column.PUTS_OVER_100MS, Column.MAX_PUT_MS,
+        Column.STALL_MS, Column.PUTS_OVER_10MS, Column.MS_IN_PUTS_OVER_10MS,
+        Column.PUTS_OVER_100MS, Column.MAX_PUT_MS,
         Column.QUIESCE_S));
     s.append("\n## Trees (tables and MiB per level, level 0 first, at the end of each phase)\n\n");
     s.append(table(r -> !r.benchmark().isRead(), Column.ENGINE, Column.BENCHMARK,

@@ -20,12 +20,6 @@ import org.HdrHistogram.Histogram;
  * <p>Not thread-safe: one run at a time per instance; the threads it starts are its own.
  */
 final class LoadRunner {
-  /** Puts slower than this are counted (as db_bench's and the "over 10 ms"). */
-  static final long SLOW_NANOS = 10_000_000L;
-
-  /** Puts slower than this are counted too ("over 100 ms"). */
-  static final long VERY_SLOW_NANOS = 100_000_000L;
-
   /** One operation; returns what it found (1 for a Get that found its key, cells read, ...). */
   @FunctionalInterface
   interface Op {
@@ -39,13 +33,12 @@ final class LoadRunner {
    * @param found summed results of the operations
    * @param nanos wall time from the start of the first thread to the end of the last
    * @param latency every operation's latency, nanoseconds
-   * @param slow operations over {@link #SLOW_NANOS}
-   * @param verySlow operations over {@link #VERY_SLOW_NANOS}
+   * @param slow operations over 10 and 100 ms, and the time spent in the former
    * @param threadBytes summed {@link Store#readerThreadBytes()}, or -1 when the engine has none
    *
    * <p>Not thread-safe (the histogram is mutable); owned by the caller.
    */
-  record Outcome(long ops, long found, long nanos, Histogram latency, long slow, long verySlow,
+  record Outcome(long ops, long found, long nanos, Histogram latency, SlowOps slow,
       long threadBytes) {}
 
   private final Store store;
@@ -87,19 +80,17 @@ final class LoadRunner {
       Histogram all = new Histogram(3);
       long ops = 0;
       long found = 0;
-      long slow = 0;
-      long verySlow = 0;
+      SlowOps slow = new SlowOps();
       long threadBytes = 0;
       for (Future<Outcome> f : futures) {
         Outcome o = f.get();
         all.add(o.latency());
         ops += o.ops();
         found += o.found();
-        slow += o.slow();
-        verySlow += o.verySlow();
+        slow.add(o.slow());
         threadBytes = o.threadBytes() < 0 || threadBytes < 0 ? -1 : threadBytes + o.threadBytes();
       }
-      return new Outcome(ops, found, System.nanoTime() - start, all, slow, verySlow, threadBytes);
+      return new Outcome(ops, found, System.nanoTime() - start, all, slow, threadBytes);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) {
@@ -121,8 +112,7 @@ final class LoadRunner {
     Histogram h = new Histogram(3);
     long ops = 0;
     long found = 0;
-    long slow = 0;
-    long verySlow = 0;
+    SlowOps slow = new SlowOps();
     long now = System.nanoTime();
     for (long i = thread; ops < limit && now < deadline; i += threads) {
       long t0 = now;
@@ -131,13 +121,8 @@ final class LoadRunner {
       long took = now - t0;
       h.recordValue(took);
       ops++;
-      if (took > SLOW_NANOS) {
-        slow++;
-        if (took > VERY_SLOW_NANOS) {
-          verySlow++;
-        }
-      }
+      slow.record(took);
     }
-    return new Outcome(ops, found, 0, h, slow, verySlow, store.readerThreadBytes());
+    return new Outcome(ops, found, 0, h, slow, store.readerThreadBytes());
   }
 }

@@ -121,8 +121,9 @@ final class PhaseRunner {
       r.set(Column.WRITE_AMP_WRITE_BYTES, (double) d.writeBytes() / logical);
     }
     r.set(Column.STALL_MS, delta.stallMicros() == null ? null : delta.stallMicros() / 1000.0);
-    r.set(Column.PUTS_OVER_10MS, o.slow());
-    r.set(Column.PUTS_OVER_100MS, o.verySlow());
+    r.set(Column.PUTS_OVER_10MS, o.slow().slow());
+    r.set(Column.MS_IN_PUTS_OVER_10MS, o.slow().slowNanos() / 1e6);
+    r.set(Column.PUTS_OVER_100MS, o.slow().verySlow());
     r.set(Column.MAX_PUT_MS, o.latency().getMaxValue() / 1e6);
     pauses(r, gc.takeAndReset());
   }

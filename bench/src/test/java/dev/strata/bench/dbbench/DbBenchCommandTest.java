@@ -191,6 +191,11 @@ final class DbBenchCommandTest {
       assertTrue(r.number(Column.WRITE_AMP_WCHAR) >= 1, "write amplification of " + where);
       assertTrue(r.number(Column.MAX_PUT_MS) > 0 && r.number(Column.QUIESCE_S) >= 0, where);
       assertTrue(r.number(Column.PUTS_OVER_100MS) <= r.number(Column.PUTS_OVER_10MS), where);
+      // Each put over 10 ms adds more than 10 ms, and none takes longer than the longest put.
+      double slowMs = r.number(Column.MS_IN_PUTS_OVER_10MS);
+      double slowPuts = r.number(Column.PUTS_OVER_10MS);
+      assertTrue(slowMs >= 10 * slowPuts && slowMs <= slowPuts * r.number(Column.MAX_PUT_MS),
+          where);
       assertTrue(r.number(Column.STALL_MS) != null && r.number(Column.STALL_MS) >= 0, where);
       assertEquals(!rocks, r.number(Column.RATIO_TO_ROCKSDB_LRU) != null, where);
       if (!rocks && b == Benchmark.READRANDOM) {

@@ -1,0 +1,53 @@
+package dev.strata.bench.dbbench;
+
+/**
+ * Counts the operations over {@link #SLOW_NANOS} and over {@link #VERY_SLOW_NANOS} and sums the
+ * latencies of the former: the issue's "time spent in puts over 10 ms", which a count alone cannot
+ * show (ten puts of 11 ms and ten of 90 ms count the same).
+ *
+ * <p>Not thread-safe: one per thread, then {@linkplain #add merged}.
+ */
+final class SlowOps {
+  /** Operations slower than this are counted (as db_bench's and the "over 10 ms"). */
+  static final long SLOW_NANOS = 10_000_000L;
+
+  /** Operations slower than this are counted too ("over 100 ms"). */
+  static final long VERY_SLOW_NANOS = 100_000_000L;
+
+  private long slow;
+  private long verySlow;
+  private long slowNanos;
+
+  /** Accounts one operation that took {@code nanos}. */
+  void record(long nanos) {
+    if (nanos > SLOW_NANOS) {
+      slow++;
+      slowNanos += nanos;
+      if (nanos > VERY_SLOW_NANOS) {
+        verySlow++;
+      }
+    }
+  }
+
+  /** Adds what {@code other} accounted. */
+  void add(SlowOps other) {
+    slow += other.slow;
+    verySlow += other.verySlow;
+    slowNanos += other.slowNanos;
+  }
+
+  /** Operations over {@link #SLOW_NANOS}. */
+  long slow() {
+    return slow;
+  }
+
+  /** Operations over {@link #VERY_SLOW_NANOS}. */
+  long verySlow() {
+    return verySlow;
+  }
+
+  /** Summed latency of the operations over {@link #SLOW_NANOS}, nanoseconds (whole latencies). */
+  long slowNanos() {
+    return slowNanos;
+  }
+}
