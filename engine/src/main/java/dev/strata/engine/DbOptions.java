@@ -3,12 +3,12 @@ package dev.strata.engine;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.WriteController;
-import dev.strata.sstable.BlockCompression;
-import dev.strata.sstable.FilterType;
-import dev.strata.sstable.SstableFormat;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableReadOptions;
+import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.format.SstableFormat;
 import java.util.Locale;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package dev.strata.engine;
 
-import dev.strata.sstable.Lz4Decompressor;
+import dev.strata.sstable.block.Lz4Decompressor;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.strata.engine.log.LogFormat;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.ValueKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;

@@ -1,6 +1,15 @@
 package dev.strata.sstable;
 
 import dev.strata.bloom.BlockedBloomFilter;
+import dev.strata.sstable.block.BlockBuilder;
+import dev.strata.sstable.block.BlockHandle;
+import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.filter.FilterIndex;
+import dev.strata.sstable.filter.FilterKeys;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.EncodedKeys;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.util.Arrays;
 

@@ -1,12 +1,17 @@
 package dev.strata.sstable;
 
-import static dev.strata.sstable.SstableFormat.FOOTER_BYTES;
-import static dev.strata.sstable.SstableFormat.FOOTER_CRC_OFFSET;
-import static dev.strata.sstable.SstableFormat.FOOTER_MAGIC_OFFSET;
-import static dev.strata.sstable.SstableFormat.FOOTER_VERSION_OFFSET;
-import static dev.strata.sstable.SstableFormat.HANDLE_BYTES;
+import static dev.strata.sstable.format.SstableFormat.FOOTER_BYTES;
+import static dev.strata.sstable.format.SstableFormat.FOOTER_CRC_OFFSET;
+import static dev.strata.sstable.format.SstableFormat.FOOTER_MAGIC_OFFSET;
+import static dev.strata.sstable.format.SstableFormat.FOOTER_VERSION_OFFSET;
+import static dev.strata.sstable.format.SstableFormat.HANDLE_BYTES;
 
 import dev.strata.checksum.Checksums;
+import dev.strata.sstable.block.BlockHandle;
+import dev.strata.sstable.format.Bytes;
+import dev.strata.sstable.format.CorruptTableException;
+import dev.strata.sstable.format.FormatVersionException;
+import dev.strata.sstable.format.SstableFormat;
 import java.nio.file.Path;
 import java.util.Arrays;
 

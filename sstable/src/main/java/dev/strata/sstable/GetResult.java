@@ -1,5 +1,7 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.key.InternalKey;
+
 /**
  * What one table holds for a point lookup of (row, column) at a snapshot: the newest entry of the
  * cell with sequence {@code <= snapshot} (any kind; for the empty column that may be the row

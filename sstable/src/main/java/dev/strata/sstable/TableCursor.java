@@ -1,5 +1,13 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.block.Block;
+import dev.strata.sstable.block.BlockCursor;
+import dev.strata.sstable.index.IndexCursor;
+import dev.strata.sstable.io.BulkBuffers;
+import dev.strata.sstable.io.BulkReadahead;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.KeyCodec;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 
 /**

@@ -1,5 +1,7 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.key.EncodedKeys;
+import dev.strata.sstable.key.InternalKey;
 import java.io.IOException;
 
 /**

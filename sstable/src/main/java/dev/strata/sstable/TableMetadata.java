@@ -1,5 +1,6 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.key.InternalKey;
 import java.nio.file.Path;
 
 /**

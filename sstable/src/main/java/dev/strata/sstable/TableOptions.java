@@ -1,5 +1,8 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.format.SstableFormat;
 import java.util.Objects;
 
 /**

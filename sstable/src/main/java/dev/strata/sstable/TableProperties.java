@@ -1,5 +1,13 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.format.Bytes;
+import dev.strata.sstable.format.CorruptTableException;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.KeyCodec;
+import dev.strata.sstable.key.ValueKind;
 import java.nio.file.Path;
 import java.util.Objects;
 

@@ -1,6 +1,18 @@
 package dev.strata.sstable;
 
 import dev.strata.checksum.Checksums;
+import dev.strata.sstable.block.BlockBuilder;
+import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.block.BlockHandle;
+import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.format.Bytes;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.index.IndexWriter;
+import dev.strata.sstable.key.EncodedKeys;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.KeyCodec;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -419,7 +431,7 @@ public final class TableWriter implements AutoCloseable {
         used = BlockCompression.LZ4;
       }
     }
-    byte typeByte = SstableFormat.trailerType(type, used);
+    byte typeByte = BlockType.trailerType(type, used);
     trailer[0] = typeByte;
     Bytes.putU32(trailer, 1, Checksums.maskedCrc32c(stored, 0, storedLength, typeByte));
     out.write(stored, 0, storedLength);

@@ -1,5 +1,7 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.block.BlockBuilder;
+import dev.strata.sstable.format.SstableFormat;
 import java.nio.ByteBuffer;
 
 /**

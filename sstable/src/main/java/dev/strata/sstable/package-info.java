@@ -1,14 +1,39 @@
 /**
- * SSTables and the block cache: {@link dev.strata.sstable.TableWriter} writes an immutable sorted
- * table once, {@link dev.strata.sstable.TableReader} answers point lookups through the table's
- * partitioned Bloom filter and iterates it, and {@link dev.strata.sstable.cache.ClockBlockCache} holds the
- * data, index and filter blocks of all tables of a database. {@link dev.strata.sstable.SstableFormat}
- * and {@code FORMAT.md} (section 3) specify the bytes.
+ * SSTables: {@link dev.strata.sstable.TableWriter} writes an immutable sorted table once, {@link
+ * dev.strata.sstable.TableReader} answers point lookups through the table's partitioned Bloom filter
+ * and iterates it ({@link dev.strata.sstable.TableIterator}), through a {@link
+ * dev.strata.sstable.cache.BlockCache} shared by all tables of a database. This root package is the
+ * tables' face to the engine: the reader and writer, their options ({@code TableOptions}, {@code
+ * TableReadOptions}), what they report ({@code TableProperties}, {@code TableMetadata}, {@code
+ * GetResult}, {@code TableReadStats}, {@code ReadCounters}), the footer, and the writer's side of the
+ * filter ({@code FilterWriter}, {@code WriteBuffers}).
  *
- * <p>Layering: depends on {@code bloom} (the filter, its hash and {@code Checksums}), lz4-java and
- * its own {@code cache} package (the cache's contract: {@code BlockCache}, {@code CachedBlock},
- * {@code HeapCost}), which depends on nothing here; the engine builds on it. Nothing here knows
- * about logs, manifests or levels.
+ * <p>The parts it composes sit in packages by concern, as Pebble's {@code sstable/} splits {@code
+ * block}, {@code rowblk} and {@code tablefilters} off its reader and writer; each has its own essay:
+ *
+ * <pre>
+ *   dev.strata.sstable            TableReader, TableWriter, TableCursor, Footer, options, results
+ *     |-- index                   IndexWriter, IndexCursor, IndexSeparators
+ *     |-- filter                  FilterIndex, FilterProbe, FilterKeys, FilterChunk, FilterType
+ *     |     (index and filter both build on block)
+ *     |-- block                   Block, BlockBuilder, BlockCursor, PointSearch, BlockHandle, ids
+ *     |-- key                     InternalKey, ValueKind, KeyCodec, EncodedKeys
+ *     |-- io                      TableFile, DirectReads, BulkReadahead, BulkBuffers
+ *     |-- format                  SstableFormat, Bytes, CorruptTableException, FormatVersionException
+ *     `-- cache                   BlockCache, ClockBlockCache (depends on nothing here)
+ * </pre>
+ *
+ * <p>Dependencies point down only, with no cycle between the packages: the root uses all of them;
+ * {@code index} and {@code filter} use {@code block}; {@code block} uses {@code key}; {@code block},
+ * {@code filter} and the root use the cache's contract; everything uses {@code format}, which uses
+ * nothing. {@code SstableFormat} and {@code
+ * FORMAT.md} (section 3) specify the bytes.
+ *
+ * <p>Layering: depends on {@code bloom} (the filter, its hash and {@code Checksums}) and lz4-java; the
+ * engine builds on it. Nothing here knows about logs, manifests or levels. Everything in {@code
+ * dev.strata.sstable} and its sub-packages is internal to the storage core: public where the next
+ * package or the engine needs it, never part of the embedding API, which is {@code
+ * dev.strata.engine.Db} alone (API.md).
  *
  * <pre>{@code
  * BlockCache cache = new ClockBlockCache(64 << 20);

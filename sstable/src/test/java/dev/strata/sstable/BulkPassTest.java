@@ -3,7 +3,12 @@ package dev.strata.sstable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.io.BulkBuffers;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.Seeded;
 import dev.strata.sstable.testing.Tables;

@@ -8,7 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strata.checksum.Checksums;
+import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.block.BlockType;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.format.CorruptTableException;
+import dev.strata.sstable.format.FormatVersionException;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.testing.CorruptFiles;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.RandomCells;

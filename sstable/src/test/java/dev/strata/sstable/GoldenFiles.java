@@ -2,6 +2,11 @@ package dev.strata.sstable;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.Tables;
 import java.io.IOException;

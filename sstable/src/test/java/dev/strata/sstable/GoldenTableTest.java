@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import dev.strata.sstable.block.BlockType;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.TableModel;
 import dev.strata.sstable.testing.Tables;

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.RandomCells;
 import dev.strata.sstable.testing.Seeded;

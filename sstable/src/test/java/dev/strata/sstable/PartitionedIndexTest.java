@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.block.BlockType;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.format.CorruptTableException;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import dev.strata.sstable.testing.CorruptFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.block.BlockType;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;

@@ -11,6 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.Tables;
 import java.io.IOException;

@@ -1,5 +1,11 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.block.Block;
+import dev.strata.sstable.block.BlockHandle;
+import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.filter.FilterIndex;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.index.IndexCursor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.EncodedKeys;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

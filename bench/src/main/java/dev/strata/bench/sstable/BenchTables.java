@@ -1,10 +1,10 @@
 package dev.strata.bench.sstable;
 
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.SstableFormat;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableWriter;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

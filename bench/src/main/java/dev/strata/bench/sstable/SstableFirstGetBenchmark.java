@@ -1,11 +1,11 @@
 package dev.strata.bench.sstable;
 
-import dev.strata.sstable.FilterProbe;
 import dev.strata.sstable.GetResult;
-import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableReader;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.key.InternalKey;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,13 +2,13 @@ package dev.strata.bench.tools;
 
 import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.engine.fs.FileNames;
-import dev.strata.sstable.BlockLocation;
-import dev.strata.sstable.FilterChunkInfo;
-import dev.strata.sstable.FilterType;
-import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableReader;
+import dev.strata.sstable.block.BlockLocation;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterChunkInfo;
+import dev.strata.sstable.filter.FilterType;
+import dev.strata.sstable.key.InternalKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

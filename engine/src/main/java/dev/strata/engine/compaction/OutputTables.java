@@ -1,12 +1,12 @@
 package dev.strata.engine.compaction;
 
-import dev.strata.engine.observe.CompactionEvent;
-import dev.strata.engine.observe.FlightRecording;
-import dev.strata.engine.observe.FlushEvent;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.observe.CompactionEvent;
+import dev.strata.engine.observe.FlightRecording;
+import dev.strata.engine.observe.FlushEvent;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.engine.read.LevelIterator;
 import dev.strata.engine.read.MemTableSource;
@@ -14,10 +14,10 @@ import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
-import dev.strata.sstable.InternalKey;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableOptions;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.strata.engine.log;
 import dev.strata.checksum.Checksums;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.ValueKind;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 

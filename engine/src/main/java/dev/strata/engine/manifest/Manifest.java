@@ -1,7 +1,7 @@
 package dev.strata.engine.manifest;
 
 import dev.strata.engine.write.Limits;
-import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.key.InternalKey;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

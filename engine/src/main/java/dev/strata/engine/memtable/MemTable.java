@@ -1,8 +1,8 @@
 package dev.strata.engine.memtable;
 
 import dev.strata.sstable.GetResult;
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListSet;

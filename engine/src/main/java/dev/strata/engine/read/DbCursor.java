@@ -2,8 +2,8 @@ package dev.strata.engine.read;
 
 import dev.strata.engine.CellCursor;
 import dev.strata.engine.version.ReadView;
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.strata.engine.read;
 
-import dev.strata.sstable.EncodedKeys;
-import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.key.EncodedKeys;
+import dev.strata.sstable.key.InternalKey;
 import java.io.IOException;
 
 /**

@@ -2,8 +2,8 @@ package dev.strata.engine.read;
 
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.memtable.MemTableIterator;
-import dev.strata.sstable.EncodedKeys;
-import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.key.EncodedKeys;
+import dev.strata.sstable.key.InternalKey;
 
 /**
  * A memtable as an {@link InternalIterator}.

@@ -1,8 +1,8 @@
 package dev.strata.engine.read;
 
 import dev.strata.sstable.GetResult;
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.util.Arrays;
 

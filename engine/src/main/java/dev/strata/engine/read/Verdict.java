@@ -1,8 +1,8 @@
 package dev.strata.engine.read;
 
 import dev.strata.sstable.GetResult;
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 
 /**
  * What one source (a memtable or a table) decides about a cell for a point read. Sources are asked

@@ -2,7 +2,7 @@ package dev.strata.engine.version;
 
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.ManifestFormat;
-import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.key.InternalKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

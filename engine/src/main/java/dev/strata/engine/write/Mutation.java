@@ -1,7 +1,7 @@
 package dev.strata.engine.write;
 
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;

@@ -9,7 +9,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.write.Mutation;
-import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.key.InternalKey;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.strata.engine.manifest;
 
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -1,8 +1,5 @@
 package dev.strata.engine.memtable;
 
-import dev.strata.engine.read.Verdict;
-import dev.strata.sstable.GetResult;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,8 +8,10 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.ValueKind;
+import dev.strata.engine.read.Verdict;
+import dev.strata.sstable.GetResult;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Random;

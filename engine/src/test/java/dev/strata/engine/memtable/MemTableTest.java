@@ -1,8 +1,5 @@
 package dev.strata.engine.memtable;
 
-import dev.strata.engine.read.Verdict;
-import dev.strata.sstable.GetResult;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.ValueKind;
+import dev.strata.engine.read.Verdict;
+import dev.strata.sstable.GetResult;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;

@@ -10,13 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.fs.FileNames;
-import dev.strata.sstable.FilterProbe;
 import dev.strata.sstable.GetResult;
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableOptions;
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.Tables;
 import java.io.IOException;

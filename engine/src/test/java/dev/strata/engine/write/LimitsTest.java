@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.strata.sstable.ValueKind;
+import dev.strata.sstable.key.ValueKind;
 import org.junit.jupiter.api.Test;
 
 final class LimitsTest {

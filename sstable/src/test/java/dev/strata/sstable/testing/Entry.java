@@ -1,6 +1,6 @@
 package dev.strata.sstable.testing;
 
-import dev.strata.sstable.InternalKey;
+import dev.strata.sstable.key.InternalKey;
 import java.util.Arrays;
 
 /**

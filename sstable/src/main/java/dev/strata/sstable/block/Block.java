@@ -1,0 +1,144 @@
+package dev.strata.sstable.block;
+
+import dev.strata.sstable.cache.CachedBlock;
+import dev.strata.sstable.cache.HeapCost;
+import dev.strata.sstable.format.Bytes;
+import dev.strata.sstable.format.CorruptTableException;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.KeyCodec;
+import java.nio.file.Path;
+
+/**
+ * A parsed, verified block of entries (a data, index or filter-index block): the payload bytes and
+ * the offsets of its restart points. {@link #parse} checks every varint, length and restart point
+ * before anything reads the block, so cursors over it only {@code assert}.
+ *
+ * <p>Immutable.
+ */
+public final class Block implements CachedBlock {
+  /** The payload; entries occupy {@code [0, restartsOffset)}. */
+  public final byte[] data;
+
+  /** Where the restart array starts: the end of the entries. */
+  final int restartsOffset;
+
+  /** Restart points. */
+  public final int restartCount;
+
+  /** Entries in the block. */
+  public final int entryCount;
+
+  /** The file the block came from, for messages. */
+  final Path file;
+
+  /** The block's offset in the file, for messages. */
+  public final long fileOffset;
+
+  private Block(byte[] data, int restartsOffset, int restartCount, int entryCount, Path file, long fileOffset) {
+    this.data = data;
+    this.restartsOffset = restartsOffset;
+    this.restartCount = restartCount;
+    this.entryCount = entryCount;
+    this.file = file;
+    this.fileOffset = fileOffset;
+  }
+
+  /**
+   * Parses and verifies the payload {@code data[0, length)} of a block of {@code type} read from
+   * {@code file} at {@code fileOffset}. Data and index keys must be internal keys, filter-index keys
+   * cell keys; index and filter-index values must be block handles.
+   */
+  public static Block parse(byte[] data, int length, BlockType type, Path file, long fileOffset)
+      throws CorruptTableException {
+    assert type == BlockType.DATA || type == BlockType.INDEX || type == BlockType.INDEX_PARTITION
+        || type == BlockType.FILTER_INDEX;
+    if (length < 4) {
+      throw corrupt(file, fileOffset, type, "payload of %d bytes has no restart count", length);
+    }
+    int n = Bytes.getU32(data, length - 4);
+    if (n < 0 || n > (length - 4) / 4) {
+      throw corrupt(file, fileOffset, type, "restart count %d does not fit in %d bytes", n, length);
+    }
+    int restartsOffset = length - 4 - 4 * n;
+    if (n == 0 && restartsOffset != 0) {
+      throw corrupt(file, fileOffset, type, "%d bytes of entries without a restart point", restartsOffset);
+    }
+    boolean internalKeys = type != BlockType.FILTER_INDEX;
+    int fixedValueLength = type == BlockType.DATA ? -1 : SstableFormat.HANDLE_BYTES;
+    byte[] key = new byte[64];
+    int keyLength = 0;
+    int pos = 0;
+    int restart = 0;
+    int entries = 0;
+    while (pos < restartsOffset) {
+      boolean isRestart = restart < n && Bytes.getU32(data, restartsOffset + 4 * restart) == pos;
+      if (isRestart) {
+        restart++;
+      } else if (entries == 0 || (restart < n && Bytes.getU32(data, restartsOffset + 4 * restart) < pos)) {
+        throw corrupt(file, fileOffset, type, "restart point %d is not at an entry",
+            restart < n ? Bytes.getU32(data, restartsOffset + 4 * restart) : 0);
+      }
+      long v = Bytes.getVarint31(data, pos, restartsOffset);
+      int shared = (int) v;
+      int p = (int) (v >>> 32);
+      long u = v < 0 ? -1 : Bytes.getVarint31(data, p, restartsOffset);
+      int unshared = (int) u;
+      p = (int) (u >>> 32);
+      long w = u < 0 ? -1 : Bytes.getVarint31(data, p, restartsOffset);
+      int valueLength = (int) w;
+      p = (int) (w >>> 32);
+      if (w < 0) {
+        throw corrupt(file, fileOffset, type, "bad entry header at block offset %d", pos);
+      }
+      if (shared > keyLength || (isRestart && shared != 0)) {
+        throw corrupt(file, fileOffset, type, "entry at block offset %d shares %d key bytes of %d",
+            pos, shared, isRestart ? 0 : keyLength);
+      }
+      if ((long) p + unshared + valueLength > restartsOffset) {
+        throw corrupt(file, fileOffset, type, "entry at block offset %d overruns the block", pos);
+      }
+      int newKeyLength = shared + unshared;
+      if (key.length < newKeyLength) {
+        key = java.util.Arrays.copyOf(key, Math.max(newKeyLength, key.length * 2));
+      }
+      System.arraycopy(data, p, key, shared, unshared);
+      keyLength = newKeyLength;
+      boolean validKey = internalKeys
+          ? KeyCodec.isValidInternalKey(key, 0, keyLength)
+          : KeyCodec.isValidCellKey(key, 0, keyLength);
+      if (!validKey) {
+        throw corrupt(file, fileOffset, type, "malformed key at block offset %d", pos);
+      }
+      if (fixedValueLength >= 0 && valueLength != fixedValueLength) {
+        throw corrupt(file, fileOffset, type, "value of %d bytes at block offset %d, want %d",
+            valueLength, pos, fixedValueLength);
+      }
+      pos = p + unshared + valueLength;
+      entries++;
+    }
+    if (restart != n) {
+      throw corrupt(file, fileOffset, type, "restart point %d of %d is not at an entry", restart, n);
+    }
+    return new Block(data, restartsOffset, n, entries, file, fileOffset);
+  }
+
+  /** The block offset of restart point {@code i}. */
+  int restartPoint(int i) {
+    assert i >= 0 && i < restartCount : "i=" + i + " n=" + restartCount;
+    return Bytes.getU32(data, restartsOffset + 4 * i);
+  }
+
+  /**
+   * This object (four ints, two references, a long: 32 bytes of fields), its payload array, and
+   * nothing for the path, which the table reader shares among all its blocks.
+   */
+  @Override
+  public int sizeBytes() {
+    return (int) (HeapCost.object(4 * 4 + 2 * HeapCost.REFERENCE + 8) + HeapCost.byteArray(data.length));
+  }
+
+  private static CorruptTableException corrupt(
+      Path file, long fileOffset, BlockType type, String fmt, Object... args) {
+    return new CorruptTableException(file, fileOffset, type + " block: " + fmt, args);
+  }
+}

@@ -1,0 +1,260 @@
+package dev.strata.sstable.block;
+
+import static dev.strata.sstable.format.SstableFormat.KEY_TRAILER_BYTES;
+import static dev.strata.sstable.format.SstableFormat.ROW_LENGTH_BYTES;
+
+import dev.strata.sstable.format.Bytes;
+import dev.strata.sstable.key.KeyCodec;
+import dev.strata.sstable.key.ValueKind;
+import java.util.Arrays;
+
+/**
+ * The block searches of a point lookup ({@link dev.strata.sstable.TableReader#get}), done on the blocks' bytes in place:
+ * no cursor, no key buffer, no decoded key, so a Get allocates little besides the value it returns.
+ *
+ * <p><b>Index blocks.</b> Every index entry is a restart point ({@link
+ * SstableFormat#INDEX_RESTART_INTERVAL} is 1), so it stores its whole key: {@link
+ * #firstRestartAtOrAfter} binary-searches them, comparing the target with the stored bytes ({@link
+ * KeyCodec#compare}). A block with entries between its restart points (none is written) makes the
+ * reader fall back to its cursor.
+ *
+ * <p><b>Data blocks.</b> The same binary search finds the last restart point whose key sorts below
+ * the target (row, column, snapshot, PUT); the target's first entry at or after it is then in that
+ * restart interval, or is the next restart point's entry, or lies in the next block. {@link
+ * #search} scans forward from there, deciding for each entry only whether it belongs to the sought
+ * cell, without rebuilding its prefix-compressed key. An entry shares its first {@code shared} bytes
+ * with its predecessor, so:
+ *
+ * <ul>
+ *   <li>how many leading bytes it has in common with the encoded cell key ({@code rowLength:u16 row
+ *       column}) follows from its predecessor's count: beyond {@code shared} it is the predecessor's
+ *       count (the predecessor already differed there), else {@code shared} plus a comparison of its
+ *       own stored bytes;
+ *   <li>its bytes at the positions where an entry of the cell holds its trailer (sequence and kind)
+ *       are the predecessor's below {@code shared} and its own stored bytes above: an 8-byte window
+ *       carried from entry to entry.
+ * </ul>
+ *
+ * It is in the cell when its key is exactly the cell key plus a trailer and all of the cell key is
+ * in common. The entries of a cell are contiguous and newest first, and one with sequence at most
+ * the snapshot sorts at or after the target: the first such entry answers. An entry outside the cell
+ * ends the search when an entry of the cell was seen before it or when it lies at or past the next
+ * restart point (both put it after the cell). A block that ends in the middle of the cell (its last
+ * entry belongs to the cell, none visible) hands over to the next block, all of whose keys lie above
+ * the target (they follow the index key the search chose, which is at or above the target): there
+ * the first entry outside the cell ends the search. A block that ends with no entry of the cell
+ * seen holds the answer alone: the absent one. The index key S of a block ending at L and followed
+ * by a block starting at N has {@code L <= S < N}, and is either L or a key of a smaller cell than
+ * N's ({@link dev.strata.sstable.index.IndexSeparators}); a target at or below S whose cell the block lacks is therefore
+ * either below L (so some larger key of the block ended the cell) or in (L, S], a cell N cannot
+ * hold. Reading the next block there would cost a block for nothing: for an absent key let through
+ * by a filter false positive, in about one block in three.
+ *
+ * <p>Not thread-safe: one search belongs to one lookup on one thread; {@link #target} re-aims it.
+ */
+public final class PointSearch {
+  /** {@link #search}: the wanted entry was found; {@link #block} and the fields after it say where. */
+  public static final int FOUND = 0;
+  /** {@link #search}: the table holds no wanted entry. */
+  public static final int ABSENT = 1;
+  /** {@link #search}: the block ended undecided; search the next block with {@code continued}. */
+  public static final int NEXT_BLOCK = 2;
+
+  private byte[] row;
+  private byte[] column;
+  private long snapshot;
+  /** Bytes of the encoded cell key {@code rowLength:u16 row column}. */
+  private int cellLength;
+
+  /** The block of the entry found. */
+  Block block;
+  /** The found entry's trailer: sequence in the high 56 bits, kind id in the low 8. */
+  long trailer;
+  /** Where the found entry's value starts in {@code block.data}. */
+  int valueOffset;
+  int valueLength;
+
+  /** Aims the search at the newest entries of cell (row, column) with sequence {@code <= snapshot}. */
+  public PointSearch target(byte[] row, byte[] column, long snapshot) {
+    this.row = row;
+    this.column = column;
+    this.snapshot = snapshot;
+    this.cellLength = ROW_LENGTH_BYTES + row.length + column.length;
+    return this;
+  }
+
+  public long sequence() {
+    return trailer >>> 8;
+  }
+
+  public ValueKind kind() {
+    return ValueKind.fromIdOrNull((int) (trailer & 0xff));
+  }
+
+  /** The found entry's value, copied. */
+  public byte[] value() {
+    return Arrays.copyOfRange(block.data, valueOffset, valueOffset + valueLength);
+  }
+
+  /**
+   * The index of the first restart point of {@code b} whose key is at or after the target (row,
+   * column, snapshot, PUT); {@code b.restartCount} when every one sorts below it.
+   */
+  public int firstRestartAtOrAfter(Block b) {
+    return firstRestartAtOrAfter(b, 0);
+  }
+
+  /**
+   * {@link #firstRestartAtOrAfter(Block)} searching from restart point {@code from} on: correct
+   * when every restart point before {@code from} sorts below the target, as when {@code from} is
+   * where the search for an earlier target ended (a batch's keys in order).
+   */
+  public int firstRestartAtOrAfter(Block b, int from) {
+    int lo = from;
+    int hi = b.restartCount;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (compareRestartKey(b, mid) > 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** Where the value of the entry at restart point {@code i} of {@code b} starts. */
+  public static int restartValueOffset(Block b, int i) {
+    long key = restartKey(b, i);
+    return (int) (key >>> 32) + (int) key;
+  }
+
+  /**
+   * The whole key stored at restart point {@code i} of {@code b}: its offset in {@code b.data} in the
+   * high 32 bits, its length in the low 32 (its value follows it).
+   */
+  private static long restartKey(Block b, int i) {
+    byte[] d = b.data;
+    int limit = b.restartsOffset;
+    long v = Bytes.getVarint31(d, b.restartPoint(i), limit);
+    long u = Bytes.getVarint31(d, (int) (v >>> 32), limit);
+    long w = Bytes.getVarint31(d, (int) (u >>> 32), limit);
+    assert (int) v == 0 && u >= 0 && w >= 0 : "restart entry shares bytes";
+    return (w >>> 32) << 32 | (u & 0xffffffffL);
+  }
+
+  /** True when every entry of {@code b} is a restart point, as in every index block written. */
+  public static boolean allRestarts(Block b) {
+    return b.entryCount == b.restartCount;
+  }
+
+  /**
+   * Searches data block {@code b} for the first entry of the cell with sequence {@code <= snapshot}
+   * (of kind {@code DELETE_ROW} only, when {@code rowTombstone}; earlier visible entries of other
+   * kinds are passed over): {@link #FOUND}, {@link #ABSENT} or {@link #NEXT_BLOCK}. {@code continued}:
+   * the search began in an earlier block, so every key of {@code b} lies above the target.
+   */
+  public int search(Block b, boolean rowTombstone, boolean continued) {
+    if (b.restartCount == 0) {
+      return NEXT_BLOCK; // only damage makes an empty block
+    }
+    int pos;
+    int afterTarget; // entries from here on sort at or after the target
+    if (continued) {
+      pos = 0;
+      afterTarget = 0;
+    } else {
+      int first = firstRestartAtOrAfter(b);
+      pos = first == 0 ? 0 : b.restartPoint(first - 1);
+      afterTarget = first == 0 ? 0 : first < b.restartCount ? b.restartPoint(first) : b.restartsOffset;
+    }
+    byte[] d = b.data;
+    int limit = b.restartsOffset;
+    int common = 0; // leading bytes the current key has in common with the cell key
+    long window = 0; // the current key's bytes at [cellLength, cellLength + 8), byte j at bits 8j
+    boolean seenCell = false;
+    while (pos < limit) {
+      long v = Bytes.getVarint31(d, pos, limit);
+      int shared = (int) v;
+      long u = Bytes.getVarint31(d, (int) (v >>> 32), limit);
+      int unshared = (int) u;
+      long w = Bytes.getVarint31(d, (int) (u >>> 32), limit);
+      assert v >= 0 && u >= 0 && w >= 0 : "unverified block at " + b.fileOffset;
+      int p = (int) (w >>> 32);
+      int keyLength = shared + unshared;
+      if (shared <= common) {
+        common = shared + commonWithCellKey(d, p, unshared, shared);
+      } // else it differs from the cell key where its predecessor did
+      window = window(window, d, p, shared, keyLength);
+      if (keyLength == cellLength + KEY_TRAILER_BYTES && common >= cellLength) {
+        if (window >>> 8 <= snapshot
+            && (!rowTombstone || (window & 0xff) == ValueKind.DELETE_ROW.id())) {
+          block = b;
+          trailer = window;
+          valueOffset = p + unshared;
+          valueLength = (int) w;
+          return FOUND;
+        }
+        seenCell = true;
+      } else if (seenCell || pos >= afterTarget) {
+        return ABSENT;
+      }
+      pos = p + unshared + (int) w;
+    }
+    return seenCell ? NEXT_BLOCK : ABSENT;
+  }
+
+  /**
+   * How many of the {@code n} key bytes stored at {@code d[p]} (key positions {@code from} on) match
+   * the encoded cell key {@code rowLength:u16 row column} from position {@code from}; at most to
+   * its end.
+   */
+  private int commonWithCellKey(byte[] d, int p, int n, int from) {
+    int end = Math.min(cellLength, from + n);
+    int j = from;
+    for (; j < end && j < ROW_LENGTH_BYTES; j++) { // rowLength, little-endian
+      int want = j == 0 ? row.length & 0xff : row.length >>> 8;
+      if ((d[p + j - from] & 0xff) != want) {
+        return j - from;
+      }
+    }
+    int rowEnd = ROW_LENGTH_BYTES + row.length;
+    if (j < end && j < rowEnd) {
+      int to = Math.min(end, rowEnd);
+      int m = Arrays.mismatch(d, p + j - from, p + to - from, row, j - ROW_LENGTH_BYTES, to - ROW_LENGTH_BYTES);
+      if (m >= 0) {
+        return j - from + m;
+      }
+      j = to;
+    }
+    if (j < end) {
+      int m = Arrays.mismatch(d, p + j - from, p + end - from, column, j - rowEnd, end - rowEnd);
+      if (m >= 0) {
+        return j - from + m;
+      }
+      j = end;
+    }
+    return j - from;
+  }
+
+  /**
+   * The key's bytes at positions {@code [cellLength, cellLength + 8)} (those it has): the
+   * predecessor's ({@code previous}) below {@code shared}, its own stored bytes at {@code d[p]} from
+   * {@code shared} on.
+   */
+  private long window(long previous, byte[] d, int p, int shared, int keyLength) {
+    int keep = Math.max(0, Math.min(KEY_TRAILER_BYTES, shared - cellLength));
+    long w = keep == KEY_TRAILER_BYTES ? previous : previous & ((1L << (8 * keep)) - 1);
+    int end = Math.min(KEY_TRAILER_BYTES, keyLength - cellLength);
+    for (int j = keep; j < end; j++) {
+      w |= (long) (d[p + cellLength + j - shared] & 0xff) << (8 * j);
+    }
+    return w;
+  }
+
+  /** The target (row, column, snapshot, PUT) against the whole key stored at restart point {@code i}. */
+  private int compareRestartKey(Block b, int i) {
+    long key = restartKey(b, i);
+    return KeyCodec.compare(row, column, snapshot, ValueKind.PUT, b.data, (int) (key >>> 32), (int) key);
+  }
+}

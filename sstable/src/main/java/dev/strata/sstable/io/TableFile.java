@@ -1,0 +1,181 @@
+package dev.strata.sstable.io;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import dev.strata.sstable.format.CorruptTableException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A table file opened for positional reads, shared by every thread reading the table.
+ *
+ * <p>Why not a bare {@link FileChannel}: a FileChannel closes itself, for every thread, when a thread
+ * blocked in a read on it is interrupted. An application that interrupts its own threads (a
+ * cancelled Future) would then break the table for all later readers. Reads here are short, so the
+ * caller's interrupt status is set aside for the read and restored afterwards, and a channel that an
+ * interrupt closed anyway (one arriving mid-read) is reopened and the read retried. Only {@link
+ * #close()} closes the file for good.
+ *
+ * <p><b>Direct reads.</b> Opened with {@code directReads} (RocksDB's {@code use_direct_reads}), the
+ * file is read with {@code O_DIRECT}: past the OS page cache, so a cold random read takes from the
+ * device only the aligned blocks that cover it, where the kernel's read-ahead takes several times
+ * that, and nothing a table read brings in pushes other pages out. See {@link DirectReads} for the
+ * alignment. A file system that refuses {@code O_DIRECT} (tmpfs before Linux 6.6: {@code EINVAL})
+ * gets buffered reads, with one log line in the process's life, never a failed open.
+ *
+ * <p>Thread-safe.
+ */
+public final class TableFile implements Closeable {
+  private static final System.Logger LOG = System.getLogger(TableFile.class.getName());
+
+  /** Set by the first fallback to buffered reads, so a directory of tables logs it once. */
+  private static final AtomicBoolean LOGGED_FALLBACK = new AtomicBoolean();
+
+  /** How a table file's channel is opened; tests substitute one that fails. */
+  @FunctionalInterface
+  interface Opener {
+    public FileChannel open(Path path, OpenOption... options) throws IOException;
+  }
+
+  private final Path path;
+  private final Opener opener;
+  /** Direct reads of the file's alignment, or null for buffered reads. */
+  private final DirectReads direct;
+  private volatile FileChannel channel;
+  private volatile boolean closed;
+
+  private TableFile(Path path, Opener opener, DirectReads direct, FileChannel channel) {
+    this.path = path;
+    this.opener = opener;
+    this.direct = direct;
+    this.channel = channel;
+  }
+
+  /** Opens {@code path} for buffered reads. */
+  public static TableFile open(Path path) throws IOException {
+    return open(path, false);
+  }
+
+  /** Opens {@code path}, for direct reads when {@code directReads} and the file system allows them. */
+  public static TableFile open(Path path, boolean directReads) throws IOException {
+    return open(path, directReads, FileChannel::open);
+  }
+
+  public static TableFile open(Path path, boolean directReads, Opener opener) throws IOException {
+    if (directReads) {
+      try {
+        DirectReads direct = new DirectReads(Files.getFileStore(path).getBlockSize());
+        return new TableFile(path, opener, direct, opener.open(path, directOptions()));
+      } catch (NoSuchFileException | AccessDeniedException e) {
+        throw e; // a buffered open fails the same way
+      } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+        if (LOGGED_FALLBACK.compareAndSet(false, true)) {
+          LOG.log(System.Logger.Level.WARNING, "direct reads refused for " + path + " (" + e
+              + "); tables are read through the page cache (logged once)");
+        }
+      }
+    }
+    return new TableFile(path, opener, null, opener.open(path, StandardOpenOption.READ));
+  }
+
+  private static OpenOption[] directOptions() {
+    return new OpenOption[] {StandardOpenOption.READ, ExtendedOpenOption.DIRECT};
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** Whether reads bypass the page cache: direct reads were asked for and the file system took them. */
+  public boolean readsDirect() {
+    return direct != null;
+  }
+
+  public long size() throws IOException {
+    return channel.size();
+  }
+
+  /**
+   * Reads exactly {@code length} bytes at {@code position}.
+   *
+   * @throws CorruptTableException when the file ends first
+   */
+  public byte[] readFully(long position, int length) throws IOException {
+    byte[] b = new byte[length];
+    readFully(position, b, length);
+    return b;
+  }
+
+  /**
+   * Reads exactly {@code length} bytes at {@code position} into the start of {@code into}.
+   *
+   * @throws CorruptTableException when the file ends first
+   */
+  public void readFully(long position, byte[] into, int length) throws IOException {
+    assert into.length >= length;
+    boolean interrupted = Thread.interrupted();
+    try {
+      while (true) {
+        FileChannel ch = channel;
+        try {
+          if (direct != null) {
+            direct.read(ch, path, position, into, length);
+          } else {
+            read(ch, position, into, length);
+          }
+          return;
+        } catch (ClosedChannelException e) {
+          // Only close() and interrupts close the channel; unless it was close(), reopen and retry.
+          if (closed) {
+            throw e;
+          }
+          interrupted |= Thread.interrupted();
+          reopen(ch);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void read(FileChannel ch, long position, byte[] into, int length) throws IOException {
+    ByteBuffer buf = ByteBuffer.wrap(into, 0, length);
+    while (buf.hasRemaining()) {
+      if (ch.read(buf, position + buf.position()) < 0) {
+        throw new CorruptTableException(
+            path,
+            position + buf.position(),
+            "unexpected end of file reading %d bytes at %d",
+            length,
+            position);
+      }
+    }
+  }
+
+  /** Replaces {@code dead} with a fresh channel, once, however many readers saw it die. */
+  private synchronized void reopen(FileChannel dead) throws IOException {
+    if (channel == dead && !closed) {
+      channel = direct != null
+          ? opener.open(path, directOptions())
+          : opener.open(path, StandardOpenOption.READ);
+    }
+  }
+
+  /** Closes the file. Idempotent. */
+  @Override
+  public synchronized void close() throws IOException {
+    closed = true;
+    channel.close();
+  }
+}
