@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import jdk.jfr.FlightRecorder;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -75,7 +76,7 @@ final class LoadRunner {
       List<Future<Outcome>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
-        futures.add(pool.submit(() -> loop(thread, threads, deadline, limit, stream, op)));
+        futures.add(pool.submit(() -> loop(name, thread, threads, deadline, limit, stream, op)));
       }
       Histogram all = new Histogram(3);
       long ops = 0;
@@ -105,8 +106,8 @@ final class LoadRunner {
     }
   }
 
-  private Outcome loop(int thread, int threads, long deadline, long limit, long stream, Op op)
-      throws IOException {
+  private Outcome loop(String name, int thread, int threads, long deadline, long limit,
+      long stream, Op op) throws IOException {
     store.beginReaderThread();
     SplittableRandom random = new SplittableRandom(Mix.mix(seed ^ Mix.mix(stream * 1_000_003L + thread)));
     Histogram h = new Histogram(3);
@@ -121,7 +122,9 @@ final class LoadRunner {
       long took = now - t0;
       h.recordValue(took);
       ops++;
-      slow.record(took);
+      if (slow.record(took) && FlightRecorder.isInitialized()) {
+        SlowOpEvent.record(name, took); // only under a recording: loads no JFR class otherwise
+      }
     }
     return new Outcome(ops, found, 0, h, slow, store.readerThreadBytes());
   }

@@ -18,15 +18,17 @@ final class SlowOps {
   private long verySlow;
   private long slowNanos;
 
-  /** Accounts one operation that took {@code nanos}. */
-  void record(long nanos) {
-    if (nanos > SLOW_NANOS) {
-      slow++;
-      slowNanos += nanos;
-      if (nanos > VERY_SLOW_NANOS) {
-        verySlow++;
-      }
+  /** Accounts one operation that took {@code nanos}; true when it was over {@link #SLOW_NANOS}. */
+  boolean record(long nanos) {
+    if (nanos <= SLOW_NANOS) {
+      return false;
     }
+    slow++;
+    slowNanos += nanos;
+    if (nanos > VERY_SLOW_NANOS) {
+      verySlow++;
+    }
+    return true;
   }
 
   /** Adds what {@code other} accounted. */
