@@ -7,6 +7,7 @@ import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.fs.FileDescriptors;
+import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.ManifestWriteException;
 import dev.strata.engine.version.TableCache;
@@ -45,6 +46,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safety: every field but the test hooks is guarded by the database mutex.
  */
 final class BackgroundWork {
+  private static final System.Logger LOG = System.getLogger(BackgroundWork.class.getName());
+
   private final EngineState state;
   private final ReentrantLock mutex;
   private final Condition backgroundProgress;
@@ -232,9 +235,13 @@ final class BackgroundWork {
   private void flushOldestFrozen() throws IOException {
     assert mutex.isHeldByCurrentThread();
     Frozen oldest = state.frozen.peekLast();
+    LogWriter unretired = oldest.takeUnretiredLog();
     List<TableRef> written;
     mutex.unlock();
     try {
+      if (unretired != null) {
+        retire(unretired);
+      }
       beforeFlush.run();
       written = outputs.flush(oldest.mem);
       if (options.pinL0FilterAndIndexBlocksInCache()) {
@@ -277,6 +284,34 @@ final class BackgroundWork {
     assert !writeController.pastStopTrigger(versions.current().level(0).size())
             || written.size() > writeController.level0StopTrigger()
         : "level 0 past the stop trigger: " + versions.current().level(0).size();
+  }
+
+  /**
+   * Forces a log that takes no more writes, with its directory entry, then closes it: on the flush
+   * thread, before the flush of the memtable it holds, so that a power loss under {@code
+   * syncWrites(false)} while that flush runs finds this log whole on disk and replays it. A failure
+   * loses nothing the process holds (the memtable is flushed from memory all the same); it is
+   * logged.
+   */
+  private void retire(LogWriter old) {
+    try {
+      if (!options.syncWrites()) { // with syncWrites every append was forced, and the entry too
+        old.sync();
+        options.fileLayer().syncDirectory(state.dir);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "could not force " + old.file() + " before flushing its memtable; until the flush is"
+              + " installed a power loss may cut this log",
+          e);
+    } finally {
+      try {
+        old.close();
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "could not close " + old.file(), e);
+      }
+    }
   }
 
   /**

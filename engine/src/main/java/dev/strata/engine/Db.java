@@ -241,8 +241,10 @@ public final class Db implements AutoCloseable {
     }
     mutex.lock();
     try {
-      if (state.log != null) {
-        Closeables.closeSuppressing(null, state.log);
+      try {
+        state.closeLogs();
+      } catch (IOException | RuntimeException e) {
+        // the open's own failure is what the caller gets
       }
       if (state.view != null) {
         state.view.release();
@@ -602,9 +604,7 @@ public final class Db implements AutoCloseable {
     mutex.lock();
     try {
       try {
-        if (state.log != null) { // a read-only database has none
-          state.log.close();
-        }
+        state.closeLogs();
       } catch (IOException e) {
         failure = addFailure(failure, e);
       }

@@ -1,13 +1,17 @@
 package dev.strata.engine;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.VersionSet;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -74,10 +78,47 @@ final class EngineState {
     @GuardedBy("mutex")
     boolean flushed;
 
-    Frozen(MemTable mem, long logNumber) {
+    /**
+     * The log the memtable was frozen behind, open and not yet forced: the flush thread forces and
+     * closes it (BackgroundWork.retire), off the writers' path; null once taken, or when the
+     * memtable's logs were forced at open.
+     */
+    @GuardedBy("mutex")
+    private LogWriter unretiredLog;
+
+    Frozen(MemTable mem, long logNumber, LogWriter unretiredLog) {
       this.mem = mem;
       this.logNumber = logNumber;
+      this.unretiredLog = unretiredLog;
     }
+
+    /** The log still to retire, handed over once: null afterwards. */
+    @GuardedBy("mutex")
+    LogWriter takeUnretiredLog() {
+      LogWriter l = unretiredLog;
+      unretiredLog = null;
+      return l;
+    }
+  }
+
+  /**
+   * Closes the log taking writes and the logs of frozen memtables not yet retired (a close or a
+   * failed open: whatever they hold is replayed at the next open). Every log is closed; the first
+   * failure is thrown, with the others suppressed.
+   */
+  @GuardedBy("mutex")
+  void closeLogs() throws IOException {
+    List<LogWriter> logs = new ArrayList<>();
+    for (Frozen f : frozen) {
+      LogWriter l = f.takeUnretiredLog();
+      if (l != null) {
+        logs.add(l);
+      }
+    }
+    if (log != null) { // a read-only database has none
+      logs.add(log);
+    }
+    Closeables.closeAll(logs);
   }
 
   /**

@@ -40,8 +40,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safety: state is guarded by the database mutex; the counters are atomic.
  */
 final class WritePath {
-  private static final System.Logger LOG = System.getLogger(WritePath.class.getName());
-
   /** Frozen memtables allowed to wait for flush before writers stall. */
   private static final int MAX_FROZEN_MEMTABLES = 2;
 
@@ -324,7 +322,17 @@ final class WritePath {
     writeController.recordSlowdown(System.nanoTime() - start);
   }
 
-  /** Freezes the memtable (if it holds anything) behind a new log and schedules its flush. */
+  /**
+   * Freezes the memtable (if it holds anything) behind a new log and schedules its flush. The old
+   * log is handed to the frozen memtable unforced: the flush thread forces and closes it
+   * (BackgroundWork.retire) before it writes the table. Forcing it here, under the mutex at the
+   * head of the writer queue, held the writers for as long as the device took to take the log's
+   * unsynced megabytes (60-130 ms per switch in a loaded fill, the longest puts that were the
+   * engine's own doing). Nothing promised depends on the order: under {@code syncWrites(false)} a
+   * power loss keeps the writes before the last {@code flush()} (tables, synced) and a prefix of the
+   * rest, which recovery enforces at any hole, a newer log outliving an older one included; under
+   * {@code syncWrites(true)} every append was forced already.
+   */
   @GuardedBy("mutex")
   private void freezeMemTable() throws IOException {
     assert mutex.isHeldByCurrentThread();
@@ -336,41 +344,10 @@ final class WritePath {
     LogWriter old = state.log;
     state.log = next;
     state.mem.freeze();
-    state.frozen.addFirst(new Frozen(state.mem, state.memLogNumber));
+    state.frozen.addFirst(new Frozen(state.mem, state.memLogNumber, old));
     state.mem = new MemTable();
     state.memLogNumber = number;
     state.publishView();
-    background.schedule(); // first: whatever happens to the old log, its memtable gets flushed
-    retire(old);
-  }
-
-  /**
-   * Forces a log that takes no more writes, with its directory entry, then closes it. Without
-   * this, under {@code syncWrites(false)}, a power loss could keep the next log's records while
-   * this one loses its tail: a history with a hole, of which recovery keeps only the part before
-   * it (see {@link WalRecoveryMode}). So the older log is whole on disk before the newer one takes
-   * a write (the caller is at the head of the writer queue). A failure here loses nothing the
-   * process holds: the frozen memtable is flushed from memory all the same; it is logged.
-   */
-  @GuardedBy("mutex")
-  private void retire(LogWriter old) {
-    try {
-      if (!options.syncWrites()) { // with syncWrites every append was forced, and the entry too
-        old.sync();
-        files.syncDirectory(dir);
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "could not force " + old.file() + " before switching logs; its memtable is flushed from"
-              + " memory, until then a power loss may cut this log",
-          e);
-    } finally {
-      try {
-        old.close();
-      } catch (IOException e) {
-        LOG.log(System.Logger.Level.WARNING, "could not close " + old.file(), e);
-      }
-    }
+    background.schedule();
   }
 }
