@@ -20,8 +20,16 @@ final class Arena {
   /** The first chunk's size: a memtable holding a handful of entries costs little. */
   static final int FIRST_CHUNK_BYTES = 4 << 10;
 
-  /** The largest regular chunk: at most this much of a full memtable's budget is left unused. */
-  static final int MAX_CHUNK_BYTES = 1 << 20;
+  /**
+   * The largest regular chunk: at most this much of a full memtable's budget is left unused. Just
+   * under 1 MiB, so that with its array header a chunk fits one G1 region of 1 MiB (heaps under 4
+   * GiB): G1 places an array of half a region or more in regions of its own, and a 1 MiB array
+   * (1 MiB + 16 header bytes) took two, the second nearly empty and unusable by anything else, so a
+   * 64 MiB memtable held 128 MiB of a 1 GiB heap. With 2 MiB regions such a chunk is an ordinary
+   * object where a 1 MiB one had a region to itself. The skip list's node chunks follow the same
+   * rule.
+   */
+  static final int MAX_CHUNK_BYTES = (1 << 20) - 64;
 
   /** Chunks by index; grown by copying, so readers never see a partly filled directory. */
   private volatile byte[][] chunks = new byte[16][];

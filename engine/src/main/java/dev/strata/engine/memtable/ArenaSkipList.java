@@ -46,7 +46,8 @@ final class ArenaSkipList {
   static final int HEADER_BYTES = 16;
 
   private static final int NODE_CHUNK_FIRST_SLOTS = 512;
-  private static final int NODE_CHUNK_MAX_SLOTS = 1 << 17; // 1 MiB of longs
+  /** Just under 1 MiB of longs, as {@link Arena#MAX_CHUNK_BYTES} and for the same reason. */
+  private static final int NODE_CHUNK_MAX_SLOTS = Arena.MAX_CHUNK_BYTES / Long.BYTES;
 
   private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final VarHandle SHORTS =
