@@ -4,7 +4,6 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.strata.engine.EngineState.Frozen;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
-import dev.strata.engine.log.BatchCodec;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.VersionSet;
@@ -14,7 +13,6 @@ import dev.strata.engine.write.WriterQueue;
 import dev.strata.engine.write.WriterQueue.Writer;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
@@ -165,7 +163,7 @@ final class WritePath {
   @GuardedBy("mutex")
   private Frozen lead(Writer head) throws IOException {
     assert mutex.isHeldByCurrentThread();
-    List<Writer> group = List.of(head);
+    List<Writer> group = head.alone();
     Throwable failure = null;
     try {
       state.throwIfClosing();
@@ -197,22 +195,11 @@ final class WritePath {
   @GuardedBy("mutex")
   private void appendGroup(List<Writer> group) throws IOException {
     long first = state.lastSequence + 1;
-    List<byte[]> records = group.size() == 1 ? null : new ArrayList<>(group.size());
-    long seq = first;
-    if (records == null) { // the usual group of one: no list to grow
-      records = List.of(BatchCodec.encode(seq, group.get(0).mutations()));
-      seq += group.get(0).mutations().size();
-    } else {
-      for (Writer w : group) {
-        records.add(BatchCodec.encode(seq, w.mutations()));
-        seq += w.mutations().size();
-      }
-    }
     MemTable target = state.mem;
     LogWriter targetLog = state.log;
     mutex.unlock();
     try {
-      targetLog.append(records);
+      targetLog.append(first, group, Writer::mutations); // encodes into the log's own buffer
       logWrites.increment();
       if (options.syncWrites()) {
         logSyncs.increment();
@@ -225,9 +212,11 @@ final class WritePath {
     } finally {
       mutex.lock();
     }
-    seq = first;
-    for (Writer w : group) {
-      for (Mutation m : w.mutations()) {
+    long seq = first;
+    for (int i = 0; i < group.size(); i++) { // indexed: no iterators on the write path
+      List<Mutation> mutations = group.get(i).mutations();
+      for (int j = 0; j < mutations.size(); j++) {
+        Mutation m = mutations.get(j);
         target.add(m.kind(), m.row(), m.column(), seq++, m.value());
       }
     }
@@ -301,8 +290,8 @@ final class WritePath {
   @GuardedBy("mutex")
   private void delayIfSlowingDown(List<Writer> group) {
     long bytes = 0;
-    for (Writer w : group) {
-      bytes += w.bytes();
+    for (int i = 0; i < group.size(); i++) { // indexed: no iterator on the write path
+      bytes += group.get(i).bytes();
     }
     long delay =
         writeController.delayNanos(

@@ -31,25 +31,45 @@ public final class BatchCodec {
    *     InternalKey#MAX_SEQUENCE}] or the payload would exceed {@link LogFormat#MAX_PAYLOAD_BYTES}
    */
   public static byte[] encode(long firstSequence, List<Mutation> mutations) {
-    if (!sequencesFit(firstSequence, mutations.size())) {
+    ByteBuffer b =
+        ByteBuffer.allocate(payloadBytes(firstSequence, mutations)).order(ByteOrder.LITTLE_ENDIAN);
+    encodeInto(b, firstSequence, mutations);
+    return b.array();
+  }
+
+  /**
+   * The bytes of the payload {@link #encode} makes of {@code mutations}.
+   *
+   * @throws IllegalArgumentException as {@link #encode}
+   */
+  public static int payloadBytes(long firstSequence, List<Mutation> mutations) {
+    int count = mutations.size();
+    if (!sequencesFit(firstSequence, count)) {
       throw new IllegalArgumentException(
-          "sequence numbers "
-              + firstSequence
-              + " + "
-              + mutations.size()
-              + " leave [0, MAX_SEQUENCE]");
+          "sequence numbers " + firstSequence + " + " + count + " leave [0, MAX_SEQUENCE]");
     }
     long size = LogFormat.BATCH_HEADER_BYTES;
-    for (Mutation m : mutations) {
-      size += LogFormat.encodedSize(m);
+    for (int i = 0; i < count; i++) { // indexed: no iterator on the write path
+      size += LogFormat.encodedSize(mutations.get(i));
     }
     if (size > LogFormat.MAX_PAYLOAD_BYTES) {
       throw new IllegalArgumentException(
           "batch of " + size + " bytes exceeds MAX_BATCH_BYTES (" + Limits.MAX_BATCH_BYTES + ")");
     }
-    ByteBuffer b = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
-    b.putLong(firstSequence).putInt(mutations.size());
-    for (Mutation m : mutations) {
+    return (int) size;
+  }
+
+  /**
+   * Puts the payload of {@code mutations} into {@code b}, a little-endian buffer with {@link
+   * #payloadBytes} of room: the log writer encodes a write group straight into its own buffer, with
+   * no payload array per batch.
+   */
+  public static void encodeInto(ByteBuffer b, long firstSequence, List<Mutation> mutations) {
+    assert b.order() == ByteOrder.LITTLE_ENDIAN : "payloads are little-endian";
+    int count = mutations.size();
+    b.putLong(firstSequence).putInt(count);
+    for (int i = 0; i < count; i++) {
+      Mutation m = mutations.get(i);
       b.put((byte) m.kind().id());
       b.putShort((short) m.row().length).put(m.row());
       b.putShort((short) m.column().length).put(m.column());
@@ -57,8 +77,6 @@ public final class BatchCodec {
         b.putInt(m.value().length).put(m.value());
       }
     }
-    assert !b.hasRemaining() : "encoded size mismatch, " + b.remaining() + " bytes left";
-    return b.array();
   }
 
   /** {@link #encode(long, List)} of a record. */

@@ -118,12 +118,33 @@ public final class LogFormat {
    * little-endian heap buffer with room for it.
    */
   static void putRecord(ByteBuffer into, byte[] payload) {
+    int start = beginRecord(into);
+    into.put(payload);
+    finishRecord(into, start);
+  }
+
+  /**
+   * Leaves room for a record header in {@code into}, a little-endian heap buffer, and returns where
+   * the record starts: its payload is put next, then {@link #finishRecord} writes the header.
+   */
+  static int beginRecord(ByteBuffer into) {
     assert into.hasArray() && into.order() == ByteOrder.LITTLE_ENDIAN : "a little-endian heap buffer";
     int start = into.position();
-    into.putInt(0).putInt(payload.length).putInt(Checksums.maskedCrc32c(payload, 0, payload.length));
-    into.putInt(
-        start,
-        Checksums.maskedCrc32c(into.array(), into.arrayOffset() + start + 4, RECORD_HEADER_BYTES - 4));
-    into.put(payload);
+    into.position(start + RECORD_HEADER_BYTES);
+    return start;
+  }
+
+  /**
+   * Writes the header of the record begun at {@code start}, whose payload runs from its header to
+   * the buffer's position: the payload's length and checksum, then the header's own checksum.
+   */
+  static void finishRecord(ByteBuffer into, int start) {
+    int payloadStart = start + RECORD_HEADER_BYTES;
+    int length = into.position() - payloadStart;
+    byte[] array = into.array();
+    int base = into.arrayOffset();
+    into.putInt(start + 4, length);
+    into.putInt(start + 8, Checksums.maskedCrc32c(array, base + payloadStart, length));
+    into.putInt(start, Checksums.maskedCrc32c(array, base + start + 4, RECORD_HEADER_BYTES - 4));
   }
 }

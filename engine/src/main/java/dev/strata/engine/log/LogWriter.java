@@ -3,6 +3,7 @@ package dev.strata.engine.log;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.Directories;
 import dev.strata.engine.fs.FileLayer;
+import dev.strata.engine.write.Mutation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -11,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Appends records to a new log file ({@link LogFormat}). Every append hands its bytes to the
@@ -196,16 +198,61 @@ public final class LogWriter implements AutoCloseable {
       }
       total += LogFormat.RECORD_HEADER_BYTES + payload.length;
     }
+    ByteBuffer records = buffer(total);
+    for (byte[] payload : payloads) {
+      LogFormat.putRecord(records, payload);
+    }
+    return write(records.flip(), total);
+  }
+
+  /**
+   * Appends one record per batch, in order, as {@link #append(List)} of their {@link
+   * BatchCodec#encode} payloads would, batch i's sequence numbers following batch i-1's from
+   * {@code firstSequence}; but each payload is encoded straight into the writer's buffer, so a
+   * group's append allocates nothing (the write path's garbage, issue 10). {@code mutationsOf}
+   * gives each batch's mutations: a method reference, so the caller's own group list serves.
+   *
+   * @return the offset of the first record in the file
+   * @throws IllegalArgumentException as {@link BatchCodec#encode}, before anything is written
+   * @throws IllegalStateException when the writer is closed
+   * @throws IOException as {@link #append(List)}
+   */
+  public <T> long append(
+      long firstSequence, List<T> batches, Function<T, List<Mutation>> mutationsOf)
+      throws IOException {
+    checkWritable();
+    int count = batches.size();
+    long total = 0;
+    long seq = firstSequence;
+    for (int i = 0; i < count; i++) {
+      List<Mutation> mutations = mutationsOf.apply(batches.get(i));
+      total += LogFormat.RECORD_HEADER_BYTES + BatchCodec.payloadBytes(seq, mutations);
+      seq += mutations.size();
+    }
+    ByteBuffer records = buffer(total);
+    seq = firstSequence;
+    for (int i = 0; i < count; i++) {
+      List<Mutation> mutations = mutationsOf.apply(batches.get(i));
+      int start = LogFormat.beginRecord(records);
+      BatchCodec.encodeInto(records, seq, mutations);
+      LogFormat.finishRecord(records, start);
+      seq += mutations.size();
+    }
+    return write(records.flip(), total);
+  }
+
+  /** Writes {@code records} ({@code total} bytes of whole records) with the failure rules above. */
+  private long write(ByteBuffer records, long total) throws IOException {
     long offset = size;
     // A FileChannel closes itself when the writing thread is interrupted; the caller's interrupt
     // status is set aside for this short write and restored. One arriving mid-write still closes
-    // the channel: that attempt is repaired and written again.
+    // the channel: that attempt is repaired and written again, from the first record.
     setInterruptAside();
     try {
       for (int attempt = 1; ; attempt++) {
         boolean forcing = false;
         try {
-          ByteBuffer records = records(payloads, total);
+          records.rewind();
           while (records.hasRemaining()) {
             channel.write(records);
           }
@@ -342,11 +389,11 @@ public final class LogWriter implements AutoCloseable {
   }
 
   /**
-   * The records of {@code payloads}, {@code total} bytes, laid out in one buffer for one write: the
-   * writer's own buffer, reused from append to append (one thread appends at a time), unless the
-   * records are larger than {@link #REUSED_BUFFER_BYTES}, whose buffer is not kept.
+   * A little-endian buffer for {@code total} bytes of records, to lay out for one write: the
+   * writer's own, reused from append to append (one thread appends at a time), unless the records
+   * are larger than {@link #REUSED_BUFFER_BYTES}, whose buffer is not kept.
    */
-  private ByteBuffer records(List<byte[]> payloads, long total) {
+  private ByteBuffer buffer(long total) {
     ByteBuffer b;
     if (total > REUSED_BUFFER_BYTES) {
       b = ByteBuffer.allocate(Math.toIntExact(total));
@@ -357,11 +404,7 @@ public final class LogWriter implements AutoCloseable {
       }
       b = reused.clear();
     }
-    b.order(ByteOrder.LITTLE_ENDIAN);
-    for (byte[] payload : payloads) {
-      LogFormat.putRecord(b, payload);
-    }
-    return b.flip();
+    return b.order(ByteOrder.LITTLE_ENDIAN);
   }
 
   private void checkWritable() throws IOException {

@@ -40,15 +40,24 @@ public final class WriterQueue {
   @GuardedBy("mutex")
   private final ArrayDeque<Writer> queue = new ArrayDeque<>();
 
+  /**
+   * Each thread's writer, reused from one write to the next (a thread has one write in flight at a
+   * time): a write then allocates no writer, condition or group list (issue 10's garbage per put).
+   */
+  private final ThreadLocal<Writer> threadWriters;
+
   /** One queued write: a batch of mutations, or a barrier. */
   public static final class Writer {
-    private final List<Mutation> mutations;
     private final Condition turn;
+    /** The group of this writer alone, the usual group: made once, not per write. */
+    private final List<Writer> alone = List.of(this);
+    private List<Mutation> mutations;
+    /** True from enqueue until the write's outcome is taken: the thread's writer is busy. */
+    private boolean queued;
     private boolean done;
     private IOException error;
 
-    private Writer(List<Mutation> mutations, Condition turn) {
-      this.mutations = mutations;
+    private Writer(Condition turn) {
       this.turn = turn;
     }
 
@@ -63,10 +72,16 @@ public final class WriterQueue {
       return mutations;
     }
 
+    /** The group of this writer alone (an immutable list, the same every time). */
+    public List<Writer> alone() {
+      return alone;
+    }
+
     /** What the batch costs against the group budget: its bytes plus a fixed cost per mutation. */
     public long bytes() {
       long n = 0;
-      for (Mutation m : mutations) {
+      for (int i = 0; i < mutations.size(); i++) { // indexed: no iterator on the write path
+        Mutation m = mutations.get(i);
         n += m.row().length + m.column().length + m.value().length + 16;
       }
       return n;
@@ -81,6 +96,7 @@ public final class WriterQueue {
     this.mutex = mutex;
     this.maxGroupBytes = maxGroupBytes;
     this.onDrained = onDrained;
+    this.threadWriters = ThreadLocal.withInitial(() -> new Writer(mutex.newCondition()));
   }
 
   /**
@@ -93,18 +109,34 @@ public final class WriterQueue {
   @GuardedBy("mutex")
   public Writer enqueue(List<Mutation> mutations) throws IOException {
     assert mutex.isHeldByCurrentThread();
-    Writer w = new Writer(mutations, mutex.newCondition());
+    Writer w = threadWriters.get();
+    if (w.queued) { // a write from inside a write (a hook under the mutex): a writer of its own
+      w = new Writer(mutex.newCondition());
+    }
+    w.mutations = mutations;
+    w.queued = true;
+    w.done = false;
+    w.error = null;
     queue.addLast(w);
     while (!w.done && queue.peekFirst() != w) {
       w.turn.awaitUninterruptibly();
     }
     if (!w.done) {
-      return w;
+      return w; // the leader's own outcome: finish() releases the writer
     }
+    release(w);
     if (w.error != null) {
-      throw w.error;
+      IOException error = w.error;
+      w.error = null;
+      throw error;
     }
     return null;
+  }
+
+  /** Makes the writer reusable by its thread and drops its references to the caller's arrays. */
+  private static void release(Writer w) {
+    w.mutations = null;
+    w.queued = false;
   }
 
   /**
@@ -115,7 +147,7 @@ public final class WriterQueue {
   public List<Writer> group(Writer head) {
     assert mutex.isHeldByCurrentThread() && queue.peekFirst() == head;
     if (head.isBarrier() || queue.size() == 1) {
-      return List.of(head); // alone: the common case of an uncontended write allocates no list
+      return head.alone(); // the common case of an uncontended write allocates no list
     }
     List<Writer> group = new ArrayList<>(Math.min(queue.size(), 16));
     group.add(head);
@@ -136,7 +168,8 @@ public final class WriterQueue {
   /**
    * Takes {@code group} off the queue and wakes its other members: with success when {@code
    * failure} is null, else with it (wrapped unless an IOException); then wakes the next head. The
-   * leader reports its own outcome itself.
+   * leader, the group's first writer and the calling thread's, reports its own outcome itself; its
+   * writer is free for its next write once this returns.
    */
   @GuardedBy("mutex")
   public void finish(List<Writer> group, Throwable failure) {
@@ -145,10 +178,15 @@ public final class WriterQueue {
         failure == null || failure instanceof IOException
             ? (IOException) failure
             : new IOException("the group's write failed: " + failure, failure);
-    for (Writer w : group) {
+    for (int i = 0; i < group.size(); i++) {
+      Writer w = group.get(i);
+      queue.remove(w);
+      if (i == 0) {
+        release(w); // the leader's: nobody waits on it
+        continue;
+      }
       w.done = true;
       w.error = error;
-      queue.remove(w);
       w.turn.signal();
     }
     Writer next = queue.peekFirst();
