@@ -36,7 +36,7 @@ public enum BlockType {
   }
 
   /** The persisted id (four bits). */
-  public int id() {
+  int id() {
     return id;
   }
 

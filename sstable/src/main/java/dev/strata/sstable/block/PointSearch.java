@@ -100,7 +100,7 @@ public final class PointSearch {
    * The index of the first restart point of {@code b} whose key is at or after the target (row,
    * column, snapshot, PUT); {@code b.restartCount} when every one sorts below it.
    */
-  public int firstRestartAtOrAfter(Block b) {
+  int firstRestartAtOrAfter(Block b) {
     return firstRestartAtOrAfter(b, 0);
   }
 

@@ -79,7 +79,7 @@ public final class FilterIndex {
    * {@link #find}, for a key known to lie in chunk {@code from} or later (a batch of ascending keys
    * passes the previous key's chunk): a key in that same chunk costs one comparison.
    */
-  public int find(byte[] row, byte[] column, int from) {
+  int find(byte[] row, byte[] column, int from) {
     int lo = from;
     int hi = lastKeys.length;
     if (lo < hi && compareWithLastKey(row, column, lo) <= 0) {

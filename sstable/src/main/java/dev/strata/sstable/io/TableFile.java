@@ -43,7 +43,7 @@ public final class TableFile implements Closeable {
   /** How a table file's channel is opened; tests substitute one that fails. */
   @FunctionalInterface
   interface Opener {
-    public FileChannel open(Path path, OpenOption... options) throws IOException;
+    FileChannel open(Path path, OpenOption... options) throws IOException;
   }
 
   private final Path path;
@@ -61,7 +61,7 @@ public final class TableFile implements Closeable {
   }
 
   /** Opens {@code path} for buffered reads. */
-  public static TableFile open(Path path) throws IOException {
+  static TableFile open(Path path) throws IOException {
     return open(path, false);
   }
 
@@ -70,7 +70,7 @@ public final class TableFile implements Closeable {
     return open(path, directReads, FileChannel::open);
   }
 
-  public static TableFile open(Path path, boolean directReads, Opener opener) throws IOException {
+  static TableFile open(Path path, boolean directReads, Opener opener) throws IOException {
     if (directReads) {
       try {
         DirectReads direct = new DirectReads(Files.getFileStore(path).getBlockSize());
@@ -120,7 +120,7 @@ public final class TableFile implements Closeable {
    *
    * @throws CorruptTableException when the file ends first
    */
-  public void readFully(long position, byte[] into, int length) throws IOException {
+  void readFully(long position, byte[] into, int length) throws IOException {
     assert into.length >= length;
     boolean interrupted = Thread.interrupted();
     try {
