@@ -77,25 +77,7 @@ final class Reads {
     long pinned = pinnedSequence(s);
     ReadView v = acquireView();
     long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
-    List<InternalIterator> sources;
-    try {
-      sources = ReadPath.rowSources(v, row);
-    } catch (IOException | RuntimeException e) {
-      v.release();
-      throw e;
-    }
-    NavigableMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
-    byte[] successor = Arrays.copyOf(row, row.length + 1); // the smallest row after `row`
-    try (DbScanner cells =
-        new DbScanner(v, new MergingIterator(sources), snapshot, row, successor, readers)) {
-      while (cells.hasNext()) {
-        Cell c = cells.next();
-        out.put(c.column(), c.value());
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
-    return out;
+    return ReadPath.getRow(v, snapshot, row, readers);
   }
 
   /** Db.scan: a scanner over rows [from, to), as of {@code s} (null: now). */

@@ -104,7 +104,8 @@ final class Startup {
    * and the first Get reads only the blocks it needs. Before background work starts, so no
    * compaction deletes a table under it. Takes at most half of the descriptors the process has
    * left: the reads open the rest when they need them, as they would have without this. The
-   * first open in a JVM also runs the Get path once on the side ({@link ReadPathWarmUp}).
+   * first open in a JVM also runs the read paths once on the side ({@link ReadPathWarmUp}), on a
+   * thread of its own while this one opens the tables, and waits for it.
    */
   void openTablesAhead() {
     List<FileMetadata> files;
@@ -114,10 +115,9 @@ final class Startup {
     } finally {
       mutex.unlock();
     }
+    Thread warmUp = ReadPathWarmUp.start(dir, files);
     tables.openAhead(files, FileDescriptors.free() / 2);
-    if (!files.isEmpty()) {
-      ReadPathWarmUp.onceInThisJvm(dir, files.get(0));
-    }
+    ReadPathWarmUp.await(warmUp);
   }
 
   /** Schedules the flushes and compactions recovery left due; none for a read-only open. */

@@ -21,20 +21,9 @@ final class FlightRecordingOffTest {
 
   @Test
   void noRecording_loadsNoEventClass() throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Path output = dir.resolve("child.out");
-    Process p =
-        new ProcessBuilder(
-                java.toString(),
-                "-Xmx128m",
-                "-Xlog:class+load=info:stdout",
-                "-cp",
-                System.getProperty("java.class.path"),
-                NoRecordingChild.class.getName(),
-                dir.resolve("db").toString())
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile())
-            .start();
+    Process p = ChildJvm.startLoggingClasses(
+        NoRecordingChild.class, output, dir.resolve("db").toString());
     ChildJvm child = ChildJvm.await(p, output);
     List<String> lines = child.output().lines().toList();
     assertEquals(0, child.exit(), child.output());

@@ -1,5 +1,6 @@
 package dev.strata.engine.read;
 
+import dev.strata.engine.Cell;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
@@ -9,9 +10,12 @@ import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * DESIGN.md's read path over one {@link ReadView} at one snapshot: which sources a read consults,
@@ -95,6 +99,35 @@ public final class ReadPath {
       }
     }
     return false;
+  }
+
+  /**
+   * The live columns of {@code row} as of {@code snapshot}, column to value in unsigned byte order:
+   * a scan of the row over the sources that may hold it ({@link #rowSources}). Takes over the
+   * caller's reference on {@code view} and releases it before returning; the scan is registered in
+   * {@code readers} while it runs.
+   */
+  public static NavigableMap<byte[], byte[]> getRow(
+      ReadView view, long snapshot, byte[] row, OpenReaders readers) throws IOException {
+    List<InternalIterator> sources;
+    try {
+      sources = rowSources(view, row);
+    } catch (IOException | RuntimeException e) {
+      view.release();
+      throw e;
+    }
+    NavigableMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
+    byte[] successor = Arrays.copyOf(row, row.length + 1); // the smallest row after `row`
+    try (DbScanner cells =
+        new DbScanner(view, new MergingIterator(sources), snapshot, row, successor, readers)) {
+      while (cells.hasNext()) {
+        Cell c = cells.next();
+        out.put(c.column(), c.value());
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return out;
   }
 
   /** Iterators over every source that may hold {@code row}; tables its filter excludes are left out. */

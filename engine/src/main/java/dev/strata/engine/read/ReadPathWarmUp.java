@@ -2,13 +2,16 @@ package dev.strata.engine.read;
 
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.observe.FlightRecording;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
+import dev.strata.engine.write.Limits;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,58 +20,170 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs the Get path once per JVM, at the first open that has a table, so that its one-time costs
- * are the open's and not the first Get's (issue 9, cold start).
+ * Runs every read path once per JVM, at the first open that has a table, so that its one-time costs
+ * are the open's and not the first read's (issue 9, cold start).
  *
- * <p>Why: the first Get in a fresh JVM loaded and verified some 60 classes (the filter's hashing,
- * the cache's single-flight futures, cursors, the bloom filter) and linked the read path's lambdas:
- * 15-20 ms of CPU, against RocksDB's sub-millisecond first Get, whose code is native. A list of
- * class names to load would go stale as the code moves; running the path keeps itself current.
+ * <p>Why: the first read of each kind in a fresh JVM loads and verifies its classes, links its
+ * lambdas and resolves its call sites. For a Get that was some 60 classes (the filter's hashing,
+ * the cache's single-flight futures, the bloom filter), 15-20 ms of CPU, against RocksDB's
+ * sub-millisecond first Get, whose code is native; for the first cursor seek, batched Get or row
+ * read another 16-40 classes and 6-11 ms of CPU each. A list of class names to load would go stale
+ * as the code moves; running the paths keeps itself current.
  *
- * <p>It reads one of the database's tables through a table cache, block cache and counters of its
- * own, in a view of just that table and an empty memtable: a Get of the table's smallest cell and
- * one of a row just after it (a filter chunk, an index partition and a data block or two, about 12
- * KB). Nothing of it shows in the database's statistics or its block cache. Best effort: a
- * failure is the business of the reads that reach the table, and the next open tries again.
+ * <p>It reads up to two of the database's tables (a level-0 one and a deeper one, so that both
+ * ways a Get finds its tables run) through a table cache, block cache and counters of its own, in
+ * a view of just those tables and a memtable of one cell: Gets through the view's Get entry,
+ * present and absent, a batched Get, a cursor's seek, steps both ways and reverse seek, and a row
+ * read (a filter chunk, an index partition and a few data blocks per table, some tens of KB).
+ * Nothing of it shows in the database's statistics or its block cache. Best effort: a failure is
+ * the business of the reads that reach the tables, and the next open tries again.
+ *
+ * <p>It runs on a thread of its own ({@link #start}), beside the open's own table reads, which
+ * wait on the device and the page cache more than they use a core.
  *
  * <p>Thread-safe (static methods only).
  */
 public final class ReadPathWarmUp {
-  /** The private block cache: room for the few blocks the two Gets read. */
+  /** The private block cache: room for the few blocks the reads touch. */
   private static final long CACHE_BYTES = 1 << 20;
 
   private static final byte[] EMPTY = new byte[0];
+
+  /** Cursor steps each way: enough to cross from one source to the next. */
+  private static final int STEPS = 4;
 
   /** Set once a warm-up has started in this JVM; cleared again when one fails. */
   private static final AtomicBoolean STARTED = new AtomicBoolean();
 
   private ReadPathWarmUp() {}
 
-  /** Warms the Get path on {@code table} of the database in {@code dir}, once in this JVM. */
-  public static void onceInThisJvm(Path dir, FileMetadata table) {
-    if (STARTED.get() || !STARTED.compareAndSet(false, true)) {
+  /**
+   * Starts warming the read paths on tables of {@code files} (the database in {@code dir}) on a
+   * daemon thread, unless a warm-up has run in this JVM: the thread, for {@link #await}, or null.
+   */
+  public static Thread start(Path dir, List<FileMetadata> files) {
+    if (files.isEmpty() || STARTED.get() || !STARTED.compareAndSet(false, true)) {
+      return null;
+    }
+    Thread t = new Thread(() -> run(dir, files), "strata-read-warm-up");
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  /**
+   * Waits for {@code warmUp} from {@link #start} (nothing when null) to end. An interrupt stops the
+   * wait, not the warm-up, and stays set.
+   */
+  public static void await(Thread warmUp) {
+    if (warmUp == null) {
       return;
     }
+    try {
+      warmUp.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void run(Path dir, List<FileMetadata> files) {
     try (TableCache tables = new TableCache(dir, TableCache.UNLIMITED,
         new ClockBlockCache(CACHE_BYTES, 1), new ReadCounters())) {
-      TableRef ref = TableRef.open(dir, table, tables);
       List<List<TableRef>> levels = new ArrayList<>();
       for (int level = 0; level < Version.NUM_LEVELS; level++) {
-        levels.add(level == table.level() ? List.of(ref) : List.of());
+        levels.add(new ArrayList<>());
       }
-      Version version = Version.of(levels); // holds the table's reference now
-      ReadView view = new ReadView(new MemTable(), List.of(), version);
-      version.release(); // the view's reference is the last: releasing it closes the reader
+      List<FileMetadata> chosen = choose(files);
+      for (FileMetadata f : chosen) {
+        levels.get(f.level()).add(TableRef.open(dir, f, tables));
+      }
+      Version version = Version.of(levels); // holds the tables' references now
+      MemTable memtable = new MemTable();
+      byte[] row = chosen.get(0).smallest().row();
+      byte[] memRow = Arrays.copyOf(row, row.length + 2); // a row no Get of a table asks for
+      memtable.add(ValueKind.PUT, memRow, EMPTY, 1, EMPTY);
+      ReadView view = new ReadView(memtable, List.of(), version);
+      version.release(); // the view's reference is the last: releasing it closes the readers
       try {
-        InternalKey first = table.smallest();
-        ReadPath.get(view, InternalKey.MAX_SEQUENCE, first.row(), first.column());
-        byte[] after = Arrays.copyOf(first.row(), first.row().length + 1);
-        ReadPath.get(view, InternalKey.MAX_SEQUENCE, after, EMPTY);
+        readAll(view, chosen, memRow);
       } finally {
         view.release();
       }
     } catch (IOException | RuntimeException e) {
       STARTED.set(false);
     }
+  }
+
+  /** A level-0 table and a deeper one, whichever there are (a Get walks the two differently). */
+  private static List<FileMetadata> choose(List<FileMetadata> files) {
+    FileMetadata level0 = null;
+    FileMetadata deeper = null;
+    for (FileMetadata f : files) {
+      if (f.level() == 0 && level0 == null) {
+        level0 = f;
+      } else if (f.level() > 0 && deeper == null) {
+        deeper = f;
+      }
+    }
+    List<FileMetadata> out = new ArrayList<>(2);
+    if (level0 != null) {
+      out.add(level0);
+    }
+    if (deeper != null) {
+      out.add(deeper);
+    }
+    return out;
+  }
+
+  /** Runs each read path on the tables' first cells and rows next to them. */
+  private static void readAll(ReadView view, List<FileMetadata> tables, byte[] memRow)
+      throws IOException {
+    long snapshot = InternalKey.MAX_SEQUENCE;
+    List<byte[]> rows = new ArrayList<>();
+    List<byte[]> columns = new ArrayList<>();
+    for (FileMetadata f : tables) {
+      InternalKey first = f.smallest();
+      rows.add(first.row());
+      columns.add(first.column());
+      rows.add(successor(first.row())); // absent from the table: the filter or the index says so
+      columns.add(EMPTY);
+    }
+    rows.add(memRow);
+    columns.add(EMPTY);
+    FlightRecording.initialized(); // the Get entry's first question: loads the recorder's class
+    for (int i = 0; i < rows.size(); i++) {
+      Limits.checkCell(rows.get(i), columns.get(i)); // the Get entry's argument check
+      if (view.tryEnterGet()) {
+        try {
+          ReadPath.get(view, snapshot, rows.get(i), columns.get(i));
+        } finally {
+          view.exitGet();
+        }
+      }
+    }
+    BatchedGets.get(view, snapshot, rows.toArray(new byte[0][]), columns.toArray(new byte[0][]));
+    OpenReaders readers = new OpenReaders();
+    for (byte[] row : rows) {
+      if (view.tryAcquire()) {
+        ReadPath.getRow(view, snapshot, row, readers); // releases the view's reference
+      }
+    }
+    if (view.tryAcquire()) {
+      try (DbCursor c = new DbCursor(view, snapshot, readers)) { // takes over the reference
+        c.seek(rows.get(0), EMPTY);
+        for (int i = 0; i < STEPS && c.isValid(); i++) {
+          c.next();
+        }
+        for (int i = 0; i < STEPS && c.isValid(); i++) {
+          c.prev();
+        }
+        c.seekForPrev(rows.get(rows.size() - 1), EMPTY);
+      }
+    }
+  }
+
+  /** The smallest row after {@code row}. */
+  private static byte[] successor(byte[] row) {
+    return Arrays.copyOf(row, row.length + 1);
   }
 }
