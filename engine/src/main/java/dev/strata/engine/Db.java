@@ -126,7 +126,8 @@ public final class Db implements AutoCloseable {
     this.lock = lock;
     this.state = new EngineState(dir, options.fileLayer());
     this.mutex = state.mutex;
-    this.cache = new ClockBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards());
+    this.cache = new ClockBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards(),
+        options.blockCacheOffHeap());
     this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters, mutex);
     if (options.readOnly()) {
       tables.servesReadOnlyOpen();
@@ -613,6 +614,7 @@ public final class Db implements AutoCloseable {
     } finally {
       mutex.unlock();
       tables.close(); // readers a leaked view still pins: the lock goes next
+      cache.close(); // frees its direct-memory slabs now, not when the collector finds them
     }
     try {
       if (lock != null) {

@@ -71,6 +71,7 @@ public final class DbOptions {
   private final Compression compression;
   private final long blockCacheBytes;
   private final int blockCacheShards;
+  private final long blockCacheOffHeapMinBytes;
   private final long memtableBytes;
   private final boolean syncWrites;
   private final boolean autoCompaction;
@@ -102,6 +103,7 @@ public final class DbOptions {
     this.compression = b.compression;
     this.blockCacheBytes = b.blockCacheBytes;
     this.blockCacheShards = b.blockCacheShards;
+    this.blockCacheOffHeapMinBytes = b.blockCacheOffHeapMinBytes;
     this.memtableBytes = b.memtableBytes;
     this.syncWrites = b.syncWrites;
     this.autoCompaction = b.autoCompaction;
@@ -183,6 +185,19 @@ public final class DbOptions {
    */
   public int blockCacheShards() {
     return blockCacheShards;
+  }
+
+  /**
+   * The block cache capacity from which it holds data blocks off the heap, in direct-memory slabs;
+   * default 1 GiB; 0 = always, {@link Long#MAX_VALUE} = never.
+   */
+  public long blockCacheOffHeapMinBytes() {
+    return blockCacheOffHeapMinBytes;
+  }
+
+  /** Whether the block cache holds data blocks off the heap: its capacity reaches {@link #blockCacheOffHeapMinBytes()}. */
+  public boolean blockCacheOffHeap() {
+    return blockCacheBytes > 0 && blockCacheBytes >= blockCacheOffHeapMinBytes;
   }
 
   /**
@@ -382,6 +397,7 @@ public final class DbOptions {
         && compression == d.compression
         && blockCacheBytes == d.blockCacheBytes
         && blockCacheShards == d.blockCacheShards
+        && blockCacheOffHeapMinBytes == d.blockCacheOffHeapMinBytes
         && memtableBytes == d.memtableBytes
         && syncWrites == d.syncWrites
         && autoCompaction == d.autoCompaction
@@ -416,6 +432,7 @@ public final class DbOptions {
         compression,
         blockCacheBytes,
         blockCacheShards,
+        blockCacheOffHeapMinBytes,
         memtableBytes,
         syncWrites,
         autoCompaction,
@@ -454,6 +471,8 @@ public final class DbOptions {
         + blockCacheBytes
         + ", blockCacheShards="
         + blockCacheShards
+        + ", blockCacheOffHeapMinBytes="
+        + blockCacheOffHeapMinBytes
         + ", memtableBytes="
         + memtableBytes
         + ", syncWrites="
@@ -511,6 +530,7 @@ public final class DbOptions {
     private Compression compression = Compression.LZ4;
     private long blockCacheBytes = 64L << 20;
     private int blockCacheShards = 16;
+    private long blockCacheOffHeapMinBytes = 1L << 30;
     private long memtableBytes = 64L << 20;
     private boolean syncWrites = false;
     private boolean autoCompaction = true;
@@ -544,6 +564,7 @@ public final class DbOptions {
       compression = o.compression;
       blockCacheBytes = o.blockCacheBytes;
       blockCacheShards = o.blockCacheShards;
+      blockCacheOffHeapMinBytes = o.blockCacheOffHeapMinBytes;
       memtableBytes = o.memtableBytes;
       syncWrites = o.syncWrites;
       autoCompaction = o.autoCompaction;
@@ -610,6 +631,20 @@ public final class DbOptions {
     /** Block cache shards in [1, 1024]; default 16. */
     public Builder blockCacheShards(int shards) {
       this.blockCacheShards = shards;
+      return this;
+    }
+
+    /**
+     * The block cache capacity, at least 0, from which the cache holds data blocks off the heap:
+     * their bytes in direct-memory slabs of up to 4 MiB (counted against {@code
+     * -XX:MaxDirectMemorySize}, which defaults to the heap's maximum), on the heap only about 150
+     * bytes per block besides the cache's own entry; freed when the database closes. Default 1 GiB:
+     * a heap holding a gigabyte or more of cached blocks costs the collector long pauses, while a
+     * smaller cache is faster on the heap (a hit on an off-heap block copies it). 0 = always,
+     * {@link Long#MAX_VALUE} = never. Index and filter blocks stay on the heap.
+     */
+    public Builder blockCacheOffHeapMinBytes(long bytes) {
+      this.blockCacheOffHeapMinBytes = bytes;
       return this;
     }
 
@@ -841,6 +876,7 @@ public final class DbOptions {
       checkRange("blockSizeBytes", blockSizeBytes, MIN_BLOCK_SIZE_BYTES, MAX_BLOCK_SIZE_BYTES);
       checkRange("blockCacheBytes", blockCacheBytes, 0, Long.MAX_VALUE);
       checkRange("blockCacheShards", blockCacheShards, 1, MAX_BLOCK_CACHE_SHARDS);
+      checkRange("blockCacheOffHeapMinBytes", blockCacheOffHeapMinBytes, 0, Long.MAX_VALUE);
       checkRange("memtableBytes", memtableBytes, 1, Long.MAX_VALUE);
       checkRange(
           "level0CompactionTrigger", level0CompactionTrigger, 1, MAX_LEVEL0_COMPACTION_TRIGGER);

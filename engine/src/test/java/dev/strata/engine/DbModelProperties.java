@@ -104,6 +104,7 @@ final class DbModelProperties {
         .maxSubcompactions(1 + r.nextInt(3))
         .useDirectReads(direct)
         .compactionReadaheadBytes(r.nextBoolean() ? 0 : 1 << (6 + r.nextInt(16)))
+        .blockCacheOffHeapMinBytes(r.nextBoolean() ? 0 : Long.MAX_VALUE) // data blocks off heap or not
         .build();
   }
 

@@ -12,6 +12,7 @@ import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockLocation;
 import dev.strata.sstable.block.BlockType;
 import dev.strata.sstable.block.Lz4Decompressor;
+import dev.strata.sstable.block.OffHeapDataBlock;
 import dev.strata.sstable.block.PointSearch;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
@@ -466,8 +467,10 @@ public final class TableReader implements Closeable {
       if (resume != null && resume.data != null && resume.dataIndex == index && resume.dataEntry == entry) {
         data = resume.data; // the previous probe's block: keys in one block fetch it once
       } else {
+        // A single Get copies an off-heap block into scratch: it copies out its value before the
+        // next block. A batch holds its block across probes (Resume), so it takes its own copy.
         data = blockAt(index, PointSearch.restartValueOffset(index, entry), null, BlockKind.DATA,
-            BlockType.DATA, "data block");
+            BlockType.DATA, "data block", resume == null);
         if (resume != null && !continued) {
           resume.data = data;
           resume.dataIndex = index;
@@ -503,24 +506,51 @@ public final class TableReader implements Closeable {
   /** The index partition named by top-level entry {@code i}, through the cache as index metadata. */
   private Block partitionAt(int i) throws IOException {
     return blockAt(topIndex, PointSearch.restartValueOffset(topIndex, i), partitionKeys[i],
-        BlockKind.INDEX, BlockType.INDEX_PARTITION, "index partition");
+        BlockKind.INDEX, BlockType.INDEX_PARTITION, "index partition", false);
   }
 
   /**
    * The block whose handle is the value at {@code valueOffset} of {@code index}, through the cache
-   * under {@code key} (made here when null); a hit makes no handle and no loader.
+   * under {@code key} (made here when null); a hit makes no handle and no loader. A data block the
+   * cache holds off the heap is copied back ({@link #onHeap}), into this thread's scratch array when
+   * {@code scratch}.
    */
   private Block blockAt(Block index, int valueOffset, BlockCacheKey key, BlockKind kind,
-      BlockType type, String what) throws IOException {
+      BlockType type, String what, boolean scratch) throws IOException {
     if (key == null) {
       key = new BlockCacheKey(fileNumber, Bytes.getU64(index.data, valueOffset));
     }
-    Block hit = cached(key, kind);
-    if (hit != null) {
-      return hit;
+    CachedBlock hit = cache.getIfPresent(key, kind);
+    Block b = hit == null ? null : onHeap(hit, scratch);
+    if (b != null) {
+      counters.countHit(kind);
+      return b;
     }
     BlockHandle h = handleIn(index, valueOffset, what);
-    return fetch(key, h, kind, () -> readBlock(channel, path, h, type));
+    BlockCacheKey k = key;
+    return onHeap(k, h, kind, () -> readBlock(channel, path, h, type), scratch);
+  }
+
+  /**
+   * {@link #fetch} for a block of entries, copied back to the heap if the cache holds it off the
+   * heap; fetched again in the rare case that the cache evicted and released it meanwhile.
+   */
+  private Block onHeap(BlockCacheKey key, BlockHandle h, BlockKind kind, BlockCache.Loader<Block> loader,
+      boolean scratch) throws IOException {
+    while (true) {
+      Block b = onHeap(this.<CachedBlock>fetch(key, h, kind, loader::load), scratch);
+      if (b != null) {
+        return b;
+      }
+    }
+  }
+
+  /**
+   * {@code cached} as a block on the heap: itself, or the copy of an off-heap data block; null when
+   * that was evicted and released before this reader took a reference.
+   */
+  private static Block onHeap(CachedBlock cached, boolean scratch) {
+    return cached instanceof OffHeapDataBlock o ? o.toHeap(scratch) : (Block) cached;
   }
 
   /**
@@ -999,10 +1029,14 @@ public final class TableReader implements Closeable {
     return fetch(h, BlockKind.INDEX, () -> readBlock(channel, path, h, BlockType.INDEX_PARTITION));
   }
 
-  /** The data block whose handle is the value at {@code valueOffset} of the index block. */
+  /**
+   * The data block whose handle is the value at {@code valueOffset} of the index block; a block the
+   * cache holds off the heap is copied into a new array, which the caller (a cursor) may keep.
+   */
   Block dataBlock(Block index, int valueOffset) throws IOException {
     BlockHandle h = dataHandle(index, valueOffset);
-    return fetch(h, BlockKind.DATA, () -> readBlock(channel, path, h, BlockType.DATA));
+    return onHeap(new BlockCacheKey(fileNumber, h.offset()), h, BlockKind.DATA,
+        () -> readBlock(channel, path, h, BlockType.DATA), false);
   }
 
   /**

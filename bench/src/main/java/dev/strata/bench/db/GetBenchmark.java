@@ -62,6 +62,10 @@ public class GetBenchmark {
   @Param({"true", "false"})
   boolean present;
 
+  /** Data blocks held off the heap in the block cache ({@code blockCacheOffHeapMinBytes} 0). */
+  @Param({"false"})
+  boolean offHeap;
+
   private Path dir;
   private Db db;
 
@@ -85,6 +89,7 @@ public class GetBenchmark {
             .autoCompaction(false)
             .memtableBytes(256L << 20)
             .blockCacheBytes(256L << 20)
+            .blockCacheOffHeapMinBytes(offHeap ? 0 : Long.MAX_VALUE)
             .build();
     db = Db.open(dir, options);
     SplittableRandom random = new SplittableRandom(42);

@@ -52,6 +52,11 @@ final class StrataStore implements Store {
         // Buffered reads, as RocksDB's default; --jvm-args "-Dstrata.useDirectReads=true" measures
         // O_DIRECT table reads (see the README's "Direct reads").
         .useDirectReads(Boolean.getBoolean("strata.useDirectReads"))
+        // The default (off heap from a 1 GiB cache) unless --jvm-args
+        // "-Dstrata.blockCacheOffHeapMinBytes=N" moves the threshold (0 = always off heap,
+        // 9223372036854775807 = never), to compare the two in one run.
+        .blockCacheOffHeapMinBytes(
+            Long.getLong("strata.blockCacheOffHeapMinBytes", DbOptions.defaults().blockCacheOffHeapMinBytes()))
         .compactionReadaheadBytes(Integer.getInteger("strata.compactionReadaheadBytes", 2 << 20))
         .syncWrites(false)
         .autoCompaction(true)

@@ -2,6 +2,8 @@ package dev.strata.sstable.block;
 
 import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.cache.HeapCost;
+import dev.strata.sstable.cache.OffHeapBlock;
+import dev.strata.sstable.cache.SlabArena;
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.CorruptTableException;
 import dev.strata.sstable.format.SstableFormat;
@@ -34,7 +36,7 @@ public final class Block implements CachedBlock {
   /** The block's offset in the file, for messages. */
   public final long fileOffset;
 
-  private Block(byte[] data, int restartsOffset, int restartCount, int entryCount, Path file, long fileOffset) {
+  Block(byte[] data, int restartsOffset, int restartCount, int entryCount, Path file, long fileOffset) {
     this.data = data;
     this.restartsOffset = restartsOffset;
     this.restartCount = restartCount;
@@ -135,6 +137,24 @@ public final class Block implements CachedBlock {
   @Override
   public int sizeBytes() {
     return (int) (HeapCost.object(4 * 4 + 2 * HeapCost.REFERENCE + 8) + HeapCost.byteArray(data.length));
+  }
+
+  /** The payload's length: the entries, the restart array and its count. */
+  int payloadLength() {
+    return restartsOffset + 4 * restartCount + 4;
+  }
+
+  /** What the off-heap copy costs: the payload's slots and {@link OffHeapDataBlock}'s objects. */
+  @Override
+  public int offHeapSizeBytes() {
+    return OffHeapDataBlock.sizeBytes(payloadLength());
+  }
+
+  /** A copy whose payload lives in {@code arena}, or null when it has no room. */
+  @Override
+  public OffHeapBlock offHeap(SlabArena arena) {
+    OffHeapDataBlock copy = new OffHeapDataBlock(arena, this);
+    return copy.stored() ? copy : null;
   }
 
   private static CorruptTableException corrupt(

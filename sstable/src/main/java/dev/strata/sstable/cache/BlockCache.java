@@ -65,4 +65,10 @@ public interface BlockCache {
 
   /** The capacity in bytes; 0 means nothing is cached. */
   long capacityBytes();
+
+  /**
+   * Drops every block and frees what the cache holds outside the heap; the cache then caches
+   * nothing. The database closes its cache when it closes. Nothing by default.
+   */
+  default void close() {}
 }

@@ -2,6 +2,7 @@ package dev.strata.sstable.cache;
 
 import java.io.IOException;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -67,6 +68,18 @@ public final class ClockBlockCache implements BlockCache {
    * the node, key, map node and future; the ghost's array is charged to its shard up front; the bound
    * holds for that total.
    *
+   * Off-heap data blocks (offHeapData). Each shard then owns a SlabArena of its capacity, and a data
+   * block is admitted as an OffHeapBlock: its bytes copied into the arena's slots, on the heap only
+   * a small object and its slot numbers. Its charge is its slots plus those objects, so the shard's
+   * bound covers heap and direct memory together, and the arena (sized to the shard) has a slot for
+   * every charged byte. Room is made before the copy, so the copy finds the slots the evictions
+   * freed; it fails only while readers still hold evicted blocks, and the block then stays on the
+   * heap. The cache holds one reference to each off-heap block and drops it when the block leaves
+   * (evict, refused, close); readers take their own for as long as they copy, so a slot is reused
+   * only once no reader uses it. Index and filter blocks stay on the heap: they are small, few, and
+   * hottest, and their readers (filter probes, index searches) would otherwise copy them per Get.
+   * The loading caller and the waiters of a load get the heap block the loader returned.
+   *
    * [1] Yang et al., "FIFO queues are all you need for cache eviction" (S3-FIFO), SOSP 2023.
    * [2] RocksDB LRUCache: high_pri_pool_ratio; entries beyond the pool move to the low-priority list.
    * [3] Caffeine's computeIfAbsent: one load per key, concurrent callers wait for it.
@@ -94,6 +107,7 @@ public final class ClockBlockCache implements BlockCache {
   public static final int ENTRY_BYTES = Node.ENTRY_BYTES;
 
   private final long capacity;
+  private final boolean offHeapData;
   private final Shard[] shards;
   private final CacheCounters counters = new CacheCounters();
 
@@ -113,6 +127,25 @@ public final class ClockBlockCache implements BlockCache {
    * metadataShare} of each shard.
    */
   public ClockBlockCache(long capacityBytes, int shardCount, double metadataShare) {
+    this(capacityBytes, shardCount, metadataShare, false);
+  }
+
+  /**
+   * A cache of {@code capacityBytes} in {@code shardCount} shards, with the default shares, holding
+   * data blocks off the heap when {@code offHeapData}: in direct-memory slabs of up to 4 MiB that
+   * {@link #close} frees.
+   */
+  public ClockBlockCache(long capacityBytes, int shardCount, boolean offHeapData) {
+    this(capacityBytes, shardCount, METADATA_SHARE, offHeapData);
+  }
+
+  /**
+   * A cache of {@code capacityBytes} (0 disables caching: every call runs its loader) in {@code
+   * shardCount} shards, keeping index and filter blocks against data blocks up to {@code
+   * metadataShare} of each shard, and data blocks off the heap when {@code offHeapData} (see {@link
+   * OffHeapBlock}).
+   */
+  public ClockBlockCache(long capacityBytes, int shardCount, double metadataShare, boolean offHeapData) {
     if (capacityBytes < 0) {
       throw new IllegalArgumentException("capacityBytes must be >= 0: " + capacityBytes);
     }
@@ -123,10 +156,36 @@ public final class ClockBlockCache implements BlockCache {
       throw new IllegalArgumentException("metadataShare must be in [0, 1]: " + metadataShare);
     }
     this.capacity = capacityBytes;
+    this.offHeapData = offHeapData && capacityBytes > 0;
     this.shards = new Shard[shardCount];
     for (int i = 0; i < shardCount; i++) {
       long share = capacityBytes / shardCount + (i < capacityBytes % shardCount ? 1 : 0);
-      shards[i] = new Shard(share, metadataShare, PROBATION_SHARE, counters);
+      shards[i] = new Shard(share, metadataShare, PROBATION_SHARE, counters, this.offHeapData);
+    }
+  }
+
+  /** Whether data blocks are held off the heap. */
+  public boolean offHeapData() {
+    return offHeapData;
+  }
+
+  /** Direct memory the cache's slabs hold now (0 when it keeps everything on the heap). */
+  public long offHeapReservedBytes() {
+    long sum = 0;
+    for (Shard s : shards) {
+      sum += s.offHeapReservedBytes();
+    }
+    return sum;
+  }
+
+  /**
+   * Empties the cache and frees its slabs: each at once, or, if a reader still copies from one of its
+   * slots, when that reader is done. The cache then caches nothing (loads still run). Idempotent.
+   */
+  @Override
+  public void close() {
+    for (Shard s : shards) {
+      s.close();
     }
   }
 
@@ -218,15 +277,20 @@ public final class ClockBlockCache implements BlockCache {
       throw t;
     }
     n.block = block;
-    shard.admit(n, (long) block.sizeBytes() + ENTRY_BYTES);
+    shard.admit(n, block);
     n.loaded.complete(block);
+    n.loaded = null; // waiters that read the field before hold the future; later ones read n.block
     return block;
   }
 
   /** Waits for another caller's load of {@code n}, throwing what its loader threw. */
   private static CachedBlock await(Node n) throws IOException {
+    CompletableFuture<CachedBlock> loaded = n.loaded;
+    if (loaded == null) {
+      return n.block; // the load succeeded: set before the future was dropped
+    }
     try {
-      return n.loaded.join();
+      return loaded.join();
     } catch (CompletionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) {

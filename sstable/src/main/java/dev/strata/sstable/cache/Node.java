@@ -29,10 +29,17 @@ final class Node {
   final BlockCacheKey key;
   final BlockKind kind;
 
-  /** Completes with the block, or with the loader's exception. */
-  final CompletableFuture<CachedBlock> loaded = new CompletableFuture<>();
+  /**
+   * Completes with the loaded block, or with the loader's exception. Set to null once a load has
+   * succeeded and {@link #block} is set: a completed future would keep the loaded heap block
+   * reachable after the cache moved its bytes off the heap.
+   */
+  volatile CompletableFuture<CachedBlock> loaded = new CompletableFuture<>();
 
-  /** Null until the load succeeds; then never changes. */
+  /**
+   * Null until the load succeeds; then the loaded block, replaced once, when the node is admitted,
+   * by its off-heap copy if the shard keeps one ({@link OffHeapBlock}).
+   */
   volatile CachedBlock block;
 
   /** Raised by hits (racy and lossy on purpose: it is a hint), lowered by the clock hand. */

@@ -53,38 +53,62 @@ final class Shard {
   @GuardedBy("lock")
   private long metadataUsed;
 
-  Shard(long share, double metadataShare, double probationShare, CacheCounters counters) {
+  /** Where data blocks' bytes live when the cache keeps them off the heap; else null. */
+  private final SlabArena arena;
+
+  /** Set by {@link #close}: the shard then caches nothing. */
+  @GuardedBy("lock")
+  private boolean closed;
+
+  Shard(long share, double metadataShare, double probationShare, CacheCounters counters,
+      boolean offHeapData) {
     this.ghost = Ghost.forCapacity(share);
     this.ghostBytes = ghost == null ? 0 : ghost.heapBytes();
     this.capacity = share - ghostBytes;
     this.metadataTarget = (long) (capacity * metadataShare);
     this.probationTarget = (long) (capacity * probationShare);
     this.counters = counters;
+    this.arena = offHeapData ? new SlabArena(capacity) : null;
   }
 
   /**
-   * Caches loaded node {@code n} at {@code charge} bytes, making room first so that it can never be
-   * its own victim. A node larger than the whole shard, or a data block that would fit only by
-   * evicting metadata below its floor, leaves the map instead: its callers keep the block, and
-   * nothing else is disturbed beyond the data blocks already evicted for it.
+   * Caches loaded node {@code n}, whose loader returned {@code block}, making room first so that it
+   * can never be its own victim; a data block goes into the arena when the shard has one (the node
+   * then holds the off-heap copy), else, or when the arena is out of slots, stays on the heap. A node
+   * larger than the whole shard, or a data block that would fit only by evicting metadata below its
+   * floor, leaves the map instead: its callers keep the block, and nothing else is disturbed beyond
+   * the data blocks already evicted for it.
    */
-  void admit(Node n, long charge) {
+  void admit(Node n, CachedBlock block) {
+    long charge = (long) block.sizeBytes() + Node.ENTRY_BYTES;
     lock.lock();
     try {
       if (n.pins > 0) {
-        placePinned(n, charge); // pinned while its load was finishing
+        placePinned(n, charge); // pinned while its load was finishing: kept as loaded
         return;
       }
-      if (charge > capacity) {
+      if (closed) {
         map.remove(n.key, n);
         return;
       }
-      while (used + charge > capacity) {
-        if (unpinnedEmpty() || !step(n.kind.isProtected())) {
-          map.remove(n.key, n);
-          return;
+      CachedBlock stored = block;
+      int offHeap = arena == null || n.kind.isProtected() ? -1 : block.offHeapSizeBytes();
+      if (offHeap >= 0 && makeRoom(n, (long) offHeap + Node.ENTRY_BYTES)) {
+        OffHeapBlock copy = block.offHeap(arena); // finds the slots the evictions just freed
+        if (copy != null) {
+          assert copy.sizeBytes() == offHeap : copy.sizeBytes() + " != " + offHeap;
+          stored = copy;
+          charge = (long) offHeap + Node.ENTRY_BYTES;
         }
       }
+      if (!makeRoom(n, charge)) {
+        map.remove(n.key, n);
+        if (stored != block) {
+          stored.evicted();
+        }
+        return;
+      }
+      n.block = stored;
       n.charge = charge;
       used += charge;
       if (n.kind.isProtected()) {
@@ -102,6 +126,23 @@ final class Shard {
   }
 
   /**
+   * Evicts until {@code charge} more bytes fit; false when they cannot: larger than the shard, or a
+   * data block that would fit only below the metadata floor.
+   */
+  @GuardedBy("lock")
+  private boolean makeRoom(Node n, long charge) {
+    if (charge > capacity) {
+      return false;
+    }
+    while (used + charge > capacity) {
+      if (unpinnedEmpty() || !step(n.kind.isProtected())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Pins the entry of {@code key}, taking one more pin on it: it leaves the clock for the pinned
    * segment until its last {@link #unpin}. When the shard holds no entry for the key (never
    * admitted, or evicted since the caller loaded {@code block}), {@code block} becomes the entry.
@@ -112,10 +153,17 @@ final class Shard {
     lock.lock();
     try {
       Node n = map.get(key);
+      if (closed) {
+        return block; // caches nothing: as a cache of capacity 0
+      }
       if (n == null) {
+        if (block instanceof OffHeapBlock) {
+          return null; // evicted, and perhaps freed, since the caller got it: load it again
+        }
         Node mine = new Node(key, kind);
         mine.block = block;
         mine.loaded.complete(block);
+        mine.loaded = null;
         n = map.putIfAbsent(key, mine); // a miss may race in without the lock
         if (n == null) {
           mine.pins = 1;
@@ -257,12 +305,50 @@ final class Shard {
 
   @GuardedBy("lock")
   private void evict(Node n) {
+    drop(n);
+    counters.evicted(n.kind);
+  }
+
+  /** Takes queued node {@code n} out of the map and the accounting and lets go of its block. */
+  @GuardedBy("lock")
+  private void drop(Node n) {
     map.remove(n.key, n);
     used -= n.charge;
     if (n.kind.isProtected()) {
       metadataUsed -= n.charge;
     }
-    counters.evicted(n.kind);
+    n.block.evicted(); // after the map removal: a reader whose retain fails then misses
+  }
+
+  /**
+   * Drops every entry, pinned or not (uncounted: not evictions), caches nothing from now on, and
+   * closes the arena: its slabs are freed once no reader holds a block in them.
+   */
+  void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (Segment s : new Segment[] {metadata, main, probation, pinned}) {
+        while (!s.isEmpty()) {
+          Node n = s.pollFirst();
+          n.pins = 0;
+          drop(n);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (arena != null) {
+      arena.close();
+    }
+  }
+
+  /** Direct memory the arena holds now. */
+  long offHeapReservedBytes() {
+    return arena == null ? 0 : arena.reservedBytes();
   }
 
   /** {bytes, blocks, metadata bytes, pinned bytes} held now; the bytes include the ghost's. */
