@@ -157,8 +157,8 @@ public final class SlabArena {
     grown[slab] = ByteBuffer.allocateDirect(slabBytes);
     slabs = grown; // published (volatile) before any of the slab's slots is handed out
     slabsHeld++;
-    if (free.length < freeCount + slotsPerSlab) {
-      free = java.util.Arrays.copyOf(free, Math.max(freeCount + slotsPerSlab, 2 * free.length));
+    if (free.length < slabCount * slotsPerSlab) { // room to free every slot handed out
+      free = java.util.Arrays.copyOf(free, Math.max(slabCount * slotsPerSlab, 2 * free.length));
     }
     // Pushed last slot first, so a fresh slab hands out ascending, adjacent slots.
     for (int i = slotsPerSlab - 1; i >= 0; i--) {

@@ -212,6 +212,25 @@ final class OffHeapBlockCacheTest {
   }
 
   @Test
+  void arena_takesBackEverySlot_ofSlabsAddedWhileFull() {
+    int slabSlots = SlabArena.MAX_SLAB_BYTES / SlabArena.SLOT_BYTES;
+    SlabArena arena = new SlabArena(3L * SlabArena.MAX_SLAB_BYTES);
+    byte[] one = new byte[SlabArena.SLOT_BYTES];
+    List<int[]> taken = new ArrayList<>();
+    for (int i = 0; i < 3 * slabSlots; i++) { // each slab added with every earlier slot in use
+      taken.add(arena.store(one, 0, one.length));
+    }
+    assertNull(arena.store(one, 0, 1));
+    for (int[] slots : taken) {
+      arena.free(slots);
+    }
+    assertEquals(0, arena.usedBytes());
+    assertEquals(3L * SlabArena.MAX_SLAB_BYTES, arena.reservedBytes());
+    arena.close();
+    assertEquals(0, arena.reservedBytes());
+  }
+
+  @Test
   void arena_storesAcrossSlots_andRefusesWhenFull() {
     SlabArena arena = new SlabArena(4 * SlabArena.SLOT_BYTES);
     byte[] a = Payload.of(1, 3 * SlabArena.SLOT_BYTES - 5).bytes();
