@@ -55,8 +55,8 @@ final class StrataStore implements Store {
         // The default (off heap from a 1 GiB cache) unless --jvm-args
         // "-Dstrata.blockCacheOffHeapMinBytes=N" moves the threshold (0 = always off heap,
         // 9223372036854775807 = never), to compare the two in one run.
-        .blockCacheOffHeapMinBytes(
-            Long.getLong("strata.blockCacheOffHeapMinBytes", DbOptions.defaults().blockCacheOffHeapMinBytes()))
+        .blockCacheOffHeapMinBytes(Long.getLong("strata.blockCacheOffHeapMinBytes",
+            DbOptions.defaults().blockCacheOffHeapMinBytes()))
         .compactionReadaheadBytes(Integer.getInteger("strata.compactionReadaheadBytes", 2 << 20))
         .syncWrites(false)
         .autoCompaction(true)

@@ -16,11 +16,13 @@
  * dev.strata.sstable.block.BlockType#trailerType}); {@code Entries := Entry* restart:u32[n] n:u32}.
  * Invariants: a block is verified (checksum, then {@code parse}) before it is cached or read, so
  * cursors and searches over it only {@code assert}; a {@code Block} is immutable once parsed and is
- * what the block cache holds for data, index and filter-index blocks.
+ * what the block cache holds for data, index and filter-index blocks, except a data block a cache
+ * holds off the heap: {@link dev.strata.sstable.block.OffHeapDataBlock} keeps its payload in the
+ * cache's slabs and its parsed restart points, and gives back a {@code Block} over a copy.
  *
  * <p>Layering: depends on {@code format}, {@code key} and the cache's contract ({@code
- * cache.CachedBlock}, {@code cache.HeapCost}); {@code index}, {@code filter} and the root build on
- * it. It knows nothing of files, filters or what an index entry means. Internal to the storage
+ * cache.CachedBlock}, {@code cache.HeapCost}, {@code cache.OffHeapBlock}); {@code index},
+ * {@code filter} and the root build on it. It knows nothing of files, filters or what an index entry means. Internal to the storage
  * core: public only so that those neighbours (and {@code Lz4Decompressor} for the engine's open,
  * {@code BlockCompression} for its options) can reach it; not part of the embedding API.
  *

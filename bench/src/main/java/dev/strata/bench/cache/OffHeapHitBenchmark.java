@@ -1,0 +1,140 @@
+package dev.strata.bench.cache;
+
+import dev.strata.sstable.cache.BlockCacheKey;
+import dev.strata.sstable.cache.BlockKind;
+import dev.strata.sstable.cache.CachedBlock;
+import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.cache.HeapCost;
+import dev.strata.sstable.cache.OffHeapBlock;
+import dev.strata.sstable.cache.SlabArena;
+import java.io.IOException;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What a data block hit costs when the cache holds blocks off the heap: a hit on a random 4 KiB
+ * block of a cache of {@code cacheMb}, then a read of {@code touched} bytes spread over it (a point
+ * search reads a few cache lines: restart keys, then a run of entries). On the heap the read is in
+ * place; off the heap the hit takes a reference, copies the block into the thread's scratch array
+ * (as a Get does), reads there and releases. The difference is the price of the copy.
+ *
+ * <pre>
+ * java -cp bench/target/strata-bench.jar org.openjdk.jmh.Main OffHeapHitBenchmark -t 1
+ * </pre>
+ *
+ * <p>Thread-safe as JMH uses it.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@State(Scope.Benchmark)
+public class OffHeapHitBenchmark {
+  private static final int BLOCK_BYTES = 4096;
+
+  @Param({"64", "1024"})
+  int cacheMb;
+
+  @Param({"false", "true"})
+  boolean offHeap;
+
+  /** Bytes of the block a search reads: 12 cache lines. */
+  private static final int TOUCHED_LINES = 12;
+
+  private ClockBlockCache cache;
+  private BlockCacheKey[] keys;
+  private final byte[] scratch = new byte[BLOCK_BYTES];
+  private final SplittableRandom random = new SplittableRandom(7);
+
+  /** A 4 KiB block, on the heap or (its copy) off it. */
+  record Bytes(byte[] data) implements CachedBlock {
+    @Override
+    public int sizeBytes() {
+      return (int) HeapCost.byteArray(data.length) + 16;
+    }
+
+    @Override
+    public int offHeapSizeBytes() {
+      return OffHeapBlock.sizeBytes(data.length, 0);
+    }
+
+    @Override
+    public OffHeapBlock offHeap(SlabArena arena) {
+      Stored s = new Stored(arena, data);
+      return s.stored() ? s : null;
+    }
+  }
+
+  static final class Stored extends OffHeapBlock {
+    Stored(SlabArena arena, byte[] data) {
+      super(arena, data, 0, data.length);
+    }
+
+    @Override
+    public int sizeBytes() {
+      return OffHeapBlock.sizeBytes(length(), 0);
+    }
+  }
+
+  @Setup
+  public void setup() throws IOException {
+    long capacity = (long) cacheMb << 20;
+    cache = new ClockBlockCache(capacity, 16, offHeap);
+    int n = (int) (capacity * 9 / 10 / (BLOCK_BYTES + 300)); // what fits with the entries' overhead
+    keys = new BlockCacheKey[n];
+    SplittableRandom r = new SplittableRandom(1);
+    for (int i = 0; i < n; i++) {
+      keys[i] = new BlockCacheKey(1, (long) i * BLOCK_BYTES);
+      byte[] data = new byte[BLOCK_BYTES];
+      for (int j = 0; j < data.length; j += 64) {
+        data[j] = (byte) r.nextInt();
+      }
+      cache.getOrLoad(keys[i], BlockKind.DATA, () -> new Bytes(data));
+      cache.getIfPresent(keys[i], BlockKind.DATA); // hit once: promoted past probation
+    }
+  }
+
+  @TearDown
+  public void tearDown() {
+    cache.close();
+  }
+
+  @Benchmark
+  public int hit() {
+    BlockCacheKey key = keys[random.nextInt(keys.length)];
+    CachedBlock b = cache.getIfPresent(key, BlockKind.DATA);
+    if (b instanceof Stored s) {
+      if (!s.retain()) {
+        return -1;
+      }
+      try {
+        s.copyTo(scratch, 0);
+      } finally {
+        s.release();
+      }
+      return touch(scratch);
+    }
+    return b == null ? -1 : touch(((Bytes) b).data());
+  }
+
+  private static int touch(byte[] data) {
+    int sum = 0;
+    for (int i = 0; i < TOUCHED_LINES; i++) {
+      sum += data[(i * 331 * 64) & (BLOCK_BYTES - 1)];
+    }
+    return sum;
+  }
+}
