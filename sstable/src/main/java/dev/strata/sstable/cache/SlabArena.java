@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
+import java.util.function.IntFunction;
 
 /**
  * Off-heap memory for one shard of a {@link ClockBlockCache}: direct buffers of a few MiB (slabs),
@@ -61,8 +62,24 @@ public final class SlabArena {
   @GuardedBy("this")
   private boolean closed;
 
+  /** Makes a slab of the given bytes; throws OutOfMemoryError when direct memory is exhausted. */
+  private final IntFunction<ByteBuffer> allocator;
+
+  /**
+   * Set when the JVM refused a slab ({@code -XX:MaxDirectMemorySize} reached): the arena stops
+   * growing, and blocks it has no slot for stay on the heap.
+   */
+  @GuardedBy("this")
+  private boolean refused;
+
   /** An arena that may hold up to {@code capacityBytes}, rounded up to a whole slab. */
   public SlabArena(long capacityBytes) {
+    this(capacityBytes, ByteBuffer::allocateDirect);
+  }
+
+  /** {@link #SlabArena(long)} making its slabs with {@code allocator}; for tests. */
+  SlabArena(long capacityBytes, IntFunction<ByteBuffer> allocator) {
+    this.allocator = allocator;
     if (capacityBytes < 0) {
       throw new IllegalArgumentException("capacityBytes must be >= 0: " + capacityBytes);
     }
@@ -131,7 +148,7 @@ public final class SlabArena {
   }
 
   private synchronized int[] allocate(int count) {
-    while (freeCount < count && !closed && slabCount < maxSlabs) {
+    while (freeCount < count && !closed && !refused && slabCount < maxSlabs) {
       addSlab();
     }
     if (closed || freeCount < count) {
@@ -148,13 +165,20 @@ public final class SlabArena {
 
   @GuardedBy("this")
   private void addSlab() {
+    ByteBuffer b;
+    try {
+      b = allocator.apply(slabBytes);
+    } catch (OutOfMemoryError e) { // "Direct buffer memory": the JVM's limit, not the heap's
+      refused = true;
+      return;
+    }
     int slab = slabCount++;
     ByteBuffer[] grown = slabs;
     if (slab == grown.length) {
       grown = java.util.Arrays.copyOf(grown, Math.max(4, 2 * slab));
       usedPerSlab = java.util.Arrays.copyOf(usedPerSlab, grown.length);
     }
-    grown[slab] = ByteBuffer.allocateDirect(slabBytes);
+    grown[slab] = b;
     slabs = grown; // published (volatile) before any of the slab's slots is handed out
     slabsHeld++;
     if (free.length < slabCount * slotsPerSlab) { // room to free every slot handed out

@@ -231,6 +231,27 @@ final class OffHeapBlockCacheTest {
   }
 
   @Test
+  void arena_whenDirectMemoryRunsOut_storesNothingMore_andDoesNotThrow() {
+    int slabSlots = SlabArena.MAX_SLAB_BYTES / SlabArena.SLOT_BYTES;
+    int[] made = {0};
+    SlabArena arena = new SlabArena(8L * SlabArena.MAX_SLAB_BYTES, bytes -> {
+      if (made[0] == 2) {
+        throw new OutOfMemoryError("Direct buffer memory");
+      }
+      made[0]++;
+      return java.nio.ByteBuffer.allocateDirect(bytes);
+    });
+    byte[] one = new byte[SlabArena.SLOT_BYTES];
+    for (int i = 0; i < 2 * slabSlots; i++) {
+      assertTrue(arena.store(one, 0, one.length) != null);
+    }
+    assertNull(arena.store(one, 0, one.length), "the third slab was refused");
+    assertNull(arena.store(one, 0, one.length));
+    assertEquals(2, made[0]);
+    arena.close();
+  }
+
+  @Test
   void arena_storesAcrossSlots_andRefusesWhenFull() {
     SlabArena arena = new SlabArena(4 * SlabArena.SLOT_BYTES);
     byte[] a = Payload.of(1, 3 * SlabArena.SLOT_BYTES - 5).bytes();
