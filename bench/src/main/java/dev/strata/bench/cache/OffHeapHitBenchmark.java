@@ -26,12 +26,13 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What a data block hit costs when the cache holds blocks off the heap: a hit on a random 4 KiB
  * block of a cache of {@code cacheMb}, then a read of {@code touched} bytes spread over it (a point
- * search reads a few cache lines: restart keys, then a run of entries). On the heap the read is in
- * place; off the heap the hit takes a reference, copies the block into the thread's scratch array
- * (as a Get does), reads there and releases. The difference is the price of the copy.
+ * search reads a few cache lines: restart keys, then a run of entries). {@code HEAP}: the read is in
+ * place in the heap block. Off the heap the hit takes a reference, then {@code COPY} copies the block
+ * into the thread's scratch array (as a Get does) and reads there, {@code IN_PLACE} reads the same
+ * bytes from the direct slab one by one (what a search in place would do); then it releases.
  *
  * <pre>
- * java -cp bench/target/strata-bench.jar org.openjdk.jmh.Main OffHeapHitBenchmark -t 1
+ * java -cp bench/target/strata-bench.jar org.openjdk.jmh.Main OffHeapHitBenchmark -t 1 -p cacheMb=1024
  * </pre>
  *
  * <p>Thread-safe as JMH uses it.
@@ -48,8 +49,15 @@ public class OffHeapHitBenchmark {
   @Param({"64", "1024"})
   int cacheMb;
 
-  @Param({"false", "true"})
-  boolean offHeap;
+  /** Where the block is read. */
+  public enum Mode {
+    HEAP,
+    COPY,
+    IN_PLACE
+  }
+
+  @Param({"HEAP", "COPY", "IN_PLACE"})
+  Mode mode;
 
   /** Bytes of the block a search reads: 12 cache lines. */
   private static final int TOUCHED_LINES = 12;
@@ -92,7 +100,7 @@ public class OffHeapHitBenchmark {
   @Setup
   public void setup() throws IOException {
     long capacity = (long) cacheMb << 20;
-    cache = new ClockBlockCache(capacity, 16, offHeap);
+    cache = new ClockBlockCache(capacity, 16, mode != Mode.HEAP);
     int n = (int) (capacity * 9 / 10 / (BLOCK_BYTES + 300)); // what fits with the entries' overhead
     keys = new BlockCacheKey[n];
     SplittableRandom r = new SplittableRandom(1);
@@ -121,19 +129,30 @@ public class OffHeapHitBenchmark {
         return -1;
       }
       try {
+        if (mode == Mode.IN_PLACE) {
+          int sum = 0;
+          for (int i = 0; i < TOUCHED_LINES; i++) {
+            sum += s.get(offsetOf(i));
+          }
+          return sum;
+        }
         s.copyTo(scratch, 0);
+        return touch(scratch);
       } finally {
         s.release();
       }
-      return touch(scratch);
     }
     return b == null ? -1 : touch(((Bytes) b).data());
+  }
+
+  private static int offsetOf(int line) {
+    return (line * 331 * 64) & (BLOCK_BYTES - 1);
   }
 
   private static int touch(byte[] data) {
     int sum = 0;
     for (int i = 0; i < TOUCHED_LINES; i++) {
-      sum += data[(i * 331 * 64) & (BLOCK_BYTES - 1)];
+      sum += data[offsetOf(i)];
     }
     return sum;
   }

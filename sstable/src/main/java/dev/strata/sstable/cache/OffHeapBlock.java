@@ -94,6 +94,15 @@ public abstract class OffHeapBlock implements CachedBlock {
     arena.read(slots, length, dst, offset);
   }
 
+  /**
+   * The byte at {@code index}, read in place; the caller holds a reference. What a search in place
+   * would read through (no reader does yet: {@code OffHeapHitBenchmark} measures it against the copy).
+   */
+  public final byte get(int index) {
+    assert held() : "read without a reference";
+    return arena.get(slots, index);
+  }
+
   /** The cache's reference goes: the block left the cache. */
   @Override
   public final void evicted() {

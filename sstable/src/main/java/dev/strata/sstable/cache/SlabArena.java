@@ -136,6 +136,12 @@ public final class SlabArena {
     }
   }
 
+  /** The stored byte at {@code index} of the block in {@code slots}: an access in place. */
+  byte get(int[] slots, int index) {
+    int slot = slots[index / SLOT_BYTES];
+    return slabs[slot / slotsPerSlab].get((slot % slotsPerSlab) * SLOT_BYTES + index % SLOT_BYTES);
+  }
+
   /** How many slots from {@code i} on are adjacent in one slab: one bulk copy serves them all. */
   private int run(int[] slots, int i) {
     int first = slots[i];
