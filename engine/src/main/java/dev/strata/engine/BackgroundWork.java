@@ -6,6 +6,7 @@ import dev.strata.engine.compaction.BackgroundThreads;
 import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.compaction.OutputTables;
+import dev.strata.engine.compaction.ReadTrigger;
 import dev.strata.engine.fs.FileDescriptors;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.manifest.FileMetadata;
@@ -15,13 +16,16 @@ import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.version.WastedReads;
 import dev.strata.engine.write.WriteController;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -43,7 +47,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * a level-0 compaction when they would not fit (the only case where a flush waits for a
  * compaction).
  *
- * <p>Thread-safety: every field but the test hooks is guarded by the database mutex.
+ * <p>Level 0 below its trigger is also compacted when reads keep paying for it while writes are
+ * quiet ({@link ReadTrigger}): a reader that spends the budget hands it to the compaction thread,
+ * which decides under the mutex and runs it after any write-driven compaction.
+ *
+ * <p>Thread-safety: every field but the test hooks and {@code spentReads} is guarded by the
+ * database mutex.
  */
 final class BackgroundWork {
   private static final System.Logger LOG = System.getLogger(BackgroundWork.class.getName());
@@ -60,6 +69,16 @@ final class BackgroundWork {
   /** Failures of flushes and compactions: retried when they lost nothing, else final. */
   private final BackgroundErrors backgroundErrors;
   private final BackgroundThreads background = new BackgroundThreads();
+
+  /** Read-triggered compaction of level 0: its budgets and whether one is due. */
+  @GuardedBy("mutex")
+  private final ReadTrigger readTrigger;
+
+  /**
+   * A budget a reader spent that the compaction thread has not yet looked at (set without the
+   * mutex, by the reader), so that {@link #pending} counts it as due work meanwhile.
+   */
+  private final AtomicReference<WastedReads> spentReads = new AtomicReference<>();
 
   /** Run before each flush and compaction reads its inputs, without the mutex; test seams. */
   private volatile Runnable beforeFlush = () -> {};
@@ -102,6 +121,7 @@ final class BackgroundWork {
     this.tables = tables;
     this.writeController = options.writeController();
     this.backgroundErrors = backgroundErrors;
+    this.readTrigger = new ReadTrigger(options, this::readBudgetSpent);
   }
 
   /** See Db.beforeEachFlush. */
@@ -145,7 +165,8 @@ final class BackgroundWork {
           || compactionScheduled
           || !state.frozen.isEmpty()
           || manualCompactionsDone < manualCompactionsRequested
-          || (options.autoCompaction() && compactionNeeded());
+          || spentReads.get() != null
+          || (options.autoCompaction() && (compactionNeeded() || readTrigger.due()));
     } finally {
       mutex.unlock();
     }
@@ -173,10 +194,64 @@ final class BackgroundWork {
       background.submitFlush(this::flushStep);
     }
     boolean manual = manualCompactionsDone < manualCompactionsRequested;
-    boolean auto = options.autoCompaction() && compactionNeeded();
+    boolean auto = options.autoCompaction() && (compactionNeeded() || readTrigger.due());
     if (!compactionScheduled && (manual || auto)) {
       compactionScheduled = true;
       background.submitCompaction(this::compactionStep);
+    }
+  }
+
+  /**
+   * Arms read-triggered compaction for the level 0 recovery left (reads of the views published from
+   * now on charge it), then schedules what recovery left due. Once, at open, under the mutex.
+   */
+  @GuardedBy("mutex")
+  void start() {
+    assert mutex.isHeldByCurrentThread();
+    if (readTrigger.refresh(versions.current(), state.mem)) {
+      state.levelZeroReads = readTrigger.reads();
+      state.publishView();
+    }
+    schedule();
+  }
+
+  /** Read-triggered compactions installed since open (DbStats.readTriggeredCompactions). */
+  long readTriggeredCompactions() {
+    return readTrigger.compactions();
+  }
+
+  /**
+   * On the reader that spent a budget of wasted level-0 reads: hands it to the compaction thread,
+   * which decides under the mutex (a reader never takes it). Counted as pending work until then.
+   */
+  private void readBudgetSpent(WastedReads spent) {
+    spentReads.set(spent);
+    try {
+      background.submitCompaction(() -> readBudgetStep(spent));
+    } catch (RejectedExecutionException e) {
+      spentReads.compareAndSet(spent, null); // closing: the threads are shut down
+    }
+  }
+
+  /** On the compaction thread: a spent budget makes the compaction due, or opens a new window. */
+  private void readBudgetStep(WastedReads spent) {
+    mutex.lock();
+    try {
+      spentReads.compareAndSet(spent, null);
+      if (state.closing) {
+        return;
+      }
+      switch (readTrigger.budgetSpent(spent, state.mem)) {
+        case REARMED -> {
+          state.levelZeroReads = readTrigger.reads();
+          state.publishView();
+        }
+        case DUE -> schedule();
+        case STALE -> {}
+      }
+    } finally {
+      backgroundProgress.signalAll();
+      mutex.unlock();
     }
   }
 
@@ -217,6 +292,13 @@ final class BackgroundWork {
           runCompaction(picker.pick(versions.current()));
         } else if (options.autoCompaction() && compactionNeeded()) {
           runCompaction(picker.levelZero(versions.current()));
+        } else if (options.autoCompaction() && readTrigger.due()) {
+          boolean flushPending = flushScheduled || !state.frozen.isEmpty();
+          Compaction c = readTrigger.take(versions.current(), flushPending);
+          if (c != null) {
+            runCompaction(c);
+            readTrigger.ran();
+          }
         }
         backgroundErrors.succeeded();
       }
@@ -407,6 +489,8 @@ final class BackgroundWork {
   @GuardedBy("mutex")
   private void afterInstall() {
     pendingCompactionBytes = picker.pendingCompactionBytes(versions.current());
+    readTrigger.refresh(versions.current(), state.mem);
+    state.levelZeroReads = readTrigger.reads();
     state.publishView();
     reclaimRetiredTables();
   }

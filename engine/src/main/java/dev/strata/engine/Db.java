@@ -504,7 +504,8 @@ public final class Db implements AutoCloseable {
           s.indexBlockCacheHits(),
           cached.metadataBytesHeld(),
           tables.indexBytes(),
-          this.tables.pinnedBytes() + cached.pinnedBytesHeld());
+          this.tables.pinnedBytes() + cached.pinnedBytesHeld(),
+          background.readTriggeredCompactions());
     } finally {
       v.release();
     }

@@ -77,6 +77,7 @@ public final class DbOptions {
   private final boolean autoCompaction;
   private final int level0CompactionTrigger;
   private final int maxSubcompactions;
+  private final long readTriggeredCompactionBytesPerRead;
   private final int levelSizeMultiplier;
   private final long targetFileSizeBytes;
   private final long maxBytesForLevelBase;
@@ -109,6 +110,7 @@ public final class DbOptions {
     this.autoCompaction = b.autoCompaction;
     this.level0CompactionTrigger = b.level0CompactionTrigger;
     this.maxSubcompactions = b.maxSubcompactions;
+    this.readTriggeredCompactionBytesPerRead = b.readTriggeredCompactionBytesPerRead;
     this.levelSizeMultiplier = b.levelSizeMultiplier;
     this.targetFileSizeBytes = b.targetFileSizeBytes;
     this.maxBytesForLevelBase = b.maxBytesForLevelBase;
@@ -242,6 +244,19 @@ public final class DbOptions {
    */
   public int maxSubcompactions() {
     return maxSubcompactions;
+  }
+
+  /**
+   * Read-triggered compaction of level 0 (see {@code compaction.ReadTrigger}): the bytes of
+   * compaction input one wasted read of a level-0 table is worth. Once Gets and seeks have consulted
+   * level-0 tables that did not hold their key that many times over (the level-0 tables and the
+   * level-1 tables they overlap, divided by this; at least 100) with writes quiet, and no
+   * write-driven compaction is due, level 0 is compacted into level 1. Default 16 KiB (LevelDB's
+   * {@code allowed_seeks}: one seek per 16 KiB of a table); 0 turns it off. Only with {@link
+   * #autoCompaction()}.
+   */
+  public long readTriggeredCompactionBytesPerRead() {
+    return readTriggeredCompactionBytesPerRead;
   }
 
   /** Size ratio between consecutive levels from level 1 down; default 10. */
@@ -403,6 +418,7 @@ public final class DbOptions {
         && autoCompaction == d.autoCompaction
         && level0CompactionTrigger == d.level0CompactionTrigger
         && maxSubcompactions == d.maxSubcompactions
+        && readTriggeredCompactionBytesPerRead == d.readTriggeredCompactionBytesPerRead
         && levelSizeMultiplier == d.levelSizeMultiplier
         && targetFileSizeBytes == d.targetFileSizeBytes
         && maxBytesForLevelBase == d.maxBytesForLevelBase
@@ -438,6 +454,7 @@ public final class DbOptions {
         autoCompaction,
         level0CompactionTrigger,
         maxSubcompactions,
+        readTriggeredCompactionBytesPerRead,
         levelSizeMultiplier,
         targetFileSizeBytes,
         maxBytesForLevelBase,
@@ -483,6 +500,8 @@ public final class DbOptions {
         + level0CompactionTrigger
         + ", maxSubcompactions="
         + maxSubcompactions
+        + ", readTriggeredCompactionBytesPerRead="
+        + readTriggeredCompactionBytesPerRead
         + ", levelSizeMultiplier="
         + levelSizeMultiplier
         + ", targetFileSizeBytes="
@@ -536,6 +555,7 @@ public final class DbOptions {
     private boolean autoCompaction = true;
     private int level0CompactionTrigger = 4;
     private int maxSubcompactions = 1;
+    private long readTriggeredCompactionBytesPerRead = 16L << 10;
     private int levelSizeMultiplier = 10;
     private long targetFileSizeBytes = 64L << 20;
     private long maxBytesForLevelBase = 256L << 20;
@@ -570,6 +590,7 @@ public final class DbOptions {
       autoCompaction = o.autoCompaction;
       level0CompactionTrigger = o.level0CompactionTrigger;
       maxSubcompactions = o.maxSubcompactions;
+      readTriggeredCompactionBytesPerRead = o.readTriggeredCompactionBytesPerRead;
       levelSizeMultiplier = o.levelSizeMultiplier;
       targetFileSizeBytes = o.targetFileSizeBytes;
       maxBytesForLevelBase = o.maxBytesForLevelBase;
@@ -681,6 +702,16 @@ public final class DbOptions {
      */
     public Builder maxSubcompactions(int jobs) {
       this.maxSubcompactions = jobs;
+      return this;
+    }
+
+    /**
+     * Bytes of compaction input one wasted read of a level-0 table is worth before level 0 is
+     * compacted for the reads' sake, at least 0; default 16 KiB; 0 turns read-triggered
+     * compaction off.
+     */
+    public Builder readTriggeredCompactionBytesPerRead(long bytes) {
+      this.readTriggeredCompactionBytesPerRead = bytes;
       return this;
     }
 
@@ -881,6 +912,11 @@ public final class DbOptions {
       checkRange(
           "level0CompactionTrigger", level0CompactionTrigger, 1, MAX_LEVEL0_COMPACTION_TRIGGER);
       checkRange("maxSubcompactions", maxSubcompactions, 1, MAX_SUBCOMPACTIONS);
+      checkRange(
+          "readTriggeredCompactionBytesPerRead",
+          readTriggeredCompactionBytesPerRead,
+          0,
+          Long.MAX_VALUE);
       checkRange(
           "levelSizeMultiplier",
           levelSizeMultiplier,

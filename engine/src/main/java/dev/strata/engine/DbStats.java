@@ -59,6 +59,10 @@ package dev.strata.engine;
  *     hold outside the block cache (the top levels of their indexes and their filter indexes),
  *     plus the filter chunks and index partitions pinned in the cache
  *     ({@code pinL0FilterAndIndexBlocksInCache}), which {@code blockCacheBytes} counts too
+ * @param readTriggeredCompactions compactions of level 0 into level 1 that reads triggered, not
+ *     writes: Gets and seeks paid for level-0 tables that did not hold their keys while writes were
+ *     quiet ({@code DbOptions.readTriggeredCompactionBytesPerRead}); incremented once per
+ *     compaction installed
  */
 public record DbStats(
     long gets,
@@ -85,9 +89,10 @@ public record DbStats(
     long indexBlockCacheHits,
     long metadataCacheBytes,
     long indexBytesOnDisk,
-    long pinnedMetadataBytes) {
+    long pinnedMetadataBytes,
+    long readTriggeredCompactions) {
 
   /** All counters zero: the stats of a database that was just created and never read. */
   public static final DbStats ZERO =
-      new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      new DbStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }

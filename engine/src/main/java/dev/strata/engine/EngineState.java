@@ -7,6 +7,7 @@ import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.version.WastedReads;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -59,6 +60,10 @@ final class EngineState {
 
   @GuardedBy("mutex")
   boolean closing;
+
+  /** What reads of the views published from now on charge (see compaction.ReadTrigger). */
+  @GuardedBy("mutex")
+  WastedReads levelZeroReads = WastedReads.NONE;
 
   volatile ReadView view;
   volatile long lastSequence;
@@ -157,7 +162,7 @@ final class EngineState {
     ReadView old = view;
     view =
         new ReadView(
-            mem, frozen.stream().map(f -> f.mem).toList(), versions.current());
+            mem, frozen.stream().map(f -> f.mem).toList(), versions.current(), levelZeroReads);
     if (old != null) {
       old.release();
     }

@@ -127,7 +127,7 @@ final class Startup {
     }
     mutex.lock();
     try {
-      background.schedule();
+      background.start();
     } finally {
       mutex.unlock();
     }

@@ -80,6 +80,15 @@ final class DbOptionsBoundsTest {
         bound("maxSubcompactions min", b -> b.maxSubcompactions(1)),
         bound("maxSubcompactions max", b -> b.maxSubcompactions(DbOptions.MAX_SUBCOMPACTIONS)),
         bound(
+            "readTriggeredCompactionBytesPerRead off",
+            b -> b.readTriggeredCompactionBytesPerRead(0)),
+        bound(
+            "readTriggeredCompactionBytesPerRead min",
+            b -> b.readTriggeredCompactionBytesPerRead(1)),
+        bound(
+            "readTriggeredCompactionBytesPerRead max",
+            b -> b.readTriggeredCompactionBytesPerRead(Long.MAX_VALUE)),
+        bound(
             "walRecovery absolute",
             b -> b.walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY)),
         bound("every minimum", DbOptionsBoundsTest::allMinimums));

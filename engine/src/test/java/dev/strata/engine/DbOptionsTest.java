@@ -27,6 +27,7 @@ final class DbOptionsTest {
     assertTrue(o.autoCompaction());
     assertEquals(4, o.level0CompactionTrigger());
     assertEquals(1, o.maxSubcompactions());
+    assertEquals(16L << 10, o.readTriggeredCompactionBytesPerRead());
     assertEquals(10, o.levelSizeMultiplier());
     assertEquals(64L << 20, o.targetFileSizeBytes());
     assertEquals(256L << 20, o.maxBytesForLevelBase());
@@ -124,6 +125,8 @@ final class DbOptionsTest {
     assertRejected("maxOpenFiles", b -> b.maxOpenFiles(-2));
     assertRejected("maxSubcompactions", b -> b.maxSubcompactions(0));
     assertRejected("maxSubcompactions", b -> b.maxSubcompactions(65));
+    assertRejected(
+        "readTriggeredCompactionBytesPerRead", b -> b.readTriggeredCompactionBytesPerRead(-1));
     assertRejected("compactionReadaheadBytes", b -> b.compactionReadaheadBytes(-1));
     assertRejected("compactionReadaheadBytes", b -> b.compactionReadaheadBytes((64 << 20) + 1));
   }

@@ -107,7 +107,8 @@ final class ReadAmplificationTest {
         a.indexBlockCacheHits() - b.indexBlockCacheHits(),
         a.metadataCacheBytes(),
         a.indexBytesOnDisk(),
-        a.pinnedMetadataBytes());
+        a.pinnedMetadataBytes(),
+        a.readTriggeredCompactions() - b.readTriggeredCompactions());
   }
 
   private static double dataBlocksPerGet(DbStats d) {

@@ -55,6 +55,8 @@ public final class DbDescription {
         w.writes(), w.logWrites()));
     b.append(String.format(Locale.ROOT, "Snapshots: %d live, the oldest held %d ms%n",
         s.liveSnapshots(), s.oldestSnapshotAgeMillis()));
+    b.append(String.format(Locale.ROOT, "Read-triggered compactions: %d%n",
+        s.readTriggeredCompactions()));
     return b.toString();
   }
 

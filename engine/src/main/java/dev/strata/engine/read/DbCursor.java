@@ -92,6 +92,7 @@ public final class DbCursor implements CellCursor, OpenReaders.Reader {
     checkOpen();
     byte[] r = row.clone();
     byte[] c = column.clone();
+    chargeLevelZero(r);
     run(
         () -> {
           merged.seek(cellStart(r, c));
@@ -110,12 +111,21 @@ public final class DbCursor implements CellCursor, OpenReaders.Reader {
     checkOpen();
     byte[] r = row.clone();
     byte[] after = concat(column, ZERO); // the cell right after (row, column)
+    chargeLevelZero(r);
     run(
         () -> {
           positionBefore(r, after);
           versions.reset();
           findPrev();
         });
+  }
+
+  /**
+   * Charges the seek's level-0 positionings (each an index partition and a data block a tree
+   * without level 0 would not read) to the view's {@link dev.strata.engine.version.WastedReads}.
+   */
+  private void chargeLevelZero(byte[] row) {
+    view.levelZeroReads().charge(view.version().levelZeroCovering(row));
   }
 
   @Override

@@ -54,16 +54,20 @@ public final class ReadPath {
     // Version.tablesForRow's order, walked in place: a Get makes no list.
     Version version = view.version();
     List<TableRef> level0 = version.level(0);
+    int wasted = 0; // level-0 tables consulted that did not decide: see WastedReads
     for (int i = 0; i < level0.size(); i++) {
       TableRef t = level0.get(i);
       if (t.metadata().coversRow(row)) {
         r = t.get(probe, snapshot);
         verdict = Verdict.of(r);
         if (verdict != Verdict.UNKNOWN) {
+          view.levelZeroReads().charge(wasted);
           return verdict == Verdict.FOUND ? r.value() : null; // a fresh copy from the block
         }
+        wasted++;
       }
     }
+    view.levelZeroReads().charge(wasted);
     for (int level = 1; level < Version.NUM_LEVELS; level++) {
       TableRef t = version.tableCovering(level, row);
       if (t != null) {

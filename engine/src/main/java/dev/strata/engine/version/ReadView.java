@@ -22,19 +22,33 @@ public final class ReadView {
   private final MemTable mutable;
   private final List<MemTable> frozen;
   private final Version version;
+  private final WastedReads levelZeroReads;
   private final RefCount refs = new RefCount(this);
   private final StripedReaders gets = new StripedReaders();
   /** Set by whoever releases the version: the last of the references and the Gets inside. */
   private final AtomicBoolean released = new AtomicBoolean();
 
-  /** A view holding one reference, taking one on {@code version}. */
+  /** A view holding one reference, taking one on {@code version}; its reads charge nothing. */
   public ReadView(MemTable mutable, List<MemTable> frozenNewestFirst, Version version) {
+    this(mutable, frozenNewestFirst, version, WastedReads.NONE);
+  }
+
+  /**
+   * A view holding one reference, taking one on {@code version}, whose reads charge what they waste
+   * on its level 0 to {@code levelZeroReads}.
+   */
+  public ReadView(
+      MemTable mutable,
+      List<MemTable> frozenNewestFirst,
+      Version version,
+      WastedReads levelZeroReads) {
     if (!version.tryAcquire()) {
       throw new IllegalStateException("version already released: " + version);
     }
     this.mutable = mutable;
     this.frozen = List.copyOf(frozenNewestFirst);
     this.version = version;
+    this.levelZeroReads = levelZeroReads;
   }
 
   /** The memtable taking writes when the view was made. */
@@ -50,6 +64,11 @@ public final class ReadView {
   /** The tables. */
   public Version version() {
     return version;
+  }
+
+  /** What reads waste on the version's level 0: Gets and seeks charge it. */
+  public WastedReads levelZeroReads() {
+    return levelZeroReads;
   }
 
   /** Takes a reference if the view is still alive. */

@@ -78,9 +78,17 @@ final class StripedReaders {
     return sum == 0;
   }
 
-  /** This thread's stripe: its id's top bits after a Fibonacci hash, so consecutive ids spread. */
+  /** This thread's stripe's index in {@link #counts}. */
   private static int stripe() {
+    return stripeOfThisThread(STRIPES) * SPACING;
+  }
+
+  /**
+   * This thread's stripe of {@code stripes} (a power of two): its id's top bits after a Fibonacci
+   * hash, so consecutive ids spread.
+   */
+  static int stripeOfThisThread(int stripes) {
     long h = Thread.currentThread().getId() * 0x9E3779B97F4A7C15L;
-    return (int) (h >>> (64 - Integer.numberOfTrailingZeros(STRIPES))) * SPACING;
+    return (int) (h >>> (64 - Integer.numberOfTrailingZeros(stripes)));
   }
 }

@@ -137,6 +137,17 @@ public final class Version {
     return out;
   }
 
+  /** The level-0 tables whose range covers {@code row}: those a seek to it positions on. */
+  public int levelZeroCovering(byte[] row) {
+    int n = 0;
+    for (TableRef t : levels.get(0)) {
+      if (t.metadata().coversRow(row)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** The tables of {@code level} whose row range meets [fromRow, toRow], both inclusive. */
   public List<TableRef> overlapping(int level, byte[] fromRow, byte[] toRow) {
     List<TableRef> out = new ArrayList<>();

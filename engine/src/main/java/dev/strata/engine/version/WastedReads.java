@@ -1,0 +1,104 @@
+package dev.strata.engine.version;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
+
+/**
+ * Counts the reads one state of level 0 wastes, and says once when they pass a budget: a Get
+ * charges every level-0 table it consults that does not decide its key (a filter probe, or a
+ * block read on a false positive, that a tree without level 0 would not make), a seek every level-0
+ * table whose range holds its key (an index partition and a data block more to position on). The
+ * read-triggered compaction ({@code compaction.ReadTrigger}) arms one per state of level 0 and
+ * compacts level 0 once its budget is spent (LevelDB's {@code allowed_seeks}, counted per level
+ * rather than per table, since a level-0 compaction takes all of level 0 anyway).
+ *
+ * <p>Charged by every reader thread, so it must not make them write one shared line (see {@link
+ * StripedReaders}): each thread adds to a stripe of its own, and sums the stripes only when its own
+ * count crosses a multiple of {@code stride}, so at most {@code STRIPES * stride} charges pass
+ * unseen and the budget is overshot by at most that (half the budget at most). Once the budget is
+ * spent, {@code onSpent} runs once, on the reader that saw it (it must not block), and charging stops: later reads
+ * only read a flag no one writes any more.
+ *
+ * <p>Thread-safe.
+ */
+public final class WastedReads {
+  /** Stripes: a power of two, as in {@link StripedReaders}. */
+  private static final int STRIPES = 8;
+
+  /** Longs from one stripe to the next: one 64-byte cache line each. */
+  private static final int SPACING = 8;
+
+  /** Most charges a stripe takes between two sums. */
+  private static final long MAX_STRIDE = 64;
+
+  /** Counts nothing and never fires: level 0 empty, or read-triggered compaction off. */
+  public static final WastedReads NONE = new WastedReads();
+
+  private final long budget;
+  private final long stride;
+  private final Consumer<WastedReads> onSpent;
+  private final AtomicLongArray counts;
+  private final AtomicBoolean fired;
+
+  /** Set once the budget is spent; read on every charge, written once. */
+  private volatile boolean spent;
+
+  /**
+   * Reads that pass themselves to {@code onSpent} once their count reaches {@code budget} (at least
+   * 1).
+   */
+  public WastedReads(long budget, Consumer<WastedReads> onSpent) {
+    if (budget < 1) {
+      throw new IllegalArgumentException("budget must be at least 1: " + budget);
+    }
+    this.budget = budget;
+    this.stride = Math.max(1, Math.min(MAX_STRIDE, budget / (2 * STRIPES)));
+    this.onSpent = onSpent;
+    this.counts = new AtomicLongArray(STRIPES * SPACING);
+    this.fired = new AtomicBoolean();
+  }
+
+  private WastedReads() {
+    this.budget = Long.MAX_VALUE;
+    this.stride = MAX_STRIDE;
+    this.onSpent = w -> {};
+    this.counts = new AtomicLongArray(0);
+    this.fired = new AtomicBoolean(true);
+    this.spent = true;
+  }
+
+  /** Charges {@code reads} wasted reads (none when 0). */
+  public void charge(int reads) {
+    if (reads <= 0 || spent) {
+      return;
+    }
+    int s = StripedReaders.stripeOfThisThread(STRIPES) * SPACING;
+    long after = counts.addAndGet(s, reads);
+    if (after / stride != (after - reads) / stride && total() >= budget) {
+      spent = true;
+      if (fired.compareAndSet(false, true)) {
+        onSpent.accept(this);
+      }
+    }
+  }
+
+  /** The reads charged so far (those charged while the budget was being spent, at most). */
+  public long total() {
+    long sum = 0;
+    for (int i = 0; i < counts.length(); i += SPACING) {
+      sum += counts.get(i);
+    }
+    return sum;
+  }
+
+  /** The charges after which {@code onSpent} runs. */
+  public long budget() {
+    return budget;
+  }
+
+  /** True once the budget is spent (or for {@link #NONE}). */
+  public boolean spent() {
+    return spent;
+  }
+}
