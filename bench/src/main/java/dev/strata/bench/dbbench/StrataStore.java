@@ -58,6 +58,12 @@ final class StrataStore implements Store {
         .blockCacheOffHeapMinBytes(Long.getLong("strata.blockCacheOffHeapMinBytes",
             DbOptions.defaults().blockCacheOffHeapMinBytes()))
         .compactionReadaheadBytes(Integer.getInteger("strata.compactionReadaheadBytes", 2 << 20))
+        // Read-triggered compaction of level 0 at the engine's default; --jvm-args
+        // "-Dstrata.readTriggeredCompactionBytesPerRead=0" measures the tree without it.
+        .readTriggeredCompactionBytesPerRead(
+            Long.getLong(
+                "strata.readTriggeredCompactionBytesPerRead",
+                DbOptions.defaults().readTriggeredCompactionBytesPerRead()))
         .syncWrites(false)
         .autoCompaction(true)
         .build();

@@ -8,17 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.manifest.FileMetadata;
-import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
-import dev.strata.sstable.ReadCounters;
-import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.key.InternalKey;
-import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,8 +25,7 @@ class CompactionPickerTest {
   private static final long MIB = 1 << 20;
 
   @TempDir Path dir;
-  private TableCache cache;
-  private long nextFile = 1;
+  private TableEntries entries;
   private final CompactionPicker picker =
       new CompactionPicker(
           DbOptions.builder()
@@ -42,12 +36,12 @@ class CompactionPickerTest {
 
   @BeforeEach
   void open() {
-    cache = new TableCache(dir, -1, new ClockBlockCache(1 << 20), new ReadCounters());
+    entries = new TableEntries(dir);
   }
 
   @AfterEach
   void close() {
-    cache.close();
+    entries.close();
   }
 
   @Test
@@ -148,25 +142,11 @@ class CompactionPickerTest {
   }
 
   private static List<List<TableRef>> emptyLevels() {
-    List<List<TableRef>> levels = new ArrayList<>();
-    for (int i = 0; i < Version.NUM_LEVELS; i++) {
-      levels.add(new ArrayList<>());
-    }
-    return levels;
+    return TableEntries.emptyLevels();
   }
 
-  /** A table entry spanning rows [from, to]; level-0 tables must be added newest first. */
   private TableRef table(int level, String from, String to, long bytes) throws IOException {
-    long number = nextFile++;
-    FileMetadata m =
-        new FileMetadata(
-            number, level, bytes, 1, number, number, key(from, number), key(to, number), 0);
-    return TableRef.open(dir, m, cache);
-  }
-
-  private static InternalKey key(String row, long sequence) {
-    return new InternalKey(
-        row.getBytes(StandardCharsets.UTF_8), new byte[0], sequence, ValueKind.PUT);
+    return entries.table(level, from, to, bytes);
   }
 
   private static String row(InternalKey k) {

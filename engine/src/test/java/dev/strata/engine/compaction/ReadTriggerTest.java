@@ -8,16 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.DbOptions;
-import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.memtable.MemTable;
-import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.WastedReads;
-import dev.strata.sstable.InternalKey;
-import dev.strata.sstable.ReadCounters;
-import dev.strata.sstable.ValueKind;
-import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -37,18 +32,17 @@ class ReadTriggerTest {
   private static final long MEMTABLE_BYTES = 1 << 20;
 
   @TempDir Path dir;
-  private TableCache cache;
-  private long nextFile = 1;
+  private TableEntries entries;
   private final List<WastedReads> spent = new ArrayList<>();
 
   @BeforeEach
   void open() {
-    cache = new TableCache(dir, -1, new ClockBlockCache(1 << 20), new ReadCounters());
+    entries = new TableEntries(dir);
   }
 
   @AfterEach
   void close() {
-    cache.close();
+    entries.close();
   }
 
   @Test
@@ -66,8 +60,8 @@ class ReadTriggerTest {
 
   @Test
   void refresh_armsOncePerStateOfLevelZero() throws IOException {
-    List<List<TableRef>> levels = emptyLevels();
-    levels.get(0).add(table(0, "a", "m", MIB));
+    List<List<TableRef>> levels = TableEntries.emptyLevels();
+    levels.get(0).add(entries.table(0, "a", "m", MIB));
     Version v = Version.of(levels);
     MemTable mem = new MemTable();
     ReadTrigger trigger = trigger(options());
@@ -76,11 +70,11 @@ class ReadTriggerTest {
     assertFalse(trigger.refresh(v, mem), "the same level 0: the same budget");
     assertSame(first, trigger.reads());
 
-    levels.get(1).add(table(1, "n", "z", MIB)); // a deeper change leaves level 0 as it was
+    levels.get(1).add(entries.table(1, "n", "z", MIB)); // a deeper change leaves level 0 as it was
     assertFalse(trigger.refresh(Version.of(levels), mem));
     assertSame(first, trigger.reads());
 
-    levels.get(0).add(0, table(0, "b", "c", MIB)); // a flush
+    levels.get(0).add(0, entries.table(0, "b", "c", MIB)); // a flush
     assertTrue(trigger.refresh(Version.of(levels), mem));
     assertNotSame(first, trigger.reads());
 
@@ -154,8 +148,8 @@ class ReadTriggerTest {
 
   @Test
   void aDueCompaction_isDropped_whenAFlushIsPending_orLevelZeroChanged() throws IOException {
-    List<List<TableRef>> levels = emptyLevels();
-    levels.get(0).add(table(0, "a", "z", MIB));
+    List<List<TableRef>> levels = TableEntries.emptyLevels();
+    levels.get(0).add(entries.table(0, "a", "z", MIB));
     Version v = Version.of(levels);
     MemTable mem = new MemTable();
     ReadTrigger trigger = trigger(options());
@@ -168,7 +162,7 @@ class ReadTriggerTest {
     trigger.refresh(v, mem); // the same level 0: still spent, nothing new
     assertFalse(trigger.due());
 
-    levels.get(0).add(0, table(0, "b", "c", MIB));
+    levels.get(0).add(0, entries.table(0, "b", "c", MIB));
     Version flushed = Version.of(levels);
     trigger.refresh(flushed, mem);
     spend(trigger.reads());
@@ -200,33 +194,11 @@ class ReadTriggerTest {
   }
 
   private Version twoLevelZeroTablesOverLevelOne() throws IOException {
-    List<List<TableRef>> levels = emptyLevels();
-    levels.get(0).add(table(0, "a", "m", MIB));
-    levels.get(0).add(0, table(0, "b", "k", MIB));
-    levels.get(1).add(table(1, "a", "p", 2 * MIB));
-    levels.get(1).add(table(1, "x", "z", 8 * MIB));
+    List<List<TableRef>> levels = TableEntries.emptyLevels();
+    levels.get(0).add(entries.table(0, "a", "m", MIB));
+    levels.get(0).add(0, entries.table(0, "b", "k", MIB));
+    levels.get(1).add(entries.table(1, "a", "p", 2 * MIB));
+    levels.get(1).add(entries.table(1, "x", "z", 8 * MIB));
     return Version.of(levels);
-  }
-
-  private static List<List<TableRef>> emptyLevels() {
-    List<List<TableRef>> levels = new ArrayList<>();
-    for (int i = 0; i < Version.NUM_LEVELS; i++) {
-      levels.add(new ArrayList<>());
-    }
-    return levels;
-  }
-
-  /** A table entry spanning rows [from, to]; level-0 tables must be added newest first. */
-  private TableRef table(int level, String from, String to, long bytes) throws IOException {
-    long number = nextFile++;
-    FileMetadata m =
-        new FileMetadata(
-            number, level, bytes, 1, number, number, key(from, number), key(to, number), 0);
-    return TableRef.open(dir, m, cache);
-  }
-
-  private static InternalKey key(String row, long sequence) {
-    return new InternalKey(
-        row.getBytes(StandardCharsets.UTF_8), new byte[0], sequence, ValueKind.PUT);
   }
 }
