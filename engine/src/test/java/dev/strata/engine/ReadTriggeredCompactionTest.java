@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,6 +87,20 @@ final class ReadTriggeredCompactionTest {
   }
 
   @Test
+  void multiGet_chargesEveryLevelZeroTableAKeyWasAskedOf() throws Exception {
+    try (Db db = Db.open(dir, options().build())) {
+      fillTwoTables(db);
+      db.multiGet(absentRows(0, 49)); // 98 charges in one
+      assertFalse(db.backgroundWorkPending(), "98 charges: not yet");
+      db.multiGet(absentRows(49, 2));
+      awaitQuiet(db);
+      assertEquals(0, levelZero(db), db.tablesPerLevel().toString());
+      assertEquals(1, db.stats().readTriggeredCompactions());
+      assertEveryRowReads(db);
+    }
+  }
+
+  @Test
   void writesDuringTheWindow_openANewWindow_andQuietOnesCompact() throws Exception {
     // memtableBytes 1 MiB: a window stays quiet while the memtable grows by 64 KiB at most.
     try (Db db = Db.open(dir, options().build())) {
@@ -147,6 +163,14 @@ final class ReadTriggeredCompactionTest {
     for (int i = from; i < from + count; i++) {
       assertNull(db.get(absentRow(i)));
     }
+  }
+
+  private static List<byte[]> absentRows(int from, int count) {
+    List<byte[]> rows = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      rows.add(absentRow(i));
+    }
+    return rows;
   }
 
   /** An odd row inside both tables' span: neither holds it. */

@@ -85,14 +85,16 @@ public final class BatchedGets {
         probes[i] = FilterProbe.of(rows[i], columns[i]);
       }
       Version version = view.version();
+      int wasted = 0; // level-0 tables asked for a key they did not decide: see WastedReads
       for (TableRef t : version.level(0)) {
         // The pending keys are sorted, so those inside the table's row range are one run.
         int from = firstRowAtOrAfter(0, t.metadata().smallest().row(), false);
         int to = firstRowAtOrAfter(from, t.metadata().largest().row(), true);
         System.arraycopy(pending, from, batch, 0, to - from);
-        ask(t, to - from);
+        wasted += ask(t, to - from);
         dropDecided();
       }
+      view.levelZeroReads().charge(wasted);
       for (int level = 1; level < Version.NUM_LEVELS && pendingCount > 0; level++) {
         askLevel(version.level(level));
         dropDecided();
@@ -158,11 +160,15 @@ public final class BatchedGets {
       return lo;
     }
 
-    /** Table {@code t} answers the keys {@code batch[0, n)} (in key order) together. */
-    private void ask(TableRef t, int n) throws IOException {
+    /**
+     * Table {@code t} answers the keys {@code batch[0, n)} (in key order) together; returns how many
+     * it did not decide.
+     */
+    private int ask(TableRef t, int n) throws IOException {
       if (n == 0) {
-        return;
+        return 0;
       }
+      int undecided = 0;
       for (int b = 0; b < n; b++) {
         tableProbes[b] = probes[batch[b]];
       }
@@ -173,8 +179,11 @@ public final class BatchedGets {
           int i = batch[b];
           decided[i] = true;
           out[i] = v == Verdict.FOUND ? results[b].value() : null; // a fresh copy from the block
+        } else {
+          undecided++;
         }
       }
+      return undecided;
     }
 
     /** Removes the decided keys from {@code pending}, keeping the others in key order. */
