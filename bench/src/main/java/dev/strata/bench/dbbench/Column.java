@@ -44,7 +44,8 @@ enum Column {
   PUTS_OVER_100MS("puts that took over 100 ms"),
   MAX_PUT_MS("longest put, milliseconds"),
   QUIESCE_S("after a write phase or readwhilewriting: seconds from the last put (and a flush) until"
-      + " compaction quiesced"),
+      + " compaction quiesced; in other read phases, seconds after the warm-up until background"
+      + " work the reads started (a read-triggered compaction) finished"),
   GC_COUNT("stop-the-world GC pauses during the measured period"),
   GC_MS("their total, milliseconds"),
   GC_MAX_MS("the longest, milliseconds"),

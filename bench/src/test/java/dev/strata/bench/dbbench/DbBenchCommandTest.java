@@ -185,7 +185,9 @@ final class DbBenchCommandTest {
       assertTrue(r.number(Column.BYTES_READ_PER_OP) > 0 || b == Benchmark.READMISSING, where);
       boolean writes = b == Benchmark.READWHILEWRITING;
       assertEquals(writes, r.number(Column.WRITER_OPS_PER_SEC) != null, where);
-      assertEquals(writes, r.number(Column.QUIESCE_S) != null, where);
+      // Every read phase waits for the tree to rest after its warm-up (readwhilewriting after its
+      // writer too): a read-triggered compaction the warm-up started never runs into the measurement.
+      assertTrue(r.number(Column.QUIESCE_S) != null && r.number(Column.QUIESCE_S) >= 0, where);
       assertEquals(writes, r.number(Column.STALL_MS) != null, where);
     } else {
       assertTrue(r.number(Column.WRITE_AMP_WCHAR) >= 1, "write amplification of " + where);
