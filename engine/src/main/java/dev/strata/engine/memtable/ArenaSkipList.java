@@ -21,8 +21,10 @@ import java.util.SplittableRandom;
  * </pre>
  *
  * Entries are ordered as {@link InternalKey#ORDER}: row and column unsigned, then sequence
- * descending, then kind id. A search key is encoded the same way (without a value) and compared
- * byte for byte, so a search allocates one small array and no key object.
+ * descending, then kind id. An iterator's search key is encoded the same way (without a value) and
+ * compared byte for byte, so a seek allocates one small array and no key object; a point lookup
+ * ({@link #seekCell}) compares the entries with its row, column and tag directly and allocates
+ * nothing.
  *
  * <p>Node layout: {@code [entry address, next_0, ..., next_{h-1}]}, h the node's random height (a
  * quarter of the nodes reach each next level), next pointers being node addresses (chunk index in
@@ -175,6 +177,26 @@ final class ArenaSkipList {
     }
   }
 
+  /**
+   * The first node at or after key (row, column, sequence, kind), or 0: {@link #seek} for a key
+   * given by its parts, so a point lookup encodes no search key.
+   */
+  long seekCell(byte[] row, byte[] column, long sequence, ValueKind kind) {
+    long ktag = tag(sequence, kind);
+    long x = 0;
+    int level = height - 1;
+    while (true) {
+      long next = next(x, level);
+      if (next != 0 && compareCell(entryOf(next), row, column, ktag) < 0) {
+        x = next;
+      } else if (level == 0) {
+        return next;
+      } else {
+        level--;
+      }
+    }
+  }
+
   /** The last node before the encoded key at ({@code k}, {@code ko}), or 0. */
   long seekBefore(byte[] k, int ko) {
     return lastBefore(k, ko);
@@ -252,22 +274,43 @@ final class ArenaSkipList {
     if (cmp != 0) {
       return cmp;
     }
-    long tag = tag(c, o);
-    long ktag = tag(k, ko);
-    cmp = Long.compare(ktag >>> 8, tag >>> 8); // newer first
-    return cmp != 0 ? cmp : Integer.compare((int) tag & 0xFF, (int) ktag & 0xFF);
+    return compareTags(tag(c, o), tag(k, ko));
   }
 
-  /** True when the entry's row and column are those of the encoded key at ({@code k}, 0). */
-  boolean sameCell(long entry, byte[] k) {
+  /** {@link #compare} with a key given by its row, column and tag. */
+  private int compareCell(long entry, byte[] row, byte[] column, long ktag) {
     byte[] c = arena.chunk(entry);
     int o = Arena.offset(entry);
     int rl = rowLength(c, o);
     int cl = columnLength(c, o);
-    int n = rl + cl;
-    return rl == rowLength(k, 0)
-        && cl == columnLength(k, 0)
-        && Arrays.equals(c, o + HEADER_BYTES, o + HEADER_BYTES + n, k, HEADER_BYTES, HEADER_BYTES + n);
+    int r = o + HEADER_BYTES;
+    int cmp = Arrays.compareUnsigned(c, r, r + rl, row, 0, row.length);
+    if (cmp != 0) {
+      return cmp;
+    }
+    cmp = Arrays.compareUnsigned(c, r + rl, r + rl + cl, column, 0, column.length);
+    if (cmp != 0) {
+      return cmp;
+    }
+    return compareTags(tag(c, o), ktag);
+  }
+
+  /** Entries of one cell: newer (larger sequence) first, then by kind id. */
+  private static int compareTags(long tag, long ktag) {
+    int cmp = Long.compare(ktag >>> 8, tag >>> 8); // newer first
+    return cmp != 0 ? cmp : Integer.compare((int) tag & 0xFF, (int) ktag & 0xFF);
+  }
+
+  /** True when the entry's row and column are {@code row} and {@code column}. */
+  boolean sameCell(long entry, byte[] row, byte[] column) {
+    byte[] c = arena.chunk(entry);
+    int o = Arena.offset(entry);
+    int r = o + HEADER_BYTES;
+    int rl = rowLength(c, o);
+    return rl == row.length
+        && columnLength(c, o) == column.length
+        && Arrays.equals(c, r, r + rl, row, 0, rl)
+        && Arrays.equals(c, r + rl, r + rl + column.length, column, 0, column.length);
   }
 
   /** The entry's key as an object (row and column copied out of the arena). */

@@ -106,16 +106,21 @@ public final class MemTable {
   public GetResult get(byte[] row, byte[] column, long snapshot) {
     InternalKey cell = null;
     byte[] value = null;
-    byte[] target = seekKey(row, column, snapshot);
-    long node = table.seek(target, 0, null);
+    // The first key the lookup may accept: entries of the cell with a larger sequence sort before
+    // it; among equal sequences PUT has the smallest kind id, so nothing with that sequence is
+    // skipped. Searched by its parts: no search key is encoded, and a miss allocates nothing.
+    long node = table.seekCell(row, column, Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT);
     if (node != 0) {
       long entry = table.entryOf(node);
-      if (table.sameCell(entry, target)) {
+      if (table.sameCell(entry, row, column)) {
         cell = table.key(entry);
         value = cell.kind() == ValueKind.PUT ? table.value(entry) : null;
       }
     }
     InternalKey tombstone = newestRowTombstone(row, snapshot);
+    if (cell == null && tombstone == null) {
+      return GetResult.ABSENT;
+    }
     return new GetResult(
         cell, value, tombstone == null ? GetResult.NO_ROW_TOMBSTONE : tombstone.sequence());
   }
@@ -190,15 +195,5 @@ public final class MemTable {
         + approximateBytes()
         + " bytes"
         + (frozen ? ", frozen]" : "]");
-  }
-
-  /**
-   * The first key a lookup of (row, column) at {@code snapshot} may accept: entries of the cell
-   * with a larger sequence sort before it; among equal sequences, PUT has the smallest kind id, so
-   * nothing with that sequence is skipped.
-   */
-  private static byte[] seekKey(byte[] row, byte[] column, long snapshot) {
-    return ArenaSkipList.searchKey(
-        row, column, Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT);
   }
 }
