@@ -79,6 +79,13 @@ import net.jpountz.lz4.LZ4Exception;
 public final class TableReader implements Closeable {
   private static final byte[] EMPTY = new byte[0];
 
+  /**
+   * Each thread's search for {@link #get}, re-aimed by every Get ({@link PointSearch#target}): a
+   * Get runs on one thread and starts no other Get, so one search per thread serves them all and a
+   * Get allocates none.
+   */
+  private static final ThreadLocal<PointSearch> SEARCHES = ThreadLocal.withInitial(PointSearch::new);
+
   private final Path path;
   private final long fileNumber;
   private final TableFile channel;
@@ -371,7 +378,7 @@ public final class TableReader implements Closeable {
     }
     return admitted == OUT_OF_RANGE || admitted == SKIPPED
         ? GetResult.ABSENT
-        : pointLookup(probe, admitted, snapshot, new PointSearch(), null);
+        : pointLookup(probe, admitted, snapshot, SEARCHES.get(), null);
   }
 
   /**

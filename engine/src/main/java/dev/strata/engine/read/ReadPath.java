@@ -35,6 +35,13 @@ import java.util.TreeMap;
 public final class ReadPath {
   private static final byte[] EMPTY = new byte[0];
 
+  /**
+   * Each thread's probe for {@link #get}, re-aimed by every Get: a Get runs on one thread and
+   * calls no other Get, so one probe per thread serves them all.
+   */
+  private static final ThreadLocal<FilterProbe> PROBES =
+      ThreadLocal.withInitial(FilterProbe::reusable);
+
   private ReadPath() {}
 
   /** The value of cell (row, column) as of {@code snapshot}, or null when absent or deleted. */
@@ -50,7 +57,8 @@ public final class ReadPath {
       // Memtable values are shared with the memtable: hand out a copy.
       return verdict == Verdict.FOUND ? r.value().clone() : null;
     }
-    FilterProbe probe = FilterProbe.of(row, column); // hashed once, probed in every table
+    // Hashed once, probed in every table; the thread's own probe, so a Get allocates none.
+    FilterProbe probe = PROBES.get().aim(row, column);
     // Version.tablesForRow's order, walked in place: a Get makes no list.
     Version version = view.version();
     List<TableRef> level0 = version.level(0);

@@ -20,12 +20,16 @@ import java.util.Objects;
  * one that meets only {@code ROW} tables never computes the cell hash; either is computed at most
  * once however many tables are probed.
  *
- * <p>The arrays are not copied: the caller must not change them while the probe is in use. Not
- * thread-safe: a probe belongs to one lookup on one thread.
+ * <p>The arrays are not copied: the caller must not change them while the probe is in use. A
+ * thread may keep one probe ({@link #reusable}) and re-aim it ({@link #aim}) for each lookup, so
+ * that a lookup allocates none. Not thread-safe: a probe belongs to one lookup at a time on one
+ * thread.
  */
 public final class FilterProbe {
-  private final byte[] row;
-  private final byte[] column;
+  private static final byte[] EMPTY = new byte[0];
+
+  private byte[] row;
+  private byte[] column;
   private long rowHash;
   private long cellHash;
   private boolean rowHashed;
@@ -38,13 +42,30 @@ public final class FilterProbe {
 
   /** The probe for cell (row, column); a row read passes the empty column. */
   public static FilterProbe of(byte[] row, byte[] column) {
+    return new FilterProbe(EMPTY, EMPTY).aim(row, column);
+  }
+
+  /**
+   * A probe of no cell yet, for {@link #aim}: a thread that keeps one and re-aims it for each lookup
+   * allocates no probe per lookup.
+   */
+  public static FilterProbe reusable() {
+    return new FilterProbe(EMPTY, EMPTY);
+  }
+
+  /** Aims this probe at cell (row, column), forgetting the previous cell's hashes; returns it. */
+  public FilterProbe aim(byte[] row, byte[] column) {
     Objects.requireNonNull(row, "row");
     Objects.requireNonNull(column, "column");
     if (row.length > SstableFormat.MAX_ROW_LENGTH) {
       throw new IllegalArgumentException(
           "row of " + row.length + " bytes exceeds MAX_ROW_LENGTH " + SstableFormat.MAX_ROW_LENGTH);
     }
-    return new FilterProbe(row, column);
+    this.row = row;
+    this.column = column;
+    this.rowHashed = false;
+    this.cellHashed = false;
+    return this;
   }
 
   public byte[] row() {
