@@ -96,6 +96,8 @@ final class Reads {
       v.release();
       throw e;
     }
+    // Each level-0 table the range meets costs a positioning a tree without level 0 would not.
+    v.levelZeroReads().charge(v.version().levelZeroMeeting(from, to));
     return new DbScanner(v, new MergingIterator(sources), snapshot, from, to, readers);
   }
 

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +84,36 @@ final class ReadTriggeredCompactionTest {
       assertEquals(0, levelZero(db), db.tablesPerLevel().toString());
       assertEquals(1, db.stats().readTriggeredCompactions());
       assertEveryRowReads(db);
+    }
+  }
+
+  @Test
+  void scansAndPrefixScans_chargeTheLevelZeroTablesTheyPositionOn() throws Exception {
+    for (boolean prefix : new boolean[] {false, true}) {
+      Path d = dir.resolve(prefix ? "prefix" : "range");
+      try (Db db = Db.open(d, options().build())) {
+        fillTwoTables(db);
+        for (int i = 0; i < 51; i++) {
+          byte[] from = row(100 + 2 * i);
+          try (CellScanner cells =
+              prefix ? db.scanPrefix(Arrays.copyOf(from, from.length - 1)) : db.scan(from, null)) {
+            assertTrue(cells.hasNext());
+            cells.next();
+          }
+          if (i == 49) {
+            assertFalse(db.backgroundWorkPending(), "100 charges: not yet");
+            assertEquals(2, levelZero(db));
+          }
+        }
+        // A range both tables miss charges nothing.
+        try (CellScanner none = db.scan(bytes("a"), bytes("b"))) {
+          assertFalse(none.hasNext());
+        }
+        awaitQuiet(db);
+        assertEquals(0, levelZero(db), db.tablesPerLevel().toString());
+        assertEquals(1, db.stats().readTriggeredCompactions());
+        assertEveryRowReads(db);
+      }
     }
   }
 

@@ -26,10 +26,11 @@ import java.util.function.Consumer;
  * What. One budget per state of level 0 (one set of level-0 tables), in WastedReads: the bytes the
  * compaction would rewrite (level 0 and the level-1 tables it overlaps) divided by
  * readTriggeredCompactionBytesPerRead (LevelDB's 16 KiB), at least 100 (LevelDB's floor). Gets
- * charge each level-0 table they consult that does not decide their key, seeks each level-0 table
- * they position on (ReadPath, DbCursor). Per level, not per table as in LevelDB: a level-0
- * compaction takes all of level 0 anyway (Compaction's invariant), and a Get that skips one table
- * by its filter and one by its range has wasted on the level as a whole.
+ * charge each level-0 table they consult that does not decide their key, seeks and scans each
+ * level-0 table they position on (ReadPath, BatchedGets, DbCursor, Reads.scan, PrefixScans). Per
+ * level, not per table as in LevelDB: a level-0 compaction takes all of level 0 anyway
+ * (Compaction's invariant), so what reads waste on any of its tables counts toward the one
+ * compaction that would end it.
  *
  * When. Only with writes quiet: the window of a budget is void if, by the time the budget is spent,
  * the memtable taking writes has changed or grown by more than memtableBytes / 16 since the window

@@ -29,6 +29,7 @@ public final class PrefixScans {
     List<InternalIterator> sources = ReadPath.memTableSources(view);
     boolean ok = false;
     try {
+      int levelZero = 0; // level-0 tables the scan positions on: see WastedReads
       for (TableRef t : view.version().allTables()) {
         if (!t.rowRangeMeetsPrefix(prefix)) {
           continue;
@@ -38,8 +39,10 @@ public final class PrefixScans {
           tablesSkipped.increment();
         } else {
           sources.add(t.iterator());
+          levelZero += t.metadata().level() == 0 ? 1 : 0;
         }
       }
+      view.levelZeroReads().charge(levelZero);
       ok = true;
       return sources;
     } finally {

@@ -148,6 +148,22 @@ public final class Version {
     return n;
   }
 
+  /**
+   * The level-0 tables whose range meets the rows [fromRow, toRow) (null: unbounded): those a scan
+   * of them positions on.
+   */
+  public int levelZeroMeeting(byte[] fromRow, byte[] toRow) {
+    int n = 0;
+    for (TableRef t : levels.get(0)) {
+      FileMetadata m = t.metadata();
+      if ((fromRow == null || Arrays.compareUnsigned(m.largest().row(), fromRow) >= 0)
+          && (toRow == null || Arrays.compareUnsigned(m.smallest().row(), toRow) < 0)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** The tables of {@code level} whose row range meets [fromRow, toRow], both inclusive. */
   public List<TableRef> overlapping(int level, byte[] fromRow, byte[] toRow) {
     List<TableRef> out = new ArrayList<>();

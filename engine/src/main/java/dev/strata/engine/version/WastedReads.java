@@ -7,8 +7,8 @@ import java.util.function.Consumer;
 /**
  * Counts the reads one state of level 0 wastes, and says once when they pass a budget: a Get
  * charges every level-0 table it consults that does not decide its key (a filter probe, or a
- * block read on a false positive, that a tree without level 0 would not make), a seek every level-0
- * table whose range holds its key (an index partition and a data block more to position on). The
+ * block read on a false positive, that a tree without level 0 would not make), a seek or scan every
+ * level-0 table it positions on (an index partition and a data block more). The
  * read-triggered compaction ({@code compaction.ReadTrigger}) arms one per state of level 0 and
  * compacts level 0 once its budget is spent (LevelDB's {@code allowed_seeks}, counted per level
  * rather than per table, since a level-0 compaction takes all of level 0 anyway).
