@@ -1,6 +1,9 @@
 package dev.strata.engine.memtable;
 
+import dev.strata.sstable.format.Bytes;
+import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.KeyCodec;
 import dev.strata.sstable.key.ValueKind;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -339,6 +342,48 @@ final class ArenaSkipList {
     int o = Arena.offset(entry);
     int v = o + HEADER_BYTES + rowLength(c, o) + columnLength(c, o);
     return Arrays.copyOfRange(c, v, v + valueLength(c, o));
+  }
+
+  /** Bytes of the entry's key encoded as a table holds it ({@link KeyCodec#encodeInternalKey}). */
+  int encodedKeyLength(long entry) {
+    byte[] c = arena.chunk(entry);
+    int o = Arena.offset(entry);
+    return SstableFormat.ROW_LENGTH_BYTES + rowLength(c, o) + columnLength(c, o)
+        + SstableFormat.KEY_TRAILER_BYTES;
+  }
+
+  /**
+   * Writes the entry's key at the start of {@code into} (with room for {@link #encodedKeyLength})
+   * as {@link KeyCodec#encodeInternalKey} would: row length, row and column (contiguous in the
+   * entry as in the key), then the tag, which the entry holds as the key's trailer (sequence << 8 |
+   * kind id). A flush reads every key this way, with no key object and no copy of its arrays.
+   */
+  void encodeKey(long entry, byte[] into) {
+    byte[] c = arena.chunk(entry);
+    int o = Arena.offset(entry);
+    int rl = rowLength(c, o);
+    int cl = columnLength(c, o);
+    Bytes.putU16(into, 0, rl);
+    System.arraycopy(c, o + HEADER_BYTES, into, SstableFormat.ROW_LENGTH_BYTES, rl + cl);
+    Bytes.putU64(into, SstableFormat.ROW_LENGTH_BYTES + rl + cl, tag(c, o));
+  }
+
+  /** The array holding the entry's value, at {@link #valueOffset}: a view, not to be modified. */
+  byte[] valueArray(long entry) {
+    return arena.chunk(entry);
+  }
+
+  /** Where the entry's value starts in {@link #valueArray}. */
+  int valueOffset(long entry) {
+    byte[] c = arena.chunk(entry);
+    int o = Arena.offset(entry);
+    return o + HEADER_BYTES + rowLength(c, o) + columnLength(c, o);
+  }
+
+  /** Bytes of the entry's value (0 for tombstones). */
+  int valueLength(long entry) {
+    byte[] c = arena.chunk(entry);
+    return valueLength(c, Arena.offset(entry));
   }
 
   /** Bytes of entries and nodes, with the chunk tails no allocation can use any more. */

@@ -90,6 +90,42 @@ public final class MemTableIterator implements AutoCloseable {
     return value;
   }
 
+  /** Bytes of the current key encoded as a table holds it. */
+  public int encodedKeyLength() {
+    checkValid();
+    return table.encodedKeyLength(table.entryOf(node));
+  }
+
+  /**
+   * Writes the current key, encoded as a table holds it, at the start of {@code into} (room for
+   * {@link #encodedKeyLength}): straight from the arena, no key object.
+   */
+  public void encodeKey(byte[] into) {
+    checkValid();
+    table.encodeKey(table.entryOf(node), into);
+  }
+
+  /**
+   * The array holding the current value at {@link #valueOffset()}, {@link #valueLength()} bytes:
+   * the arena's own, a view valid as long as the memtable, not to be modified.
+   */
+  public byte[] valueArray() {
+    checkValid();
+    return table.valueArray(table.entryOf(node));
+  }
+
+  /** Where the current value starts in {@link #valueArray()}. */
+  public int valueOffset() {
+    checkValid();
+    return table.valueOffset(table.entryOf(node));
+  }
+
+  /** Bytes of the current value. */
+  public int valueLength() {
+    checkValid();
+    return table.valueLength(table.entryOf(node));
+  }
+
   /** Releases nothing (memtables hold no files); present for the iterator contract. Idempotent. */
   @Override
   public void close() {

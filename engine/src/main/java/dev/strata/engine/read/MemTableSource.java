@@ -2,7 +2,6 @@ package dev.strata.engine.read;
 
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.memtable.MemTableIterator;
-import dev.strata.sstable.key.EncodedKeys;
 import dev.strata.sstable.key.InternalKey;
 
 /**
@@ -14,8 +13,8 @@ public final class MemTableSource implements InternalIterator {
   private final MemTableIterator it;
   private byte[] keyBuffer = new byte[64];
   private int keyLength;
-  /** The current value once {@link #cacheViews} ran at this position; null after every move. */
-  private byte[] value;
+  /** Whether {@link #keyBuffer} holds the current key; false after every move. */
+  private boolean keyCached;
 
   public MemTableSource(MemTable memTable) {
     this.it = memTable.iterator();
@@ -23,25 +22,25 @@ public final class MemTableSource implements InternalIterator {
 
   @Override
   public void seekToFirst() {
-    value = null;
+    keyCached = false;
     it.seekToFirst();
   }
 
   @Override
   public void seekToLast() {
-    value = null;
+    keyCached = false;
     it.seekToLast();
   }
 
   @Override
   public void seek(InternalKey target) {
-    value = null;
+    keyCached = false;
     it.seek(target);
   }
 
   @Override
   public void seekForPrev(InternalKey target) {
-    value = null;
+    keyCached = false;
     it.seekForPrev(target);
   }
 
@@ -52,13 +51,13 @@ public final class MemTableSource implements InternalIterator {
 
   @Override
   public void next() {
-    value = null;
+    keyCached = false;
     it.next();
   }
 
   @Override
   public void prev() {
-    value = null;
+    keyCached = false;
     it.prev();
   }
 
@@ -73,44 +72,48 @@ public final class MemTableSource implements InternalIterator {
   }
 
   /**
-   * The current key encoded into a buffer this source reuses, and the value, both made once per
-   * position (a flush reads each several times): a memtable entry has no encoded form to view.
+   * The current key encoded into a buffer this source reuses, once per position (a flush reads it
+   * several times), straight from the arena: a memtable entry has no encoded key to view, but needs
+   * no key object to make one.
    */
   @Override
   public byte[] encodedKey() {
-    cacheViews();
+    cacheKey();
     return keyBuffer;
   }
 
   @Override
   public int encodedKeyLength() {
-    cacheViews();
+    cacheKey();
     return keyLength;
   }
 
+  /** The value as a view of the arena (no copy: a flush copies each value once, into its block). */
   @Override
   public byte[] valueArray() {
-    cacheViews();
-    return value;
+    return it.valueArray();
+  }
+
+  @Override
+  public int valueOffset() {
+    return it.valueOffset();
   }
 
   @Override
   public int valueLength() {
-    cacheViews();
-    return value.length;
+    return it.valueLength();
   }
 
-  private void cacheViews() {
-    if (value != null) {
+  private void cacheKey() {
+    if (keyCached) {
       return;
     }
-    InternalKey k = it.key();
-    keyLength = EncodedKeys.length(k);
+    keyLength = it.encodedKeyLength();
     if (keyBuffer.length < keyLength) {
       keyBuffer = new byte[Math.max(keyLength, keyBuffer.length * 2)];
     }
-    EncodedKeys.encode(k, keyBuffer);
-    value = it.value();
+    it.encodeKey(keyBuffer);
+    keyCached = true;
   }
 
   @Override

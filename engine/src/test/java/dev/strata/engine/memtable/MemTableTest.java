@@ -26,6 +26,43 @@ final class MemTableTest {
     return s.getBytes();
   }
 
+  /** The views a flush reads (issue 10: no key object, no value copy) hold the copies' bytes. */
+  @Test
+  void encodedKeyAndValueViews_holdWhatTheKeyAndValueCopiesHold() {
+    long seed = System.nanoTime();
+    java.util.Random r = new java.util.Random(seed);
+    MemTable mem = new MemTable();
+    for (long s = 1; s <= 3000; s++) {
+      byte[] row = new byte[1 + r.nextInt(40)];
+      r.nextBytes(row);
+      byte[] column = new byte[r.nextInt(3) == 0 ? 0 : r.nextInt(20)];
+      r.nextBytes(column);
+      ValueKind kind = r.nextInt(4) == 0 ? ValueKind.DELETE : ValueKind.PUT;
+      int valueBound = r.nextInt(10) == 0 ? 300_000 : 200; // some values get chunks of their own
+      byte[] value = new byte[kind == ValueKind.PUT ? r.nextInt(valueBound) : 0];
+      r.nextBytes(value);
+      mem.add(new InternalKey(row, column, s, kind), value);
+    }
+    MemTableIterator it = mem.iterator();
+    int entries = 0;
+    byte[] buffer = new byte[128];
+    for (it.seekToFirst(); it.isValid(); it.next(), entries++) {
+      byte[] expectedKey = dev.strata.sstable.key.EncodedKeys.encode(it.key());
+      assertEquals(expectedKey.length, it.encodedKeyLength(), "seed " + seed);
+      if (buffer.length < it.encodedKeyLength()) {
+        buffer = new byte[it.encodedKeyLength()];
+      }
+      it.encodeKey(buffer);
+      assertArrayEquals(
+          expectedKey, java.util.Arrays.copyOf(buffer, expectedKey.length), "seed " + seed);
+      byte[] value = it.value();
+      assertEquals(value.length, it.valueLength(), "seed " + seed);
+      assertArrayEquals(value, java.util.Arrays.copyOfRange(it.valueArray(), it.valueOffset(),
+          it.valueOffset() + it.valueLength()), "seed " + seed);
+    }
+    assertEquals(3000, entries);
+  }
+
   @Test
   void get_newestVersionAtOrBelowTheSnapshotWins() {
     MemTable mem = new MemTable();
