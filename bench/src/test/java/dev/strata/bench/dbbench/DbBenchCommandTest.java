@@ -169,8 +169,11 @@ final class DbBenchCommandTest {
       assertEquals(!rocks, r.number(Column.RATIO_TO_ROCKSDB_LRU) != null, where);
       if (!rocks && b == Benchmark.READRANDOM) {
         // Every present Get consults an index of each table it reads: a block read or a cache hit.
-        assertTrue(r.number(Column.INDEX_BLOCKS_READ_PER_OP) + r.number(Column.INDEX_HITS_PER_OP)
-            >= 1.0, where);
+        // The cells hold 6 significant digits, so two that sum to exactly 1 may read 0.99999994
+        // (1.84942E-4 + 0.999815 failed this once): compare with that rounding allowed.
+        double indexPerOp =
+            r.number(Column.INDEX_BLOCKS_READ_PER_OP) + r.number(Column.INDEX_HITS_PER_OP);
+        assertTrue(indexPerOp >= 1.0 - 1e-5, where + ": " + indexPerOp);
       }
       double found = r.number(Column.FOUND_PER_OP);
       switch (b) {
@@ -202,8 +205,11 @@ final class DbBenchCommandTest {
       assertEquals(!rocks, r.number(Column.RATIO_TO_ROCKSDB_LRU) != null, where);
       if (!rocks && b == Benchmark.READRANDOM) {
         // Every present Get consults an index of each table it reads: a block read or a cache hit.
-        assertTrue(r.number(Column.INDEX_BLOCKS_READ_PER_OP) + r.number(Column.INDEX_HITS_PER_OP)
-            >= 1.0, where);
+        // The cells hold 6 significant digits, so two that sum to exactly 1 may read 0.99999994
+        // (1.84942E-4 + 0.999815 failed this once): compare with that rounding allowed.
+        double indexPerOp =
+            r.number(Column.INDEX_BLOCKS_READ_PER_OP) + r.number(Column.INDEX_HITS_PER_OP);
+        assertTrue(indexPerOp >= 1.0 - 1e-5, where + ": " + indexPerOp);
       }
       assertTrue(!tree || r.get(Column.TABLES_PER_LEVEL).contains(" "),
           "the write built a tree below level 0: " + where + " " + r.get(Column.TABLES_PER_LEVEL));
