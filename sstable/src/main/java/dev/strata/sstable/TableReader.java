@@ -366,9 +366,22 @@ public final class TableReader implements Closeable {
    * @param snapshot the largest visible sequence; {@link InternalKey#MAX_SEQUENCE} sees everything
    */
   public GetResult get(FilterProbe probe, long snapshot) throws IOException {
+    CellLookup out = new CellLookup();
+    get(probe, snapshot, out);
+    return out.toResult(probe.row(), probe.column());
+  }
+
+  /**
+   * {@link #get(FilterProbe, long)} into {@code out}, which it clears first: a caller that reuses
+   * one holder for its lookups (the engine's Get path, one per thread) allocates no result and no
+   * cell key, only the value's copy when the cell is found.
+   */
+  public void get(FilterProbe probe, long snapshot, CellLookup out) throws IOException {
     Objects.requireNonNull(probe, "probe");
+    Objects.requireNonNull(out, "out");
     checkSnapshot(snapshot);
     checkOpen();
+    out.clear();
     int admitted = admit(probe);
     if (admitted != OUT_OF_RANGE) {
       counters.tablesConsulted.increment();
@@ -376,50 +389,44 @@ public final class TableReader implements Closeable {
     if (admitted == SKIPPED) {
       counters.tablesSkippedByFilter.increment();
     }
-    return admitted == OUT_OF_RANGE || admitted == SKIPPED
-        ? GetResult.ABSENT
-        : pointLookup(probe, admitted, snapshot, SEARCHES.get(), null);
+    if (admitted != OUT_OF_RANGE && admitted != SKIPPED) {
+      pointLookup(probe, admitted, snapshot, SEARCHES.get(), null, out);
+    }
   }
 
   /**
-   * The index and data block part of one Get, searched in place ({@link PointSearch}): no cursor and
-   * no decoded key; the result's cell key holds the probe's row and column arrays. Falls back to
+   * The index and data block part of one Get, searched in place ({@link PointSearch}) into {@code
+   * out} (clear on entry): no cursor and no decoded key. Falls back to
    * {@link #lookup} for an index block with entries between its restart points (none is written).
    * A batch passes its {@link Resume} (its cells' searches then run in key order), a single Get null.
    */
-  private GetResult pointLookup(FilterProbe probe, int admitted, long snapshot, PointSearch search,
-      Resume resume) throws IOException {
+  private void pointLookup(FilterProbe probe, int admitted, long snapshot, PointSearch search,
+      Resume resume, CellLookup out) throws IOException {
     byte[] row = probe.row();
-    InternalKey cell = null;
-    byte[] value = null;
     if ((admitted & CELL_MAYBE) != 0) {
       int found = find(search.target(row, probe.column(), snapshot), false, resume);
       if (found == IN_PLACE_UNSUPPORTED) {
-        return lookup(new TableCursor(this), probe, admitted, snapshot);
+        lookup(new TableCursor(this), probe, admitted, snapshot, out);
+        return;
       }
       if (found == PointSearch.FOUND) {
-        cell = new InternalKey(row, probe.column(), search.sequence(), search.kind());
-        value = search.value();
+        out.cell(search.sequence(), search.kind(), search.value());
       }
     }
-    long rowTombstone = GetResult.NO_ROW_TOMBSTONE;
     if ((admitted & TOMBSTONE_MAYBE) != 0) {
       // Not resumed: (row, empty column) may sort before the cell of an earlier probe.
       int found = find(search.target(row, EMPTY, snapshot), true, null);
       if (found == IN_PLACE_UNSUPPORTED) {
-        return lookup(new TableCursor(this), probe, admitted, snapshot);
+        lookup(new TableCursor(this), probe, admitted, snapshot, out);
+        return;
       }
       if (found == PointSearch.FOUND) {
-        rowTombstone = search.sequence();
+        out.rowTombstone(search.sequence());
       }
     }
-    if (cell == null && rowTombstone == GetResult.NO_ROW_TOMBSTONE) {
-      if (properties.filterType() != FilterType.NONE) {
-        counters.filterFalsePositives.increment();
-      }
-      return GetResult.ABSENT;
+    if (out.isAbsent() && properties.filterType() != FilterType.NONE) {
+      counters.filterFalsePositives.increment();
     }
-    return new GetResult(cell, value, rowTombstone);
   }
 
   /** {@link #find}: an index block has entries between its restart points; use a cursor. */
@@ -602,10 +609,15 @@ public final class TableReader implements Closeable {
     counters.tablesSkippedByFilter.add(skipped);
     PointSearch search = new PointSearch();
     Resume resume = new Resume();
+    CellLookup found = new CellLookup();
     for (int i = 0; i < n; i++) {
-      out[i] = admitted[i] == OUT_OF_RANGE || admitted[i] == SKIPPED
-          ? GetResult.ABSENT
-          : pointLookup(sorted[i], admitted[i], snapshot, search, resume);
+      if (admitted[i] == OUT_OF_RANGE || admitted[i] == SKIPPED) {
+        out[i] = GetResult.ABSENT;
+      } else {
+        found.clear();
+        pointLookup(sorted[i], admitted[i], snapshot, search, resume, found);
+        out[i] = found.toResult(sorted[i].row(), sorted[i].column());
+      }
     }
   }
 
@@ -691,25 +703,23 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * The index and data block part of a Get whose filter admitted {@code admitted}, through a cursor:
-   * for an index with entries between its restart points, which {@link PointSearch} does not search.
+   * The index and data block part of a Get whose filter admitted {@code admitted}, through a cursor,
+   * into {@code out}: for an index with entries between its restart points, which {@link
+   * PointSearch} does not search.
    */
-  private GetResult lookup(TableCursor cursor, FilterProbe probe, int admitted, long snapshot)
-      throws IOException {
+  private void lookup(TableCursor cursor, FilterProbe probe, int admitted, long snapshot,
+      CellLookup out) throws IOException {
+    out.clear(); // the in-place search may have filled part of it before it fell back
     byte[] row = probe.row();
     boolean cellMaybe = (admitted & CELL_MAYBE) != 0;
     boolean tombstoneMaybe = (admitted & TOMBSTONE_MAYBE) != 0;
-    InternalKey cell = null;
-    byte[] value = null;
     if (cellMaybe) {
       InternalKey target = new InternalKey(row, probe.column(), snapshot, ValueKind.PUT);
       cursor.seek(target);
       if (cursor.isValid() && cursor.inCell(row, probe.column())) {
-        cell = cursor.key();
-        value = cursor.value();
+        out.cell(cursor.sequence(), cursor.kind(), cursor.value());
       }
     }
-    long rowTombstone = GetResult.NO_ROW_TOMBSTONE;
     if (tombstoneMaybe) {
       if (!cellMaybe || probe.column().length != 0) {
         // A plain seek: (row, empty column) may sort before the cell sought just now.
@@ -717,19 +727,15 @@ public final class TableReader implements Closeable {
       } // else the cursor already stands on the newest visible entry of (row, empty column)
       while (cursor.isValid() && cursor.inCell(row, EMPTY)) {
         if (cursor.kind() == ValueKind.DELETE_ROW) {
-          rowTombstone = cursor.sequence();
+          out.rowTombstone(cursor.sequence());
           break;
         }
         cursor.next();
       }
     }
-    if (cell == null && rowTombstone == GetResult.NO_ROW_TOMBSTONE) {
-      if (properties.filterType() != FilterType.NONE) {
-        counters.filterFalsePositives.increment();
-      }
-      return GetResult.ABSENT;
+    if (out.isAbsent() && properties.filterType() != FilterType.NONE) {
+      counters.filterFalsePositives.increment();
     }
-    return new GetResult(cell, value, rowTombstone);
   }
 
   private static boolean inOrder(FilterProbe a, FilterProbe b) {

@@ -5,6 +5,7 @@ import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
+import dev.strata.sstable.CellLookup;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.key.InternalKey;
@@ -36,11 +37,17 @@ public final class ReadPath {
   private static final byte[] EMPTY = new byte[0];
 
   /**
-   * Each thread's probe for {@link #get}, re-aimed by every Get: a Get runs on one thread and
-   * calls no other Get, so one probe per thread serves them all.
+   * Each thread's probe and table lookup holder for {@link #get}, reused by every Get: a Get runs
+   * on one thread and calls no other Get, so one of each per thread serves them all, and a Get
+   * allocates neither.
    */
-  private static final ThreadLocal<FilterProbe> PROBES =
-      ThreadLocal.withInitial(FilterProbe::reusable);
+  private static final ThreadLocal<GetScratch> SCRATCH = ThreadLocal.withInitial(GetScratch::new);
+
+  /** See {@link #SCRATCH}. */
+  private static final class GetScratch {
+    final FilterProbe probe = FilterProbe.reusable();
+    final CellLookup found = new CellLookup();
+  }
 
   private ReadPath() {}
 
@@ -57,8 +64,9 @@ public final class ReadPath {
       // Memtable values are shared with the memtable: hand out a copy.
       return verdict == Verdict.FOUND ? r.value().clone() : null;
     }
-    // Hashed once, probed in every table; the thread's own probe, so a Get allocates none.
-    FilterProbe probe = PROBES.get().aim(row, column);
+    GetScratch scratch = SCRATCH.get();
+    FilterProbe probe = scratch.probe.aim(row, column); // hashed once, probed in every table
+    CellLookup found = scratch.found;
     // Version.tablesForRow's order, walked in place: a Get makes no list.
     Version version = view.version();
     List<TableRef> level0 = version.level(0);
@@ -66,11 +74,11 @@ public final class ReadPath {
     for (int i = 0; i < level0.size(); i++) {
       TableRef t = level0.get(i);
       if (t.metadata().coversRow(row)) {
-        r = t.get(probe, snapshot);
-        verdict = Verdict.of(r);
+        t.get(probe, snapshot, found);
+        verdict = Verdict.of(found);
         if (verdict != Verdict.UNKNOWN) {
           view.levelZeroReads().charge(wasted);
-          return verdict == Verdict.FOUND ? r.value() : null; // a fresh copy from the block
+          return verdict == Verdict.FOUND ? found.takeValue() : null; // a fresh copy from the block
         }
         wasted++;
       }
@@ -79,10 +87,10 @@ public final class ReadPath {
     for (int level = 1; level < Version.NUM_LEVELS; level++) {
       TableRef t = version.tableCovering(level, row);
       if (t != null) {
-        r = t.get(probe, snapshot);
-        verdict = Verdict.of(r);
+        t.get(probe, snapshot, found);
+        verdict = Verdict.of(found);
         if (verdict != Verdict.UNKNOWN) {
-          return verdict == Verdict.FOUND ? r.value() : null;
+          return verdict == Verdict.FOUND ? found.takeValue() : null;
         }
       }
     }

@@ -1,5 +1,6 @@
 package dev.strata.engine.read;
 
+import dev.strata.sstable.CellLookup;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
@@ -22,9 +23,21 @@ public enum Verdict {
   /** The decision for a source's lookup result: the newer of the cell entry and the row tombstone. */
   public static Verdict of(GetResult r) {
     InternalKey cell = r.cell();
-    if (cell != null && cell.sequence() > r.rowTombstoneSequence()) {
-      return cell.kind() == ValueKind.PUT ? FOUND : DELETED;
+    return cell == null
+        ? of(false, 0, null, r.rowTombstoneSequence())
+        : of(true, cell.sequence(), cell.kind(), r.rowTombstoneSequence());
+  }
+
+  /** {@link #of(GetResult)} for a table's lookup held in place. */
+  public static Verdict of(CellLookup r) {
+    return of(r.hasCell(), r.cellSequence(), r.cellKind(), r.rowTombstoneSequence());
+  }
+
+  private static Verdict of(boolean hasCell, long cellSequence, ValueKind cellKind,
+      long rowTombstoneSequence) {
+    if (hasCell && cellSequence > rowTombstoneSequence) {
+      return cellKind == ValueKind.PUT ? FOUND : DELETED;
     }
-    return r.hasRowTombstone() || cell != null ? DELETED : UNKNOWN;
+    return rowTombstoneSequence != GetResult.NO_ROW_TOMBSTONE || hasCell ? DELETED : UNKNOWN;
   }
 }

@@ -4,6 +4,7 @@ import dev.strata.engine.CorruptionException;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.read.InternalIterator;
+import dev.strata.sstable.CellLookup;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableIterator;
@@ -146,16 +147,17 @@ public final class TableRef {
   }
 
   /**
-   * See {@link TableReader#get}. Written out rather than through {@link #withReader}: the lambda
+   * See {@link TableReader#get(FilterProbe, long, CellLookup)}. Written out rather than through {@link #withReader}: the lambda
    * capturing the probe and snapshot was an allocation per table per Get. Enters the open reader
    * without a lease ({@link TableCache#enterGet}), which writes no line other threads' Gets write;
    * leases it when it is not open.
    */
-  public GetResult get(FilterProbe probe, long snapshot) throws IOException {
+  public void get(FilterProbe probe, long snapshot, CellLookup out) throws IOException {
     TableCache.Handle entered = tables.enterGet(fileKey);
     if (entered != null) {
       try {
-        return entered.reader().get(probe, snapshot);
+        entered.reader().get(probe, snapshot, out);
+        return;
       } catch (CorruptTableException e) {
         throw translate(e);
       } finally {
@@ -164,12 +166,19 @@ public final class TableRef {
     }
     TableCache.Handle h = tables.acquire(metadata.fileNumber(), metadata.level() == 0);
     try {
-      return h.reader().get(probe, snapshot);
+      h.reader().get(probe, snapshot, out);
     } catch (CorruptTableException e) {
       throw translate(e);
     } finally {
       tables.release(h);
     }
+  }
+
+  /** {@link #get(FilterProbe, long, CellLookup)} as a result object. */
+  public GetResult get(FilterProbe probe, long snapshot) throws IOException {
+    CellLookup out = new CellLookup();
+    get(probe, snapshot, out);
+    return out.toResult(probe.row(), probe.column());
   }
 
   /** See {@link TableReader#getAll}. */
