@@ -13,7 +13,6 @@ import dev.strata.sstable.format.CorruptTableException;
 import dev.strata.sstable.format.FormatVersionException;
 import dev.strata.sstable.format.SstableFormat;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * The fixed-size footer at the end of every table: the handles of the index, filter index,
@@ -37,7 +36,7 @@ record Footer(
     rowTombstoneFilter.encodeTo(b, 3 * HANDLE_BYTES);
     Bytes.putU32(b, FOOTER_VERSION_OFFSET, version);
     Bytes.putU32(b, FOOTER_CRC_OFFSET, Checksums.maskedCrc32c(b, 0, FOOTER_CRC_OFFSET));
-    System.arraycopy(SstableFormat.MAGIC, 0, b, FOOTER_MAGIC_OFFSET, SstableFormat.MAGIC.length);
+    SstableFormat.putMagic(b, FOOTER_MAGIC_OFFSET);
     return b;
   }
 
@@ -47,7 +46,7 @@ record Footer(
    */
   static Footer decode(byte[] b, Path file, long offset) throws CorruptTableException, FormatVersionException {
     assert b.length == FOOTER_BYTES;
-    if (!Arrays.equals(b, FOOTER_MAGIC_OFFSET, FOOTER_BYTES, SstableFormat.MAGIC, 0, SstableFormat.MAGIC.length)) {
+    if (!SstableFormat.hasMagic(b, FOOTER_MAGIC_OFFSET)) {
       throw new CorruptTableException(file, offset + FOOTER_MAGIC_OFFSET, "bad magic: not a table file or truncated");
     }
     int stored = Bytes.getU32(b, FOOTER_CRC_OFFSET);

@@ -2,6 +2,7 @@ package dev.strata.sstable.format;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -66,8 +67,21 @@ public final class SstableFormat {
   /** The first version whose index has two levels: a top level over index partitions. */
   public static final int VERSION_PARTITIONED_INDEX = 3;
 
-  /** The last 8 bytes of every table file, in file order. */
-  public static final byte[] MAGIC = "STRATSST".getBytes(StandardCharsets.US_ASCII);
+  /** The last 8 bytes of every table file, in file order. Private: an array constant is mutable. */
+  private static final byte[] MAGIC = "STRATSST".getBytes(StandardCharsets.US_ASCII);
+
+  /** Bytes of the magic at the end of every table file. */
+  public static final int MAGIC_BYTES = 8;
+
+  /** Writes the table magic into {@code dst} at {@code offset}. */
+  public static void putMagic(byte[] dst, int offset) {
+    System.arraycopy(MAGIC, 0, dst, offset, MAGIC_BYTES);
+  }
+
+  /** Whether {@code b} holds the table magic at {@code offset}. */
+  public static boolean hasMagic(byte[] b, int offset) {
+    return Arrays.equals(b, offset, offset + MAGIC_BYTES, MAGIC, 0, MAGIC_BYTES);
+  }
 
   /** Bytes of the fixed-size footer at the end of the file. */
   public static final int FOOTER_BYTES = 64;

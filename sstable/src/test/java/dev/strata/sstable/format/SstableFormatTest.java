@@ -1,8 +1,10 @@
 package dev.strata.sstable.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.sstable.filter.FilterKeys;
 import dev.strata.sstable.filter.FilterProbe;
@@ -30,8 +32,13 @@ final class SstableFormatTest {
   @Test
   void footer_isSixtyFourBytes_magicLast() {
     assertEquals(64, SstableFormat.FOOTER_BYTES);
-    assertEquals(SstableFormat.FOOTER_BYTES, SstableFormat.FOOTER_MAGIC_OFFSET + SstableFormat.MAGIC.length);
-    assertEquals("STRATSST", new String(SstableFormat.MAGIC, StandardCharsets.US_ASCII));
+    assertEquals(SstableFormat.FOOTER_BYTES, SstableFormat.FOOTER_MAGIC_OFFSET + SstableFormat.MAGIC_BYTES);
+    byte[] footer = new byte[SstableFormat.FOOTER_BYTES];
+    SstableFormat.putMagic(footer, SstableFormat.FOOTER_MAGIC_OFFSET);
+    assertEquals("STRATSST", new String(footer, SstableFormat.FOOTER_MAGIC_OFFSET, SstableFormat.MAGIC_BYTES, StandardCharsets.US_ASCII));
+    assertTrue(SstableFormat.hasMagic(footer, SstableFormat.FOOTER_MAGIC_OFFSET));
+    footer[SstableFormat.FOOTER_BYTES - 1] ^= 1;
+    assertFalse(SstableFormat.hasMagic(footer, SstableFormat.FOOTER_MAGIC_OFFSET));
   }
 
   @Test
