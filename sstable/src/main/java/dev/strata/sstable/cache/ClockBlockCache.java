@@ -65,8 +65,9 @@ public final class ClockBlockCache implements BlockCache {
    * cached and the next call loads again.
    *
    * Weights. An entry costs its block's heap bytes (CachedBlock.sizeBytes) plus Node.ENTRY_BYTES for
-   * the node, key, map node and future; the ghost's array is charged to its shard up front; the bound
-   * holds for that total.
+   * the node, key, map node and future; the ghost's array and, off the heap, the slab arena's
+   * free-slot stack (4 bytes per 512-byte slot) are charged to their shard up front; the bound holds
+   * for that total.
    *
    * Off-heap data blocks (offHeapData). Each shard then owns a SlabArena of its capacity, and a data
    * block is admitted as an OffHeapBlock: its bytes copied into the arena's slots, on the heap only

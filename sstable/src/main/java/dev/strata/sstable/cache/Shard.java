@@ -45,7 +45,11 @@ final class Shard {
   @GuardedBy("lock")
   private final Ghost ghost;
 
-  private final long ghostBytes;
+  /**
+   * What the shard holds besides its entries, charged up front: the ghost's array and, off the heap,
+   * the arena's bookkeeping (a free-slot stack as long as the slots, the slab objects).
+   */
+  private final long fixedBytes;
 
   @GuardedBy("lock")
   private long used;
@@ -63,8 +67,10 @@ final class Shard {
   Shard(long share, double metadataShare, double probationShare, CacheCounters counters,
       boolean offHeapData) {
     this.ghost = Ghost.forCapacity(share);
-    this.ghostBytes = ghost == null ? 0 : ghost.heapBytes();
-    this.capacity = share - ghostBytes;
+    long ghostBytes = ghost == null ? 0 : ghost.heapBytes();
+    long arenaBytes = offHeapData ? SlabArena.heapBytes(share - ghostBytes) : 0;
+    this.fixedBytes = Math.min(share, ghostBytes + arenaBytes);
+    this.capacity = share - fixedBytes;
     this.metadataTarget = (long) (capacity * metadataShare);
     this.probationTarget = (long) (capacity * probationShare);
     this.counters = counters;
@@ -351,12 +357,12 @@ final class Shard {
     return arena == null ? 0 : arena.reservedBytes();
   }
 
-  /** {bytes, blocks, metadata bytes, pinned bytes} held now; the bytes include the ghost's. */
+  /** {bytes, blocks, metadata bytes, pinned bytes} held now; the bytes include the ghost's and the arena's bookkeeping. */
   long[] held() {
     lock.lock();
     try {
       return new long[] {
-        used + ghostBytes,
+        used + fixedBytes,
         metadata.size() + main.size() + probation.size() + pinned.size(),
         metadataUsed,
         pinned.bytes()

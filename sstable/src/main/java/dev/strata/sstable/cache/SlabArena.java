@@ -91,6 +91,19 @@ public final class SlabArena {
         Integer.MAX_VALUE / slotsPerSlab);
   }
 
+  /**
+   * The heap an arena for {@code capacityBytes} takes when full, besides its blocks: 4 bytes a slot
+   * for the free stack, and per slab its entry in two arrays and the direct buffer's objects (the
+   * buffer, its cleaner and deallocator: about 160 bytes).
+   */
+  static long heapBytes(long capacityBytes) {
+    long slots = (capacityBytes + SLOT_BYTES - 1) / SLOT_BYTES;
+    long slabs = (capacityBytes + MAX_SLAB_BYTES - 1) / MAX_SLAB_BYTES;
+    return HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slots)
+        + HeapCost.align(HeapCost.ARRAY_HEADER + 8 * slabs)
+        + 160 * slabs;
+  }
+
   /** The slots a block of {@code length} bytes takes. */
   public static int slotsFor(int length) {
     return (length + SLOT_BYTES - 1) / SLOT_BYTES;
