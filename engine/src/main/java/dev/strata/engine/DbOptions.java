@@ -658,7 +658,7 @@ public final class DbOptions {
     /**
      * The block cache capacity, at least 0, from which the cache holds data blocks off the heap:
      * their bytes in direct-memory slabs of up to 4 MiB (counted against {@code
-     * -XX:MaxDirectMemorySize}, which defaults to the heap's maximum), on the heap only about 150
+     * -XX:MaxDirectMemorySize}, which defaults to the heap's maximum), on the heap only about 110
      * bytes per block besides the cache's own entry; freed when the database closes. Default 1 GiB:
      * a heap holding a gigabyte or more of cached blocks costs the collector long pauses, while a
      * smaller cache is faster on the heap (a hit on an off-heap block copies it). 0 = always,

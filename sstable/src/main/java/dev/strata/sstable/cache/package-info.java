@@ -29,7 +29,7 @@
  * {@code offHeapData} each shard keeps data blocks' bytes in a {@code SlabArena}: direct buffers of
  * up to 4 MiB, allocated as the shard fills and at most its capacity, cut into 512-byte slots that
  * any block can use (a block takes the slots its length needs, adjacent where they come from a fresh
- * slab), so there is no fragmentation to manage and the heap holds only about 150 bytes per block
+ * slab), so there is no fragmentation to manage and the heap holds only about 110 bytes per block
  * (an {@code OffHeapBlock} and its slot numbers) besides the entry. Release is deterministic: an
  * {@code OffHeapBlock} is reference counted, the cache holds one reference until it evicts the
  * block, a reader takes one while it copies the bytes out, and the last release returns the slots at
