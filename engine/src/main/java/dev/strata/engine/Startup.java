@@ -115,7 +115,7 @@ final class Startup {
     } finally {
       mutex.unlock();
     }
-    Thread warmUp = ReadPathWarmUp.start(dir, files);
+    Thread warmUp = ReadPathWarmUp.start(dir, files, options.blockCacheOffHeap());
     tables.openAhead(files, FileDescriptors.free() / 2);
     ReadPathWarmUp.await(warmUp);
   }

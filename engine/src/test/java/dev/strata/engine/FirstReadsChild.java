@@ -25,7 +25,10 @@ final class FirstReadsChild {
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[1]);
-    DbOptions options = DbOptions.builder().autoCompaction(false).blockSizeBytes(512).build();
+    // A third argument "off-heap" reads through a cache that keeps data blocks off the heap.
+    boolean offHeap = args.length > 2 && args[2].equals("off-heap");
+    DbOptions options = DbOptions.builder().autoCompaction(false).blockSizeBytes(512)
+        .blockCacheOffHeapMinBytes(offHeap ? 0 : Long.MAX_VALUE).build();
     if (args[0].equals("fill")) {
       try (Db db = Db.open(dir, options)) {
         fill(db, 0);

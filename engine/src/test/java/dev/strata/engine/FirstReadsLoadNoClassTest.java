@@ -6,21 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The first Get, batched Get, cursor seek and row read after open load no class of the engine
  * (issue 9, cold start): the open has run each read path once on the side ({@code
  * ReadPathWarmUp}), so loading, verifying and linking the paths' classes and lambdas (several
  * milliseconds of CPU each in a fresh JVM) is the open's cost, not the first read's. Checked in a
- * fresh JVM, from its class-loading log, on a database with tables at level 0 and below it.
+ * fresh JVM, from its class-loading log, on a database with tables at level 0 and below it, with
+ * data blocks in the cache on the heap and off it (the slab and copy-out paths are warmed too).
  */
 final class FirstReadsLoadNoClassTest {
   @TempDir Path dir;
 
-  @Test
-  void firstReadsAfterOpen_loadNoEngineClass() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"heap", "off-heap"})
+  void firstReadsAfterOpen_loadNoEngineClass(String blocks) throws Exception {
     Path db = dir.resolve("db");
     Path fillOutput = dir.resolve("fill.out");
     ChildJvm fill = ChildJvm.await(
@@ -28,7 +31,7 @@ final class FirstReadsLoadNoClassTest {
     assertEquals(0, fill.exit(), fill.output());
 
     Path output = dir.resolve("read.out");
-    Process p = ChildJvm.startLoggingClasses(FirstReadsChild.class, output, "read", db.toString());
+    Process p = ChildJvm.startLoggingClasses(FirstReadsChild.class, output, "read", db.toString(), blocks);
     ChildJvm read = ChildJvm.await(p, output);
     List<String> lines = read.output().lines().toList();
     assertEquals(0, read.exit(), read.output());

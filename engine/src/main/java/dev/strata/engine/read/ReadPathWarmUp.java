@@ -60,12 +60,16 @@ public final class ReadPathWarmUp {
   /**
    * Starts warming the read paths on tables of {@code files} (the database in {@code dir}) on a
    * daemon thread, unless a warm-up has run in this JVM: the thread, for {@link #await}, or null.
+   * With {@code offHeapBlocks} (the database's cache keeps data blocks off the heap) the private
+   * cache does too, so that the slab, reference-count and copy-out paths are warm as well: left
+   * cold, they made the first Get of a 4 GiB cache 3.3 ms against 0.7 ms with heap blocks. Only the
+   * first open of a JVM warms, so a later database with the other kind of cache is not warmed.
    */
-  public static Thread start(Path dir, List<FileMetadata> files) {
+  public static Thread start(Path dir, List<FileMetadata> files, boolean offHeapBlocks) {
     if (files.isEmpty() || STARTED.get() || !STARTED.compareAndSet(false, true)) {
       return null;
     }
-    Thread t = new Thread(() -> run(dir, files), "strata-read-warm-up");
+    Thread t = new Thread(() -> run(dir, files, offHeapBlocks), "strata-read-warm-up");
     t.setDaemon(true);
     t.start();
     return t;
@@ -86,9 +90,9 @@ public final class ReadPathWarmUp {
     }
   }
 
-  private static void run(Path dir, List<FileMetadata> files) {
+  private static void run(Path dir, List<FileMetadata> files, boolean offHeapBlocks) {
     try (TableCache tables = new TableCache(dir, TableCache.UNLIMITED,
-        new ClockBlockCache(CACHE_BYTES, 1), new ReadCounters())) {
+        new ClockBlockCache(CACHE_BYTES, 1, offHeapBlocks), new ReadCounters())) {
       List<List<TableRef>> levels = new ArrayList<>();
       for (int level = 0; level < Version.NUM_LEVELS; level++) {
         levels.add(new ArrayList<>());
