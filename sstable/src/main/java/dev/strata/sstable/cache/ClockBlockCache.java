@@ -133,7 +133,7 @@ public final class ClockBlockCache implements BlockCache {
 
   /**
    * A cache of {@code capacityBytes} in {@code shardCount} shards, with the default shares, holding
-   * data blocks off the heap when {@code offHeapData}: in direct-memory slabs of up to 4 MiB that
+   * data blocks off the heap when {@code offHeapData}: in direct-memory slabs of up to 256 KiB that
    * {@link #close} frees.
    */
   public ClockBlockCache(long capacityBytes, int shardCount, boolean offHeapData) {

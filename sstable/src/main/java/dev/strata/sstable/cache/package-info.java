@@ -27,7 +27,7 @@
  * <p>Off the heap. A cache of gigabytes of blocks on the heap costs the collector: G1 copies and
  * marks the live blocks, and a 4 GiB cache under {@code readrandom} paused it up to 342 ms. With
  * {@code offHeapData} each shard keeps data blocks' bytes in a {@code SlabArena}: direct buffers of
- * up to 4 MiB, allocated as the shard fills and at most its capacity, cut into 512-byte slots that
+ * up to 256 KiB, allocated as the shard fills and at most its capacity, cut into 512-byte slots that
  * any block can use (a block takes the slots its length needs, adjacent where they come from a fresh
  * slab), so there is no fragmentation to manage and the heap holds only about 110 bytes per block
  * (an {@code OffHeapBlock} and its slot numbers) besides the entry. Release is deterministic: an
