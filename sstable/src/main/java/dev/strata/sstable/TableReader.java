@@ -541,8 +541,7 @@ public final class TableReader implements Closeable {
       return b;
     }
     BlockHandle h = handleIn(index, valueOffset, what);
-    BlockCacheKey k = key;
-    return onHeap(k, h, kind, () -> readBlock(channel, path, h, type), scratch);
+    return onHeap(key, h, kind, () -> readBlock(channel, path, h, type), scratch);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.function.IntFunction;
 
 /**
@@ -199,14 +200,14 @@ public final class SlabArena {
     int slab = slabCount++;
     ByteBuffer[] grown = slabs;
     if (slab == grown.length) {
-      grown = java.util.Arrays.copyOf(grown, Math.max(4, 2 * slab));
-      usedPerSlab = java.util.Arrays.copyOf(usedPerSlab, grown.length);
+      grown = Arrays.copyOf(grown, Math.max(4, 2 * slab));
+      usedPerSlab = Arrays.copyOf(usedPerSlab, grown.length);
     }
     grown[slab] = b;
     slabs = grown; // published (volatile) before any of the slab's slots is handed out
     slabsHeld++;
     if (free.length < slabCount * slotsPerSlab) { // room to free every slot handed out
-      free = java.util.Arrays.copyOf(free, Math.max(slabCount * slotsPerSlab, 2 * free.length));
+      free = Arrays.copyOf(free, Math.max(slabCount * slotsPerSlab, 2 * free.length));
     }
     // Pushed last slot first, so a fresh slab hands out ascending, adjacent slots.
     for (int i = slotsPerSlab - 1; i >= 0; i--) {
