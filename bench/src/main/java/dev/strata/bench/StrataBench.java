@@ -1,6 +1,7 @@
 package dev.strata.bench;
 
 import dev.strata.bench.bloom.FiltersCommand;
+import dev.strata.bench.cache.CacheHeapCommand;
 import dev.strata.bench.cache.CacheSimCommand;
 import dev.strata.bench.dbbench.CompactionReadsCommand;
 import dev.strata.bench.dbbench.DbBenchCommand;
@@ -45,6 +46,7 @@ import picocli.CommandLine.Spec;
       VerifyCommand.class,
       StatsCommand.class,
       CacheSimCommand.class,
+      CacheHeapCommand.class,
       CompactionReadsCommand.class,
     })
 public final class StrataBench implements Runnable {

@@ -525,23 +525,24 @@ public final class TableReader implements Closeable {
 
   /**
    * The block whose handle is the value at {@code valueOffset} of {@code index}, through the cache
-   * under {@code key} (made here when null); a hit makes no handle and no loader. A data block the
+   * under {@code key} (looked up as two longs when null, a key made only on a miss); a hit makes no
+   * key, handle or loader. A data block the
    * cache holds off the heap is copied back ({@link #onHeap}), into this thread's scratch array when
    * {@code scratch}.
    */
   private Block blockAt(Block index, int valueOffset, BlockCacheKey key, BlockKind kind,
       BlockType type, String what, boolean scratch) throws IOException {
-    if (key == null) {
-      key = new BlockCacheKey(fileNumber, Bytes.getU64(index.data, valueOffset));
-    }
-    CachedBlock hit = cache.getIfPresent(key, kind);
+    CachedBlock hit = key != null
+        ? cache.getIfPresent(key, kind)
+        : cache.getIfPresent(fileNumber, Bytes.getU64(index.data, valueOffset), kind); // no key made
     Block b = hit == null ? null : onHeap(hit, scratch);
     if (b != null) {
       counters.countHit(kind);
       return b;
     }
     BlockHandle h = handleIn(index, valueOffset, what);
-    return onHeap(key, h, kind, () -> readBlock(channel, path, h, type), scratch);
+    BlockCacheKey k = key != null ? key : new BlockCacheKey(fileNumber, h.offset());
+    return onHeap(k, h, kind, () -> readBlock(channel, path, h, type), scratch);
   }
 
   /**

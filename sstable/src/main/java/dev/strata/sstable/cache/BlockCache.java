@@ -60,6 +60,15 @@ public interface BlockCache {
     return null;
   }
 
+  /**
+   * {@link #getIfPresent(BlockCacheKey, BlockKind)} for the block at {@code offset} of table {@code
+   * fileNumber}, without a key object: the Get path's lookup of a data block, whose key it would
+   * otherwise make per call. By default makes the key and asks {@code getIfPresent}.
+   */
+  default <T extends CachedBlock> T getIfPresent(long fileNumber, long offset, BlockKind kind) {
+    return getIfPresent(new BlockCacheKey(fileNumber, offset), kind);
+  }
+
   /** A snapshot of the counters and the bytes held. */
   CacheStats stats();
 

@@ -16,6 +16,11 @@ public record BlockCacheKey(long fileNumber, long offset) {
    * few KiB apart) spread over all shards.
    */
   public long mixedHash() {
+    return mixedHash(fileNumber, offset);
+  }
+
+  /** {@link #mixedHash()} of the key (fileNumber, offset), for lookups that make no key. */
+  public static long mixedHash(long fileNumber, long offset) {
     long h = fileNumber * 0x9E3779B97F4A7C15L + offset;
     h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;
     h = (h ^ (h >>> 27)) * 0x94D049BB133111EBL;

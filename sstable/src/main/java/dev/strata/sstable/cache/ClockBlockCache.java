@@ -24,7 +24,8 @@ public final class ClockBlockCache implements BlockCache {
    * over the first shards) and one lock. The lock guards eviction and the segment queues; it is never
    * taken on a hit.
    *
-   * Hits. Each shard keeps a ConcurrentHashMap from key to node. A hit is a map read, a volatile read
+   * Hits. Each shard keeps a NodeTable from key to node, read without a lock and keyed by two longs,
+   * so a lookup allocates no key. A hit is a table read, a volatile read
    * of the node's block and, while the node's frequency is below 3, one racy volatile write raising
    * it: CLOCK's reference bit widened to S3-FIFO's two-bit counter [1]. Hits on a hot block stop
    * writing once its counter saturates, so readers of the same blocks do not bounce a cache line, and
@@ -59,13 +60,14 @@ public final class ClockBlockCache implements BlockCache {
    * cache does without a strict capacity limit. Its last unpin puts it back in the clock (metadata
    * into its segment), and the shard sheds what it then holds over capacity.
    *
-   * Single flight. A miss puts a loading node in the map with putIfAbsent; concurrent misses of the
-   * same key find it and wait on its future instead of loading [3]. A failed load removes the node
+   * Single flight. A miss puts a loading node in the table under the shard's lock, after looking
+   * again there (the lock-free lookup may miss a node while the table doubles); concurrent misses
+   * of the same key find it and wait on its future instead of loading [3]. A failed load removes the node
    * and completes the future with the loader's exception, which every waiter throws too; nothing is
    * cached and the next call loads again.
    *
    * Weights. An entry costs its block's heap bytes (CachedBlock.sizeBytes) plus Node.ENTRY_BYTES for
-   * the node, key, map node and future; the ghost's array and, off the heap, the slab arena's
+   * the node and its table slots; the ghost's array and, off the heap, the slab arena's
    * free-slot stack (4 bytes per 512-byte slot) are charged to their shard up front; the bound holds
    * for that total.
    *
@@ -204,11 +206,12 @@ public final class ClockBlockCache implements BlockCache {
       counters.miss(kind);
       return Objects.requireNonNull(loader.load(), "loader returned null");
     }
-    Shard shard = shardOf(key);
-    Node n = shard.map.get(key);
+    long hash = key.mixedHash();
+    Shard shard = shardOf(hash);
+    Node n = shard.table.get(key.fileNumber(), key.offset(), hash);
     if (n == null) {
-      Node mine = new Node(key, kind);
-      n = shard.map.putIfAbsent(key, mine);
+      Node mine = new Node(key.fileNumber(), key.offset(), kind);
+      n = shard.putIfAbsent(mine, hash); // the lock-free lookup can miss a node: see NodeTable
       if (n == null) {
         return load(shard, mine, loader);
       }
@@ -230,7 +233,7 @@ public final class ClockBlockCache implements BlockCache {
       if (capacity == 0) {
         return block;
       }
-      CachedBlock pinned = shardOf(key).pin(key, kind, block);
+      CachedBlock pinned = shardOf(key.mixedHash()).pin(key, kind, block);
       if (pinned != null) {
         return cast(pinned);
       }
@@ -242,18 +245,25 @@ public final class ClockBlockCache implements BlockCache {
   public void unpin(BlockCacheKey key) {
     Objects.requireNonNull(key, "key");
     if (capacity > 0) {
-      shardOf(key).unpin(key);
+      shardOf(key.mixedHash()).unpin(key);
     }
   }
 
   @Override
   public <T extends CachedBlock> T getIfPresent(BlockCacheKey key, BlockKind kind) {
     Objects.requireNonNull(key, "key");
+    return getIfPresent(key.fileNumber(), key.offset(), kind);
+  }
+
+  /** {@inheritDoc} Allocates nothing: the key is looked up as two longs. */
+  @Override
+  public <T extends CachedBlock> T getIfPresent(long fileNumber, long offset, BlockKind kind) {
     Objects.requireNonNull(kind, "kind");
     if (capacity == 0) {
       return null;
     }
-    Node n = shardOf(key).map.get(key);
+    long hash = BlockCacheKey.mixedHash(fileNumber, offset);
+    Node n = shardOf(hash).table.get(fileNumber, offset, hash);
     CachedBlock block = n == null ? null : n.block;
     if (block == null) {
       return null; // absent, or being loaded: getOrLoad waits for it
@@ -263,8 +273,8 @@ public final class ClockBlockCache implements BlockCache {
     return cast(block);
   }
 
-  private Shard shardOf(BlockCacheKey key) {
-    return shards[(int) (((key.mixedHash() >>> 32) * shards.length) >>> 32)];
+  private Shard shardOf(long hash) {
+    return shards[(int) (((hash >>> 32) * shards.length) >>> 32)];
   }
 
   private <T extends CachedBlock> T load(Shard shard, Node n, Loader<T> loader) throws IOException {
@@ -273,7 +283,7 @@ public final class ClockBlockCache implements BlockCache {
     try {
       block = Objects.requireNonNull(loader.load(), "loader returned null");
     } catch (Throwable t) {
-      shard.map.remove(n.key, n);
+      shard.remove(n);
       n.loaded.completeExceptionally(t);
       throw t;
     }

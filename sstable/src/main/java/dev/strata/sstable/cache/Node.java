@@ -16,18 +16,20 @@ final class Node {
 
   /**
    * The cache's own cost per entry, charged on top of the block's {@link CachedBlock#sizeBytes}: this
-   * node (seven references, two ints and a long: 56 bytes), its key (two longs: 32), the map's node
-   * (hash, key, value, next: 32), about two slots of the map's table (8), and the future (result and
-   * waiter stack: 24), which stays reachable from the node after the load.
+   * node (seven references, two ints and three longs: 72 bytes) and about two slots of its shard's
+   * {@link NodeTable} (8; the table holds between one and two slots per node). The future of a load
+   * is dropped once the load completes, and the key is two longs in the node, so neither is charged.
    */
-  static final int ENTRY_BYTES = (int) (HeapCost.object(7 * HeapCost.REFERENCE + 4 + 4 + 8)
-      + HeapCost.object(2 * 8)
-      + HeapCost.object(4 + 3 * HeapCost.REFERENCE)
-      + 2 * HeapCost.REFERENCE
-      + HeapCost.object(2 * HeapCost.REFERENCE));
+  static final int ENTRY_BYTES = (int) (HeapCost.object(7 * HeapCost.REFERENCE + 2 * 4 + 3 * 8)
+      + 2 * HeapCost.REFERENCE);
 
-  final BlockCacheKey key;
+  /** The block's key: its table's file number and its offset in the file. */
+  final long fileNumber;
+  final long offset;
   final BlockKind kind;
+
+  /** The next node of its {@link NodeTable} bucket; see there for who writes it. */
+  volatile Node chain;
 
   /**
    * Completes with the loaded block, or with the loader's exception. Set to null once a load has
@@ -55,9 +57,20 @@ final class Node {
   Node prev;
   Node next;
 
-  Node(BlockCacheKey key, BlockKind kind) {
-    this.key = key;
+  Node(long fileNumber, long offset, BlockKind kind) {
+    this.fileNumber = fileNumber;
+    this.offset = offset;
     this.kind = kind;
+  }
+
+  /** The key's {@link BlockCacheKey#mixedHash}: the shard, bucket and ghost slot it chooses. */
+  long hash() {
+    return BlockCacheKey.mixedHash(fileNumber, offset);
+  }
+
+  @Override
+  public String toString() {
+    return kind + " block " + fileNumber + "@" + offset;
   }
 
   /** Records a hit: one volatile read, and a write only while the counter can still rise. */

@@ -32,7 +32,7 @@ final class Segment {
 
   /** Appends {@code n}, which must be in no segment. */
   void addLast(Node n) {
-    assert n.segment == null : n.key + " already in " + n.segment.name;
+    assert n.segment == null : n + " already in " + n.segment.name;
     n.segment = this;
     n.prev = tail;
     n.next = null;
@@ -64,7 +64,7 @@ final class Segment {
 
   /** Removes {@code n}, which must be in this segment. */
   void remove(Node n) {
-    assert n.segment == this : n.key + " not in " + name;
+    assert n.segment == this : n + " not in " + name;
     if (n.prev == null) {
       head = n.next;
     } else {

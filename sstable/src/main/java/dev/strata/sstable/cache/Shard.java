@@ -1,18 +1,19 @@
 package dev.strata.sstable.cache;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One shard of a {@link ClockBlockCache}: a lock-free map for lookups and, under one lock, three
+ * One shard of a {@link ClockBlockCache}: a lock-free table for lookups and, under one lock, three
  * segments and the eviction that keeps the shard within its bytes. The policy is explained in
  * {@link ClockBlockCache}; this class carries it out.
  *
- * <p>Thread-safe: {@link #map} is concurrent; everything else is guarded by {@link #lock}.
+ * <p>Thread-safe: {@link #table} is read without the lock and changed under it; everything else is
+ * guarded by {@link #lock}.
  */
 final class Shard {
-  final ConcurrentHashMap<BlockCacheKey, Node> map = new ConcurrentHashMap<>();
+  /** The nodes by key: read without the lock, changed under it. */
+  final NodeTable table = new NodeTable();
   final ReentrantLock lock = new ReentrantLock();
 
   /** The bytes the shard's entries may cost: its share of the cache less the ghost's cost. */
@@ -82,7 +83,7 @@ final class Shard {
    * can never be its own victim; a data block goes into the arena when the shard has one (the node
    * then holds the off-heap copy), else, or when the arena is out of slots, stays on the heap. A node
    * larger than the whole shard, or a data block that would fit only by evicting metadata below its
-   * floor, leaves the map instead: its callers keep the block, and nothing else is disturbed beyond
+   * floor, leaves the table instead: its callers keep the block, and nothing else is disturbed beyond
    * the data blocks already evicted for it.
    */
   void admit(Node n, CachedBlock block) {
@@ -94,7 +95,7 @@ final class Shard {
         return;
       }
       if (closed) {
-        map.remove(n.key, n);
+        table.remove(n);
         return;
       }
       CachedBlock stored = block;
@@ -108,7 +109,7 @@ final class Shard {
         }
       }
       if (!makeRoom(n, charge)) {
-        map.remove(n.key, n);
+        table.remove(n);
         if (stored != block) {
           stored.evicted();
         }
@@ -121,11 +122,39 @@ final class Shard {
         metadataUsed += charge;
         metadata.addLast(n);
         demoteMetadataOverflow();
-      } else if (ghost != null && ghost.remove(n.key.mixedHash())) {
+      } else if (ghost != null && ghost.remove(n.hash())) {
         main.addLast(n); // missed again soon after it left probation: used twice
       } else {
         probation.addLast(n);
       }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Adds loading node {@code mine} unless the shard holds a node of its key, which is returned: the
+   * authoritative lookup behind a lock-free miss. A closed shard still adds it (its admit takes it
+   * out again), so the loading caller and its waiters share the load as before.
+   */
+  Node putIfAbsent(Node mine, long hash) {
+    lock.lock();
+    try {
+      Node n = table.get(mine.fileNumber, mine.offset, hash);
+      if (n == null) {
+        table.put(mine);
+      }
+      return n;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Takes node {@code n}, whose load failed, out of the table. */
+  void remove(Node n) {
+    lock.lock();
+    try {
+      table.remove(n);
     } finally {
       lock.unlock();
     }
@@ -158,7 +187,7 @@ final class Shard {
   CachedBlock pin(BlockCacheKey key, BlockKind kind, CachedBlock block) {
     lock.lock();
     try {
-      Node n = map.get(key);
+      Node n = table.get(key.fileNumber(), key.offset(), key.mixedHash());
       if (closed) {
         return block; // caches nothing: as a cache of capacity 0
       }
@@ -166,16 +195,13 @@ final class Shard {
         if (block instanceof OffHeapBlock) {
           return null; // evicted, and perhaps freed, since the caller got it: load it again
         }
-        Node mine = new Node(key, kind);
+        Node mine = new Node(key.fileNumber(), key.offset(), kind);
         mine.block = block;
-        mine.loaded.complete(block);
         mine.loaded = null;
-        n = map.putIfAbsent(key, mine); // a miss may race in without the lock
-        if (n == null) {
-          mine.pins = 1;
-          placePinned(mine, (long) block.sizeBytes() + Node.ENTRY_BYTES);
-          return block;
-        }
+        mine.pins = 1;
+        table.put(mine); // under the lock, which a miss takes to insert: no race
+        placePinned(mine, (long) block.sizeBytes() + Node.ENTRY_BYTES);
+        return block;
       }
       CachedBlock held = n.block;
       if (held == null) {
@@ -202,7 +228,7 @@ final class Shard {
   void unpin(BlockCacheKey key) {
     lock.lock();
     try {
-      Node n = map.get(key);
+      Node n = table.get(key.fileNumber(), key.offset(), key.mixedHash());
       if (n == null || n.pins == 0 || --n.pins > 0 || n.segment != pinned) {
         return;
       }
@@ -257,7 +283,7 @@ final class Shard {
       } else {
         evict(n);
         if (ghost != null) {
-          ghost.add(n.key.mixedHash());
+          ghost.add(n.hash());
         }
       }
     } else if (!main.isEmpty()) {
@@ -315,15 +341,15 @@ final class Shard {
     counters.evicted(n.kind);
   }
 
-  /** Takes queued node {@code n} out of the map and the accounting and lets go of its block. */
+  /** Takes queued node {@code n} out of the table and the accounting and lets go of its block. */
   @GuardedBy("lock")
   private void drop(Node n) {
-    map.remove(n.key, n);
+    table.remove(n);
     used -= n.charge;
     if (n.kind.isProtected()) {
       metadataUsed -= n.charge;
     }
-    n.block.evicted(); // after the map removal: a reader whose retain fails then misses
+    n.block.evicted(); // after the table removal: a reader whose retain fails then misses
   }
 
   /**
@@ -398,7 +424,7 @@ final class Shard {
         for (Node n = s.first(); n != null; n = n.next) {
           check(n.segment == s, "node in the wrong segment");
           check((n.pins > 0) == (s == pinned), "pins " + n.pins + " in " + s.name);
-          check(map.get(n.key) == n, "queued node missing from the map");
+          check(table.get(n.fileNumber, n.offset, n.hash()) == n, "queued node missing from the table");
           check(s != metadata || n.kind.isProtected(), "data block in the metadata segment");
           check(s != probation || !n.kind.isProtected(), "metadata in probation");
           check(n.charge > 0 && n.block != null, "queued node not loaded");
@@ -414,7 +440,7 @@ final class Shard {
       check(used <= capacity || unpinnedEmpty(), "over capacity: " + used + " > " + capacity
           + " with unpinned nodes left");
       check(metadata.bytes() <= metadataTarget, "metadata over its share");
-      check(nodes == map.size(), "map holds " + map.size() + " nodes, segments " + nodes);
+      check(nodes == table.size(), "table holds " + table.size() + " nodes, segments " + nodes);
     } finally {
       lock.unlock();
     }

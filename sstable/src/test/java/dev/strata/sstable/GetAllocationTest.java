@@ -1,0 +1,78 @@
+package dev.strata.sstable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.cache.HeapCost;
+import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.format.SstableFormat;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A Get of a present cell whose blocks the cache holds allocates the value it returns and nothing
+ * else: no cache key per block looked up, no block object around an off-heap block's copy. Counted
+ * with the thread's allocated-bytes counter ({@code com.sun.management.ThreadMXBean}), which counts
+ * bytes, not time.
+ */
+final class GetAllocationTest {
+  private static final byte[] EMPTY = new byte[0];
+  private static final int ROWS = 5_000;
+  private static final int VALUE_BYTES = 100;
+
+  @TempDir Path dir;
+
+  private static byte[] row(long i) {
+    return String.format("row%09d", i).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false})
+  void cachedPresentGet_allocatesOnlyTheValue(boolean offHeap) throws IOException {
+    Path file = dir.resolve(SstableFormat.fileName(1));
+    try (TableWriter w = TableWriter.create(file, TableOptions.defaults())) {
+      for (long i = 0; i < ROWS; i++) {
+        w.add(new InternalKey(row(i), EMPTY, i + 1, ValueKind.PUT), new byte[VALUE_BYTES]);
+      }
+      w.finish();
+    }
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long self = Thread.currentThread().getId();
+    ClockBlockCache cache = new ClockBlockCache(64 << 20, 4, offHeap);
+    try (TableReader t = TableReader.open(file, 1, cache)) {
+      byte[][] rows = new byte[ROWS][];
+      for (int i = 0; i < ROWS; i++) {
+        rows[i] = row(i);
+      }
+      FilterProbe probe = FilterProbe.reusable();
+      CellLookup out = new CellLookup();
+      for (int pass = 0; pass < 3; pass++) { // loads every block, then warms the path up
+        for (int i = 0; i < ROWS; i++) {
+          t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
+          assertEquals(VALUE_BYTES, out.takeValue().length);
+        }
+      }
+      long before = threads.getThreadAllocatedBytes(self);
+      for (int i = 0; i < ROWS; i++) {
+        t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
+        out.takeValue();
+      }
+      long perGet = (threads.getThreadAllocatedBytes(self) - before) / ROWS;
+      long value = HeapCost.byteArray(VALUE_BYTES);
+      // The counter's own reads allocate a little (under a byte per Get here): a key (32 bytes) or
+      // a block (40) per Get is far beyond the slack.
+      assertTrue(perGet <= value + 8, "a Get allocated " + perGet + " bytes, its value " + value);
+    } finally {
+      cache.close();
+    }
+  }
+}
