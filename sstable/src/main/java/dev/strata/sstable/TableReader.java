@@ -79,12 +79,8 @@ import net.jpountz.lz4.LZ4Exception;
 public final class TableReader implements Closeable {
   private static final byte[] EMPTY = new byte[0];
 
-  /**
-   * Each thread's search for {@link #get}, re-aimed by every Get ({@link PointSearch#target}): a
-   * Get runs on one thread and starts no other Get, so one search per thread serves them all and a
-   * Get allocates none.
-   */
-  private static final ThreadLocal<PointSearch> SEARCHES = ThreadLocal.withInitial(PointSearch::new);
+  /** Each thread's {@link Lookup}. */
+  private static final ThreadLocal<Lookup> LOOKUPS = ThreadLocal.withInitial(Lookup::new);
 
   private final Path path;
   private final long fileNumber;
@@ -390,7 +386,7 @@ public final class TableReader implements Closeable {
       counters.tablesSkippedByFilter.increment();
     }
     if (admitted != OUT_OF_RANGE && admitted != SKIPPED) {
-      pointLookup(probe, admitted, snapshot, SEARCHES.get(), null, out);
+      pointLookup(probe, admitted, snapshot, LOOKUPS.get(), out);
     }
   }
 
@@ -398,24 +394,36 @@ public final class TableReader implements Closeable {
    * The index and data block part of one Get, searched in place ({@link PointSearch}) into {@code
    * out} (clear on entry): no cursor and no decoded key. Falls back to
    * {@link #lookup} for an index block with entries between its restart points (none is written).
-   * A batch passes its {@link Resume} (its cells' searches then run in key order), a single Get null.
    */
-  private void pointLookup(FilterProbe probe, int admitted, long snapshot, PointSearch search,
-      Resume resume, CellLookup out) throws IOException {
-    byte[] row = probe.row();
+  private void pointLookup(FilterProbe probe, int admitted, long snapshot, Lookup lookup,
+      CellLookup out) throws IOException {
+    int cell = NOT_SEARCHED;
     if ((admitted & CELL_MAYBE) != 0) {
-      int found = find(search.target(row, probe.column(), snapshot), false, resume);
-      if (found == IN_PLACE_UNSUPPORTED) {
-        lookup(new TableCursor(this), probe, admitted, snapshot, out);
-        return;
-      }
-      if (found == PointSearch.FOUND) {
-        out.cell(search.sequence(), search.kind(), search.value());
-      }
+      lookup.search.target(probe.row(), probe.column(), snapshot);
+      cell = find(lookup.search, false, lookup.at.reset(), true);
+    }
+    finishLookup(probe, admitted, snapshot, lookup, cell, out);
+  }
+
+  /**
+   * The rest of a point lookup whose cell search ended in {@code cell} ({@link #find}'s answer, the
+   * entry found in {@code lookup.search}; {@link #NOT_SEARCHED} when the filter excluded the cell):
+   * the row tombstone's search and the false positive count, into {@code out} (clear on entry).
+   * Shared by the Get and the batch, which searches its cells together first ({@link #getAll}).
+   */
+  private void finishLookup(FilterProbe probe, int admitted, long snapshot, Lookup lookup, int cell,
+      CellLookup out) throws IOException {
+    if (cell == IN_PLACE_UNSUPPORTED) {
+      lookup(new TableCursor(this), probe, admitted, snapshot, out);
+      return;
+    }
+    PointSearch search = lookup.search;
+    if (cell == PointSearch.FOUND) {
+      out.cell(search.sequence(), search.kind(), search.value());
     }
     if ((admitted & TOMBSTONE_MAYBE) != 0) {
-      // Not resumed: (row, empty column) may sort before the cell of an earlier probe.
-      int found = find(search.target(row, EMPTY, snapshot), true, null);
+      // From the start: (row, empty column) may sort before the cell of an earlier probe.
+      int found = find(search.target(probe.row(), EMPTY, snapshot), true, lookup.at.reset(), true);
       if (found == IN_PLACE_UNSUPPORTED) {
         lookup(new TableCursor(this), probe, admitted, snapshot, out);
         return;
@@ -431,14 +439,36 @@ public final class TableReader implements Closeable {
 
   /** {@link #find}: an index block has entries between its restart points; use a cursor. */
   private static final int IN_PLACE_UNSUPPORTED = -1;
+  /** {@link #finishLookup}: the filter excluded the cell; only a row tombstone was sought. */
+  private static final int NOT_SEARCHED = -2;
+  /** {@link #locate}: the position names the data block where the search starts. */
+  private static final int LOCATED = -3;
 
   /**
    * Runs {@code search} through the index (the top level, then one partition; or the one index
-   * block) and the data block it names, and on through the following data blocks while the cell's
-   * entries run past a block's end: {@link PointSearch#FOUND}, {@link PointSearch#ABSENT} or {@link
-   * #IN_PLACE_UNSUPPORTED}. Blocks come through the cache as on every Get.
+   * block) from {@code at} on, and the data block it names, and on through the following data
+   * blocks while the cell's entries run past a block's end: {@link PointSearch#FOUND}, {@link
+   * PointSearch#ABSENT} or {@link #IN_PLACE_UNSUPPORTED}. Blocks come through the cache as on every
+   * Get; an off-heap data block is copied into this thread's scratch array when {@code scratch}.
    */
-  private int find(PointSearch search, boolean rowTombstone, Resume resume) throws IOException {
+  private int find(PointSearch search, boolean rowTombstone, Position at, boolean scratch)
+      throws IOException {
+    int located = locate(search, at);
+    if (located != LOCATED) {
+      return located;
+    }
+    Block data = dataBlock(at, scratch);
+    return scanFrom(search, rowTombstone, at, data, search.interval(data), scratch);
+  }
+
+  /**
+   * The index part of {@link #find}: moves {@code at} to the index entry naming the data block
+   * where the target's entries start ({@link #LOCATED}), or answers {@link PointSearch#ABSENT} or
+   * {@link #IN_PLACE_UNSUPPORTED}. The searches start from {@code at}, which must be reset or where
+   * the search of a smaller target ended (a batch's keys in order): every entry before it sorts
+   * below the target.
+   */
+  private int locate(PointSearch search, Position at) throws IOException {
     int top = 0;
     Block index;
     if (topIndex == null) {
@@ -449,72 +479,106 @@ public final class TableReader implements Closeable {
       }
       // A partition's top-level key is its last key: the first at or after the target names the
       // partition holding the first index entry at or after it.
-      top = search.firstRestartAtOrAfter(topIndex, resume == null ? 0 : resume.top);
+      top = search.firstRestartAtOrAfter(topIndex, at.top);
       if (top == topIndex.restartCount) {
         return PointSearch.ABSENT; // every key of the table sorts below the target
       }
-      index = resume != null && resume.index != null && resume.top == top ? resume.index : partitionAt(top);
+      index = at.index != null && at.top == top ? at.index : partitionAt(top);
     }
     if (!PointSearch.allRestarts(index)) {
       return IN_PLACE_UNSUPPORTED;
     }
-    int entry = search.firstRestartAtOrAfter(index,
-        resume != null && resume.index == index ? resume.entry : 0);
-    if (resume != null) {
-      resume.top = top;
-      resume.index = index;
-      resume.entry = entry;
+    at.entry = search.firstRestartAtOrAfter(index, at.index == index ? at.entry : 0);
+    at.top = top;
+    at.index = index;
+    return skipEndedPartitions(at);
+  }
+
+  /**
+   * Moves {@code at}, if it stands past its index block's last entry, to the first entry of the
+   * next partition: {@link #LOCATED}, or {@link PointSearch#ABSENT} past the table's last, or
+   * {@link #IN_PLACE_UNSUPPORTED}.
+   */
+  private int skipEndedPartitions(Position at) throws IOException {
+    while (at.entry == at.index.restartCount) {
+      if (topIndex == null || ++at.top == topIndex.restartCount) {
+        return PointSearch.ABSENT;
+      }
+      at.index = partitionAt(at.top);
+      if (!PointSearch.allRestarts(at.index)) {
+        return IN_PLACE_UNSUPPORTED;
+      }
+      at.entry = 0;
     }
-    boolean continued = false;
+    return LOCATED;
+  }
+
+  /**
+   * The data part of {@link #find}: scans {@code data} (the block {@code at} names) from {@code
+   * interval} ({@link PointSearch#interval}), and the blocks after it while the cell runs on.
+   */
+  private int scanFrom(PointSearch search, boolean rowTombstone, Position at, Block data,
+      long interval, boolean scratch) throws IOException {
     while (true) {
-      while (entry == index.restartCount) { // past this index block: the next partition
-        if (topIndex == null || ++top == topIndex.restartCount) {
-          return PointSearch.ABSENT;
-        }
-        index = partitionAt(top);
-        if (!PointSearch.allRestarts(index)) {
-          return IN_PLACE_UNSUPPORTED;
-        }
-        entry = 0;
-      }
-      Block data;
-      if (resume != null && resume.data != null && resume.dataIndex == index && resume.dataEntry == entry) {
-        data = resume.data; // the previous probe's block: keys in one block fetch it once
-      } else {
-        // A single Get copies an off-heap block into scratch: it copies out its value before the
-        // next block. A batch holds its block across probes (Resume), so it takes its own copy.
-        data = blockAt(index, PointSearch.restartValueOffset(index, entry), null, BlockKind.DATA,
-            BlockType.DATA, "data block", resume == null);
-        if (resume != null && !continued) {
-          resume.data = data;
-          resume.dataIndex = index;
-          resume.dataEntry = entry;
-        }
-      }
-      int found = search.search(data, rowTombstone, continued);
+      int found = search.scan(data, interval, rowTombstone);
       if (found != PointSearch.NEXT_BLOCK) {
         return found;
       }
-      continued = true;
-      entry++;
+      at.entry++;
+      int next = skipEndedPartitions(at);
+      if (next != LOCATED) {
+        return next;
+      }
+      data = dataBlock(at, scratch);
+      interval = 0; // every key of the next block lies above the target
     }
   }
 
   /**
-   * Where a batch's previous in-place search ended ({@link #getAll}), for the next probe in key
-   * order: every top-level entry before {@code top}, and every entry of {@code index} before {@code
-   * entry}, sorts below the previous target and so below the next one; the next search starts
-   * there, and a probe in the same data block reuses it. Belongs to one batch on one thread.
+   * The data block index entry {@code at} names, through the cache. A single Get copies an
+   * off-heap block into scratch ({@code scratch}): it copies out its value before the next block.
+   * A batch holds its blocks across probes, so it takes its own copies.
    */
-  private static final class Resume {
+  private Block dataBlock(Position at, boolean scratch) throws IOException {
+    return blockAt(at.index, PointSearch.restartValueOffset(at.index, at.entry), null,
+        BlockKind.DATA, BlockType.DATA, "data block", scratch);
+  }
+
+  /**
+   * Where an in-place search stands in the index: top-level entry {@code top}, entry {@code entry}
+   * of index block {@code index}. After a search, every entry before it sorts below that search's
+   * target, so the search of a larger target (a batch's next key) may start there.
+   */
+  private static final class Position {
     int top;
-    /** The index block (partition) the previous search chose; null before the first. */
+    /** The index block (partition) the search chose; null before the first. */
     Block index;
     int entry;
-    /** The data block at {@code dataEntry} of {@code dataIndex}, last fetched; null before. */
-    Block data;
-    Block dataIndex;
-    int dataEntry;
+
+    Position reset() {
+      top = 0;
+      index = null;
+      entry = 0;
+      return this;
+    }
+  }
+
+  /**
+   * One thread's state for its point lookups, re-aimed by each: a lookup runs on one thread and
+   * starts no other, so one per thread serves them all and a Get allocates none. A batch keeps
+   * its per-probe arrays here too ({@link BatchScratch}), grown to the largest batch seen.
+   */
+  private static final class Lookup {
+    final PointSearch search = new PointSearch();
+    final Position at = new Position();
+    BatchScratch batch = new BatchScratch(0);
+
+    BatchScratch batch(int n) {
+      if (batch.probe.length < n) {
+        batch = new BatchScratch(Math.max(n, 2 * batch.probe.length));
+      }
+      return batch;
+    }
   }
 
   /** The index partition named by top-level entry {@code i}, through the cache as index metadata. */
@@ -570,17 +634,24 @@ public final class TableReader implements Closeable {
   /**
    * {@link #get} for a batch: {@code probes[0, count)} in (row, column) order, the result for each
    * at its index in {@code out}. The arrays are the caller's, so a batch asking several tables
-   * reuses them.
-   * The batch walks the table forward once, in key order, instead of starting over per probe:
+   * reuses them. The batch walks the table forward once, in key order, in stages, each done for
+   * every probe before the next begins:
    *
-   * <ul>
+   * <ol>
    *   <li>every probe's filter is asked before any index or data block is read ({@link #admitAll}):
    *       the row range is checked once for the batch, each filter chunk's run of probes is found
    *       by binary search and the chunk fetched once;
-   *   <li>the admitted probes are then searched in place ({@link PointSearch}) in key order, each
-   *       index search starting where the previous probe's ended ({@link Resume}), and probes in
-   *       one data block fetch it once.
-   * </ul>
+   *   <li>the admitted probes' cells are located in the index ({@link #locate}), each search
+   *       starting where the previous probe's ended ({@link Position});
+   *   <li>their data blocks are fetched, once for probes in one block;
+   *   <li>each block's restart points are touched ({@link Block#touch}), then searched ({@link
+   *       PointSearch#interval}); each probe's restart interval is touched, then scanned ({@link
+   *       #scanFrom}). A search in a block is a chain of dependent reads that waits for one cache
+   *       miss at a time; touching every probe's bytes first puts the misses of the whole batch in
+   *       flight together.
+   * </ol>
+   *
+   * The searches are the single Get's ({@link #find} is these stages for one probe).
    *
    * <p>Counts the same Gets, tables consulted and filter decisions as the probes one by one; the
    * block reads and cache hits it saves are the point, so those are fewer.
@@ -593,11 +664,13 @@ public final class TableReader implements Closeable {
     checkSnapshot(snapshot);
     checkOpen();
     int n = count;
-    FilterProbe[] sorted = probes;
     for (int i = 1; i < n; i++) {
-      assert inOrder(sorted[i - 1], sorted[i]) : "probes out of order at " + i;
+      assert inOrder(probes[i - 1], probes[i]) : "probes out of order at " + i;
     }
-    int[] admitted = admitAll(sorted, n);
+    Lookup lookup = LOOKUPS.get();
+    BatchScratch s = lookup.batch(n);
+    int[] admitted = s.admitted;
+    admitAll(probes, n, s);
     int consulted = 0;
     int skipped = 0;
     for (int i = 0; i < n; i++) {
@@ -607,32 +680,115 @@ public final class TableReader implements Closeable {
     // Counted once per batch: an atomic add per probe would fence every probe's filter read.
     counters.tablesConsulted.add(consulted);
     counters.tablesSkippedByFilter.add(skipped);
-    PointSearch search = new PointSearch();
-    Resume resume = new Resume();
-    CellLookup found = new CellLookup();
+    PointSearch search = lookup.search;
+    Position at = lookup.at.reset();
+    int located = 0;
     for (int i = 0; i < n; i++) {
+      s.cell[i] = NOT_SEARCHED;
+      if (admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
+        int r = locate(search.target(probes[i].row(), probes[i].column(), snapshot), at);
+        if (r == LOCATED) {
+          s.probe[located] = i;
+          s.top[located] = at.top;
+          s.index[located] = at.index;
+          s.entry[located] = at.entry;
+          located++;
+        } else {
+          s.cell[i] = r;
+        }
+      }
+    }
+    int touched = 0;
+    for (int k = 0; k < located; k++) {
+      if (k > 0 && s.index[k] == s.index[k - 1] && s.entry[k] == s.entry[k - 1]) {
+        s.data[k] = s.data[k - 1]; // keys in one data block fetch it once
+      } else {
+        at.index = s.index[k];
+        at.entry = s.entry[k];
+        s.data[k] = dataBlock(at, false);
+        touched += s.data[k].touchRestarts();
+      }
+    }
+    for (int k = 0; k < located; k++) {
+      int i = s.probe[k];
+      s.interval[k] = search.target(probes[i].row(), probes[i].column(), snapshot).interval(s.data[k]);
+      touched += PointSearch.touch(s.data[k], s.interval[k]);
+    }
+    s.touched = touched;
+    CellLookup found = s.found;
+    for (int i = 0, k = 0; i < n; i++) {
       if (admitted[i] == OUT_OF_RANGE || admitted[i] == SKIPPED) {
         out[i] = GetResult.ABSENT;
-      } else {
-        found.clear();
-        pointLookup(sorted[i], admitted[i], snapshot, search, resume, found);
-        out[i] = found.toResult(sorted[i].row(), sorted[i].column());
+        continue;
       }
+      int cell = s.cell[i];
+      if (k < located && s.probe[k] == i) {
+        at.top = s.top[k];
+        at.index = s.index[k];
+        at.entry = s.entry[k];
+        search.target(probes[i].row(), probes[i].column(), snapshot);
+        cell = scanFrom(search, false, at, s.data[k], s.interval[k], true);
+        k++;
+      }
+      found.clear();
+      finishLookup(probes[i], admitted[i], snapshot, lookup, cell, found);
+      out[i] = found.toResult(probes[i].row(), probes[i].column());
+    }
+    s.release(located);
+  }
+
+  /**
+   * A batch's per-probe arrays ({@link #getAll}), one set per thread ({@link Lookup}), reused by
+   * every batch and every table. {@code probe[0, located)} are the probes located in the index,
+   * each with its position and its data block and restart interval at the same index.
+   */
+  private static final class BatchScratch {
+    final int[] admitted;
+    final int[] chunks;
+    /** Each probe's cell search's answer when it ended in the index, else {@link #NOT_SEARCHED}. */
+    final int[] cell;
+    final int[] probe;
+    final int[] top;
+    final Block[] index;
+    final int[] entry;
+    final Block[] data;
+    final long[] interval;
+    final CellLookup found = new CellLookup();
+    /** The sum of the bytes touched, kept so the compiler keeps the reads ({@link Block#touch}). */
+    int touched;
+
+    BatchScratch(int n) {
+      admitted = new int[n];
+      chunks = new int[n];
+      cell = new int[n];
+      probe = new int[n];
+      top = new int[n];
+      index = new Block[n];
+      entry = new int[n];
+      data = new Block[n];
+      interval = new long[n];
+    }
+
+    /** Drops the batch's blocks, so a thread's scratch does not keep them from the collector. */
+    void release(int located) {
+      Arrays.fill(index, 0, located, null);
+      Arrays.fill(data, 0, located, null);
     }
   }
 
   /**
-   * {@link #admit} for ascending probes, with the work shared: the row range is checked on the
-   * first and last probe (every probe between lies inside when both do), each filter chunk's run
-   * of probes is found by binary search ({@link FilterIndex#findAll}) and fetched once.
+   * {@link #admit} for ascending probes into {@code s.admitted}, with the work shared: the row
+   * range is checked on the first and last probe (every probe between lies inside when both do),
+   * each filter chunk's run of probes is found by binary search ({@link FilterIndex#findAll}) and
+   * fetched once.
    */
-  private int[] admitAll(FilterProbe[] probes, int n) throws IOException {
-    int[] admitted = new int[n];
+  private void admitAll(FilterProbe[] probes, int n, BatchScratch s) throws IOException {
+    int[] admitted = s.admitted;
     boolean allInRange = n == 0 || (rowInRange(probes[0].row()) && rowInRange(probes[n - 1].row()));
     FilterType type = properties.filterType();
     int[] chunks = null;
     if (type != FilterType.NONE) {
-      chunks = new int[n];
+      chunks = s.chunks;
       filterIndex.findAll(probes, n, type == FilterType.ROW, chunks);
     }
     int fetchedIndex = -1;
@@ -657,7 +813,6 @@ public final class TableReader implements Closeable {
       }
       admitted[i] = admission(probe, cellMaybe);
     }
-    return admitted;
   }
 
   /**

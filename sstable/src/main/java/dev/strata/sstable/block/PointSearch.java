@@ -155,19 +155,46 @@ public final class PointSearch {
    * the search began in an earlier block, so every key of {@code b} lies above the target.
    */
   public int search(Block b, boolean rowTombstone, boolean continued) {
+    return scan(b, continued ? 0 : interval(b), rowTombstone);
+  }
+
+  /**
+   * Where in data block {@code b} the target's entries can start, by binary search over its restart
+   * points: the last restart point whose key sorts below the target (the scan's start, high 32
+   * bits) and the next one (low 32 bits; from there on every entry sorts at or after the target).
+   * {@link #scan} takes it; a batch finds every key's interval before scanning any, so it can
+   * {@link Block#touch} them all first.
+   */
+  public long interval(Block b) {
+    if (b.restartCount == 0) {
+      return 0;
+    }
+    int first = firstRestartAtOrAfter(b);
+    int pos = first == 0 ? 0 : b.restartPoint(first - 1);
+    int afterTarget = first == 0 ? 0 : first < b.restartCount ? b.restartPoint(first) : b.restartsOffset;
+    return (long) pos << 32 | afterTarget;
+  }
+
+  /**
+   * {@link Block#touch} of the bytes {@link #scan} reads from {@code interval}: the restart interval
+   * and the start of the entry after it (which ends the scan or is the one sought).
+   */
+  public static int touch(Block b, long interval) {
+    int from = (int) (interval >>> 32);
+    int to = Math.min(Math.max((int) interval, from) + Block.CACHE_LINE, b.restartsOffset);
+    return b.touch(from, to);
+  }
+
+  /**
+   * {@link #search} from {@code interval} ({@link #interval} of {@code b}; 0 for a block the search
+   * continues into, every key of which lies above the target).
+   */
+  public int scan(Block b, long interval, boolean rowTombstone) {
     if (b.restartCount == 0) {
       return NEXT_BLOCK; // only damage makes an empty block
     }
-    int pos;
-    int afterTarget; // entries from here on sort at or after the target
-    if (continued) {
-      pos = 0;
-      afterTarget = 0;
-    } else {
-      int first = firstRestartAtOrAfter(b);
-      pos = first == 0 ? 0 : b.restartPoint(first - 1);
-      afterTarget = first == 0 ? 0 : first < b.restartCount ? b.restartPoint(first) : b.restartsOffset;
-    }
+    int pos = (int) (interval >>> 32);
+    int afterTarget = (int) interval; // entries from here on sort at or after the target
     byte[] d = b.data;
     int limit = b.restartsOffset;
     int common = 0; // leading bytes the current key has in common with the cell key
