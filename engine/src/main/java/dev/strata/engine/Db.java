@@ -603,6 +603,7 @@ public final class Db implements AutoCloseable {
       failure = new IOException("interrupted while closing " + dir, e);
     }
     readers.closeAll(); // before the lock goes: a later open may delete what they pinned
+    reads.close();
     mutex.lock();
     try {
       try {

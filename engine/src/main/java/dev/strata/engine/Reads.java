@@ -8,6 +8,7 @@ import dev.strata.engine.read.DbScanner;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.read.OpenReaders;
+import dev.strata.engine.read.OverlappedReads;
 import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
@@ -40,6 +41,8 @@ final class Reads {
   private final PrefixScans prefixScans;
   /** Live snapshots; flushes and compactions keep what they see. */
   private final Snapshots snapshots;
+  /** Where a cold batched Get overlaps its table reads; closed by Db.close(). */
+  private final OverlappedReads overlapped;
 
   Reads(
       EngineState state,
@@ -53,6 +56,12 @@ final class Reads {
     this.readers = readers;
     this.prefixScans = prefixScans;
     this.snapshots = snapshots;
+    this.overlapped = OverlappedReads.forDatabase(dirName);
+  }
+
+  /** Ends the threads of overlapped reads, once the batches running are done with them. */
+  void close() {
+    overlapped.close();
   }
 
   /** Db.get: the value of cell (row, column), as of {@code s} (null: now). */
@@ -126,7 +135,7 @@ final class Reads {
     ReadView v = acquireView();
     long snapshot = state.lastSequence; // after the view: see acquireView
     try {
-      return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns)));
+      return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns, overlapped)));
     } finally {
       v.release();
       FlightRecording.finishRead(slow, dirName, "multiGet", rows.length);

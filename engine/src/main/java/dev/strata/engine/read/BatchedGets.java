@@ -41,7 +41,16 @@ public final class BatchedGets {
    */
   public static byte[][] get(ReadView view, long snapshot, byte[][] rows, byte[][] columns)
       throws IOException {
-    return new Batch(rows, columns, snapshot).run(view);
+    return get(view, snapshot, rows, columns, null);
+  }
+
+  /**
+   * {@link #get}, the deeper levels' table reads overlapped on {@code reads} when the batch proves
+   * cold ({@link OverlappedLevel#isCold}); null reads everything on this thread.
+   */
+  public static byte[][] get(ReadView view, long snapshot, byte[][] rows, byte[][] columns,
+      OverlappedReads reads) throws IOException {
+    return new Batch(rows, columns, snapshot, reads).run(view);
   }
 
   /**
@@ -62,8 +71,12 @@ public final class BatchedGets {
     /** Scratch: those keys' probes, and the table's answers for them. */
     private final FilterProbe[] tableProbes;
     private final GetResult[] results;
+    /** Where the deeper levels' reads overlap once the batch proves cold; null: never. */
+    private final OverlappedReads reads;
+    private boolean overlap;
 
-    Batch(byte[][] rows, byte[][] columns, long snapshot) {
+    Batch(byte[][] rows, byte[][] columns, long snapshot, OverlappedReads reads) {
+      this.reads = reads;
       this.rows = rows;
       this.columns = columns;
       this.snapshot = snapshot;
@@ -95,6 +108,8 @@ public final class BatchedGets {
         dropDecided();
       }
       view.levelZeroReads().charge(wasted);
+      overlap = reads != null && pendingCount > 1
+          && OverlappedLevel.isCold(reads, version, probes[pending[0]]);
       for (int level = 1; level < Version.NUM_LEVELS && pendingCount > 0; level++) {
         askLevel(version.level(level));
         dropDecided();
@@ -126,17 +141,32 @@ public final class BatchedGets {
      * one merge pass hands each table the run of keys inside its row range.
      */
     private void askLevel(List<TableRef> tables) throws IOException {
+      OverlappedLevel together = overlap ? new OverlappedLevel(reads) : null;
       int k = 0;
       for (TableRef t : tables) {
         // Keys before the table's smallest row fall between this level's tables: none holds them.
         k = firstRowAtOrAfter(k, t.metadata().smallest().row(), false);
         int to = firstRowAtOrAfter(k, t.metadata().largest().row(), true);
-        System.arraycopy(pending, k, batch, 0, to - k);
-        ask(t, to - k);
+        if (together != null) {
+          if (to > k) {
+            together.add(t, k, to);
+          }
+        } else {
+          System.arraycopy(pending, k, batch, 0, to - k);
+          ask(t, to - k);
+        }
         k = to;
         if (k == pendingCount) {
-          return;
+          break;
         }
+      }
+      if (together != null) { // every table's run at once, then the answers as ask() takes them
+        System.arraycopy(pending, 0, batch, 0, pendingCount);
+        for (int b = 0; b < pendingCount; b++) {
+          tableProbes[b] = probes[batch[b]];
+        }
+        together.getAll(tableProbes, pendingCount, snapshot, results);
+        take(pendingCount);
       }
     }
 
@@ -168,11 +198,19 @@ public final class BatchedGets {
       if (n == 0) {
         return 0;
       }
-      int undecided = 0;
       for (int b = 0; b < n; b++) {
         tableProbes[b] = probes[batch[b]];
       }
       t.getAll(tableProbes, n, snapshot, results);
+      return take(n);
+    }
+
+    /**
+     * Takes the answers {@code results[0, n)} for the keys {@code batch[0, n)}; returns how many it
+     * did not decide.
+     */
+    private int take(int n) {
+      int undecided = 0;
       for (int b = 0; b < n; b++) {
         Verdict v = Verdict.of(results[b]);
         if (v != Verdict.UNKNOWN) {

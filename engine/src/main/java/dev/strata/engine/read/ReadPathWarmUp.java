@@ -165,7 +165,13 @@ public final class ReadPathWarmUp {
         }
       }
     }
-    BatchedGets.get(view, snapshot, rows.toArray(new byte[0][]), columns.toArray(new byte[0][]));
+    byte[][] batchRows = rows.toArray(new byte[0][]);
+    byte[][] batchColumns = columns.toArray(new byte[0][]);
+    BatchedGets.get(view, snapshot, batchRows, batchColumns);
+    // And as a cold batch does, its reads overlapped on helper threads (a threshold of 0).
+    try (OverlappedReads overlapped = new OverlappedReads("warm-up", 1, 0)) {
+      BatchedGets.get(view, snapshot, batchRows, batchColumns, overlapped);
+    }
     OpenReaders readers = new OpenReaders();
     for (byte[] row : rows) {
       if (view.tryAcquire()) {

@@ -5,7 +5,9 @@
  * compaction), {@link dev.strata.engine.read.Verdict} (the point-read decision of one source),
  * {@link dev.strata.engine.read.DbScanner} and {@link dev.strata.engine.read.OpenReaders} (the
  * scanners a closing database must close), {@link dev.strata.engine.read.ReadPathWarmUp} (the Get
- * path run once per JVM at open, on the side, so that loading it is the open's cost).
+ * path run once per JVM at open, on the side, so that loading it is the open's cost), {@link
+ * dev.strata.engine.read.OverlappedReads} and {@link dev.strata.engine.read.OverlappedLevel} (a
+ * cold batched Get's table reads on several threads, so the device serves them together).
  *
  * <pre>{@code
  * MergingIterator merged = new MergingIterator(sources);   // memtables and tables

@@ -1,0 +1,93 @@
+package dev.strata.engine.read;
+
+import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
+import dev.strata.sstable.GetResult;
+import dev.strata.sstable.filter.FilterProbe;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One deeper level of a cold batched Get ({@link BatchedGets}), its tables' reads overlapped
+ * ({@link OverlappedReads}): the level's tables are disjoint, so each table's run of the batch's
+ * keys is independent of the others', and a run of several keys splits into parts that are too
+ * (each part a sorted run of its own, {@link dev.strata.sstable.TableReader#getAll}'s input). The
+ * parts run at once, each reading its filter chunks, index partitions and data blocks through the
+ * block cache as a sequential batch would; two parts that need one block load it once (the cache
+ * loads a block once for concurrent misses) at worst one waiting for the other.
+ *
+ * <p>Parts hold at most {@code ceil(keys / (helpers + 1))} keys, so every thread gets work and keys
+ * that share blocks mostly stay together.
+ *
+ * <p>Not thread-safe: belongs to one batch on its thread, for one level.
+ */
+final class OverlappedLevel {
+  private final OverlappedReads reads;
+  private final List<TableRef> tables = new ArrayList<>();
+  /** Run {@code r} of the level: positions [from[r], to[r]) of the batch's pending keys. */
+  private int[] from = new int[8];
+  private int[] to = new int[8];
+
+  OverlappedLevel(OverlappedReads reads) {
+    this.reads = reads;
+  }
+
+  /**
+   * Whether a batch whose first undecided key is {@code first} should overlap its deeper levels:
+   * the first table below level 0 that may hold the key is probed (its filter chunk, which the
+   * batch reads anyway), and the batch is cold when that took long enough to have waited on the
+   * device ({@link OverlappedReads#isCold}).
+   */
+  static boolean isCold(OverlappedReads reads, Version version, FilterProbe first)
+      throws IOException {
+    for (int level = 1; level < Version.NUM_LEVELS; level++) {
+      TableRef t = version.tableCovering(level, first.row());
+      if (t != null) {
+        long start = System.nanoTime();
+        t.mayContain(first);
+        return reads.isCold(start);
+      }
+    }
+    return false;
+  }
+
+  /** Adds table {@code t}'s run: positions [runFrom, runTo) of the keys, {@code runFrom < runTo}. */
+  void add(TableRef t, int runFrom, int runTo) {
+    if (tables.size() == from.length) {
+      from = Arrays.copyOf(from, from.length * 2);
+      to = Arrays.copyOf(to, to.length * 2);
+    }
+    from[tables.size()] = runFrom;
+    to[tables.size()] = runTo;
+    tables.add(t);
+  }
+
+  /**
+   * Asks every table added its run of {@code probes[0, count)} (in key order), the runs split in
+   * parts that run at once: {@code out[j]} is the answer for {@code probes[j]}, {@link
+   * GetResult#ABSENT} where no table was asked. Throws what the first failed read threw.
+   */
+  void getAll(FilterProbe[] probes, int count, long snapshot, GetResult[] out) throws IOException {
+    Arrays.fill(out, 0, count, GetResult.ABSENT);
+    int keys = 0;
+    for (int r = 0; r < tables.size(); r++) {
+      keys += to[r] - from[r];
+    }
+    int partKeys = Math.max(1, -Math.floorDiv(-keys, reads.maxHelpers() + 1));
+    List<int[]> parts = new ArrayList<>(); // {run, first position, end position}
+    for (int r = 0; r < tables.size(); r++) {
+      for (int p = from[r]; p < to[r]; p += partKeys) {
+        parts.add(new int[] {r, p, Math.min(to[r], p + partKeys)});
+      }
+    }
+    reads.runAll(parts.size(), i -> {
+      int[] part = parts.get(i);
+      int n = part[2] - part[1];
+      GetResult[] answers = new GetResult[n];
+      tables.get(part[0]).getAll(Arrays.copyOfRange(probes, part[1], part[2]), n, snapshot, answers);
+      System.arraycopy(answers, 0, out, part[1], n); // disjoint parts: no two tasks write one slot
+    });
+  }
+}

@@ -1,0 +1,209 @@
+package dev.strata.engine.read;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Table reads of one batch overlapped on a few threads, for a batched Get whose blocks are on the
+ * device rather than in any cache (issue 9: the first {@code multiGet} after an open with the page
+ * cache evicted read its 32 keys' filter chunks, index partitions and data blocks one after
+ * another, 20 ms against RocksDB's 4.4). Java has no asynchronous positional read of a buffered
+ * file, so the reads overlap by running on several threads: the device serves them together.
+ *
+ * <p><b>Who runs what.</b> {@link #runAll} hands out the tasks of one call in order, from one
+ * counter, to the calling thread and up to {@link #maxHelpers} pool threads; each takes the next
+ * task until none is left. The caller starts one helper and each helper the next, so starting
+ * threads overlaps the reads too. The caller always takes part, so a pool that is busy, slow to start a
+ * thread or already shut down only means fewer helpers, never a task left undone or a deadlock;
+ * and the caller returns only after every task it handed out has ended, so nothing of a batch
+ * runs past its return (its view, which the caller holds, is still referenced meanwhile).
+ *
+ * <p><b>When.</b> Handing work to another thread costs some microseconds, as much as a whole
+ * cached lookup, so a batch overlaps only when it has shown it waits on the device: {@link
+ * #isCold} times a probe the batch needs anyway (its first key's filter chunk in a deeper level)
+ * against {@link #coldNanos}. A batch served from the block cache or the page cache stays on its
+ * thread and pays for one {@code nanoTime} pair.
+ *
+ * <p><b>Failure.</b> The first task to fail stops the others from starting; {@code runAll} waits
+ * for those running, then throws that failure itself: the {@link IOException} (a closed or
+ * damaged table's) or unchecked exception a sequential read would have thrown, so a batch fails as
+ * one Get would. An interrupt of the caller does not cut the wait short (the tasks would outlive
+ * the batch); it stays set.
+ *
+ * <p><b>Threads.</b> None until the first cold batch; each pool thread ends after {@link
+ * #IDLE_SECONDS} without work, and {@link #close} (at {@code Db.close}) ends them all once their
+ * tasks are done. Daemon threads: a forgotten database does not keep the JVM alive.
+ *
+ * <p>Thread-safe: any number of batches may overlap their reads at once (then sharing the helpers).
+ */
+public final class OverlappedReads implements Closeable {
+  /** Helper threads one database keeps at most: enough for a batch of 32 keys to wait together. */
+  public static final int DEFAULT_HELPERS = 15;
+
+  /**
+   * A probe slower than this waited on the device: a filter chunk from the block cache takes well
+   * under a microsecond and from the page cache some tens; from the disk 0.1-2 ms.
+   */
+  public static final long DEFAULT_COLD_NANOS = 150_000;
+
+  private static final long IDLE_SECONDS = 30;
+
+  private final int maxHelpers;
+  private final long coldNanos;
+  private final ThreadPoolExecutor pool;
+
+  /** One task of a {@link #runAll} call. */
+  @FunctionalInterface
+  public interface Task {
+    void run(int i) throws IOException;
+  }
+
+  /**
+   * @param name names the pool's threads (the database's directory)
+   * @param maxHelpers pool threads at most, beside each caller; 0 runs everything on the caller
+   * @param coldNanos how long a probe must take for {@link #isCold}; 0: every batch overlaps
+   */
+  public OverlappedReads(String name, int maxHelpers, long coldNanos) {
+    if (maxHelpers < 0 || coldNanos < 0) {
+      throw new IllegalArgumentException("helpers and cold threshold must not be negative");
+    }
+    this.maxHelpers = maxHelpers;
+    this.coldNanos = coldNanos;
+    AtomicInteger threads = new AtomicInteger();
+    // No queue: a task no idle or new thread takes is rejected, and the caller runs it itself.
+    this.pool = new ThreadPoolExecutor(0, Math.max(1, maxHelpers), IDLE_SECONDS, TimeUnit.SECONDS,
+        new SynchronousQueue<>(), r -> {
+          Thread t = new Thread(r, "strata-overlapped-reads-" + threads.incrementAndGet() + " " + name);
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** A database's: {@link #DEFAULT_HELPERS} threads, {@link #DEFAULT_COLD_NANOS}. */
+  public static OverlappedReads forDatabase(String name) {
+    return new OverlappedReads(name, DEFAULT_HELPERS, DEFAULT_COLD_NANOS);
+  }
+
+  /** Whether a probe that started at {@code startNanos} ({@link System#nanoTime}) waited on the device. */
+  boolean isCold(long startNanos) {
+    return maxHelpers > 0 && System.nanoTime() - startNanos >= coldNanos;
+  }
+
+  /**
+   * Runs {@code task} for {@code 0 <= i < count}, each once, on this thread and up to {@link
+   * #maxHelpers} pool threads at once, in no particular order; returns when all have ended. Throws
+   * the first failure, as thrown, after every task running has ended; tasks not yet started then
+   * are skipped.
+   */
+  public void runAll(int count, Task task) throws IOException {
+    Run run = new Run(count, task, Math.min(count - 1, maxHelpers));
+    run.addHelper();
+    run.work();
+    run.awaitAll();
+    Throwable failure = run.failure.get();
+    if (failure instanceof IOException e) {
+      throw e;
+    } else if (failure instanceof Error e) {
+      throw e;
+    } else if (failure != null) {
+      throw (RuntimeException) failure; // a Task throws nothing else
+    }
+  }
+
+  /** Pool threads a call may use beside its caller. */
+  int maxHelpers() {
+    return maxHelpers;
+  }
+
+  /** Pool threads alive now; for tests. */
+  int threads() {
+    return pool.getPoolSize();
+  }
+
+  /**
+   * Ends the pool threads once their tasks are done; later calls run on their callers alone.
+   * Idempotent. Does not wait: every batch waits for its own tasks.
+   */
+  @Override
+  public void close() {
+    pool.shutdown();
+  }
+
+  /** Waits up to {@code millis} for the pool's threads to end after {@link #close}; for tests. */
+  boolean awaitTermination(long millis) throws InterruptedException {
+    return pool.awaitTermination(millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** The state of one {@link #runAll} call, shared by its caller and helpers. */
+  private final class Run {
+    private final int count;
+    private final Task task;
+    /**
+     * Helpers still to start: each helper starts the next before it works, so the caller pays for
+     * starting one thread (a new one costs tens of microseconds), not for all of them.
+     */
+    private final AtomicInteger unstarted;
+    private final Thread caller = Thread.currentThread();
+    private final AtomicInteger next = new AtomicInteger();
+    /** Tasks not yet ended (run, failed or skipped); the caller waits for 0. */
+    private final AtomicInteger unfinished;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    Run(int count, Task task, int helpers) {
+      this.count = count;
+      this.task = task;
+      this.unstarted = new AtomicInteger(helpers);
+      this.unfinished = new AtomicInteger(count);
+    }
+
+    /** Starts one more helper, if any is still to start and work is left for it. */
+    void addHelper() {
+      if (next.get() < count && unstarted.getAndDecrement() > 0) {
+        try {
+          pool.execute(() -> {
+            addHelper();
+            work();
+          });
+        } catch (RejectedExecutionException e) {
+          // Every thread busy, or closed: those working do the rest.
+        }
+      }
+    }
+
+    /** Takes tasks until none is left. */
+    void work() {
+      for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+        try {
+          if (failure.get() == null) {
+            task.run(i);
+          }
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+        } finally {
+          if (unfinished.decrementAndGet() == 0) {
+            LockSupport.unpark(caller);
+          }
+        }
+      }
+    }
+
+    /** Parks the caller until every task has ended, whatever interrupts it meanwhile. */
+    void awaitAll() {
+      boolean interrupted = false;
+      while (unfinished.get() > 0) {
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted();
+      }
+      if (interrupted) {
+        caller.interrupt();
+      }
+    }
+  }
+}

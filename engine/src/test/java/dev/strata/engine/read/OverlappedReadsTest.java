@@ -1,0 +1,308 @@
+package dev.strata.engine.read;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.engine.fs.FileNames;
+import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.version.ReadView;
+import dev.strata.engine.version.TableCache;
+import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
+import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.TableMetadata;
+import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.ValueKind;
+import dev.strata.sstable.testing.CorruptFiles;
+import dev.strata.sstable.testing.Entry;
+import dev.strata.sstable.testing.Seeded;
+import dev.strata.sstable.testing.Tables;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Overlapped table reads: a cold batched Get answers as the sequential one does, fails as it does,
+ * and leaves no task or thread behind.
+ */
+final class OverlappedReadsTest {
+  private static final byte[] EMPTY = new byte[0];
+  private static final int ROWS = 600;
+
+  @TempDir Path dir;
+
+  private static byte[] row(int i) {
+    return String.format("r%05d", i).getBytes(UTF_8);
+  }
+
+  /**
+   * A tree of two deeper levels: level 2 holds every row (old values) in three tables, level 1
+   * overwrites or deletes a random third of them in two tables; {@code model} gets the newest.
+   */
+  private List<List<FileMetadata>> writeTree(Random random, TreeMap<Integer, byte[]> model)
+      throws IOException {
+    List<List<FileMetadata>> levels = new ArrayList<>();
+    for (int level = 0; level < Version.NUM_LEVELS; level++) {
+      levels.add(new ArrayList<>());
+    }
+    long number = 1;
+    for (int t = 0; t < 3; t++) {
+      List<Entry> entries = new ArrayList<>();
+      for (int i = t * ROWS / 3; i < (t + 1) * ROWS / 3; i++) {
+        byte[] value = ("old" + i + "-" + random.nextInt()).getBytes(UTF_8);
+        entries.add(new Entry(new InternalKey(row(i), EMPTY, 1 + i, ValueKind.PUT), value));
+        model.put(i, value);
+      }
+      levels.get(2).add(write(number++, 2, entries));
+    }
+    for (int t = 0; t < 2; t++) {
+      List<Entry> entries = new ArrayList<>();
+      for (int i = t * ROWS / 2; i < (t + 1) * ROWS / 2; i++) {
+        if (random.nextInt(3) != 0) {
+          continue;
+        }
+        long sequence = 10_000 + i;
+        if (random.nextBoolean()) {
+          entries.add(new Entry(new InternalKey(row(i), EMPTY, sequence, ValueKind.DELETE), EMPTY));
+          model.put(i, null);
+        } else {
+          byte[] value = ("new" + i).getBytes(UTF_8);
+          entries.add(new Entry(new InternalKey(row(i), EMPTY, sequence, ValueKind.PUT), value));
+          model.put(i, value);
+        }
+      }
+      if (!entries.isEmpty()) {
+        levels.get(1).add(write(number++, 1, entries));
+      }
+    }
+    return levels;
+  }
+
+  private FileMetadata write(long number, int level, List<Entry> entries) throws IOException {
+    TableMetadata t = Tables.write(FileNames.table(dir, number), TableOptions.defaults(), entries);
+    return new FileMetadata(number, level, t.fileSize(), entries.size(), 1, 20_000,
+        entries.get(0).key(), entries.get(entries.size() - 1).key(), 0);
+  }
+
+  /** A view of the tree's tables through a table cache and block cache of its own (empty). */
+  private ReadView view(List<List<FileMetadata>> files, TableCache tables) throws IOException {
+    List<List<TableRef>> levels = new ArrayList<>();
+    for (List<FileMetadata> level : files) {
+      List<TableRef> refs = new ArrayList<>();
+      for (FileMetadata f : level) {
+        refs.add(TableRef.open(dir, f, tables));
+      }
+      levels.add(refs);
+    }
+    Version version = Version.of(levels);
+    ReadView view = new ReadView(new MemTable(), List.of(), version);
+    version.release(); // the view's reference is the last
+    return view;
+  }
+
+  private static TableCache tableCache(Path dir) {
+    return new TableCache(dir, TableCache.UNLIMITED, new ClockBlockCache(1 << 20), new ReadCounters());
+  }
+
+  /** The answers of one batch, read sequentially or overlapped, through empty caches. */
+  private byte[][] batch(List<List<FileMetadata>> files, byte[][] rows, OverlappedReads reads)
+      throws IOException {
+    byte[][] columns = new byte[rows.length][];
+    Arrays.fill(columns, EMPTY);
+    try (TableCache tables = tableCache(dir)) {
+      ReadView view = view(files, tables);
+      try {
+        return BatchedGets.get(view, InternalKey.MAX_SEQUENCE, rows, columns, reads);
+      } finally {
+        view.release();
+      }
+    }
+  }
+
+  @Test
+  void overlappedBatch_answersAsTheSequentialOne() {
+    Seeded.run("overlapped batch", 15, random -> {
+      TreeMap<Integer, byte[]> model = new TreeMap<>();
+      List<List<FileMetadata>> files = writeTree(random, model);
+      try (OverlappedReads reads = new OverlappedReads("test", 1 + random.nextInt(6), 0)) {
+        for (int b = 0; b < 5; b++) {
+          int n = 2 + random.nextInt(60);
+          byte[][] rows = new byte[n][];
+          for (int i = 0; i < n; i++) {
+            rows[i] = row(random.nextInt(ROWS + 20)); // some absent, some twice
+          }
+          byte[][] sequential = batch(files, rows, null);
+          byte[][] overlapped = batch(files, rows, reads);
+          for (int i = 0; i < n; i++) {
+            int r = Integer.parseInt(new String(rows[i], UTF_8).substring(1));
+            assertArrayEquals(model.get(r), sequential[i], "sequential, row " + r);
+            assertArrayEquals(sequential[i], overlapped[i], "overlapped, row " + r);
+          }
+        }
+      }
+      // The next trial writes its tables under the same numbers.
+      for (List<FileMetadata> level : files) {
+        for (FileMetadata f : level) {
+          Files.delete(FileNames.table(dir, f.fileNumber()));
+        }
+      }
+    });
+  }
+
+  @Test
+  void damagedBlockDuringOverlappedBatch_failsAsTheSequentialBatchDoes() throws Exception {
+    List<List<FileMetadata>> files = writeTree(new Random(7), new TreeMap<>());
+    // Damage the first data block of level 2's first table: rows r00000.. now read as corruption.
+    CorruptFiles.flipBit(FileNames.table(dir, 1), 20, 3);
+    byte[][] rows = new byte[40][];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = row(i * ROWS / rows.length);
+    }
+    IOException sequential = assertThrows(IOException.class, () -> batch(files, rows, null));
+    try (OverlappedReads reads = new OverlappedReads("test", 4, 0)) {
+      IOException overlapped = assertThrows(IOException.class, () -> batch(files, rows, reads));
+      assertEquals(sequential.getClass(), overlapped.getClass());
+      assertEquals(sequential.getMessage(), overlapped.getMessage());
+      reads.close();
+      assertTrue(reads.awaitTermination(10_000), "pool threads end after close");
+    }
+  }
+
+  @Test
+  void runAll_runsEachTaskOnce_andReturnsAfterAllEnded() throws IOException {
+    try (OverlappedReads reads = new OverlappedReads("test", 3, 0)) {
+      for (int round = 0; round < 50; round++) {
+        int count = 1 + round % 17;
+        AtomicInteger running = new AtomicInteger();
+        ConcurrentHashMap<Integer, Integer> runs = new ConcurrentHashMap<>();
+        reads.runAll(count, i -> {
+          running.incrementAndGet();
+          runs.merge(i, 1, Integer::sum);
+          Thread.yield();
+          running.decrementAndGet();
+        });
+        assertEquals(0, running.get(), "a task still running after runAll returned");
+        assertEquals(count, runs.size());
+        runs.values().forEach(v -> assertEquals(1, v));
+      }
+      assertTrue(reads.threads() <= 3, "threads: " + reads.threads());
+    }
+  }
+
+  @Test
+  void failedTask_isThrownAsThrown_afterTheRunningTasksEnded() throws InterruptedException {
+    try (OverlappedReads reads = new OverlappedReads("test", 2, 0)) {
+      IOException boom = new IOException("boom");
+      AtomicInteger running = new AtomicInteger();
+      CountDownLatch failed = new CountDownLatch(1);
+      IOException thrown = assertThrows(IOException.class, () -> reads.runAll(3, i -> {
+        running.incrementAndGet();
+        try {
+          if (i == 1) {
+            failed.countDown();
+            throw boom;
+          }
+          failed.await(10, TimeUnit.SECONDS); // still running when the failure happens
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          throw new AssertionError(e);
+        } finally {
+          running.decrementAndGet();
+        }
+      }));
+      assertSame(boom, thrown);
+      assertEquals(0, running.get(), "runAll returned while a task ran");
+      RuntimeException unchecked = new IllegalStateException("closed");
+      assertSame(unchecked, assertThrows(IllegalStateException.class,
+          () -> reads.runAll(4, i -> {
+            throw unchecked;
+          })));
+    }
+  }
+
+  @Test
+  void closeDuringABatch_letsItFinish_thenEndsThePool_andLaterBatchesRunOnTheCaller()
+      throws Exception {
+    OverlappedReads reads = new OverlappedReads("test", 3, 0);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch go = new CountDownLatch(1);
+    AtomicInteger done = new AtomicInteger();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread batch = new Thread(() -> {
+      try {
+        reads.runAll(8, i -> {
+          started.countDown();
+          try {
+            go.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            throw new AssertionError(e);
+          }
+          done.incrementAndGet();
+        });
+      } catch (Throwable t) {
+        failure.set(t);
+      }
+    });
+    batch.start();
+    assertTrue(started.await(10, TimeUnit.SECONDS));
+    reads.close();
+    go.countDown();
+    batch.join(10_000);
+    assertEquals(null, failure.get());
+    assertEquals(8, done.get(), "every task of the batch ran");
+    assertTrue(reads.awaitTermination(10_000), "pool threads end after close");
+    List<String> threads = new ArrayList<>();
+    reads.runAll(5, i -> threads.add(Thread.currentThread().getName()));
+    assertEquals(List.of(Thread.currentThread().getName()), threads.stream().distinct().toList());
+    assertEquals(0, reads.threads());
+  }
+
+  @Test
+  void interruptedCaller_stillWaitsForItsTasks_andKeepsTheInterrupt() throws Exception {
+    try (OverlappedReads reads = new OverlappedReads("test", 2, 0)) {
+      AtomicInteger running = new AtomicInteger();
+      AtomicInteger runningAtReturn = new AtomicInteger(-1);
+      AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
+      Thread caller = new Thread(() -> {
+        Thread.currentThread().interrupt(); // set while it waits for its helpers
+        try {
+          reads.runAll(3, i -> {
+            running.incrementAndGet();
+            long end = System.nanoTime() + 30_000_000L;
+            while (System.nanoTime() < end) {
+              Thread.onSpinWait(); // deaf to interrupts, as a read through TableFile is
+            }
+            running.decrementAndGet();
+          });
+        } catch (IOException e) {
+          throw new AssertionError(e);
+        }
+        runningAtReturn.set(running.get());
+        interruptedAfter.set(Thread.currentThread().isInterrupted());
+      });
+      caller.start();
+      caller.join(10_000);
+      assertEquals(0, runningAtReturn.get(), "runAll returned while a task ran");
+      assertEquals(Boolean.TRUE, interruptedAfter.get(), "the interrupt stays set");
+    }
+  }
+}
