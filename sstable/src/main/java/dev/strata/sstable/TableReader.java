@@ -93,16 +93,19 @@ public final class TableReader implements Closeable {
   private final ReadCounters counters;
   private final FilterIndex filterIndex;
   private final BlockCacheKey indexKey;
-  /** The cache key of each filter chunk, made once: a filter probe that hits allocates nothing. */
-  private final BlockCacheKey[] chunkKeys;
+  /**
+   * The cache key of each filter chunk, made once (a filter probe that hits allocates nothing), and
+   * the cache entry last found for it (a hit skips the cache's lookup).
+   */
+  private final KeptEntries chunks;
   /** The pinned top level of a two-level index (version 3); null for the one-level index of older tables. */
   private final Block topIndex;
   /**
-   * The cache key of the partition each top-level entry names, made once like {@link #chunkKeys}:
-   * a Get's partition lookup allocates nothing. Empty without a top level (or with one whose
-   * entries are not all restart points, which no writer makes).
+   * The cache key of the partition each top-level entry names, made once, and its entry, like
+   * {@link #chunks}: a Get's partition lookup allocates nothing. Empty without a top level (or with
+   * one whose entries are not all restart points, which no writer makes).
    */
-  private final BlockCacheKey[] partitionKeys;
+  private final KeptEntries partitions;
   /** Whether the table has a row-tombstone filter ({@code ROWCOL} with row tombstones). */
   private final boolean hasRowTombstoneFilter;
   private volatile boolean closed;
@@ -126,17 +129,19 @@ public final class TableReader implements Closeable {
     this.filterIndex = filterIndex;
     this.hasRowTombstoneFilter = hasRowTombstoneFilter;
     this.indexKey = new BlockCacheKey(fileNumber, footer.index().offset());
-    this.chunkKeys = new BlockCacheKey[filterIndex.chunkCount()];
+    BlockCacheKey[] chunkKeys = new BlockCacheKey[filterIndex.chunkCount()];
     for (int i = 0; i < chunkKeys.length; i++) {
       chunkKeys[i] = new BlockCacheKey(fileNumber, filterIndex.handle(i).offset());
     }
+    this.chunks = new KeptEntries(cache, BlockKind.FILTER, chunkKeys);
     this.topIndex = topIndex;
     boolean keyed = topIndex != null && PointSearch.allRestarts(topIndex);
-    this.partitionKeys = new BlockCacheKey[keyed ? topIndex.restartCount : 0];
+    BlockCacheKey[] partitionKeys = new BlockCacheKey[keyed ? topIndex.restartCount : 0];
     for (int i = 0; i < partitionKeys.length; i++) {
       long offset = Bytes.getU64(topIndex.data, PointSearch.restartValueOffset(topIndex, i));
       partitionKeys[i] = new BlockCacheKey(fileNumber, offset);
     }
+    this.partitions = new KeptEntries(cache, BlockKind.INDEX, partitionKeys);
   }
 
   /** Opens table {@code file} with counters of its own. */
@@ -339,12 +344,7 @@ public final class TableReader implements Closeable {
    * row-tombstone filter and data blocks are charged to the block cache instead.
    */
   public long pinnedBytes() {
-    return pinnedIndexBytes() + filterIndex.sizeBytes() + keysBytes(chunkKeys) + keysBytes(partitionKeys);
-  }
-
-  private static long keysBytes(BlockCacheKey[] keys) {
-    return HeapCost.align(HeapCost.ARRAY_HEADER + (long) HeapCost.REFERENCE * keys.length)
-        + keys.length * HeapCost.object(8 + 8);
+    return pinnedIndexBytes() + filterIndex.sizeBytes() + chunks.heapBytes() + partitions.heapBytes();
   }
 
   /** The counters this reader counts into. */
@@ -583,7 +583,12 @@ public final class TableReader implements Closeable {
 
   /** The index partition named by top-level entry {@code i}, through the cache as index metadata. */
   private Block partitionAt(int i) throws IOException {
-    return blockAt(topIndex, PointSearch.restartValueOffset(topIndex, i), partitionKeys[i],
+    Block kept = partitions.cached(i);
+    if (kept != null) {
+      counters.countHit(BlockKind.INDEX);
+      return kept;
+    }
+    return blockAt(topIndex, PointSearch.restartValueOffset(topIndex, i), partitions.key(i),
         BlockKind.INDEX, BlockType.INDEX_PARTITION, "index partition", false);
   }
 
@@ -1165,9 +1170,10 @@ public final class TableReader implements Closeable {
 
   /** Chunk {@code i} through the cache, or null when it is damaged. */
   private FilterChunk chunkOrNull(int i) throws IOException {
-    BlockCacheKey key = chunkKeys[i];
-    FilterChunk hit = cached(key, BlockKind.FILTER); // before the loader is made: a hit allocates nothing
+    BlockCacheKey key = chunks.key(i);
+    FilterChunk hit = chunks.cached(i); // before the loader is made: a hit allocates nothing
     if (hit != null) {
+      counters.countHit(BlockKind.FILTER);
       return hit;
     }
     BlockHandle h = filterIndex.handle(i);

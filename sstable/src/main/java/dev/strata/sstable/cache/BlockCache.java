@@ -69,6 +69,33 @@ public interface BlockCache {
     return getIfPresent(new BlockCacheKey(fileNumber, offset), kind);
   }
 
+  /**
+   * What a caller may keep to reach an index or filter block again without looking its key up
+   * ({@link #entryIfPresent}, {@link #blockOf}): a table reader keeps one per filter chunk and index
+   * partition, so the probe of a hot chunk skips the cache's lookup. It holds no block once the cache
+   * has let go of it, so keeping it keeps nothing uncharged alive.
+   */
+  interface Entry {}
+
+  /**
+   * The entry holding {@code key}'s block, or null: the block is not cached (or still loading), it is
+   * a data block (whose off-heap bytes an entry could not guard), or the cache keeps no entries (the
+   * default). Counts nothing; read the block with {@link #blockOf}.
+   */
+  default Entry entryIfPresent(BlockCacheKey key, BlockKind kind) {
+    return null;
+  }
+
+  /**
+   * The block of {@code entry} (from {@link #entryIfPresent} with the same kind), counted and
+   * recorded as a hit like {@link #getIfPresent}; or null once the cache has let go of it (evicted,
+   * refused, or the cache closed), when the caller looks the key up again. A block read just as it
+   * is evicted is still whole: entries hold only index and filter blocks, which live on the heap.
+   */
+  default <T extends CachedBlock> T blockOf(Entry entry, BlockKind kind) {
+    return null;
+  }
+
   /** A snapshot of the counters and the bytes held. */
   CacheStats stats();
 

@@ -60,6 +60,10 @@ public final class ClockBlockCache implements BlockCache {
    * cache does without a strict capacity limit. Its last unpin puts it back in the clock (metadata
    * into its segment), and the shard sheds what it then holds over capacity.
    *
+   * Entries. A node is the entry a reader may keep (BlockCache.Entry) for an index or filter block:
+   * its block field is cleared when the shard lets go of it, so a kept node says "evicted" and keeps
+   * no block alive. Hits through it touch and count as table hits do.
+   *
    * Single flight. A miss puts a loading node in the table under the shard's lock, after looking
    * again there (the lock-free lookup may miss a node while the table doubles); concurrent misses
    * of the same key find it and wait on its future instead of loading [3]. A failed load removes the node
@@ -219,6 +223,10 @@ public final class ClockBlockCache implements BlockCache {
     CachedBlock block = n.block;
     if (block == null) {
       block = await(n);
+      if (block == null) {
+        // Let go of (evicted or refused) between the lookup and the read: look it up again.
+        return getOrLoad(key, kind, loader);
+      }
     }
     n.touch();
     counters.hit(kind);
@@ -267,6 +275,29 @@ public final class ClockBlockCache implements BlockCache {
     CachedBlock block = n == null ? null : n.block;
     if (block == null) {
       return null; // absent, or being loaded: getOrLoad waits for it
+    }
+    n.touch();
+    counters.hit(kind);
+    return cast(block);
+  }
+
+  @Override
+  public Entry entryIfPresent(BlockCacheKey key, BlockKind kind) {
+    Objects.requireNonNull(key, "key");
+    if (capacity == 0 || !kind.isProtected()) {
+      return null; // a data block may live off the heap: its readers must take a reference
+    }
+    long hash = key.mixedHash();
+    Node n = shardOf(hash).table.get(key.fileNumber(), key.offset(), hash);
+    return n == null || n.block == null ? null : n;
+  }
+
+  @Override
+  public <T extends CachedBlock> T blockOf(Entry entry, BlockKind kind) {
+    Node n = (Node) entry;
+    CachedBlock block = n.block; // null once the shard dropped it: see Shard.drop
+    if (block == null) {
+      return null;
     }
     n.touch();
     counters.hit(kind);

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Thread-safe as described: {@link #block} and {@link #frequency} are read and written without the
  * lock; the queue fields are guarded by the owning shard's lock.
  */
-final class Node {
+final class Node implements BlockCache.Entry {
   /** The most a hit raises {@link #frequency} to: S3-FIFO's two-bit counter. */
   static final int MAX_FREQUENCY = 3;
 
@@ -40,7 +40,9 @@ final class Node {
 
   /**
    * Null until the load succeeds; then the loaded block, replaced once, when the node is admitted,
-   * by its off-heap copy if the shard keeps one ({@link OffHeapBlock}).
+   * by its off-heap copy if the shard keeps one ({@link OffHeapBlock}); null again once the shard
+   * lets go of it (evicted, refused or closed), so a node kept as an entry ({@link
+   * BlockCache.Entry}) holds no block the cache no longer charges.
    */
   volatile CachedBlock block;
 

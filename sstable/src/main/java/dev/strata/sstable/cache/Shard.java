@@ -96,6 +96,7 @@ final class Shard {
       }
       if (closed) {
         table.remove(n);
+        n.block = null; // as after a drop: not cached, so no entry may serve it
         return;
       }
       CachedBlock stored = block;
@@ -110,6 +111,7 @@ final class Shard {
       }
       if (!makeRoom(n, charge)) {
         table.remove(n);
+        n.block = null; // as after a drop: not cached, so no entry may serve it
         if (stored != block) {
           stored.evicted();
         }
@@ -350,6 +352,7 @@ final class Shard {
       metadataUsed -= n.charge;
     }
     n.block.evicted(); // after the table removal: a reader whose retain fails then misses
+    n.block = null; // a reader keeping the node as its entry sees the block gone, and holds it no more
   }
 
   /**

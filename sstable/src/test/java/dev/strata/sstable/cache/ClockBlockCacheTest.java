@@ -51,6 +51,41 @@ final class ClockBlockCacheTest {
   }
 
   @Test
+  void entry_servesItsBlockAsACountedHit_untilEvicted_thenHoldsNoBlock() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(3 * charge(100), 1);
+    Blob a = get(cache, 0, BlockKind.FILTER, 100);
+    BlockCache.Entry entry = cache.entryIfPresent(key(0), BlockKind.FILTER);
+    assertSame(a, cache.blockOf(entry, BlockKind.FILTER));
+    assertEquals(new CacheStats.Counts(1, 1, 0), cache.stats().filter(), "a hit through the entry");
+    for (long off = 1; off <= 20; off++) { // laps of the clock past an entry not hit again
+      get(cache, off, BlockKind.FILTER, 100);
+    }
+    assertNull(cache.getIfPresent(key(0), BlockKind.FILTER), "evicted");
+    assertNull(cache.blockOf(entry, BlockKind.FILTER), "an evicted block is not served");
+    assertNull(((Node) entry).block, "a kept entry keeps no uncharged block alive");
+    Blob again = get(cache, 0, BlockKind.FILTER, 100);
+    BlockCache.Entry fresh = cache.entryIfPresent(key(0), BlockKind.FILTER);
+    assertSame(again, cache.blockOf(fresh, BlockKind.FILTER));
+    assertNull(cache.blockOf(entry, BlockKind.FILTER), "the old entry stays dead after a reload");
+    cache.close();
+    assertNull(cache.blockOf(fresh, BlockKind.FILTER), "closed");
+  }
+
+  @Test
+  void entryIfPresent_isNullForDataBlocks_absentOrRefusedBlocks_andCapacityZero() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(1000, 1);
+    assertNull(cache.entryIfPresent(key(0), BlockKind.INDEX), "absent");
+    get(cache, 1, BlockKind.DATA, 100);
+    assertNull(cache.entryIfPresent(key(1), BlockKind.DATA), "data blocks may live off the heap");
+    get(cache, 2, BlockKind.INDEX, 5000); // larger than the cache: returned, not cached
+    assertNull(cache.entryIfPresent(key(2), BlockKind.INDEX), "refused");
+    assertEquals(new CacheStats.Counts(0, 1, 0), cache.stats().index(), "looking up an entry counts nothing");
+    ClockBlockCache none = new ClockBlockCache(0, 1);
+    get(none, 0, BlockKind.FILTER, 10);
+    assertNull(none.entryIfPresent(key(0), BlockKind.FILTER), "capacity 0");
+  }
+
+  @Test
   void entryBytes_countTheNodeAndItsTableSlots() {
     // 72 node (its key two longs in it) + 8 table slots: see Node.ENTRY_BYTES. No key object, no map
     // node, no future after the load: MeasuredEntryCostTest checks the total against the live heap.
