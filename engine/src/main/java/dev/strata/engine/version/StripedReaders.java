@@ -22,13 +22,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class StripedReaders {
   /**
    * Stripes: a power of two, enough that a few reader threads each find their own. Every open table
-   * reader holds one set, so it is kept small: 8 stripes of a 64-byte line each, 512 bytes.
+   * reader holds one set, so it is kept small: 8 stripes of a 64-byte line each, plus a line of
+   * padding at each end (see {@link #slot}), 640 bytes.
    */
   private static final int STRIPES = 8;
   /** Longs from one stripe to the next: one 64-byte cache line each. */
   private static final int SPACING = 8;
 
-  private final AtomicLongArray counts = new AtomicLongArray(STRIPES * SPACING);
+  private final AtomicLongArray counts = new AtomicLongArray(arrayLength(STRIPES));
   private volatile boolean closed;
 
   /**
@@ -70,7 +71,7 @@ final class StripedReaders {
   boolean idle() {
     long sum = 0;
     for (int i = 0; i < STRIPES; i++) {
-      sum += counts.get(i * SPACING);
+      sum += counts.get(slot(i));
     }
     if (sum < 0) {
       throw new IllegalStateException("more reads left than entered: " + sum);
@@ -80,7 +81,24 @@ final class StripedReaders {
 
   /** This thread's stripe's index in {@link #counts}. */
   private static int stripe() {
-    return stripeOfThisThread(STRIPES) * SPACING;
+    return slot(stripeOfThisThread(STRIPES));
+  }
+
+  /**
+   * The index of stripe {@code s} in an array of {@link #arrayLength} longs: one line of padding
+   * before the first. Element 0 shares a cache line with the array's header (its length, which every
+   * access reads for the bounds check) and with whatever was allocated just before it (here the
+   * owner's fields, {@code closed} among them, which every Get reads); a stripe there made each
+   * Get of one thread invalidate a line every other reader thread reads. The first stripe now
+   * starts 64 bytes past element 0, so no line holding a stripe holds the header.
+   */
+  static int slot(int s) {
+    return (s + 1) * SPACING;
+  }
+
+  /** Longs in an array of {@code stripes} stripes: a line of padding at each end (see {@link #slot}). */
+  static int arrayLength(int stripes) {
+    return (stripes + 2) * SPACING;
   }
 
   /**

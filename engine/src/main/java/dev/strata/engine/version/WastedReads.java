@@ -26,9 +26,6 @@ public final class WastedReads {
   /** Stripes: a power of two, as in {@link StripedReaders}. */
   private static final int STRIPES = 8;
 
-  /** Longs from one stripe to the next: one 64-byte cache line each. */
-  private static final int SPACING = 8;
-
   /** Most charges a stripe takes between two sums. */
   private static final long MAX_STRIDE = 64;
 
@@ -55,7 +52,7 @@ public final class WastedReads {
     this.budget = budget;
     this.stride = Math.max(1, Math.min(MAX_STRIDE, budget / (2 * STRIPES)));
     this.onSpent = onSpent;
-    this.counts = new AtomicLongArray(STRIPES * SPACING);
+    this.counts = new AtomicLongArray(StripedReaders.arrayLength(STRIPES));
     this.fired = new AtomicBoolean();
   }
 
@@ -73,7 +70,7 @@ public final class WastedReads {
     if (reads <= 0 || spent) {
       return;
     }
-    int s = StripedReaders.stripeOfThisThread(STRIPES) * SPACING;
+    int s = StripedReaders.slot(StripedReaders.stripeOfThisThread(STRIPES)); // padded as there
     long after = counts.addAndGet(s, reads);
     if (after / stride != (after - reads) / stride && total() >= budget) {
       spent = true;
@@ -86,8 +83,8 @@ public final class WastedReads {
   /** The reads charged so far (those charged while the budget was being spent, at most). */
   public long total() {
     long sum = 0;
-    for (int i = 0; i < counts.length(); i += SPACING) {
-      sum += counts.get(i);
+    for (int i = 0; i < STRIPES && counts.length() > 0; i++) {
+      sum += counts.get(StripedReaders.slot(i));
     }
     return sum;
   }

@@ -37,6 +37,20 @@ final class StripedReadersTest {
   }
 
   @Test
+  void stripes_sitALineAwayFromTheArrayEnds_andFromEachOther() {
+    // The array's element 0 shares a cache line with its header and the object allocated before it,
+    // which every reader thread reads; its last element with the object after it.
+    int stripes = 8;
+    int length = StripedReaders.arrayLength(stripes);
+    for (int s = 0; s < stripes; s++) {
+      int i = StripedReaders.slot(s);
+      assertTrue(i >= 8, "stripe " + s + " at long " + i + ": within 64 bytes of the header");
+      assertTrue(i + 8 < length, "stripe " + s + " at long " + i + " of " + length + ": no line after it");
+      assertTrue(s == 0 || i - StripedReaders.slot(s - 1) >= 8, "stripes share a line");
+    }
+  }
+
+  @Test
   void leave_withoutEnter_isCaughtByTheScan() {
     StripedReaders r = new StripedReaders();
     r.leave();
