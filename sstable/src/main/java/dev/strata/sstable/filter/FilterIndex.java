@@ -29,7 +29,8 @@ public final class FilterIndex {
   private final BlockHandle[] handles;
   private final long sizeBytes;
 
-  private FilterIndex(byte[][] lastKeys, BlockHandle[] handles) {
+  /** An index of chunks ending on {@code lastKeys} (encoded cell keys, ascending), at {@code handles}. */
+  FilterIndex(byte[][] lastKeys, BlockHandle[] handles) {
     this.lastKeys = lastKeys;
     this.handles = handles;
     this.lastRowPrefixes = new long[lastKeys.length];

@@ -1,0 +1,77 @@
+package dev.strata.sstable.filter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
+
+import dev.strata.sstable.block.BlockHandle;
+import dev.strata.sstable.key.KeyCodec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
+import org.quicktheories.generators.SourceDSL;
+
+/**
+ * {@link FilterIndex#find} returns the first chunk whose last key is at or after the key, as a scan
+ * of the keys does, whether the rows' 8-byte prefixes tell them apart or tie (rows sharing long
+ * prefixes, rows shorter than 8 bytes, columns that alone decide).
+ */
+final class FilterIndexProperties {
+
+  /** Rows of 0 to 12 bytes over three byte values: prefixes tie often. */
+  private static Gen<byte[]> rows() {
+    return Generate.byteArrays(Generate.range(0, 12), Generate.pick(List.of((byte) 0, (byte) 7, (byte) -1)));
+  }
+
+  private static Gen<byte[]> columns() {
+    return Generate.byteArrays(Generate.range(0, 2), Generate.pick(List.of((byte) 0, (byte) 7)));
+  }
+
+  private static Gen<byte[]> cellKeys() {
+    return rows().zip(columns(), (r, c) -> {
+      byte[] k = new byte[KeyCodec.cellKeyLength(r, c)];
+      KeyCodec.encodeCellKey(r, c, k, 0);
+      return k;
+    });
+  }
+
+  private static byte[] row(byte[] cellKey) {
+    return java.util.Arrays.copyOfRange(cellKey, 2, 2 + dev.strata.sstable.format.Bytes.getU16(cellKey, 0));
+  }
+
+  private static byte[] column(byte[] cellKey) {
+    return java.util.Arrays.copyOfRange(cellKey, 2 + row(cellKey).length, cellKey.length);
+  }
+
+  private static int compare(byte[] a, byte[] b) {
+    return KeyCodec.compareCell(row(a), column(a), b, 0, b.length);
+  }
+
+  @Test
+  void find_isTheFirstChunkEndingAtOrAfterTheKey() {
+    qt().withExamples(1000)
+        .forAll(SourceDSL.lists().of(cellKeys()).ofSizeBetween(1, 40), cellKeys(), Generate.range(0, 40))
+        .checkAssert((keys, probe, fromSeed) -> {
+          TreeSet<byte[]> sorted = new TreeSet<>(FilterIndexProperties::compare);
+          sorted.addAll(keys);
+          List<byte[]> last = new ArrayList<>(sorted);
+          BlockHandle[] handles = new BlockHandle[last.size()];
+          for (int i = 0; i < handles.length; i++) {
+            handles[i] = new BlockHandle(100L * i, 10);
+          }
+          FilterIndex index = new FilterIndex(last.toArray(new byte[0][]), handles);
+          int expected = -1;
+          for (int i = 0; i < last.size(); i++) {
+            if (compare(probe, last.get(i)) <= 0) {
+              expected = i;
+              break;
+            }
+          }
+          assertEquals(expected, index.find(row(probe), column(probe)));
+          int from = expected < 0 ? 0 : fromSeed % (expected + 1); // any chunk at or before the answer
+          assertEquals(expected, index.find(row(probe), column(probe), from), "from " + from);
+        });
+  }
+}
