@@ -1,6 +1,7 @@
 package dev.strata.engine.version;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * Counts the short reads (Gets) inside an object on per-thread stripes, and lets its owner close it
@@ -29,7 +30,15 @@ final class StripedReaders {
   /** Longs from one stripe to the next: one 64-byte cache line each. */
   private static final int SPACING = 8;
 
-  private final AtomicLongArray counts = new AtomicLongArray(arrayLength(STRIPES));
+  /** Volatile access to {@link #counts}' elements, as an AtomicLongArray gives, one load closer. */
+  private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
+
+  /**
+   * The stripes' counts, read and written only through {@link #COUNT}. A plain array rather than
+   * an AtomicLongArray: a Get enters one of these per table it consults, and the wrapper was one
+   * more dependent load (often a CPU cache miss) before the stripe.
+   */
+  private final long[] counts = new long[arrayLength(STRIPES)];
   private volatile boolean closed;
 
   /**
@@ -39,9 +48,9 @@ final class StripedReaders {
    */
   boolean tryEnter() {
     int s = stripe();
-    counts.getAndIncrement(s);
+    COUNT.getAndAdd(counts, s, 1L);
     if (closed) {
-      counts.getAndDecrement(s);
+      COUNT.getAndAdd(counts, s, -1L);
       return false;
     }
     return true;
@@ -49,7 +58,7 @@ final class StripedReaders {
 
   /** Leaves a read entered before; true when closed now (the caller may check {@link #idle}). */
   boolean leave() {
-    counts.getAndDecrement(stripe());
+    COUNT.getAndAdd(counts, stripe(), -1L);
     return closed;
   }
 
@@ -71,7 +80,7 @@ final class StripedReaders {
   boolean idle() {
     long sum = 0;
     for (int i = 0; i < STRIPES; i++) {
-      sum += counts.get(slot(i));
+      sum += (long) COUNT.getVolatile(counts, slot(i));
     }
     if (sum < 0) {
       throw new IllegalStateException("more reads left than entered: " + sum);
