@@ -31,7 +31,12 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Thread-safe.
  */
 public final class ReadCounters {
-  final LongAdder tablesConsulted = new LongAdder();
+  /**
+   * Tables consulted whose filter did not skip them. {@code tablesConsulted} is this plus {@link
+   * #tablesSkippedByFilter}: a skipped table, the common case of a Get, costs one atomic add, not
+   * two (each is a locked instruction on the Get path; the adds were 7% of an absent Get).
+   */
+  final LongAdder tablesAdmitted = new LongAdder();
   final LongAdder tablesSkippedByFilter = new LongAdder();
   final LongAdder filterFalsePositives = new LongAdder();
   final LongAdder filterChunksRead = new LongAdder();
@@ -46,9 +51,10 @@ public final class ReadCounters {
 
   /** The counters now. */
   public TableReadStats snapshot() {
+    long skipped = tablesSkippedByFilter.sum(); // read once: consulted counts it too
     return new TableReadStats(
-        tablesConsulted.sum(),
-        tablesSkippedByFilter.sum(),
+        tablesAdmitted.sum() + skipped,
+        skipped,
         filterFalsePositives.sum(),
         filterChunksRead.sum(),
         filterChunkCacheHits.sum(),

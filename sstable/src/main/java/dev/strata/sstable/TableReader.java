@@ -379,13 +379,10 @@ public final class TableReader implements Closeable {
     checkOpen();
     out.clear();
     int admitted = admit(probe);
-    if (admitted != OUT_OF_RANGE) {
-      counters.tablesConsulted.increment();
-    }
     if (admitted == SKIPPED) {
-      counters.tablesSkippedByFilter.increment();
-    }
-    if (admitted != OUT_OF_RANGE && admitted != SKIPPED) {
+      counters.tablesSkippedByFilter.increment(); // consulted too: one count, see ReadCounters
+    } else if (admitted != OUT_OF_RANGE) {
+      counters.tablesAdmitted.increment();
       pointLookup(probe, admitted, snapshot, LOOKUPS.get(), out);
     }
   }
@@ -683,7 +680,7 @@ public final class TableReader implements Closeable {
       skipped += admitted[i] == SKIPPED ? 1 : 0;
     }
     // Counted once per batch: an atomic add per probe would fence every probe's filter read.
-    counters.tablesConsulted.add(consulted);
+    counters.tablesAdmitted.add(consulted - skipped);
     counters.tablesSkippedByFilter.add(skipped);
     PointSearch search = lookup.search;
     Position at = lookup.at.reset();
