@@ -205,6 +205,15 @@ public final class BlockedBloomFilter {
     return (w[base + ((first + 4 + ((x2 & 0xffff) >>> 14)) & 7)] & m2) == m2;
   }
 
+  /**
+   * The first word of the block {@link #mightContainHash} reads for {@code hash64}, the whole of
+   * which is one cache line: a batch of probes reads each probe's block first, so the processor
+   * has the cache misses of the whole batch in flight at once, and then probes.
+   */
+  public long touch(long hash64) {
+    return words[blockBase(hash64)];
+  }
+
   /** Index of the first word of the block the hash selects. */
   private int blockBase(long hash64) {
     return (int) (((hash64 >>> 32) * numBlocks) >>> 32) * BloomFormat.WORDS_PER_BLOCK;

@@ -20,7 +20,7 @@ public final class CellLookup {
   private long rowTombstoneSequence = GetResult.NO_ROW_TOMBSTONE;
 
   /** Forgets the previous lookup. */
-  void clear() {
+  public void clear() {
     hasCell = false;
     cellKind = null;
     value = null;

@@ -466,6 +466,22 @@ public final class TableReader implements Closeable {
    * below the target.
    */
   private int locate(PointSearch search, Position at) throws IOException {
+    Block previous = at.index;
+    int previousEntry = at.entry;
+    int found = locatePartition(search, at);
+    if (found != LOCATED) {
+      return found;
+    }
+    at.entry = search.firstRestartAtOrAfter(at.index, at.index == previous ? previousEntry : 0);
+    return skipEndedPartitions(at);
+  }
+
+  /**
+   * The top-level part of {@link #locate}: moves {@code at} to the index block (partition) whose
+   * entries hold the target's ({@code at.top}, {@code at.index}; {@code at.entry} is left as it
+   * was): {@link #LOCATED}, {@link PointSearch#ABSENT} or {@link #IN_PLACE_UNSUPPORTED}.
+   */
+  private int locatePartition(PointSearch search, Position at) throws IOException {
     int top = 0;
     Block index;
     if (topIndex == null) {
@@ -485,10 +501,9 @@ public final class TableReader implements Closeable {
     if (!PointSearch.allRestarts(index)) {
       return IN_PLACE_UNSUPPORTED;
     }
-    at.entry = search.firstRestartAtOrAfter(index, at.index == index ? at.entry : 0);
     at.top = top;
     at.index = index;
-    return skipEndedPartitions(at);
+    return LOCATED;
   }
 
   /**
@@ -634,9 +649,10 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * {@link #get} for a batch: {@code probes[0, count)} in (row, column) order, the result for each
-   * at its index in {@code out}. The arrays are the caller's, so a batch asking several tables
-   * reuses them. The batch walks the table forward once, in key order, in stages, each done for
+   * {@link #get} for a batch: {@code probes[0, count)} in (row, column) order, what the table holds
+   * for each into the holder at its index in {@code out} (cleared first), as {@link
+   * #get(FilterProbe, long, CellLookup)}. The arrays and holders are the caller's, so a batch
+   * asking several tables reuses them. The batch walks the table forward once, in key order, in stages, each done for
    * every probe before the next begins:
    *
    * <ol>
@@ -658,7 +674,7 @@ public final class TableReader implements Closeable {
    * <p>Counts the same Gets, tables consulted and filter decisions as the probes one by one; the
    * block reads and cache hits it saves are the point, so those are fewer.
    */
-  public void getAll(FilterProbe[] probes, int count, long snapshot, GetResult[] out)
+  public void getAll(FilterProbe[] probes, int count, long snapshot, CellLookup[] out)
       throws IOException {
     Objects.requireNonNull(probes, "probes");
     Objects.requireNonNull(out, "out");
@@ -708,6 +724,10 @@ public final class TableReader implements Closeable {
         at.index = s.index[k];
         at.entry = s.entry[k];
         s.data[k] = dataBlock(at, false);
+      }
+    }
+    for (int k = 0; k < located; k++) {
+      if (k == 0 || s.data[k] != s.data[k - 1]) {
         touched += s.data[k].touchRestarts();
       }
     }
@@ -716,11 +736,11 @@ public final class TableReader implements Closeable {
       s.interval[k] = search.target(probes[i].row(), probes[i].column(), snapshot).interval(s.data[k]);
       touched += PointSearch.touch(s.data[k], s.interval[k]);
     }
-    s.touched = touched;
-    CellLookup found = s.found;
+    s.touched += touched;
     for (int i = 0, k = 0; i < n; i++) {
+      CellLookup found = out[i];
+      found.clear();
       if (admitted[i] == OUT_OF_RANGE || admitted[i] == SKIPPED) {
-        out[i] = GetResult.ABSENT;
         continue;
       }
       int cell = s.cell[i];
@@ -732,9 +752,7 @@ public final class TableReader implements Closeable {
         cell = scanFrom(search, false, at, s.data[k], s.interval[k], true);
         k++;
       }
-      found.clear();
       finishLookup(probes[i], admitted[i], snapshot, lookup, cell, found);
-      out[i] = found.toResult(probes[i].row(), probes[i].column());
     }
     s.release(located);
   }
@@ -747,6 +765,8 @@ public final class TableReader implements Closeable {
   private static final class BatchScratch {
     final int[] admitted;
     final int[] chunks;
+    /** Each probe's filter chunk, between {@link #admitAll}'s two passes. */
+    final FilterChunk[] filters;
     /** Each probe's cell search's answer when it ended in the index, else {@link #NOT_SEARCHED}. */
     final int[] cell;
     final int[] probe;
@@ -755,13 +775,13 @@ public final class TableReader implements Closeable {
     final int[] entry;
     final Block[] data;
     final long[] interval;
-    final CellLookup found = new CellLookup();
     /** The sum of the bytes touched, kept so the compiler keeps the reads ({@link Block#touch}). */
     int touched;
 
     BatchScratch(int n) {
       admitted = new int[n];
       chunks = new int[n];
+      filters = new FilterChunk[n];
       cell = new int[n];
       probe = new int[n];
       top = new int[n];
@@ -793,6 +813,10 @@ public final class TableReader implements Closeable {
       chunks = s.chunks;
       filterIndex.findAll(probes, n, type == FilterType.ROW, chunks);
     }
+    // Each probe's chunk, fetched once per run of probes in it, and the filter block the probe
+    // reads touched (BlockedBloomFilter.touch); then the probes, whose blocks are now cached.
+    FilterChunk[] filters = s.filters;
+    long touched = 0;
     int fetchedIndex = -1;
     FilterChunk fetched = null;
     for (int i = 0; i < n; i++) {
@@ -801,17 +825,32 @@ public final class TableReader implements Closeable {
         admitted[i] = OUT_OF_RANGE;
         continue;
       }
+      admitted[i] = SKIPPED;
+      if (chunks != null && chunks[i] >= 0) {
+        if (chunks[i] != fetchedIndex) {
+          fetched = chunkOrNull(chunks[i]);
+          fetchedIndex = chunks[i];
+        }
+        filters[i] = fetched;
+        if (fetched != null) {
+          touched += fetched.filter.touch(type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
+        }
+      }
+    }
+    s.touched += (int) touched;
+    for (int i = 0; i < n; i++) {
+      if (admitted[i] == OUT_OF_RANGE) {
+        continue;
+      }
+      FilterProbe probe = probes[i];
       boolean cellMaybe;
       if (chunks == null) {
         cellMaybe = true;
       } else if (chunks[i] < 0) {
         cellMaybe = false; // after the last chunk's last key: no filter key of the table is this one
       } else {
-        if (chunks[i] != fetchedIndex) {
-          fetched = chunkOrNull(chunks[i]);
-          fetchedIndex = chunks[i];
-        }
-        cellMaybe = mayContain(fetched, type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
+        cellMaybe = mayContain(filters[i], type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
+        filters[i] = null;
       }
       admitted[i] = admission(probe, cellMaybe);
     }

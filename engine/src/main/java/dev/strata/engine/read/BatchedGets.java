@@ -4,6 +4,7 @@ import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
+import dev.strata.sstable.CellLookup;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.filter.FilterProbe;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import java.util.List;
  * <p>Thread-safe (stateless); the caller holds a reference on the view.
  */
 public final class BatchedGets {
+  private static final byte[] EMPTY = new byte[0];
   private BatchedGets() {}
 
   /**
@@ -50,52 +52,98 @@ public final class BatchedGets {
    */
   public static byte[][] get(ReadView view, long snapshot, byte[][] rows, byte[][] columns,
       OverlappedReads reads) throws IOException {
-    return new Batch(rows, columns, snapshot, reads).run(view);
+    Batch batch = BATCHES.get();
+    try {
+      return batch.start(rows, columns, snapshot, reads).run(view);
+    } finally {
+      batch.release();
+    }
   }
+
+  /**
+   * Each thread's {@link Batch}, re-aimed by every batch: a batch runs on one thread, which starts
+   * no other batch meanwhile (cold reads hand tables to other threads, never a batch), so its arrays, probes and lookups are made once per thread (grown to the largest batch
+   * seen) and a batch allocates little besides the values it returns.
+   */
+  private static final ThreadLocal<Batch> BATCHES = ThreadLocal.withInitial(Batch::new);
 
   /**
    * One batch's state: the keys' (row, column) order and which are still undecided. {@code
    * pending[0, pendingCount)} are the undecided keys' input indices, in key order.
    */
   private static final class Batch {
-    private final byte[][] rows;
-    private final byte[][] columns;
-    private final long snapshot;
-    private final byte[][] out;
-    private final boolean[] decided;
-    private final FilterProbe[] probes;
-    private final int[] pending;
+    private byte[][] rows;
+    private byte[][] columns;
+    private long snapshot;
+    private byte[][] out;
+    private int size;
+    private boolean[] decided = new boolean[0];
+    /** Each key's probe, at its input index: reusable, re-aimed by every batch. */
+    private FilterProbe[] probes = new FilterProbe[0];
+    private int[] pending = new int[0];
     private int pendingCount;
     /** Scratch, reused by every table: the input indices of the keys handed to one table. */
-    private final int[] batch;
+    private int[] batch = new int[0];
     /** Scratch: those keys' probes, and the table's answers for them. */
-    private final FilterProbe[] tableProbes;
-    private final GetResult[] results;
+    private FilterProbe[] tableProbes = new FilterProbe[0];
+    private CellLookup[] results = new CellLookup[0];
+    /** Scratch of the sort ({@link CellSort}). */
+    private int[] sortScratch = new int[0];
+    private long[] heads = new long[0];
     /** Where the deeper levels' reads overlap once the batch proves cold; null: never. */
-    private final OverlappedReads reads;
+    private OverlappedReads reads;
     private boolean overlap;
 
-    Batch(byte[][] rows, byte[][] columns, long snapshot, OverlappedReads reads) {
-      this.reads = reads;
+    Batch start(byte[][] rows, byte[][] columns, long snapshot, OverlappedReads reads) {
+      int n = rows.length;
+      if (decided.length < n) {
+        grow(Math.max(n, 2 * decided.length));
+      }
       this.rows = rows;
       this.columns = columns;
       this.snapshot = snapshot;
-      int n = rows.length;
+      this.reads = reads;
+      this.size = n;
       out = new byte[n][];
-      decided = new boolean[n];
-      probes = new FilterProbe[n];
-      pending = cellOrder(rows, columns);
+      Arrays.fill(decided, 0, n, false);
+      cellOrder(rows, columns, pending, sortScratch, heads);
       pendingCount = n;
-      batch = new int[n];
-      tableProbes = new FilterProbe[n];
-      results = new GetResult[n];
+      return this;
+    }
+
+    private void grow(int capacity) {
+      decided = new boolean[capacity];
+      probes = new FilterProbe[capacity];
+      results = new CellLookup[capacity];
+      for (int i = 0; i < capacity; i++) {
+        probes[i] = FilterProbe.reusable();
+        results[i] = new CellLookup();
+      }
+      pending = new int[capacity];
+      batch = new int[capacity];
+      tableProbes = new FilterProbe[capacity];
+      sortScratch = new int[capacity];
+      heads = new long[capacity];
+    }
+
+    /** Lets go of the caller's keys and values, so a thread's batch does not keep them alive. */
+    void release() {
+      for (int i = 0; i < size; i++) {
+        probes[i].aim(EMPTY, EMPTY);
+        results[i].takeValue();
+      }
+      Arrays.fill(tableProbes, 0, size, null);
+      rows = null;
+      columns = null;
+      out = null;
+      reads = null;
     }
 
     byte[][] run(ReadView view) throws IOException {
       askMemTables(view);
       for (int k = 0; k < pendingCount; k++) {
         int i = pending[k];
-        probes[i] = FilterProbe.of(rows[i], columns[i]);
+        probes[i].aim(rows[i], columns[i]);
       }
       Version version = view.version();
       int wasted = 0; // level-0 tables asked for a key they did not decide: see WastedReads
@@ -216,7 +264,7 @@ public final class BatchedGets {
         if (v != Verdict.UNKNOWN) {
           int i = batch[b];
           decided[i] = true;
-          out[i] = v == Verdict.FOUND ? results[b].value() : null; // a fresh copy from the block
+          out[i] = v == Verdict.FOUND ? results[b].takeValue() : null; // a fresh copy from the block
         } else {
           undecided++;
         }
@@ -236,15 +284,17 @@ public final class BatchedGets {
     }
   }
 
-  /** The input indices in (row, column) order, equal cells in input order. */
-  private static int[] cellOrder(byte[][] rows, byte[][] columns) {
+  /**
+   * Fills {@code order} with the input indices in (row, column) order, equal cells in input order;
+   * {@code scratch} and {@code heads} are the sort's, as long as {@code order}.
+   */
+  private static void cellOrder(byte[][] rows, byte[][] columns, int[] order, int[] scratch,
+      long[] heads) {
     int n = rows.length;
-    int[] order = new int[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    new CellSort(rows, columns).sort(order, new int[n], 0, n);
-    return order;
+    new CellSort(rows, columns, heads).sort(order, scratch, 0, n);
   }
 
   /**
@@ -259,7 +309,8 @@ public final class BatchedGets {
     private final byte[][] columns;
     private final long[] heads;
 
-    CellSort(byte[][] rows, byte[][] columns) {
+    /** {@code heads} receives the rows' 8 bytes after their shared prefix; as long as {@code rows}. */
+    CellSort(byte[][] rows, byte[][] columns, long[] heads) {
       this.rows = rows;
       this.columns = columns;
       int shared = rows.length == 0 ? 0 : rows[0].length;
@@ -269,7 +320,7 @@ public final class BatchedGets {
           shared = m;
         }
       }
-      heads = new long[rows.length];
+      this.heads = heads;
       for (int i = 0; i < rows.length; i++) {
         long h = 0;
         for (int b = 0; b < 8; b++) {

@@ -2,7 +2,7 @@ package dev.strata.engine.read;
 
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
-import dev.strata.sstable.GetResult;
+import dev.strata.sstable.CellLookup;
 import dev.strata.sstable.filter.FilterProbe;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -66,11 +66,13 @@ final class OverlappedLevel {
 
   /**
    * Asks every table added its run of {@code probes[0, count)} (in key order), the runs split in
-   * parts that run at once: {@code out[j]} is the answer for {@code probes[j]}, {@link
-   * GetResult#ABSENT} where no table was asked. Throws what the first failed read threw.
+   * parts that run at once: {@code out[j]} holds the answer for {@code probes[j]}, absent where no
+   * table was asked. Throws what the first failed read threw.
    */
-  void getAll(FilterProbe[] probes, int count, long snapshot, GetResult[] out) throws IOException {
-    Arrays.fill(out, 0, count, GetResult.ABSENT);
+  void getAll(FilterProbe[] probes, int count, long snapshot, CellLookup[] out) throws IOException {
+    for (int j = 0; j < count; j++) {
+      out[j].clear();
+    }
     int keys = 0;
     for (int r = 0; r < tables.size(); r++) {
       keys += to[r] - from[r];
@@ -85,9 +87,9 @@ final class OverlappedLevel {
     reads.runAll(parts.size(), i -> {
       int[] part = parts.get(i);
       int n = part[2] - part[1];
-      GetResult[] answers = new GetResult[n];
-      tables.get(part[0]).getAll(Arrays.copyOfRange(probes, part[1], part[2]), n, snapshot, answers);
-      System.arraycopy(answers, 0, out, part[1], n); // disjoint parts: no two tasks write one slot
+      // The part's own holders, filled in place: disjoint parts, so no two tasks fill one.
+      tables.get(part[0]).getAll(Arrays.copyOfRange(probes, part[1], part[2]), n, snapshot,
+          Arrays.copyOfRange(out, part[1], part[2]));
     });
   }
 }

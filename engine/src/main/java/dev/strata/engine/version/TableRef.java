@@ -182,7 +182,7 @@ public final class TableRef {
   }
 
   /** See {@link TableReader#getAll}. */
-  public void getAll(FilterProbe[] probes, int count, long snapshot, GetResult[] out)
+  public void getAll(FilterProbe[] probes, int count, long snapshot, CellLookup[] out)
       throws IOException {
     withReader(r -> {
       r.getAll(probes, count, snapshot, out);
