@@ -12,13 +12,14 @@ import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockLocation;
 import dev.strata.sstable.block.BlockType;
 import dev.strata.sstable.block.Lz4Decompressor;
-import dev.strata.sstable.block.OffHeapDataBlock;
+import dev.strata.sstable.block.OffHeapCopy;
 import dev.strata.sstable.block.PointSearch;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
 import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.cache.HeapCost;
+import dev.strata.sstable.cache.OffHeapBlock;
 import dev.strata.sstable.filter.FilterChunk;
 import dev.strata.sstable.filter.FilterChunkInfo;
 import dev.strata.sstable.filter.FilterIndex;
@@ -613,10 +614,11 @@ public final class TableReader implements Closeable {
    */
   private Block blockAt(Block index, int valueOffset, BlockCacheKey key, BlockKind kind,
       BlockType type, String what, boolean scratch) throws IOException {
+    long offset = key != null ? key.offset() : Bytes.getU64(index.data, valueOffset);
     CachedBlock hit = key != null
         ? cache.getIfPresent(key, kind)
-        : cache.getIfPresent(fileNumber, Bytes.getU64(index.data, valueOffset), kind); // no key made
-    Block b = hit == null ? null : onHeap(hit, scratch);
+        : cache.getIfPresent(fileNumber, offset, kind); // no key made
+    Block b = hit == null ? null : onHeap(hit, scratch, offset);
     if (b != null) {
       counters.countHit(kind);
       return b;
@@ -633,7 +635,7 @@ public final class TableReader implements Closeable {
   private Block onHeap(BlockCacheKey key, BlockHandle h, BlockKind kind, BlockCache.Loader<Block> loader,
       boolean scratch) throws IOException {
     while (true) {
-      Block b = onHeap(this.<CachedBlock>fetch(key, h, kind, loader::load), scratch);
+      Block b = onHeap(this.<CachedBlock>fetch(key, h, kind, loader::load), scratch, key.offset());
       if (b != null) {
         return b;
       }
@@ -641,11 +643,12 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * {@code cached} as a block on the heap: itself, or the copy of an off-heap data block; null when
-   * that was evicted and released before this reader took a reference.
+   * {@code cached}, the block at {@code offset}, as a block on the heap: itself, or the copy of an
+   * off-heap data block (into this thread's scratch when {@code scratch}); null when that was
+   * evicted and released before this reader took a reference.
    */
-  private static Block onHeap(CachedBlock cached, boolean scratch) {
-    return cached instanceof OffHeapDataBlock o ? o.toHeap(scratch) : (Block) cached;
+  private Block onHeap(CachedBlock cached, boolean scratch, long offset) {
+    return cached instanceof OffHeapBlock o ? OffHeapCopy.toHeap(o, scratch, path, offset) : (Block) cached;
   }
 
   /**

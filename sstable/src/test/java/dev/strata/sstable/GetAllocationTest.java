@@ -35,7 +35,7 @@ final class GetAllocationTest {
   }
 
   @ParameterizedTest(name = "offHeap={0}")
-  @ValueSource(booleans = {false})
+  @ValueSource(booleans = {false, true})
   void cachedPresentGet_allocatesOnlyTheValue(boolean offHeap) throws IOException {
     Path file = dir.resolve(SstableFormat.fileName(1));
     try (TableWriter w = TableWriter.create(file, TableOptions.defaults())) {

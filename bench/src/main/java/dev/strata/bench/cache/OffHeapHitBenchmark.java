@@ -6,7 +6,6 @@ import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.cache.HeapCost;
 import dev.strata.sstable.cache.OffHeapBlock;
-import dev.strata.sstable.cache.SlabArena;
 import java.io.IOException;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -75,25 +74,13 @@ public class OffHeapHitBenchmark {
     }
 
     @Override
-    public int offHeapSizeBytes() {
-      return OffHeapBlock.sizeBytes(data.length, 0);
+    public int offHeapLength() {
+      return data.length;
     }
 
     @Override
-    public OffHeapBlock offHeap(SlabArena arena) {
-      Stored s = new Stored(arena, data);
-      return s.stored() ? s : null;
-    }
-  }
-
-  static final class Stored extends OffHeapBlock {
-    Stored(SlabArena arena, byte[] data) {
-      super(arena, data, 0, data.length);
-    }
-
-    @Override
-    public int sizeBytes() {
-      return OffHeapBlock.sizeBytes(length(), 0);
+    public byte[] offHeapBytes() {
+      return data;
     }
   }
 
@@ -124,7 +111,7 @@ public class OffHeapHitBenchmark {
   public int hit() {
     BlockCacheKey key = keys[random.nextInt(keys.length)];
     CachedBlock b = cache.getIfPresent(key, BlockKind.DATA);
-    if (b instanceof Stored s) {
+    if (b instanceof OffHeapBlock s) {
       if (!s.retain()) {
         return -1;
       }

@@ -2,8 +2,6 @@ package dev.strata.sstable.block;
 
 import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.cache.HeapCost;
-import dev.strata.sstable.cache.OffHeapBlock;
-import dev.strata.sstable.cache.SlabArena;
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.CorruptTableException;
 import dev.strata.sstable.format.SstableFormat;
@@ -15,26 +13,32 @@ import java.nio.file.Path;
  * the offsets of its restart points. {@link #parse} checks every varint, length and restart point
  * before anything reads the block, so cursors over it only {@code assert}.
  *
- * <p>Immutable.
+ * <p>Immutable, but for each thread's scratch block ({@link OffHeapCopy}), which only its thread
+ * sees and which it re-aims ({@link #reaim}) at every off-heap block it copies out for a Get.
  */
 public final class Block implements CachedBlock {
+  // Not final only for the scratch block's reaim; every other block is never changed.
+
   /** The payload; entries occupy {@code [0, restartsOffset)}. */
-  public final byte[] data;
+  public byte[] data;
 
   /** Where the restart array starts: the end of the entries. */
-  final int restartsOffset;
+  int restartsOffset;
 
   /** Restart points. */
-  public final int restartCount;
+  public int restartCount;
 
-  /** Entries in the block. */
-  public final int entryCount;
+  /**
+   * Entries in the block; -1 for a data block copied back from off the heap ({@link OffHeapCopy}),
+   * whose entries nobody counted: only index blocks are asked ({@link PointSearch#allRestarts}).
+   */
+  public int entryCount;
 
   /** The file the block came from, for messages. */
-  final Path file;
+  Path file;
 
   /** The block's offset in the file, for messages. */
-  public final long fileOffset;
+  public long fileOffset;
 
   Block(byte[] data, int restartsOffset, int restartCount, int entryCount, Path file, long fileOffset) {
     this.data = data;
@@ -173,17 +177,36 @@ public final class Block implements CachedBlock {
     return restartsOffset + 4 * restartCount + 4;
   }
 
-  /** What the off-heap copy costs: the payload's slots and {@link OffHeapDataBlock}'s objects. */
+  /** A data block may be held off the heap: its payload. */
   @Override
-  public int offHeapSizeBytes() {
-    return OffHeapDataBlock.sizeBytes(payloadLength());
+  public int offHeapLength() {
+    return payloadLength();
   }
 
-  /** A copy whose payload lives in {@code arena}, or null when it has no room. */
   @Override
-  public OffHeapBlock offHeap(SlabArena arena) {
-    OffHeapDataBlock copy = new OffHeapDataBlock(arena, this);
-    return copy.stored() ? copy : null;
+  public byte[] offHeapBytes() {
+    return data;
+  }
+
+  /**
+   * The block whose verified payload is {@code data[0, length)}, from {@code file} at {@code
+   * fileOffset}: its restart array read back from the payload's end, its entries not counted.
+   */
+  static Block ofVerified(byte[] data, int length, Path file, long fileOffset) {
+    Block b = new Block(null, 0, 0, -1, null, 0);
+    b.reaim(data, length, file, fileOffset);
+    return b;
+  }
+
+  /** Makes this (a thread's scratch block) the block {@link #ofVerified} would make. */
+  void reaim(byte[] data, int length, Path file, long fileOffset) {
+    int n = Bytes.getU32(data, length - 4);
+    this.data = data;
+    this.restartsOffset = length - 4 - 4 * n;
+    this.restartCount = n;
+    this.entryCount = -1;
+    this.file = file;
+    this.fileOffset = fileOffset;
   }
 
   private static CorruptTableException corrupt(

@@ -15,10 +15,11 @@
  * type byte {@code blockType.id << 4 | compression.id} ({@link
  * dev.strata.sstable.block.BlockType#trailerType}); {@code Entries := Entry* restart:u32[n] n:u32}.
  * Invariants: a block is verified (checksum, then {@code parse}) before it is cached or read, so
- * cursors and searches over it only {@code assert}; a {@code Block} is immutable once parsed and is
- * what the block cache holds for data, index and filter-index blocks, except a data block a cache
- * holds off the heap: {@link dev.strata.sstable.block.OffHeapDataBlock} keeps its payload in the
- * cache's slabs and its parsed restart points, and gives back a {@code Block} over a copy.
+ * cursors and searches over it only {@code assert}; a {@code Block} is immutable once parsed (but for
+ * each thread's scratch block) and is what the block cache holds for data, index and filter-index
+ * blocks, except a data block a cache holds off the heap: the cache keeps its payload in its slabs,
+ * and {@link dev.strata.sstable.block.OffHeapCopy} gives back a {@code Block} over a copy, its
+ * restart points read from the payload's end.
  *
  * <p>Layering: depends on {@code format}, {@code key} and the cache's contract ({@code
  * cache.CachedBlock}, {@code cache.HeapCost}, {@code cache.OffHeapBlock}); {@code index},

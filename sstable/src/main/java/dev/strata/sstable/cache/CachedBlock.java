@@ -3,7 +3,7 @@ package dev.strata.sstable.cache;
 /**
  * A value the {@link BlockCache} holds: a parsed, checksum-verified block, immutable once cached.
  * Table readers create them; the cache weighs them and, when it keeps data blocks off the heap,
- * asks them for an off-heap copy ({@link #offHeap}).
+ * asks them for the bytes to keep there ({@link #offHeapBytes}).
  *
  * <p>Implementations are immutable, but for the reference count of an {@link OffHeapBlock}.
  */
@@ -16,20 +16,17 @@ public interface CachedBlock {
   int sizeBytes();
 
   /**
-   * What {@link #offHeap} would cost ({@link #sizeBytes} of the copy), or -1 for a block that has no
-   * off-heap form (the default): the cache makes that much room before it asks for the copy.
+   * How many bytes of {@link #offHeapBytes} the cache may hold off the heap in place of this block,
+   * or -1 (the default) for a block that stays on the heap. A reader of the cache then gets an
+   * {@link OffHeapBlock} of those bytes and rebuilds the block from them.
    */
-  default int offHeapSizeBytes() {
+  default int offHeapLength() {
     return -1;
   }
 
-  /**
-   * A copy of this block whose bytes live in {@code arena}, holding the cache's reference; or null
-   * when the block has no off-heap form (the default) or the arena has no room left (the cache then
-   * keeps this block on the heap).
-   */
-  default OffHeapBlock offHeap(SlabArena arena) {
-    return null;
+  /** The array whose first {@link #offHeapLength} bytes are the off-heap form; unused by default. */
+  default byte[] offHeapBytes() {
+    throw new UnsupportedOperationException("no off-heap form");
   }
 
   /** Called once when the cache lets go of this block (evicted, refused, or the cache closed). */

@@ -76,8 +76,9 @@ public final class ClockBlockCache implements BlockCache {
    * for that total.
    *
    * Off-heap data blocks (offHeapData). Each shard then owns a SlabArena of its capacity, and a data
-   * block is admitted as an OffHeapBlock: its bytes copied into the arena's slots, on the heap only
-   * a small object and its slot numbers. Its charge is its slots plus those objects, so the shard's
+   * block is admitted as an OffHeapBlock: its bytes copied into the arena's slots, and the node
+   * itself the block (first slot, length, reference count), so the heap holds no object per block
+   * but its node. Its charge is its slots plus the node, so the shard's
    * bound covers heap and direct memory together, and the arena (sized to the shard) has a slot for
    * every charged byte. Room is made before the copy, so the copy finds the slots the evictions
    * freed; it fails only while readers still hold evicted blocks, and the block then stays on the

@@ -5,22 +5,25 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One entry of a {@link ClockBlockCache} shard: the block (once loaded), the future its concurrent
  * misses wait on, a CLOCK frequency that hits raise without a lock, and the links of the segment
- * queue it sits in, which only the shard's lock touches.
+ * queue it sits in, which only the shard's lock touches. A data block held off the heap is the node
+ * itself ({@link OffHeapBlock}: its bytes' first slot, length and reference count), so such a block
+ * costs the heap this one object.
  *
  * <p>Thread-safe as described: {@link #block} and {@link #frequency} are read and written without the
  * lock; the queue fields are guarded by the owning shard's lock.
  */
-final class Node implements BlockCache.Entry {
+final class Node extends OffHeapBlock implements BlockCache.Entry {
   /** The most a hit raises {@link #frequency} to: S3-FIFO's two-bit counter. */
   static final int MAX_FREQUENCY = 3;
 
   /**
    * The cache's own cost per entry, charged on top of the block's {@link CachedBlock#sizeBytes}: this
-   * node (seven references, two ints and three longs: 72 bytes) and about two slots of its shard's
+   * node (eight references, four ints and three longs, with its {@link OffHeapBlock} fields: 88
+   * bytes) and about two slots of its shard's
    * {@link NodeTable} (8; the table holds between one and two slots per node). The future of a load
    * is dropped once the load completes, and the key is two longs in the node, so neither is charged.
    */
-  static final int ENTRY_BYTES = (int) (HeapCost.object(7 * HeapCost.REFERENCE + 2 * 4 + 3 * 8)
+  static final int ENTRY_BYTES = (int) (HeapCost.object(8 * HeapCost.REFERENCE + 4 * 4 + 3 * 8)
       + 2 * HeapCost.REFERENCE);
 
   /** The block's key: its table's file number and its offset in the file. */
@@ -40,9 +43,9 @@ final class Node implements BlockCache.Entry {
 
   /**
    * Null until the load succeeds; then the loaded block, replaced once, when the node is admitted,
-   * by its off-heap copy if the shard keeps one ({@link OffHeapBlock}); null again once the shard
-   * lets go of it (evicted, refused or closed), so a node kept as an entry ({@link
-   * BlockCache.Entry}) holds no block the cache no longer charges.
+   * by this node if the shard keeps the block's bytes off the heap ({@link OffHeapBlock#store});
+   * null again once the shard lets go of it (evicted, refused or closed), so a node kept as an entry
+   * ({@link BlockCache.Entry}) holds no block the cache no longer charges.
    */
   volatile CachedBlock block;
 

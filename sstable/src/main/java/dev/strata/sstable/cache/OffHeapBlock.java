@@ -4,21 +4,24 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A block whose bytes the cache holds in a {@link SlabArena}, off the heap: on the heap only this
- * object and its slot numbers. Subclasses add what the table code needs to use the bytes (a data
- * block's restart points); see {@link CachedBlock#offHeap}.
+ * A cached block whose bytes live in a {@link SlabArena}, off the heap: what {@link BlockCache#getIfPresent}
+ * and {@link BlockCache#getOrLoad} return for a data block the cache holds there. The block is the
+ * cache entry itself (its {@code Node}, the only subclass): on the heap it costs the entry's fields,
+ * a first slot and a length, and the links of its slots in the arena, nothing per block besides.
+ * A reader copies the bytes out and rebuilds what it needs from them (a data block's restart points
+ * are in its payload; see {@code OffHeapCopy} in the block package).
  *
  * <p>Reference counted, so that a slot is reused only when no reader still copies from it: the
- * cache holds one reference from the moment the block is made until it evicts it; a reader takes one
- * with {@link #retain} before it reads the bytes and drops it with {@link #release} when done. The
- * last release gives the slots back to the arena at once. {@link #retain} fails once the count has
- * reached 0 (the cache evicted the block and no reader held it): the reader then treats the lookup as
- * a miss; the cache removes a block from its map before it drops its reference, so a retry finds a
- * newer entry or loads one.
+ * cache holds one reference from the moment it stores the bytes until it evicts the block; a reader
+ * takes one with {@link #retain} before it reads the bytes and drops it with {@link #release} when
+ * done. The last release gives the slots back to the arena at once. {@link #retain} fails once the
+ * count has reached 0 (the cache evicted the block and no reader held it): the reader then treats
+ * the lookup as a miss; the cache removes a block from its table before it drops its reference,
+ * so a retry finds a newer entry or loads one.
  *
  * <p>Thread-safe.
  */
-public abstract class OffHeapBlock implements CachedBlock {
+public abstract sealed class OffHeapBlock implements CachedBlock permits Node {
   private static final VarHandle REFS;
 
   static {
@@ -29,30 +32,33 @@ public abstract class OffHeapBlock implements CachedBlock {
     }
   }
 
-  private final SlabArena arena;
-  private final int[] slots;
-  private final int length;
+  /** Set by {@link #store}, before the block is published; null for an entry kept on the heap. */
+  private SlabArena arena;
+
+  private int firstSlot;
+
+  private int length;
 
   /** References held: the cache's (until it evicts the block) and readers'. Accessed through REFS. */
   @SuppressWarnings("unused")
-  private volatile int refs = 1;
+  private volatile int refs;
+
+  OffHeapBlock() {}
 
   /**
-   * Stores {@code src[offset, offset + length)} in {@code arena}; {@link #stored} is false when the
-   * arena had no room (nothing is then held).
+   * Stores {@code src[0, length)} in {@code arena}, holding the cache's reference; false when the
+   * arena had no room (nothing is then held). Called once, before the block is published.
    */
-  protected OffHeapBlock(SlabArena arena, byte[] src, int offset, int length) {
-    this.arena = arena;
-    this.length = length;
-    this.slots = arena.store(src, offset, length);
-    if (slots == null) {
-      REFS.setVolatile(this, 0);
+  final boolean store(SlabArena arena, byte[] src, int length) {
+    int first = arena.store(src, 0, length);
+    if (first < 0) {
+      return false;
     }
-  }
-
-  /** False when the arena had no room for the bytes: the block must not be used. */
-  public final boolean stored() {
-    return slots != null;
+    this.arena = arena;
+    this.firstSlot = first;
+    this.length = length;
+    REFS.set(this, 1);
+    return true;
   }
 
   /** The stored bytes' length. */
@@ -77,7 +83,7 @@ public abstract class OffHeapBlock implements CachedBlock {
   public final void release() {
     int r = (int) REFS.getAndAdd(this, -1);
     if (r == 1) {
-      arena.free(slots);
+      arena.free(firstSlot, length);
     } else if (r < 1) {
       throw new IllegalStateException("released more often than retained");
     }
@@ -91,7 +97,7 @@ public abstract class OffHeapBlock implements CachedBlock {
   /** Copies the bytes into {@code dst} from {@code offset}; the caller holds a reference. */
   public final void copyTo(byte[] dst, int offset) {
     assert held() : "read without a reference";
-    arena.read(slots, length, dst, offset);
+    arena.read(firstSlot, length, dst, offset);
   }
 
   /**
@@ -100,23 +106,18 @@ public abstract class OffHeapBlock implements CachedBlock {
    */
   public final byte get(int index) {
     assert held() : "read without a reference";
-    return arena.get(slots, index);
+    return arena.get(firstSlot, index);
+  }
+
+  /** What the block costs off the heap: its slots. Its heap fields are the entry's, charged as such. */
+  @Override
+  public final int sizeBytes() {
+    return (int) SlabArena.slotBytes(length);
   }
 
   /** The cache's reference goes: the block left the cache. */
   @Override
   public final void evicted() {
     release();
-  }
-
-  /**
-   * What a block of {@code length} stored bytes costs: its slots, this object's fields (two
-   * references, two ints) and its slot numbers, plus {@code subclassFieldBytes}.
-   */
-  public static int sizeBytes(int length, int subclassFieldBytes) {
-    int slotCount = SlabArena.slotsFor(length);
-    return (int) ((long) slotCount * SlabArena.SLOT_BYTES
-        + HeapCost.object(2 * HeapCost.REFERENCE + 4 + 4 + subclassFieldBytes)
-        + HeapCost.align(HeapCost.ARRAY_HEADER + 4L * slotCount));
   }
 }

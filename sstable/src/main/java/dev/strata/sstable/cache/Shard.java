@@ -80,8 +80,8 @@ final class Shard {
 
   /**
    * Caches loaded node {@code n}, whose loader returned {@code block}, making room first so that it
-   * can never be its own victim; a data block goes into the arena when the shard has one (the node
-   * then holds the off-heap copy), else, or when the arena is out of slots, stays on the heap. A node
+   * can never be its own victim; a data block's bytes go into the arena when the shard has one (the
+   * node then is the block), else, or when the arena is out of slots, it stays on the heap. A node
    * larger than the whole shard, or a data block that would fit only by evicting metadata below its
    * floor, leaves the table instead: its callers keep the block, and nothing else is disturbed beyond
    * the data blocks already evicted for it.
@@ -100,20 +100,20 @@ final class Shard {
         return;
       }
       CachedBlock stored = block;
-      int offHeap = arena == null || n.kind.isProtected() ? -1 : block.offHeapSizeBytes();
-      if (offHeap >= 0 && makeRoom(n, (long) offHeap + Node.ENTRY_BYTES)) {
-        OffHeapBlock copy = block.offHeap(arena); // finds the slots the evictions just freed
-        if (copy != null) {
-          assert copy.sizeBytes() == offHeap : copy.sizeBytes() + " != " + offHeap;
-          stored = copy;
-          charge = (long) offHeap + Node.ENTRY_BYTES;
+      int offHeap = arena == null || n.kind.isProtected() ? -1 : block.offHeapLength();
+      if (offHeap >= 0) {
+        long offHeapCharge = SlabArena.slotBytes(offHeap) + Node.ENTRY_BYTES;
+        // Room first: the copy then finds the slots the evictions just freed.
+        if (makeRoom(n, offHeapCharge) && n.store(arena, block.offHeapBytes(), offHeap)) {
+          stored = n;
+          charge = offHeapCharge;
         }
       }
       if (!makeRoom(n, charge)) {
         table.remove(n);
         n.block = null; // as after a drop: not cached, so no entry may serve it
-        if (stored != block) {
-          stored.evicted();
+        if (stored == n) {
+          n.release();
         }
         return;
       }

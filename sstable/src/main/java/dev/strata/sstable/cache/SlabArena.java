@@ -18,14 +18,24 @@ import java.util.function.IntFunction;
  * {@link #close} frees every slab whose slots are all free, and each remaining slab as its last
  * slot comes back: a closed cache holds no direct memory once its readers are done.
  *
- * <p>Thread-safe: slot bookkeeping under this object's monitor. A slot's bytes are written by the
- * one thread that allocated it, before the block holding it is published (through the cache's
- * volatile node field), and read only by threads holding a reference to that block.
+ * <p>Slot chains. Each slot has a link, an int in its slab's link array: the next slot of the same
+ * block, or of the free list. A block is named by its first slot and its length alone, so it costs
+ * the heap no array of slot numbers; its slots are the first {@code slotsFor(length)} of the chain
+ * from there. The free slots form one such chain too: a block takes the first slots of the free
+ * list (cut off where it ends) and gives its chain back by linking it in front. A fresh slab's
+ * slots are linked in ascending order, so blocks cut from it are adjacent and read in one bulk copy.
+ * The links cost 4 bytes a slot, what a stack of free slot numbers cost before, and serve both.
+ *
+ * <p>Thread-safe: slot bookkeeping and links under this object's monitor. A slot's bytes and the
+ * links of a block's chain are written by the one thread that allocated it, before the block is
+ * published (through the cache's volatile node field), and read only by threads holding a
+ * reference to that block; links change again only once the block is freed, when no reader holds
+ * it.
  */
 public final class SlabArena {
   /**
    * The unit a block's bytes are stored in. 512 wastes about 6 % of a 4 KiB block (half a slot on
-   * average) and needs 9 slot numbers for it; smaller slots waste less but cost more numbers.
+   * average) and needs 9 links for it; smaller slots waste less but cost more links.
    */
   public static final int SLOT_BYTES = 512;
 
@@ -33,9 +43,12 @@ public final class SlabArena {
    * The most a slab holds. Small, because the Get that needs a new slab waits while the JVM
    * allocates and zeroes it: with 4 MiB slabs the first Get of a 4 GiB cache took 3-11 ms (0.7-0.95
    * ms with blocks on the heap), with 256 KiB 0.76-0.86 ms. The zeroing per cached byte is the same
-   * either way; 16,384 slabs of a 4 GiB cache cost 2.6 MB of heap (see heapBytes).
+   * either way; 16,384 slabs of a 4 GiB cache cost 2.6 MB of heap besides the links (see heapBytes).
    */
   static final int MAX_SLAB_BYTES = 256 << 10;
+
+  /** The link of a block's last slot, and of the free list's. */
+  private static final int END = -1;
 
   private static final MethodHandle INVOKE_CLEANER = invokeCleaner();
 
@@ -49,12 +62,18 @@ public final class SlabArena {
    */
   private volatile ByteBuffer[] slabs = new ByteBuffer[0];
 
+  /**
+   * Each slab's links, by slab number: {@code links[slab][i]} follows slot {@code slab *
+   * slotsPerSlab + i}. Replaced and published like {@link #slabs}, with it.
+   */
+  private volatile int[][] links = new int[0][];
+
   @GuardedBy("this")
   private int[] usedPerSlab = new int[0];
 
-  /** Free slot numbers (slab * slotsPerSlab + index), a stack. */
+  /** The first free slot, or END. */
   @GuardedBy("this")
-  private int[] free = new int[0];
+  private int freeHead = END;
 
   @GuardedBy("this")
   private int freeCount;
@@ -98,94 +117,106 @@ public final class SlabArena {
   }
 
   /**
-   * The heap an arena for {@code capacityBytes} takes when full, besides its blocks: 4 bytes a slot
-   * for the free stack, and per slab its entry in two arrays and the direct buffer's objects (the
-   * buffer, its cleaner and deallocator: about 160 bytes).
+   * The heap an arena for {@code capacityBytes} takes when full, besides its blocks: per slab its
+   * links (4 bytes a slot and an array header), its entries in three arrays, and the direct
+   * buffer's objects (the buffer, its cleaner and deallocator: about 160 bytes).
    */
   static long heapBytes(long capacityBytes) {
-    long slots = (capacityBytes + SLOT_BYTES - 1) / SLOT_BYTES;
     long slabs = (capacityBytes + MAX_SLAB_BYTES - 1) / MAX_SLAB_BYTES;
-    return HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slots)
-        + HeapCost.align(HeapCost.ARRAY_HEADER + 8 * slabs)
-        + 160 * slabs;
+    long slotsPerSlab = Math.min(MAX_SLAB_BYTES, Math.max(SLOT_BYTES,
+        (capacityBytes + SLOT_BYTES - 1) / SLOT_BYTES * SLOT_BYTES)) / SLOT_BYTES;
+    return slabs * (HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slotsPerSlab) + 160)
+        + 2 * HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slabs)
+        + HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slabs);
   }
 
-  /** The slots a block of {@code length} bytes takes. */
+  /** The slots a block of {@code length} bytes takes: at least one, so that a chain names it. */
   public static int slotsFor(int length) {
-    return (length + SLOT_BYTES - 1) / SLOT_BYTES;
+    return Math.max(1, (length + SLOT_BYTES - 1) / SLOT_BYTES);
+  }
+
+  /** The bytes of the slots a block of {@code length} bytes takes: what it costs off the heap. */
+  public static long slotBytes(int length) {
+    return (long) slotsFor(length) * SLOT_BYTES;
   }
 
   /**
-   * Stores {@code src[offset, offset + length)} in free slots and returns their numbers in order, or
-   * null when the arena has too few left (or is closed): the caller keeps the block on the heap.
+   * Stores {@code src[offset, offset + length)} in free slots and returns the first of their chain,
+   * or -1 when the arena has too few left (or is closed): the caller keeps the block on the heap.
    */
-  int[] store(byte[] src, int offset, int length) {
-    int[] slots = allocate(slotsFor(length));
-    if (slots == null) {
-      return null;
+  int store(byte[] src, int offset, int length) {
+    int first = allocate(slotsFor(length));
+    if (first != END) {
+      transfer(first, length, src, offset, true);
     }
-    transfer(slots, length, src, offset, true);
-    return slots;
+    return first;
   }
 
-  /** Copies the first {@code length} stored bytes of {@code slots} into {@code dst} from {@code offset}. */
-  void read(int[] slots, int length, byte[] dst, int offset) {
-    transfer(slots, length, dst, offset, false);
+  /** Copies the first {@code length} bytes of the chain from {@code first} into {@code dst} from {@code offset}. */
+  void read(int first, int length, byte[] dst, int offset) {
+    transfer(first, length, dst, offset, false);
   }
 
   /**
-   * Copies between {@code array[offset, offset + length)} and the slots, into them when {@code
-   * store}: one bulk copy per run of adjacent slots.
+   * Copies between {@code array[offset, offset + length)} and the chain from slot {@code first},
+   * into the slots when {@code store}: one bulk copy per run of adjacent slots.
    */
-  private void transfer(int[] slots, int length, byte[] array, int offset, boolean store) {
+  private void transfer(int first, int length, byte[] array, int offset, boolean store) {
     ByteBuffer[] slabs = this.slabs;
+    int[][] links = this.links;
     int done = 0;
-    for (int i = 0; i < slots.length; ) {
-      int run = run(slots, i);
+    int slot = first;
+    while (done < length) {
+      int slab = slot / slotsPerSlab;
+      int index = slot % slotsPerSlab;
+      int[] link = links[slab];
+      int run = 1; // slots adjacent to this one, in its slab, that the chain takes next
+      while (done + run * SLOT_BYTES < length && index + run < slotsPerSlab
+          && link[index + run - 1] == slot + run) {
+        run++;
+      }
       int n = Math.min(run * SLOT_BYTES, length - done);
-      ByteBuffer slab = slabs[slots[i] / slotsPerSlab];
-      int at = (slots[i] % slotsPerSlab) * SLOT_BYTES;
       if (store) {
-        slab.put(at, array, offset + done, n);
+        slabs[slab].put(index * SLOT_BYTES, array, offset + done, n);
       } else {
-        slab.get(at, array, offset + done, n);
+        slabs[slab].get(index * SLOT_BYTES, array, offset + done, n);
       }
       done += n;
-      i += run;
+      slot = link[index + run - 1];
     }
   }
 
-  /** The stored byte at {@code index} of the block in {@code slots}: an access in place. */
-  byte get(int[] slots, int index) {
-    int slot = slots[index / SLOT_BYTES];
+  /** The stored byte at {@code index} of the chain from {@code first}: an access in place. */
+  byte get(int first, int index) {
+    int[][] links = this.links;
+    int slot = first;
+    for (int hops = index / SLOT_BYTES; hops > 0; hops--) {
+      slot = links[slot / slotsPerSlab][slot % slotsPerSlab];
+    }
     return slabs[slot / slotsPerSlab].get((slot % slotsPerSlab) * SLOT_BYTES + index % SLOT_BYTES);
   }
 
-  /** How many slots from {@code i} on are adjacent in one slab: one bulk copy serves them all. */
-  private int run(int[] slots, int i) {
-    int first = slots[i];
-    int end = (first / slotsPerSlab + 1) * slotsPerSlab;
-    int j = i + 1;
-    while (j < slots.length && slots[j] == first + (j - i) && slots[j] < end) {
-      j++;
-    }
-    return j - i;
-  }
-
-  private synchronized int[] allocate(int count) {
+  /** Cuts the first {@code count} slots off the free list; their chain's first slot, or END. */
+  private synchronized int allocate(int count) {
     while (freeCount < count && !closed && !refused && slabCount < maxSlabs) {
       addSlab();
     }
     if (closed || freeCount < count) {
-      return null;
+      return END;
     }
-    int[] slots = new int[count];
-    for (int i = 0; i < count; i++) {
-      int s = free[--freeCount];
-      slots[i] = s;
-      usedPerSlab[s / slotsPerSlab]++;
+    int[][] links = this.links;
+    int first = freeHead;
+    int last = first;
+    usedPerSlab[last / slotsPerSlab]++;
+    for (int i = 1; i < count; i++) {
+      last = links[last / slotsPerSlab][last % slotsPerSlab];
+      usedPerSlab[last / slotsPerSlab]++;
     }
-    return slots;
+    int[] lastLinks = links[last / slotsPerSlab];
+    freeHead = lastLinks[last % slotsPerSlab];
+    lastLinks[last % slotsPerSlab] = END;
+    freeCount -= count;
+    return first;
   }
 
   @GuardedBy("this")
@@ -198,32 +229,49 @@ public final class SlabArena {
       return;
     }
     int slab = slabCount++;
-    ByteBuffer[] grown = slabs;
-    if (slab == grown.length) {
-      grown = Arrays.copyOf(grown, Math.max(4, 2 * slab));
-      usedPerSlab = Arrays.copyOf(usedPerSlab, grown.length);
+    ByteBuffer[] grownSlabs = slabs;
+    int[][] grownLinks = links;
+    if (slab == grownSlabs.length) {
+      int length = Math.max(4, 2 * slab);
+      grownSlabs = Arrays.copyOf(grownSlabs, length);
+      grownLinks = Arrays.copyOf(grownLinks, length);
+      usedPerSlab = Arrays.copyOf(usedPerSlab, length);
     }
-    grown[slab] = b;
-    slabs = grown; // published (volatile) before any of the slab's slots is handed out
+    // The slab's slots in ascending order, in front of the free list: blocks cut from a fresh
+    // slab take adjacent slots.
+    int[] link = new int[slotsPerSlab];
+    int base = slab * slotsPerSlab;
+    for (int i = 0; i < slotsPerSlab - 1; i++) {
+      link[i] = base + i + 1;
+    }
+    link[slotsPerSlab - 1] = freeHead;
+    grownSlabs[slab] = b;
+    grownLinks[slab] = link;
+    links = grownLinks; // published (volatile) before any of the slab's slots is handed out
+    slabs = grownSlabs;
+    freeHead = base;
+    freeCount += slotsPerSlab;
     slabsHeld++;
-    if (free.length < slabCount * slotsPerSlab) { // room to free every slot handed out
-      free = Arrays.copyOf(free, Math.max(slabCount * slotsPerSlab, 2 * free.length));
-    }
-    // Pushed last slot first, so a fresh slab hands out ascending, adjacent slots.
-    for (int i = slotsPerSlab - 1; i >= 0; i--) {
-      free[freeCount++] = slab * slotsPerSlab + i;
-    }
   }
 
-  /** Gives {@code slots} back; each is free for the next block. */
-  synchronized void free(int[] slots) {
-    for (int s : slots) {
-      int slab = s / slotsPerSlab;
-      free[freeCount++] = s;
+  /** Gives back the chain of a block of {@code length} bytes from {@code first}; its slots are free for the next block. */
+  synchronized void free(int first, int length) {
+    int[][] links = this.links;
+    int count = slotsFor(length);
+    int slot = first;
+    for (int i = 0; ; i++) {
+      int slab = slot / slotsPerSlab;
       if (--usedPerSlab[slab] == 0 && closed) {
         release(slab);
       }
+      if (i == count - 1) {
+        break;
+      }
+      slot = links[slab][slot % slotsPerSlab];
     }
+    links[slot / slotsPerSlab][slot % slotsPerSlab] = freeHead; // the chain, in front of the free list
+    freeHead = first;
+    freeCount += count;
   }
 
   /**

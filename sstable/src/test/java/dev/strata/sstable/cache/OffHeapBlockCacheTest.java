@@ -44,40 +44,33 @@ final class OffHeapBlockCacheTest {
     }
 
     @Override
-    public int offHeapSizeBytes() {
-      return OffHeapBlock.sizeBytes(bytes.length, 0);
+    public int offHeapLength() {
+      return bytes.length;
     }
 
     @Override
-    public OffHeapBlock offHeap(SlabArena arena) {
-      Stored s = new Stored(arena, bytes);
-      return s.stored() ? s : null;
+    public byte[] offHeapBytes() {
+      return bytes;
     }
   }
 
-  static final class Stored extends OffHeapBlock {
-    Stored(SlabArena arena, byte[] bytes) {
-      super(arena, bytes, 0, bytes.length);
+  /** The bytes of an off-heap block, copied under a reference; null when released for good. */
+  static byte[] read(OffHeapBlock b) {
+    if (!b.retain()) {
+      return null;
     }
+    try {
+      byte[] copy = new byte[b.length()];
+      b.copyTo(copy, 0);
+      return copy;
+    } finally {
+      b.release();
+    }
+  }
 
-    @Override
-    public int sizeBytes() {
-      return OffHeapBlock.sizeBytes(length(), 0);
-    }
-
-    /** The bytes, copied under a reference; null when released for good. */
-    byte[] read() {
-      if (!retain()) {
-        return null;
-      }
-      try {
-        byte[] b = new byte[length()];
-        copyTo(b, 0);
-        return b;
-      } finally {
-        release();
-      }
-    }
+  /** Stores {@code bytes} in {@code arena}; the first slot of their chain, -1 when it has no room. */
+  private static int store(SlabArena arena, byte[] bytes) {
+    return arena.store(bytes, 0, bytes.length);
   }
 
   private static int lengthOf(long key) {
@@ -96,8 +89,8 @@ final class OffHeapBlockCacheTest {
     }
     for (long k = 0; k < 200; k++) {
       CachedBlock hit = cache.getIfPresent(Blob.key(k), BlockKind.DATA);
-      Stored s = assertInstanceOf(Stored.class, hit);
-      assertArrayEquals(Payload.of(k, lengthOf(k)).bytes(), s.read(), "block " + k);
+      OffHeapBlock s = assertInstanceOf(OffHeapBlock.class, hit);
+      assertArrayEquals(Payload.of(k, lengthOf(k)).bytes(), read(s), "block " + k);
       assertEquals(s.sizeBytes() + ClockBlockCache.ENTRY_BYTES, chargeOf(k));
     }
     cache.checkInvariants();
@@ -106,7 +99,7 @@ final class OffHeapBlockCacheTest {
   }
 
   private static long chargeOf(long k) {
-    return OffHeapBlock.sizeBytes(lengthOf(k), 0) + (long) ClockBlockCache.ENTRY_BYTES;
+    return SlabArena.slotBytes(lengthOf(k)) + (long) ClockBlockCache.ENTRY_BYTES;
   }
 
   @Test
@@ -133,7 +126,7 @@ final class OffHeapBlockCacheTest {
   void aRetainedBlock_keepsItsSlotsThroughEviction_andFreesThemOnRelease() throws IOException {
     ClockBlockCache cache = new ClockBlockCache(256 << 10, 1, true);
     get(cache, 1);
-    Stored held = (Stored) cache.getIfPresent(Blob.key(1), BlockKind.DATA);
+    OffHeapBlock held = (OffHeapBlock) cache.getIfPresent(Blob.key(1), BlockKind.DATA);
     assertTrue(held.retain());
     for (int pass = 0; pass < 4; pass++) { // blocks used twice, many times the capacity: 1 goes
       for (long k = 2; k < 2000; k++) {
@@ -170,7 +163,7 @@ final class OffHeapBlockCacheTest {
             for (int i = 0; i < 10_000; i++) {
               long k = r.nextInt(keys);
               CachedBlock b = get(cache, k);
-              byte[] bytes = b instanceof Stored s ? s.read() : ((Payload) b).bytes();
+              byte[] bytes = b instanceof OffHeapBlock s ? read(s) : ((Payload) b).bytes();
               if (bytes != null) {
                 assertArrayEquals(Payload.of(k, lengthOf(k)).bytes(), bytes, "block " + k);
                 reads.incrementAndGet();
@@ -201,7 +194,7 @@ final class OffHeapBlockCacheTest {
     }
     long reserved = cache.offHeapReservedBytes();
     assertTrue(reserved >= 3000 * 4000L, "reserved " + reserved);
-    Stored held = (Stored) cache.getIfPresent(Blob.key(5), BlockKind.DATA);
+    OffHeapBlock held = (OffHeapBlock) cache.getIfPresent(Blob.key(5), BlockKind.DATA);
     assertTrue(held.retain());
     cache.close();
     assertTrue(cache.offHeapReservedBytes() > 0, "the slab a reader uses stays");
@@ -222,13 +215,13 @@ final class OffHeapBlockCacheTest {
     int slabSlots = SlabArena.MAX_SLAB_BYTES / SlabArena.SLOT_BYTES;
     SlabArena arena = new SlabArena(3L * SlabArena.MAX_SLAB_BYTES);
     byte[] one = new byte[SlabArena.SLOT_BYTES];
-    List<int[]> taken = new ArrayList<>();
+    List<Integer> taken = new ArrayList<>();
     for (int i = 0; i < 3 * slabSlots; i++) { // each slab added with every earlier slot in use
-      taken.add(arena.store(one, 0, one.length));
+      taken.add(store(arena, one));
     }
-    assertNull(arena.store(one, 0, 1));
-    for (int[] slots : taken) {
-      arena.free(slots);
+    assertEquals(-1, arena.store(one, 0, 1));
+    for (int first : taken) {
+      arena.free(first, one.length);
     }
     assertEquals(0, arena.usedBytes());
     assertEquals(3L * SlabArena.MAX_SLAB_BYTES, arena.reservedBytes());
@@ -249,25 +242,61 @@ final class OffHeapBlockCacheTest {
     });
     byte[] one = new byte[SlabArena.SLOT_BYTES];
     for (int i = 0; i < 2 * slabSlots; i++) {
-      assertTrue(arena.store(one, 0, one.length) != null);
+      assertTrue(store(arena, one) >= 0);
     }
-    assertNull(arena.store(one, 0, one.length), "the third slab was refused");
-    assertNull(arena.store(one, 0, one.length));
+    assertEquals(-1, store(arena, one), "the third slab was refused");
+    assertEquals(-1, store(arena, one));
     assertEquals(2, made[0]);
     arena.close();
+  }
+
+  @Test
+  void arena_chainsThroughFreedSlots_readBackEveryLiveBlock_andCountEverySlot() {
+    Seeded.run("arena slot chains", 5, random -> {
+      SlabArena arena = new SlabArena((1 + random.nextInt(8)) * (long) SlabArena.MAX_SLAB_BYTES);
+      java.util.Map<Integer, byte[]> live = new java.util.HashMap<>();
+      long used = 0;
+      for (int i = 0; i < 5000; i++) {
+        if (!live.isEmpty() && random.nextInt(5) < 2) { // free one: its slots join the free list
+          int first = live.keySet().iterator().next();
+          byte[] b = live.remove(first);
+          arena.free(first, b.length);
+          used -= SlabArena.slotBytes(b.length);
+        } else {
+          byte[] b = Payload.of(i, random.nextInt(6 * SlabArena.SLOT_BYTES)).bytes();
+          int first = store(arena, b);
+          if (first >= 0) {
+            live.put(first, b);
+            used += SlabArena.slotBytes(b.length);
+          }
+        }
+        assertEquals(used, arena.usedBytes());
+      }
+      for (java.util.Map.Entry<Integer, byte[]> e : live.entrySet()) {
+        byte[] back = new byte[e.getValue().length];
+        arena.read(e.getKey(), back.length, back, 0);
+        assertArrayEquals(e.getValue(), back, "block at slot " + e.getKey());
+        int i = random.nextInt(Math.max(1, back.length));
+        if (back.length > 0) {
+          assertEquals(e.getValue()[i], arena.get(e.getKey(), i), "byte " + i + " in place");
+        }
+      }
+      arena.close();
+    });
   }
 
   @Test
   void arena_storesAcrossSlots_andRefusesWhenFull() {
     SlabArena arena = new SlabArena(4 * SlabArena.SLOT_BYTES);
     byte[] a = Payload.of(1, 3 * SlabArena.SLOT_BYTES - 5).bytes();
-    int[] slots = arena.store(a, 0, a.length);
-    assertEquals(3, slots.length);
-    assertNull(arena.store(a, 0, a.length), "one slot left");
+    int first = store(arena, a);
+    assertTrue(first >= 0);
+    assertEquals(3L * SlabArena.SLOT_BYTES, arena.usedBytes());
+    assertEquals(-1, store(arena, a), "one slot left");
     byte[] back = new byte[a.length];
-    arena.read(slots, a.length, back, 0);
+    arena.read(first, a.length, back, 0);
     assertArrayEquals(a, back);
-    arena.free(slots);
+    arena.free(first, a.length);
     assertEquals(0, arena.usedBytes());
     arena.close();
     assertEquals(0, arena.reservedBytes());
