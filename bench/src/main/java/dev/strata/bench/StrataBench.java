@@ -3,6 +3,7 @@ package dev.strata.bench;
 import dev.strata.bench.bloom.FiltersCommand;
 import dev.strata.bench.cache.CacheHeapCommand;
 import dev.strata.bench.cache.CacheSimCommand;
+import dev.strata.bench.dbbench.ColdReadsCommand;
 import dev.strata.bench.dbbench.CompactionReadsCommand;
 import dev.strata.bench.dbbench.DbBenchCommand;
 import dev.strata.bench.readamp.ReadAmpCommand;
@@ -48,6 +49,7 @@ import picocli.CommandLine.Spec;
       CacheSimCommand.class,
       CacheHeapCommand.class,
       CompactionReadsCommand.class,
+      ColdReadsCommand.class,
     })
 public final class StrataBench implements Runnable {
   @Spec private CommandSpec spec;
