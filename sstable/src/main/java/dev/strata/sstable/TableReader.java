@@ -452,37 +452,18 @@ public final class TableReader implements Closeable {
   private int find(PointSearch search, boolean rowTombstone, Position at, boolean scratch)
       throws IOException {
     int located = locate(search, at);
-    if (located != LOCATED) {
-      return located;
-    }
-    Block data = dataBlock(at, scratch);
-    return scanFrom(search, rowTombstone, at, data, search.interval(data), scratch);
+    return located == LOCATED ? scanFrom(search, rowTombstone, at, null, 0, scratch) : located;
   }
 
   /**
    * The index part of {@link #find}: moves {@code at} to the index entry naming the data block
-   * where the target's entries start ({@link #LOCATED}), or answers {@link PointSearch#ABSENT} or
-   * {@link #IN_PLACE_UNSUPPORTED}. The searches start from {@code at}, which must be reset or where
-   * the search of a smaller target ended (a batch's keys in order): every entry before it sorts
-   * below the target.
+   * where the target's entries start ({@link #LOCATED}; it may stand just past its index block's
+   * last entry, which {@link #skipEndedPartitions} resolves), or answers {@link PointSearch#ABSENT}
+   * or {@link #IN_PLACE_UNSUPPORTED}. The searches start from {@code at}, which must be reset or
+   * where the search of a smaller target ended (a batch's keys in order): every entry before it
+   * sorts below the target.
    */
   private int locate(PointSearch search, Position at) throws IOException {
-    Block previous = at.index;
-    int previousEntry = at.entry;
-    int found = locatePartition(search, at);
-    if (found != LOCATED) {
-      return found;
-    }
-    at.entry = search.firstRestartAtOrAfter(at.index, at.index == previous ? previousEntry : 0);
-    return skipEndedPartitions(at);
-  }
-
-  /**
-   * The top-level part of {@link #locate}: moves {@code at} to the index block (partition) whose
-   * entries hold the target's ({@code at.top}, {@code at.index}; {@code at.entry} is left as it
-   * was): {@link #LOCATED}, {@link PointSearch#ABSENT} or {@link #IN_PLACE_UNSUPPORTED}.
-   */
-  private int locatePartition(PointSearch search, Position at) throws IOException {
     int top = 0;
     Block index;
     if (topIndex == null) {
@@ -502,6 +483,7 @@ public final class TableReader implements Closeable {
     if (!PointSearch.allRestarts(index)) {
       return IN_PLACE_UNSUPPORTED;
     }
+    at.entry = search.firstRestartAtOrAfter(index, at.index == index ? at.entry : 0);
     at.top = top;
     at.index = index;
     return LOCATED;
@@ -527,23 +509,31 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * The data part of {@link #find}: scans {@code data} (the block {@code at} names) from {@code
-   * interval} ({@link PointSearch#interval}), and the blocks after it while the cell runs on.
+   * The data part of {@link #find}: scans the data block {@code at} names, and the blocks after it
+   * while the cell runs on. A batch passes the first block ({@code data}, which {@code at} names)
+   * and its {@code interval} ({@link PointSearch#interval}) found beforehand; a Get passes null.
+   * One call site of each block fetch: the single Get's path is compiled into its caller, whose
+   * inlining budget a second copy of the fetch (and of its cache-miss path) would exceed.
    */
   private int scanFrom(PointSearch search, boolean rowTombstone, Position at, Block data,
       long interval, boolean scratch) throws IOException {
+    boolean continued = false;
     while (true) {
+      if (data == null) {
+        int next = skipEndedPartitions(at);
+        if (next != LOCATED) {
+          return next;
+        }
+        data = dataBlock(at, scratch);
+        interval = continued ? 0 : search.interval(data); // a next block's keys all lie above
+      }
       int found = search.scan(data, interval, rowTombstone);
       if (found != PointSearch.NEXT_BLOCK) {
         return found;
       }
       at.entry++;
-      int next = skipEndedPartitions(at);
-      if (next != LOCATED) {
-        return next;
-      }
-      data = dataBlock(at, scratch);
-      interval = 0; // every key of the next block lies above the target
+      data = null;
+      continued = true;
     }
   }
 
@@ -708,6 +698,9 @@ public final class TableReader implements Closeable {
       s.cell[i] = NOT_SEARCHED;
       if (admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
         int r = locate(search.target(probes[i].row(), probes[i].column(), snapshot), at);
+        if (r == LOCATED) {
+          r = skipEndedPartitions(at);
+        }
         if (r == LOCATED) {
           s.probe[located] = i;
           s.top[located] = at.top;
