@@ -16,7 +16,10 @@ import java.util.SortedMap;
  * The history must be contiguous: each record's first sequence number is one above the last of
  * the record before it, in the same log or the previous one (a log that vanished, or lost pages in
  * the middle, breaks the chain); the first record may start at most one above the manifest's last
- * sequence number.
+ * sequence number. A log left with no record (cut back to its header, or to nothing) before any
+ * record was replayed, while a newer log holds records, breaks the chain too: the engine opens a
+ * new log only when the memtable holds something, so that log had records a power loss took
+ * (its pages were never forced, the newer log's were written back first).
  *
  * <p>Under {@link WalRecoveryMode#POINT_IN_TIME} replay stops at the first record it cannot take
  * (torn, damaged, failing to parse, or out of sequence): that record, the rest of its log and every
@@ -108,6 +111,7 @@ public final class LogReplay {
     boolean tornTailOnly = false;
     List<String> notes = new ArrayList<>();
     long newest = logs.isEmpty() ? -1 : logs.lastKey();
+    Path emptiedLeader = null; // an older log found without records before any record replayed
     for (Map.Entry<Long, Path> log : logs.entrySet()) {
       long number = log.getKey();
       Path file = log.getValue();
@@ -130,17 +134,27 @@ public final class LogReplay {
           boolean first = previous < 0;
           long expected = first ? manifestLastSequence + 1 : previous + 1;
           boolean inSequence =
-              first ? r.firstSequence() <= expected : r.firstSequence() == expected;
+              first
+                  ? emptiedLeader == null && r.firstSequence() <= expected
+                  : r.firstSequence() == expected;
           if (!inSequence) {
             CorruptionException gap =
-                new CorruptionException(
-                    file,
-                    reader.recordOffset(),
-                    "log record starts at sequence %d, expected %s%d: a log or part of one is"
-                        + " missing",
-                    r.firstSequence(),
-                    first ? "at most " : "",
-                    expected);
+                emptiedLeader != null && first
+                    ? new CorruptionException(
+                        file,
+                        reader.recordOffset(),
+                        "log record at sequence %d follows %s, an older log with no record: its"
+                            + " records are missing",
+                        r.firstSequence(),
+                        emptiedLeader.getFileName())
+                    : new CorruptionException(
+                        file,
+                        reader.recordOffset(),
+                        "log record starts at sequence %d, expected %s%d: a log or part of one is"
+                            + " missing",
+                        r.firstSequence(),
+                        first ? "at most " : "",
+                        expected);
             if (mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
               throw gap;
             }
@@ -173,6 +187,8 @@ public final class LogReplay {
           droppedBytes += reader.droppedBytes();
           droppedRecords++;
           notes.add(reader.tailReport());
+        } else if (previous < 0 && number != newest && emptiedLeader == null) {
+          emptiedLeader = file;
         }
       } catch (CorruptionException e) {
         if (mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY) {

@@ -140,4 +140,62 @@ final class LogReplayTest {
         CorruptionException.class,
         () -> LogReplay.replay(logs, 0, WalRecoveryMode.ABSOLUTE_CONSISTENCY, r -> {}));
   }
+
+  /**
+   * The power-loss case of a log whose pages were never forced while a newer log's were written
+   * back (the flush thread forces a frozen memtable's log only before flushing it): the older log
+   * is cut back to its header, or to nothing, at a record boundary, so nothing in it looks torn. The
+   * manifest's last sequence number is ahead of the logs, as the engine writes it, so only the
+   * empty older log tells that records are missing.
+   */
+  @Test
+  void oldestLogEmptied_whileANewerOneKeptItsRecords_isAGap() throws IOException {
+    for (long cutTo : new long[] {LogFormat.FILE_HEADER_BYTES, 0}) {
+      for (Path p : logs.values()) {
+        Files.delete(p);
+      }
+      logs.clear();
+      ends.clear();
+      threeLogs();
+      LogFiles.truncate(logs.get(3L), cutTo);
+      List<Long> seen = new ArrayList<>();
+      LogReplay.Result r =
+          LogReplay.replay(logs, 12, WalRecoveryMode.POINT_IN_TIME, x -> seen.add(x.firstSequence()));
+      assertEquals(List.of(), seen, "cut to " + cutTo + ": logs 4 and 5 come after a hole");
+      assertEquals(4L, r.stop().fileNumber());
+      assertEquals(1, r.droppedFiles());
+      assertEquals(4 + 4, r.droppedRecords());
+      assertEquals(12, r.lastSequence(), "the manifest's");
+      CorruptionException e =
+          assertThrows(
+              CorruptionException.class,
+              () -> LogReplay.replay(logs, 12, WalRecoveryMode.ABSOLUTE_CONSISTENCY, x -> {}));
+      assertTrue(e.getMessage().contains("3.log"), e.getMessage());
+    }
+  }
+
+  /**
+   * An empty log after replayed records hides nothing when the next log continues the chain (a
+   * reopened newest log cut back to its header, then a memtable switch), nor does an empty newest
+   * log.
+   */
+  @Test
+  void emptyLogBetweenContinuousLogs_orNewest_isNoGap() throws IOException {
+    long seq = 1;
+    for (long number = 3; number <= 6; number++) {
+      List<LogRecord> records = new ArrayList<>();
+      for (int i = 0; number != 4 && number != 6 && i < 4; i++) {
+        byte[] row = ("row" + seq).getBytes();
+        records.add(new LogRecord(seq++, List.of(Mutation.put(row, new byte[0], row))));
+      }
+      Path file = dir.resolve(number + ".log");
+      LogFiles.write(file, number, records, random);
+      logs.put(number, file);
+    }
+    for (WalRecoveryMode mode : WalRecoveryMode.values()) {
+      LogReplay.Result r = LogReplay.replay(logs, 8, mode, x -> {});
+      assertEquals(8, r.records(), mode.name());
+      assertEquals(null, r.stop(), mode.name());
+    }
+  }
 }
