@@ -1,17 +1,19 @@
 package dev.strata.sstable;
 
 import static dev.strata.sstable.format.SstableFormat.BLOCK_TRAILER_BYTES;
+import static dev.strata.sstable.StoredBlocks.loadFilter;
+import static dev.strata.sstable.StoredBlocks.payload;
+import static dev.strata.sstable.StoredBlocks.payloadLength;
+import static dev.strata.sstable.StoredBlocks.readBlock;
+import static dev.strata.sstable.StoredBlocks.readFully;
+import static dev.strata.sstable.StoredBlocks.readStored;
 import static dev.strata.sstable.format.SstableFormat.FOOTER_BYTES;
 
-import dev.strata.bloom.BlockedBloomFilter;
-import dev.strata.checksum.Checksums;
 import dev.strata.sstable.block.Block;
-import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.block.BlockCursor;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockLocation;
 import dev.strata.sstable.block.BlockType;
-import dev.strata.sstable.block.Lz4Decompressor;
 import dev.strata.sstable.block.OffHeapCopy;
 import dev.strata.sstable.block.PointSearch;
 import dev.strata.sstable.cache.BlockCache;
@@ -44,7 +46,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import net.jpountz.lz4.LZ4Exception;
 
 /**
  * Reads one table: point lookups through its partitioned filter, and iterators.
@@ -1308,113 +1309,6 @@ public final class TableReader implements Closeable {
     } else {
       counters.countHit(kind);
     }
-  }
-
-  /** A loader that records whether the cache ran it. */
-  private static final class CountingLoader<T extends CachedBlock> implements BlockCache.Loader<T> {
-    private final BlockCache.Loader<T> delegate;
-    boolean ran;
-
-    CountingLoader(BlockCache.Loader<T> delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public T load() throws IOException {
-      ran = true;
-      return delegate.load();
-    }
-  }
-
-  /**
-   * Reads and verifies a filter payload: one read, then one copy into the filter's aligned memory
-   * (the bloom module checks its own trailer too).
-   */
-  private static FilterChunk loadFilter(TableFile ch, Path path, BlockHandle h, BlockType type)
-      throws IOException {
-    byte[] raw = readStored(ch, path, h);
-    byte[] payload = payload(raw, path, h, type);
-    assert payload == raw;
-    try {
-      return new FilterChunk(BlockedBloomFilter.fromBytes(raw, 0, h.length()), h.length());
-    } catch (IllegalArgumentException e) {
-      throw new CorruptTableException(path, h.offset(), e, "%s does not parse: %s", type, e.getMessage());
-    }
-  }
-
-  // ---- block I/O, shared by open and the read path --------------------------------------------
-
-  /** Reads, verifies, decompresses and parses the entries block at {@code h}. */
-  private static Block readBlock(TableFile ch, Path file, BlockHandle h, BlockType type) throws IOException {
-    byte[] raw = readStored(ch, file, h);
-    byte[] payload = payload(raw, file, h, type);
-    return Block.parse(payload, payloadLength(raw, payload, h), type, file, h.offset());
-  }
-
-  /** The payload's length: the stored one, or the uncompressed length an LZ4 block's header holds. */
-  private static int payloadLength(byte[] raw, byte[] payload, BlockHandle h) {
-    return payload == raw ? h.length() : Bytes.getU32(raw, 0);
-  }
-
-  /** The payload and trailer at {@code h}: {@code h.length() + 5} bytes. */
-  private static byte[] readStored(TableFile ch, Path file, BlockHandle h) throws IOException {
-    return readFully(ch, file, h.offset(), h.length() + BLOCK_TRAILER_BYTES);
-  }
-
-  /**
-   * Verifies the trailer of {@code raw} (checksum, then block type and compression) and returns the
-   * payload: {@code raw} itself (payload in its first {@code h.length()} bytes) when stored
-   * uncompressed, else a new array of exactly the uncompressed payload.
-   */
-  private static byte[] payload(byte[] raw, Path file, BlockHandle h, BlockType want) throws CorruptTableException {
-    return payload(raw, file, h, want, null);
-  }
-
-  /**
-   * {@link #payload(byte[], Path, BlockHandle, BlockType)}, decompressing into {@code buffers} when
-   * not null (the payload then fills only the start of the array returned: its length is {@link
-   * #payloadLength}).
-   */
-  private static byte[] payload(byte[] raw, Path file, BlockHandle h, BlockType want, BulkBuffers buffers)
-      throws CorruptTableException {
-    int n = h.length();
-    byte typeByte = raw[n];
-    int stored = Bytes.getU32(raw, n + 1);
-    int computed = Checksums.maskedCrc32c(raw, 0, n, typeByte);
-    if (stored != computed) {
-      throw new CorruptTableException(file, h.offset(), "%s block crc mismatch: stored=%08x computed=%08x",
-          want, stored, computed);
-    }
-    BlockType type = BlockType.fromIdOrNull((typeByte >>> 4) & 0xf);
-    BlockCompression compression = BlockCompression.fromIdOrNull(typeByte & 0xf);
-    if (type != want || compression == null) {
-      throw new CorruptTableException(file, h.offset(), "block type byte %02x, want a %s block", typeByte, want);
-    }
-    if (compression == BlockCompression.NONE) {
-      return raw;
-    }
-    if (want == BlockType.FILTER_CHUNK || want == BlockType.ROW_TOMBSTONE_FILTER) {
-      throw new CorruptTableException(file, h.offset(), "compressed %s block", want);
-    }
-    int length = n < SstableFormat.LZ4_HEADER_BYTES ? -1 : Bytes.getU32(raw, 0);
-    if (length < 0 || length > SstableFormat.MAX_BLOCK_BYTES) {
-      throw new CorruptTableException(file, h.offset(), "bad uncompressed length %d", length);
-    }
-    byte[] out = buffers == null ? new byte[length] : buffers.decompressed(length);
-    try {
-      int got = Lz4Decompressor.get().decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
-      if (got != length) {
-        throw new CorruptTableException(file, h.offset(), "lz4 block inflates to %d bytes, want %d", got, length);
-      }
-    } catch (LZ4Exception e) {
-      throw new CorruptTableException(file, h.offset(), e, "lz4 block does not decompress");
-    }
-    return out;
-  }
-
-  private static byte[] readFully(TableFile ch, Path file, long position, int length) throws IOException {
-    assert ch.path().equals(file) : file;
-    return ch.readFully(position, length);
   }
 
   private static int compareCellKeys(byte[] a, byte[] b) {
