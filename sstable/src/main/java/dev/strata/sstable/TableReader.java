@@ -1064,71 +1064,7 @@ public final class TableReader implements Closeable {
    */
   public void verifyChecksums() throws IOException {
     checkOpen();
-    long footerOffset = fileSize - FOOTER_BYTES;
-    Footer.decode(readFully(channel, path, footerOffset, FOOTER_BYTES), path, footerOffset);
-    for (int i = 0; i < filterIndex.chunkCount(); i++) {
-      loadFilter(channel, path, filterIndex.handle(i), BlockType.FILTER_CHUNK);
-      if (i > 0 && compareCellKeys(filterIndex.lastKey(i - 1), filterIndex.lastKey(i)) >= 0) {
-        throw new CorruptTableException(path, footer.filterIndex().offset(), "filter index keys out of order at %d", i);
-      }
-    }
-    if (!footer.rowTombstoneFilter().equals(BlockHandle.NONE)) {
-      loadFilter(channel, path, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER);
-    }
-    IndexCursor ic = topIndex == null
-        ? IndexCursor.oneLevel(readBlock(channel, path, footer.index(), BlockType.INDEX))
-        : IndexCursor.twoLevel(topIndex, this::verifiedPartition);
-    BlockCursor dc = new BlockCursor();
-    InternalKey previous = null;
-    InternalKey previousIndexKey = null;
-    long entries = 0;
-    long blocks = 0;
-    for (ic.seekToFirst(); ic.isValid(); ic.next(), blocks++) {
-      InternalKey indexKey = KeyCodec.decodeInternalKey(ic.keyBytes(), 0, ic.keyLength());
-      if (previousIndexKey != null && InternalKey.compare(previousIndexKey, indexKey) >= 0) {
-        throw new CorruptTableException(path, ic.block().fileOffset, "index key %s out of order after %s",
-            indexKey, previousIndexKey);
-      }
-      BlockHandle h = dataHandle(ic.block(), ic.valueOffset());
-      Block data = readBlock(channel, path, h, BlockType.DATA);
-      dc.reset(data);
-      for (dc.seekToFirst(); dc.isValid(); dc.next()) {
-        InternalKey k = KeyCodec.decodeInternalKey(dc.keyBytes(), 0, dc.keyLength());
-        if (previous != null ? InternalKey.compare(previous, k) >= 0 : !k.equals(properties.smallestKey())) {
-          throw new CorruptTableException(path, h.offset(), "key %s out of order after %s", k, previous);
-        }
-        if (InternalKey.compare(k, indexKey) > 0
-            || (previousIndexKey != null && InternalKey.compare(k, previousIndexKey) <= 0)) {
-          throw new CorruptTableException(path, h.offset(), "key %s outside its block's index range", k);
-        }
-        previous = k;
-        entries++;
-      }
-      previousIndexKey = indexKey;
-    }
-    if (entries != properties.entryCount() || blocks != properties.dataBlockCount()
-        || previous == null || !previous.equals(properties.largestKey())) {
-      throw new CorruptTableException(path, footer.index().offset(), "%d entries in %d blocks ending at %s,"
-          + " properties say %d in %d ending at %s", entries, blocks, previous,
-          properties.entryCount(), properties.dataBlockCount(), properties.largestKey());
-    }
-  }
-
-  /**
-   * An index partition read from disk past the cache, for {@link #verifyChecksums}: its last key
-   * must be the top-level key that names it, or a seek could pass over its entries.
-   */
-  private Block verifiedPartition(BlockCursor top) throws IOException {
-    BlockHandle h = handleIn(top.block(), top.valueOffset(), "index partition");
-    Block partition = readBlock(channel, path, h, BlockType.INDEX_PARTITION);
-    BlockCursor last = new BlockCursor();
-    last.reset(partition);
-    last.seekToLast();
-    if (!last.isValid()
-        || !Arrays.equals(last.keyBytes(), 0, last.keyLength(), top.keyBytes(), 0, top.keyLength())) {
-      throw new CorruptTableException(path, h.offset(), "index partition's last key is not its top-level key");
-    }
-    return partition;
+    new TableVerifier(this, channel, footer, filterIndex, topIndex).verify();
   }
 
   /** Unpins what the open pinned and closes the file. Idempotent. */
@@ -1263,12 +1199,12 @@ public final class TableReader implements Closeable {
     return block;
   }
 
-  private BlockHandle dataHandle(Block index, int valueOffset) throws CorruptTableException {
+  BlockHandle dataHandle(Block index, int valueOffset) throws CorruptTableException {
     return handleIn(index, valueOffset, "data block");
   }
 
   /** The handle at {@code valueOffset} of {@code block}; one outside the file is corruption. */
-  private BlockHandle handleIn(Block block, int valueOffset, String what) throws CorruptTableException {
+  BlockHandle handleIn(Block block, int valueOffset, String what) throws CorruptTableException {
     BlockHandle h = BlockHandle.decodeOrNull(block.data, valueOffset, fileSize - FOOTER_BYTES);
     if (h == null) {
       throw new CorruptTableException(path, block.fileOffset, "%s handle lies outside the file", what);
@@ -1309,13 +1245,6 @@ public final class TableReader implements Closeable {
     } else {
       counters.countHit(kind);
     }
-  }
-
-  private static int compareCellKeys(byte[] a, byte[] b) {
-    int ra = Bytes.getU16(a, 0);
-    byte[] row = Arrays.copyOfRange(a, SstableFormat.ROW_LENGTH_BYTES, SstableFormat.ROW_LENGTH_BYTES + ra);
-    byte[] column = Arrays.copyOfRange(a, SstableFormat.ROW_LENGTH_BYTES + ra, a.length);
-    return KeyCodec.compareCell(row, column, b, 0, b.length);
   }
 
   private static void checkSnapshot(long snapshot) {
