@@ -6,13 +6,18 @@
  * tables' face to the engine: the reader and writer, their options ({@code TableOptions}, {@code
  * TableReadOptions}), what they report ({@code TableProperties}, {@code TableMetadata}, {@code
  * GetResult}, {@code TableReadStats}, {@code ReadCounters}), the footer, and the writer's side of the
- * filter ({@code FilterWriter}, {@code WriteBuffers}).
+ * filter ({@code FilterWriter}, {@code WriteBuffers}). The reader composes package-private parts with
+ * one job each: {@code StoredBlocks} reads a stored block from the file and checks it (checksum, type,
+ * compression) before parsing it, {@code TableVerifier} checks a whole table past the cache ({@code
+ * verifyChecksums}), {@code KeptEntries} keeps the cache keys and entries of its metadata blocks, and
+ * {@code CountingLoader} tells a cache hit from a read.
  *
  * <p>The parts it composes sit in packages by concern, as Pebble's {@code sstable/} splits {@code
  * block}, {@code rowblk} and {@code tablefilters} off its reader and writer; each has its own essay:
  *
  * <pre>
- *   dev.strata.sstable            TableReader, TableWriter, TableCursor, Footer, options, results
+ *   dev.strata.sstable            TableReader, TableWriter, TableCursor, Footer, options, results,
+ *                                 StoredBlocks, TableVerifier (package-private parts of the reader)
  *     |-- index                   IndexWriter, IndexCursor, IndexSeparators
  *     |-- filter                  FilterIndex, FilterProbe, FilterKeys, FilterChunk, FilterType
  *     |     (index and filter both build on block)
