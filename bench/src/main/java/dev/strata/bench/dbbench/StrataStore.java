@@ -64,6 +64,11 @@ final class StrataStore implements Store {
             Long.getLong(
                 "strata.readTriggeredCompactionBytesPerRead",
                 DbOptions.defaults().readTriggeredCompactionBytesPerRead()))
+        // The engine's filter chunk size unless --jvm-args "-Dstrata.bloomChunkBytes=N" sweeps it
+        // (the README's chunk-size sweep at 20M keys); a table records its own, so reads of an
+        // existing database take the size it was written with.
+        .bloomChunkBytes(Integer.getInteger("strata.bloomChunkBytes",
+            DbOptions.defaults().bloomChunkBytes()))
         .syncWrites(false)
         .autoCompaction(true)
         .build();
