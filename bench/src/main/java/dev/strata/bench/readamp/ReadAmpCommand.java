@@ -2,6 +2,7 @@ package dev.strata.bench.readamp;
 
 import dev.strata.bench.common.FileTrees;
 import dev.strata.bench.common.RocksDbLibrary;
+import dev.strata.engine.DbOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -78,15 +79,18 @@ public final class ReadAmpCommand implements Callable<Integer> {
           + " different reads precedes it). Default: ${DEFAULT-VALUE}.")
   private int gets;
 
-  @Option(names = "--cache-mb", defaultValue = "1", paramLabel = "MB",
-      description = "Block cache capacity of both engines, MiB; by default about a tenth of the"
-          + " data (100,000 cells take about 11 MB on disk), so data blocks are really read."
-          + " Default: ${DEFAULT-VALUE}.")
+  /** Bytes a narrow cell takes on disk, measured: 100,000 cells make about 11 MB of tables. */
+  private static final double DISK_BYTES_PER_CELL = 110;
+
+  @Option(names = "--cache-mb", defaultValue = "0", paramLabel = "MB",
+      description = "Block cache capacity of both engines, MiB. Default (0): about a tenth of the"
+          + " data, at least 1 (100,000 cells take about 11 MB on disk: 1 MiB; 1,000,000: 10.5),"
+          + " so data blocks are really read while filters and indexes fit.")
   private double cacheMb;
 
-  @Option(names = "--filter-chunk-bytes", defaultValue = "131072", paramLabel = "N",
+  @Option(names = "--filter-chunk-bytes", defaultValue = "0", paramLabel = "N",
       description = "Strata filter chunk size and RocksDB metadata_block_size (filter partition"
-          + " size). Default: ${DEFAULT-VALUE} (Strata's default).")
+          + " size). Default (0): Strata's default, DbOptions.bloomChunkBytes.")
   private int filterChunkBytes;
 
   @Option(names = "--strata-cache-shards", defaultValue = "0", paramLabel = "N",
@@ -191,8 +195,16 @@ public final class ReadAmpCommand implements Callable<Integer> {
     require(valueBytes >= 0 && valueBytes <= (16 << 20), "--value-bytes must be in [0, 16 MiB]");
     require(compressionRatio > 0 && compressionRatio <= 1, "--compression-ratio must be in (0, 1]");
     require(gets >= 1, "--gets must be >= 1");
-    require(cacheMb > 0, "--cache-mb must be > 0");
-    require(filterChunkBytes >= 64, "--filter-chunk-bytes must be >= 64");
+    require(cacheMb >= 0, "--cache-mb must be >= 0");
+    require(filterChunkBytes == 0 || filterChunkBytes >= 64, "--filter-chunk-bytes must be >= 64");
+    if (cacheMb == 0) {
+      // A cache that grows with the data, as the default's 1 MiB was a tenth of 100,000 cells:
+      // a fixed 1 MiB at 1,000,000 cells holds less than the filters and every Get reloads them.
+      cacheMb = Math.max(1, keys * DISK_BYTES_PER_CELL / 10 / (1 << 20));
+    }
+    if (filterChunkBytes == 0) {
+      filterChunkBytes = DbOptions.defaults().bloomChunkBytes();
+    }
     require(strataCacheShards >= 0 && strataCacheShards <= 1024,
         "--strata-cache-shards must be in [0, 1024]");
     require(!shapes.isEmpty() && !setups.isEmpty(), "--shapes and --setups must not be empty");
