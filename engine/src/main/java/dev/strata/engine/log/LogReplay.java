@@ -139,22 +139,7 @@ public final class LogReplay {
                   : r.firstSequence() == expected;
           if (!inSequence) {
             CorruptionException gap =
-                emptiedLeader != null && first
-                    ? new CorruptionException(
-                        file,
-                        reader.recordOffset(),
-                        "log record at sequence %d follows %s, an older log with no record: its"
-                            + " records are missing",
-                        r.firstSequence(),
-                        emptiedLeader.getFileName())
-                    : new CorruptionException(
-                        file,
-                        reader.recordOffset(),
-                        "log record starts at sequence %d, expected %s%d: a log or part of one is"
-                            + " missing",
-                        r.firstSequence(),
-                        first ? "at most " : "",
-                        expected);
+                outOfSequence(file, reader.recordOffset(), r, first, expected, emptiedLeader);
             if (mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
               throw gap;
             }
@@ -209,6 +194,31 @@ public final class LogReplay {
     }
     return new Result(
         max, previous, records, droppedBytes, droppedRecords, droppedFiles, stop, tornTailOnly, notes);
+  }
+
+  /**
+   * Why record {@code r} at {@code offset} of {@code file} breaks the chain: it follows {@code
+   * emptiedLeader}, an older log with no record (when {@code r} is the first record), or it does not
+   * start at {@code expected} (at most {@code expected} for the first).
+   */
+  private static CorruptionException outOfSequence(
+      Path file, long offset, LogRecord r, boolean first, long expected, Path emptiedLeader) {
+    if (first && emptiedLeader != null) {
+      return new CorruptionException(
+          file,
+          offset,
+          "log record at sequence %d follows %s, an older log with no record: its records are"
+              + " missing",
+          r.firstSequence(),
+          emptiedLeader.getFileName());
+    }
+    return new CorruptionException(
+        file,
+        offset,
+        "log record starts at sequence %d, expected %s%d: a log or part of one is missing",
+        r.firstSequence(),
+        first ? "at most " : "",
+        expected);
   }
 
   /** Records that read cleanly from the start of a dropped log, up to its first damage. */
