@@ -87,9 +87,7 @@ public final class BatchedGets {
     /** Scratch: those keys' probes, and the table's answers for them. */
     private FilterProbe[] tableProbes = new FilterProbe[0];
     private CellLookup[] results = new CellLookup[0];
-    /** Scratch of the sort ({@link CellSort}). */
-    private int[] sortScratch = new int[0];
-    private long[] heads = new long[0];
+    private final CellOrder cellOrder = new CellOrder();
     /** Where the deeper levels' reads overlap once the batch proves cold; null: never. */
     private OverlappedReads reads;
     private boolean overlap;
@@ -106,7 +104,7 @@ public final class BatchedGets {
       this.size = n;
       out = new byte[n][];
       Arrays.fill(decided, 0, n, false);
-      cellOrder(rows, columns, pending, sortScratch, heads);
+      cellOrder.sort(rows, columns, pending);
       pendingCount = n;
       return this;
     }
@@ -122,8 +120,6 @@ public final class BatchedGets {
       pending = new int[capacity];
       batch = new int[capacity];
       tableProbes = new FilterProbe[capacity];
-      sortScratch = new int[capacity];
-      heads = new long[capacity];
     }
 
     /** Lets go of the caller's keys and values, so a thread's batch does not keep them alive. */
@@ -281,86 +277,6 @@ public final class BatchedGets {
         }
       }
       pendingCount = kept;
-    }
-  }
-
-  /**
-   * Fills {@code order} with the input indices in (row, column) order, equal cells in input order;
-   * {@code scratch} and {@code heads} are the sort's, as long as {@code order}.
-   */
-  private static void cellOrder(byte[][] rows, byte[][] columns, int[] order, int[] scratch,
-      long[] heads) {
-    int n = rows.length;
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    new CellSort(rows, columns, heads).sort(order, scratch, 0, n);
-  }
-
-  /**
-   * A stable merge sort of input indices by cell, on primitive indices so sorting a batch boxes
-   * nothing. Keys of a batch often share a long prefix ("user000012..."), so each row is first
-   * reduced to the 8 bytes after the prefix all rows share, zero-padded: when two keys' 8 bytes
-   * differ, they order the rows (every earlier byte being the shared prefix), and only equal ones
-   * compare the whole cell. A comparison is then mostly one long comparison.
-   */
-  private static final class CellSort {
-    private final byte[][] rows;
-    private final byte[][] columns;
-    private final long[] heads;
-
-    /** {@code heads} receives the rows' 8 bytes after their shared prefix; as long as {@code rows}. */
-    CellSort(byte[][] rows, byte[][] columns, long[] heads) {
-      this.rows = rows;
-      this.columns = columns;
-      int shared = rows.length == 0 ? 0 : rows[0].length;
-      for (int i = 1; i < rows.length && shared > 0; i++) {
-        int m = Arrays.mismatch(rows[0], 0, shared, rows[i], 0, Math.min(shared, rows[i].length));
-        if (m >= 0) {
-          shared = m;
-        }
-      }
-      this.heads = heads;
-      for (int i = 0; i < rows.length; i++) {
-        long h = 0;
-        for (int b = 0; b < 8; b++) {
-          int at = shared + b;
-          h = h << 8 | (at < rows[i].length ? rows[i][at] & 0xff : 0);
-        }
-        heads[i] = h;
-      }
-    }
-
-    /**
-     * Sorts {@code a[from, to)}; {@code scratch} is as long as {@code a}. An already sorted run
-     * costs one comparison per merge.
-     */
-    void sort(int[] a, int[] scratch, int from, int to) {
-      if (to - from < 2) {
-        return;
-      }
-      int mid = (from + to) >>> 1;
-      sort(a, scratch, from, mid);
-      sort(a, scratch, mid, to);
-      if (compare(a[mid - 1], a[mid]) <= 0) {
-        return;
-      }
-      System.arraycopy(a, from, scratch, from, to - from);
-      int i = from;
-      int j = mid;
-      for (int k = from; k < to; k++) {
-        boolean takeLeft = j >= to || (i < mid && compare(scratch[i], scratch[j]) <= 0);
-        a[k] = takeLeft ? scratch[i++] : scratch[j++];
-      }
-    }
-
-    private int compare(int a, int b) {
-      int c = Long.compareUnsigned(heads[a], heads[b]);
-      if (c != 0) {
-        return c;
-      }
-      c = Arrays.compareUnsigned(rows[a], rows[b]);
-      return c != 0 ? c : Arrays.compareUnsigned(columns[a], columns[b]);
     }
   }
 }
