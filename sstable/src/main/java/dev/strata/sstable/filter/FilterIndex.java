@@ -19,13 +19,24 @@ import java.util.Arrays;
  * <p>Immutable.
  */
 public final class FilterIndex {
+  private static final int ROW = SstableFormat.ROW_LENGTH_BYTES;
   private final byte[][] lastKeys;
   /**
-   * The {@link RowPrefix} of each last key's row: a search compares these longs, one array in a few
-   * cache lines, and the key bytes only on a tie. Each key of the search was a dependent load of a
-   * key array that missed the CPU caches; the search was a tenth of an absent Get at 20 million keys.
+   * The length of the prefix the rows of all last keys share ("user0000" when the rows are
+   * "user0000xxxx"), and those bytes: a row that does not start with them sorts below or above
+   * every last key, and among rows that do, the 8 bytes after them decide most comparisons.
    */
-  private final long[] lastRowPrefixes;
+  private final int sharedLength;
+  private final byte[] shared;
+  /**
+   * The head of each last key's row: its 8 bytes after the shared prefix, zero-padded ({@link
+   * RowPrefix}). A search compares these longs, one array in a few cache lines, and the key bytes
+   * only on a tie. Each key of the search was a dependent load of a key array that missed the CPU
+   * caches (a tenth of an absent Get at 20 million keys); and the first 8 bytes of the rows, which
+   * the heads were before, tie for every row when the rows share 8 bytes ("key00000..."), so every
+   * comparison compared the key bytes.
+   */
+  private final long[] lastRowHeads;
   private final BlockHandle[] handles;
   private final long sizeBytes;
 
@@ -33,15 +44,26 @@ public final class FilterIndex {
   FilterIndex(byte[][] lastKeys, BlockHandle[] handles) {
     this.lastKeys = lastKeys;
     this.handles = handles;
-    this.lastRowPrefixes = new long[lastKeys.length];
+    int sharedLength = lastKeys.length == 0 ? 0 : Bytes.getU16(lastKeys[0], 0);
+    for (int i = 1; i < lastKeys.length && sharedLength > 0; i++) {
+      byte[] k = lastKeys[i];
+      int m = Arrays.mismatch(lastKeys[0], ROW, ROW + sharedLength, k, ROW, ROW + Math.min(sharedLength, Bytes.getU16(k, 0)));
+      if (m >= 0) {
+        sharedLength = m;
+      }
+    }
+    this.sharedLength = sharedLength;
+    this.shared = lastKeys.length == 0 ? new byte[0] : Arrays.copyOfRange(lastKeys[0], ROW, ROW + sharedLength);
+    this.lastRowHeads = new long[lastKeys.length];
     for (int i = 0; i < lastKeys.length; i++) {
       byte[] k = lastKeys[i];
-      lastRowPrefixes[i] = RowPrefix.of(k, SstableFormat.ROW_LENGTH_BYTES, Bytes.getU16(k, 0));
+      lastRowHeads[i] = RowPrefix.of(k, ROW + sharedLength, Bytes.getU16(k, 0) - sharedLength);
     }
-    // This object, the two arrays of references, the prefixes, each key's array and each handle (a
-    // long, an int).
-    long bytes = HeapCost.object(3 * HeapCost.REFERENCE + 8)
+    // This object, the two arrays of references, the shared bytes, the heads, each key's array and
+    // each handle (a long, an int).
+    long bytes = HeapCost.object(4 * HeapCost.REFERENCE + 4 + 8)
         + 2 * HeapCost.align(HeapCost.ARRAY_HEADER + (long) HeapCost.REFERENCE * handles.length)
+        + HeapCost.byteArray(sharedLength)
         + HeapCost.longArray(handles.length)
         + handles.length * HeapCost.object(8 + 4);
     for (byte[] key : lastKeys) {
@@ -97,21 +119,11 @@ public final class FilterIndex {
    * passes the previous key's chunk): a key in that same chunk costs one comparison.
    */
   int find(byte[] row, byte[] column, int from) {
-    int lo = from;
-    int hi = lastKeys.length;
-    long prefix = RowPrefix.of(row);
-    if (lo < hi && compareWithLastKey(row, prefix, column, lo) <= 0) {
-      return lo;
+    int side = sideOfShared(row);
+    if (side != 0) { // below every last key (the first chunk from on holds it), or above all
+      return side < 0 && from < lastKeys.length ? from : -1;
     }
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (compareWithLastKey(row, prefix, column, mid) > 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo == lastKeys.length ? -1 : lo;
+    return findSharing(row, column, from);
   }
 
   /**
@@ -121,10 +133,26 @@ public final class FilterIndex {
    * about one comparison per chunk boundary it crosses and log2(n) per chunk, not one per key.
    */
   public void findAll(FilterProbe[] probes, int n, boolean rowsOnly, int[] chunks) {
+    if (n == 0) {
+      return;
+    }
+    // The rows ascend: when the first and the last start with the shared prefix, all do, and
+    // their heads compare without checking it again.
+    if (sideOfShared(probes[0].row()) != 0 || sideOfShared(probes[n - 1].row()) != 0) {
+      for (int i = 0, chunk = 0; i < n; i++) {
+        chunk = find(probes[i].row(), column(probes[i], rowsOnly), chunk);
+        if (chunk < 0) {
+          Arrays.fill(chunks, i, n, -1); // this key and every later one sort after the last chunk
+          return;
+        }
+        chunks[i] = chunk;
+      }
+      return;
+    }
     int i = 0;
     int chunk = 0;
     while (i < n) {
-      chunk = find(probes[i].row(), column(probes[i], rowsOnly), chunk);
+      chunk = findSharing(probes[i].row(), column(probes[i], rowsOnly), chunk);
       if (chunk < 0) {
         Arrays.fill(chunks, i, n, -1); // this key and every later one sort after the last chunk
         return;
@@ -150,13 +178,54 @@ public final class FilterIndex {
 
   private static final byte[] NO_COLUMN = new byte[0];
 
-  private int compareWithLastKey(byte[] row, byte[] column, int i) {
-    return compareWithLastKey(row, RowPrefix.of(row), column, i);
+  /**
+   * 0 when {@code row} starts with the prefix the last keys' rows share; else below 0 when it sorts
+   * below every row that does (it is a proper prefix of it, or its first differing byte is smaller),
+   * above 0 when above.
+   */
+  private int sideOfShared(byte[] row) {
+    int m = Arrays.mismatch(row, 0, Math.min(row.length, sharedLength), shared, 0, sharedLength);
+    if (m < 0) {
+      return 0;
+    }
+    return m == row.length ? -1 : Integer.compare(row[m] & 0xff, shared[m] & 0xff);
   }
 
-  /** Compares (row, column) with chunk {@code i}'s last key; {@code prefix} is the row's {@link RowPrefix}. */
-  private int compareWithLastKey(byte[] row, long prefix, byte[] column, int i) {
-    int c = Long.compareUnsigned(prefix, lastRowPrefixes[i]);
+  /** The head of {@code row}, which starts with the shared prefix: as {@link #lastRowHeads}. */
+  private long head(byte[] row) {
+    return RowPrefix.of(row, sharedLength, row.length - sharedLength);
+  }
+
+  /** {@link #find} for a row that starts with the shared prefix. */
+  private int findSharing(byte[] row, byte[] column, int from) {
+    int lo = from;
+    int hi = lastKeys.length;
+    long head = head(row);
+    if (lo < hi && compareWithLastKey(row, head, column, lo) <= 0) {
+      return lo;
+    }
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (compareWithLastKey(row, head, column, mid) > 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo == lastKeys.length ? -1 : lo;
+  }
+
+  /** For a row that starts with the shared prefix: as {@link #compareWithLastKey(byte[], long, byte[], int)}. */
+  private int compareWithLastKey(byte[] row, byte[] column, int i) {
+    return compareWithLastKey(row, head(row), column, i);
+  }
+
+  /**
+   * Compares (row, column), whose row starts with the shared prefix and has head {@code head}, with
+   * chunk {@code i}'s last key.
+   */
+  private int compareWithLastKey(byte[] row, long head, byte[] column, int i) {
+    int c = Long.compareUnsigned(head, lastRowHeads[i]);
     return c != 0 ? c : KeyCodec.compareCell(row, column, lastKeys[i], 0, lastKeys[i].length);
   }
 }
