@@ -713,16 +713,8 @@ public final class TableReader implements Closeable {
         }
       }
     }
+    fetchDataBlocks(s, located, at);
     int touched = 0;
-    for (int k = 0; k < located; k++) {
-      if (k > 0 && s.index[k] == s.index[k - 1] && s.entry[k] == s.entry[k - 1]) {
-        s.data[k] = s.data[k - 1]; // keys in one data block fetch it once
-      } else {
-        at.index = s.index[k];
-        at.entry = s.entry[k];
-        s.data[k] = dataBlock(at, false);
-      }
-    }
     for (int k = 0; k < located; k++) {
       if (k == 0 || s.data[k] != s.data[k - 1]) {
         touched += s.data[k].touchRestarts();
@@ -755,6 +747,48 @@ public final class TableReader implements Closeable {
   }
 
   /**
+   * The data blocks of the located probes {@code s.probe[0, located)} into {@code s.data}, each
+   * fetched once for the probes in it: the cache looks them all up together ({@link
+   * BlockCache#getAllIfPresent}, so their misses in the processor's caches overlap), then the
+   * blocks it lacks are loaded one by one. {@code at} is scratch.
+   */
+  private void fetchDataBlocks(BatchScratch s, int located, Position at) throws IOException {
+    int blocks = 0;
+    for (int k = 0; k < located; k++) {
+      if (!sameBlockAsPrevious(s, k)) {
+        s.offsets[blocks++] =
+            Bytes.getU64(s.index[k].data, PointSearch.restartValueOffset(s.index[k], s.entry[k]));
+      }
+    }
+    cache.getAllIfPresent(fileNumber, s.offsets, blocks, BlockKind.DATA, s.cached);
+    int hits = 0;
+    for (int k = 0, b = -1; k < located; k++) {
+      if (sameBlockAsPrevious(s, k)) {
+        s.data[k] = s.data[k - 1]; // keys in one data block fetch it once
+        continue;
+      }
+      b++;
+      CachedBlock cached = s.cached[b];
+      s.cached[b] = null;
+      Block block = cached == null ? null : onHeap(cached, false, s.offsets[b]);
+      if (block != null) {
+        hits++;
+      } else { // absent, or released off the heap since: through the cache's loader
+        at.index = s.index[k];
+        at.entry = s.entry[k];
+        block = dataBlock(at, false);
+      }
+      s.data[k] = block;
+    }
+    counters.countDataHits(hits);
+  }
+
+  /** Whether located probe {@code k} lies in the data block of probe {@code k - 1}. */
+  private static boolean sameBlockAsPrevious(BatchScratch s, int k) {
+    return k > 0 && s.index[k] == s.index[k - 1] && s.entry[k] == s.entry[k - 1];
+  }
+
+  /**
    * A batch's per-probe arrays ({@link #getAll}), one set per thread ({@link Lookup}), reused by
    * every batch and every table. {@code probe[0, located)} are the probes located in the index,
    * each with its position and its data block and restart interval at the same index.
@@ -771,6 +805,9 @@ public final class TableReader implements Closeable {
     final Block[] index;
     final int[] entry;
     final Block[] data;
+    /** The offsets of the distinct data blocks, and what the cache holds for each. */
+    final long[] offsets;
+    final CachedBlock[] cached;
     final long[] interval;
     /** The sum of the bytes touched, kept so the compiler keeps the reads ({@link Block#touch}). */
     int touched;
@@ -785,6 +822,8 @@ public final class TableReader implements Closeable {
       index = new Block[n];
       entry = new int[n];
       data = new Block[n];
+      offsets = new long[n];
+      cached = new CachedBlock[n];
       interval = new long[n];
     }
 

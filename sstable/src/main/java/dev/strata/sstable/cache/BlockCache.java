@@ -78,6 +78,17 @@ public interface BlockCache {
   interface Entry {}
 
   /**
+   * {@link #getIfPresent(long, long, BlockKind)} of blocks {@code offsets[0, n)} of one file, into
+   * {@code out[0, n)} (null where absent). A cache may take each lookup's steps for all the blocks
+   * before any block's next step, so a batch's lookups wait for their cache misses together.
+   */
+  default void getAllIfPresent(long fileNumber, long[] offsets, int n, BlockKind kind, CachedBlock[] out) {
+    for (int k = 0; k < n; k++) {
+      out[k] = getIfPresent(fileNumber, offsets[k], kind);
+    }
+  }
+
+  /**
    * The entry holding {@code key}'s block, or null: the block is not cached (or still loading), it is
    * a data block (whose off-heap bytes an entry could not guard), or the cache keeps no entries (the
    * default). Counts nothing; read the block with {@link #blockOf}.

@@ -19,6 +19,11 @@ public final class CacheCounters {
     hits[kind.ordinal()].increment();
   }
 
+  /** Counts {@code count} calls served without running their loaders. */
+  public void hits(BlockKind kind, int count) {
+    hits[kind.ordinal()].add(count);
+  }
+
   /** Counts a call that ran its loader. */
   public void miss(BlockKind kind) {
     misses[kind.ordinal()].increment();

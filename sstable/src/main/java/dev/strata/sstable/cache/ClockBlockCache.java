@@ -1,6 +1,7 @@
 package dev.strata.sstable.cache;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -280,6 +281,38 @@ public final class ClockBlockCache implements BlockCache {
     n.touch();
     counters.hit(kind);
     return cast(block);
+  }
+
+  /**
+   * {@inheritDoc} In two passes over the blocks: each block's bucket first, then each chain walked
+   * and its node's block taken. A lookup is a chain of dependent loads (bucket slot, node, block),
+   * each of which may miss the processor's caches; the loads of one pass depend on nothing of the
+   * same pass, so their misses are in flight together. Between the passes {@code out[k]} holds the
+   * head of block k's chain. Allocates nothing.
+   */
+  @Override
+  public void getAllIfPresent(long fileNumber, long[] offsets, int n, BlockKind kind, CachedBlock[] out) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.checkFromIndexSize(0, n, Math.min(offsets.length, out.length));
+    if (capacity == 0) {
+      Arrays.fill(out, 0, n, null);
+      return;
+    }
+    for (int k = 0; k < n; k++) {
+      long hash = BlockCacheKey.mixedHash(fileNumber, offsets[k]);
+      out[k] = shardOf(hash).table.head(hash);
+    }
+    int hits = 0;
+    for (int k = 0; k < n; k++) {
+      Node node = NodeTable.find((Node) out[k], fileNumber, offsets[k]);
+      CachedBlock block = node == null ? null : node.block;
+      if (block != null) {
+        node.touch();
+        hits++;
+      }
+      out[k] = block; // absent, or being loaded: the caller's getOrLoad waits for it
+    }
+    counters.hits(kind, hits);
   }
 
   @Override

@@ -33,8 +33,22 @@ final class NodeTable {
 
   /** The node of block (fileNumber, offset), whose {@link BlockCacheKey#mixedHash} is {@code hash}, or null. */
   Node get(long fileNumber, long offset, long hash) {
+    return find(head(hash), fileNumber, offset);
+  }
+
+  /**
+   * The first node of the chain of keys whose hash is {@code hash}: the first step of {@link
+   * #get}, which a batch takes for all its keys before the second ({@link #find}), so that their
+   * cache misses overlap.
+   */
+  Node head(long hash) {
     Node[] b = buckets;
-    for (Node n = (Node) BUCKET.getAcquire(b, (int) hash & (b.length - 1)); n != null; n = n.chain) {
+    return (Node) BUCKET.getAcquire(b, (int) hash & (b.length - 1));
+  }
+
+  /** The node of block (fileNumber, offset) on the chain from {@code n} on, or null. */
+  static Node find(Node n, long fileNumber, long offset) {
+    for (; n != null; n = n.chain) {
       if (n.offset == offset && n.fileNumber == fileNumber) {
         return n;
       }
