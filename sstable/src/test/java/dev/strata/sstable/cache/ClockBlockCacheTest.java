@@ -50,6 +50,36 @@ final class ClockBlockCacheTest {
     assertNull(new ClockBlockCache(0, 1).<Blob>getIfPresent(key(0), BlockKind.DATA), "capacity 0");
   }
 
+  /**
+   * A batch's lookup answers as getIfPresent of each block, whichever shard and bucket chain it
+   * lies on (many blocks in few buckets: chains), counting the hits only.
+   */
+  @Test
+  void getAllIfPresent_answersAsGetIfPresentOfEach_andCountsItsHits() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(1 << 20, 4);
+    List<Blob> held = new ArrayList<>();
+    for (long off = 0; off < 200; off += 2) {
+      held.add(get(cache, off, BlockKind.DATA, 10));
+    }
+    long[] offsets = {0, 1, 2, 198, 199, 400, 2, 100, 7};
+    CachedBlock[] out = new CachedBlock[offsets.length + 1];
+    out[offsets.length] = held.get(0); // past n: left alone
+    CacheStats.Counts before = cache.stats().data();
+    cache.getAllIfPresent(1, offsets, offsets.length, BlockKind.DATA, out);
+    int hits = 0;
+    for (int k = 0; k < offsets.length; k++) {
+      Blob expected = offsets[k] < 200 && offsets[k] % 2 == 0 ? held.get((int) offsets[k] / 2) : null;
+      assertSame(expected, out[k], "offset " + offsets[k]);
+      hits += expected != null ? 1 : 0;
+    }
+    assertSame(held.get(0), out[offsets.length]);
+    assertEquals(new CacheStats.Counts(before.hits() + hits, before.misses(), 0), cache.stats().data());
+    cache.getAllIfPresent(2, offsets, 3, BlockKind.DATA, out);
+    assertNull(out[0], "another file's blocks");
+    new ClockBlockCache(0, 1).getAllIfPresent(1, offsets, 2, BlockKind.DATA, out);
+    assertNull(out[1], "capacity 0");
+  }
+
   @Test
   void entry_servesItsBlockAsACountedHit_untilEvicted_thenHoldsNoBlock() throws IOException {
     ClockBlockCache cache = new ClockBlockCache(3 * charge(100), 1);
