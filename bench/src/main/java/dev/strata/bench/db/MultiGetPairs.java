@@ -1,33 +1,44 @@
 package dev.strata.bench.db;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * {@link MultiGetBenchmark}'s two methods alternated in one JVM, timed in this thread's CPU time:
- * the ratio for a machine shared with other work. JMH runs each method in its own fork, minutes
- * apart; under a load that changes by more than the effect, the two figures drift apart. Here each
- * pair runs 16 batches through {@code multiGet} and the next 16 through Gets one by one (other
- * batches of the same pool, so neither finds the other's blocks in the processor's caches), and
- * the CPU time this thread used leaves out the time other processes held the core. It still pays
- * for the caches they evict, so the figures per key vary with the load; their ratio varies less.
+ * {@link MultiGetBenchmark}'s two methods alternated in one JVM: the ratio for a machine shared
+ * with other work. JMH runs each method in its own fork, minutes apart; under a load that changes
+ * by more than the effect, the two figures drift apart. Here each pair runs 16 batches through
+ * {@code multiGet} and the next 16 through Gets one by one (other batches of the same pool, so
+ * neither finds the other's blocks in the processor's caches), timed three ways:
+ *
+ * <ul>
+ *   <li><b>wall</b> (elapsed time): the throughput the calling thread sees, including what a batch
+ *       hands to other threads ({@code OverlappedReads}, when its blocks come from files); firm
+ *       only on an idle machine;
+ *   <li><b>thread CPU</b>: the calling thread's processor time, which leaves out the time other
+ *       processes held the core (the figure for a loaded machine), but also the work a batch
+ *       handed to other threads;
+ *   <li><b>process CPU</b>: every thread of the JVM (collector and compiler threads included): what
+ *       a batch costs the machine in all. Its clock ticks in milliseconds, so it is summed over the
+ *       whole run for each side rather than taken per pair.
+ * </ul>
  *
  * <pre>
  * java -cp bench/target/strata-bench.jar dev.strata.bench.db.MultiGetPairs [layout] [cacheMiB] [seconds] [rows]
  * </pre>
  *
- * <p>Prints the median and quartiles of the pairs' ratios (one by one over multiGet: above 1 is
- * multiGet faster), the median CPU time per key of each and the bytes each allocates per batch
- * (the thread's allocation counter, which the load does not move). The first 5 s warm up and are not
- * counted. Run with {@code -Xms2g -Xmx2g} like the JMH suite.
+ * <p>Prints, for each clock, the median and quartiles of the pairs' ratios (one by one over
+ * multiGet: above 1 is multiGet faster) and the median time per key of each, then the bytes each
+ * allocates per batch (the thread's allocation counter, which the load does not move). The first
+ * 5 s warm up and are not counted. Run with {@code -Xms2g -Xmx2g} like the JMH suite.
  *
  * <p>Not thread-safe: a command-line tool.
  */
 public final class MultiGetPairs {
   private static final int BATCHES_PER_SIDE = 16;
   private static final long WARMUP_NANOS = 5_000_000_000L;
+  /** The clocks compared pair by pair. */
+  private static final String[] CLOCKS = {"wall", "thread CPU"};
 
   private MultiGetPairs() {}
 
@@ -42,38 +53,52 @@ public final class MultiGetPairs {
     bench.setup();
     Blackhole bh = new Blackhole(
         "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
-    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    com.sun.management.ThreadMXBean heap = (com.sun.management.ThreadMXBean) mx;
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long start = System.nanoTime();
     long end = start + WARMUP_NANOS + seconds * 1_000_000_000L;
-    double[] ratios = new double[1 << 16];
-    double[] batched = new double[ratios.length];
-    double[] single = new double[ratios.length];
+    int capacity = 1 << 16;
+    double[][] ratios = new double[CLOCKS.length][capacity];
+    double[][] batched = new double[CLOCKS.length][capacity];
+    double[][] single = new double[CLOCKS.length][capacity];
     long batchedBytes = 0;
     long singleBytes = 0;
+    long batchedProcessCpu = 0;
+    long singleProcessCpu = 0;
     long measuredBatches = 0;
     int n = 0;
+    long[] t0 = new long[CLOCKS.length + 1]; // and the process's CPU time last
+    long[] t1 = new long[CLOCKS.length + 1];
+    long[] t2 = new long[CLOCKS.length + 1];
+    double keys = BATCHES_PER_SIDE * bench.batch;
     try {
-      while (System.nanoTime() < end && n < ratios.length) {
-        long a0 = heap.getCurrentThreadAllocatedBytes();
-        long t0 = mx.getCurrentThreadCpuTime();
+      while (System.nanoTime() < end && n < capacity) {
+        long a0 = threads.getCurrentThreadAllocatedBytes();
+        read(t0, threads, os);
         for (int b = 0; b < BATCHES_PER_SIDE; b++) {
           bh.consume(bench.multiGet());
         }
-        long t1 = mx.getCurrentThreadCpuTime();
-        long a1 = heap.getCurrentThreadAllocatedBytes();
+        read(t1, threads, os);
+        long a1 = threads.getCurrentThreadAllocatedBytes();
         for (int b = 0; b < BATCHES_PER_SIDE; b++) {
           bench.oneByOne(bh);
         }
-        long t2 = mx.getCurrentThreadCpuTime();
-        long a2 = heap.getCurrentThreadAllocatedBytes();
-        if (System.nanoTime() - start > WARMUP_NANOS && t1 > t0 && t2 > t1) {
+        read(t2, threads, os);
+        long a2 = threads.getCurrentThreadAllocatedBytes();
+        boolean ticked = t1[1] > t0[1] && t2[1] > t1[1]; // a thread CPU clock that read 0: skipped
+        if (System.nanoTime() - start > WARMUP_NANOS && ticked) {
           batchedBytes += a1 - a0;
           singleBytes += a2 - a1;
+          batchedProcessCpu += t1[CLOCKS.length] - t0[CLOCKS.length];
+          singleProcessCpu += t2[CLOCKS.length] - t1[CLOCKS.length];
           measuredBatches += BATCHES_PER_SIDE;
-          ratios[n] = (double) (t2 - t1) / (t1 - t0);
-          batched[n] = (t1 - t0) / (double) (BATCHES_PER_SIDE * bench.batch);
-          single[n] = (t2 - t1) / (double) (BATCHES_PER_SIDE * bench.batch);
+          for (int c = 0; c < CLOCKS.length; c++) {
+            ratios[c][n] = (double) (t2[c] - t1[c]) / (t1[c] - t0[c]);
+            batched[c][n] = (t1[c] - t0[c]) / keys;
+            single[c][n] = (t2[c] - t1[c]) / keys;
+          }
           n++;
         }
       }
@@ -84,14 +109,28 @@ public final class MultiGetPairs {
       System.out.println("no pairs measured");
       return;
     }
-    Arrays.sort(ratios, 0, n);
-    Arrays.sort(batched, 0, n);
-    Arrays.sort(single, 0, n);
-    System.out.printf("%s, cache %d MiB, %d rows, batches of %d: %d pairs; one by one / multiGet (CPU time)"
-            + " median %.3f, quartiles %.3f-%.3f; CPU ns per key: multiGet %.0f, one by one %.0f;"
-            + " bytes allocated per batch: multiGet %d, one by one %d%n",
-        bench.layout, bench.cacheMiB, bench.rows, bench.batch, n, ratios[n / 2], ratios[n / 4],
-        ratios[3 * n / 4], batched[n / 2], single[n / 2], batchedBytes / measuredBatches,
-        singleBytes / measuredBatches);
+    System.out.printf("%s, cache %d MiB, %d rows, batches of %d: %d pairs; one by one / multiGet:%n",
+        bench.layout, bench.cacheMiB, bench.rows, bench.batch, n);
+    for (int c = 0; c < CLOCKS.length; c++) {
+      Arrays.sort(ratios[c], 0, n);
+      Arrays.sort(batched[c], 0, n);
+      Arrays.sort(single[c], 0, n);
+      System.out.printf("  %-11s median %.3f, quartiles %.3f-%.3f; ns per key: multiGet %.0f, one by one %.0f%n",
+          CLOCKS[c], ratios[c][n / 2], ratios[c][n / 4], ratios[c][3 * n / 4], batched[c][n / 2],
+          single[c][n / 2]);
+    }
+    System.out.printf("  process CPU over the run: %.3f; ns per key: multiGet %.0f, one by one %.0f%n",
+        (double) singleProcessCpu / batchedProcessCpu, batchedProcessCpu / (double) (measuredBatches * bench.batch),
+        singleProcessCpu / (double) (measuredBatches * bench.batch));
+    System.out.printf("  bytes allocated per batch: multiGet %d, one by one %d%n",
+        batchedBytes / measuredBatches, singleBytes / measuredBatches);
+  }
+
+  /** The clocks now, in nanoseconds, into {@code t}: wall, thread CPU, process CPU. */
+  private static void read(long[] t, com.sun.management.ThreadMXBean threads,
+      com.sun.management.OperatingSystemMXBean os) {
+    t[0] = System.nanoTime();
+    t[1] = threads.getCurrentThreadCpuTime();
+    t[2] = os.getProcessCpuTime();
   }
 }

@@ -35,6 +35,14 @@ import java.util.List;
  */
 public final class BatchedGets {
   private static final byte[] EMPTY = new byte[0];
+  /**
+   * Keys a warm batch's level must have left to hand some to other threads: fewer are answered
+   * sooner than a pool thread wakes (some microseconds).
+   */
+  static final int MIN_SHARED_KEYS = 8;
+  /** Keys a warm batch asks of a level before it may decide to share the rest ({@link Batch#askLevel}). */
+  static final int PROBE_KEYS = 8;
+
   private BatchedGets() {}
 
   /**
@@ -48,15 +56,22 @@ public final class BatchedGets {
 
   /**
    * {@link #get}, the deeper levels' table reads overlapped on {@code reads} when the batch proves
-   * cold ({@link OverlappedLevel#isCold}); null reads everything on this thread.
+   * cold ({@link OverlappedLevel#isCold}) or a level's keys prove to have enough work to share
+   * ({@link OverlappedReads#worthSharing}); null reads everything on this thread.
    */
   public static byte[][] get(ReadView view, long snapshot, byte[][] rows, byte[][] columns,
       OverlappedReads reads) throws IOException {
     Batch batch = BATCHES.get();
+    if (reads != null) {
+      reads.enter();
+    }
     try {
       return batch.start(rows, columns, snapshot, reads).run(view);
     } finally {
       batch.release();
+      if (reads != null) {
+        reads.exit();
+      }
     }
   }
 
@@ -182,36 +197,73 @@ public final class BatchedGets {
 
     /**
      * One deeper level: its tables are disjoint and sorted by row, the pending keys sorted too, so
-     * one merge pass hands each table the run of keys inside its row range.
+     * one merge pass hands each table the run of keys inside its row range. A cold batch runs every
+     * table's run overlapped. Any other asks the tables in order, timing them when it has cores to
+     * spare, and overlaps the rest of the level once the keys left are worth sharing ({@link
+     * OverlappedReads#worthSharing}): as slow as files make them and enough of them. The level's
+     * first {@link #PROBE_KEYS} keys are asked on their own, so a level of a few large tables (each
+     * with many of the batch's keys) can share from its first table on.
      */
     private void askLevel(List<TableRef> tables) throws IOException {
-      OverlappedLevel together = overlap ? new OverlappedLevel(reads) : null;
+      if (overlap) {
+        askOverlapped(tables, 0, 0, new OverlappedLevel(reads));
+        return;
+      }
+      int helpers = reads == null || pendingCount < 2 * MIN_SHARED_KEYS ? 0 : reads.freeHelpers();
+      boolean timed = helpers > 0;
+      long before = timed ? System.nanoTime() : 0;
+      int asked = 0;
       int k = 0;
-      for (TableRef t : tables) {
+      for (int t = 0; t < tables.size() && k < pendingCount; t++) {
+        TableRef table = tables.get(t);
         // Keys before the table's smallest row fall between this level's tables: none holds them.
-        k = firstRowAtOrAfter(k, t.metadata().smallest().row(), false);
-        int to = firstRowAtOrAfter(k, t.metadata().largest().row(), true);
-        if (together != null) {
-          if (to > k) {
-            together.add(t, k, to);
+        k = firstRowAtOrAfter(k, table.metadata().smallest().row(), false);
+        int to = firstRowAtOrAfter(k, table.metadata().largest().row(), true);
+        while (k < to) {
+          int end = timed && asked == 0 ? Math.min(to, k + PROBE_KEYS) : to;
+          int n = end - k;
+          System.arraycopy(pending, k, batch, 0, n);
+          ask(table, n);
+          asked += n;
+          k = end;
+          if (timed) {
+            // Timed per table, not over the level: keys a filter turned away take no time.
+            long now = System.nanoTime();
+            int left = pendingCount - k;
+            if (left >= MIN_SHARED_KEYS && reads.worthSharing(now - before, n, left)) {
+              askOverlapped(tables, t, k, new OverlappedLevel(reads, helpers));
+              return;
+            }
+            before = now;
           }
-        } else {
-          System.arraycopy(pending, k, batch, 0, to - k);
-          ask(t, to - k);
+        }
+      }
+    }
+
+    /**
+     * The level's tables from {@code firstTable} on (the first perhaps asked some of its keys
+     * already) answer the pending keys from position {@code from} on, their runs overlapped ({@link OverlappedLevel}); then the answers as {@link #ask}
+     * takes them.
+     */
+    private void askOverlapped(List<TableRef> tables, int firstTable, int from,
+        OverlappedLevel together) throws IOException {
+      int k = from;
+      for (int t = firstTable; t < tables.size() && k < pendingCount; t++) {
+        TableRef table = tables.get(t);
+        k = firstRowAtOrAfter(k, table.metadata().smallest().row(), false);
+        int to = firstRowAtOrAfter(k, table.metadata().largest().row(), true);
+        if (to > k) {
+          together.add(table, k - from, to - from); // positions in the keys handed over
         }
         k = to;
-        if (k == pendingCount) {
-          break;
-        }
       }
-      if (together != null) { // every table's run at once, then the answers as ask() takes them
-        System.arraycopy(pending, 0, batch, 0, pendingCount);
-        for (int b = 0; b < pendingCount; b++) {
-          tableProbes[b] = probes[batch[b]];
-        }
-        together.getAll(tableProbes, pendingCount, snapshot, results);
-        take(pendingCount);
+      int n = pendingCount - from;
+      System.arraycopy(pending, from, batch, 0, n);
+      for (int b = 0; b < n; b++) {
+        tableProbes[b] = probes[batch[b]];
       }
+      together.getAll(tableProbes, n, snapshot, results);
+      take(n);
     }
 
     /**

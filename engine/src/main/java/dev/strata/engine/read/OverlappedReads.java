@@ -11,14 +11,25 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Table reads of one batch overlapped on a few threads, for a batched Get whose blocks are on the
- * device rather than in any cache (issue 9: the first {@code multiGet} after an open with the page
- * cache evicted read its 32 keys' filter chunks, index partitions and data blocks one after
- * another, 20 ms against RocksDB's 4.4). Java has no asynchronous positional read of a buffered
- * file, so the reads overlap by running on several threads: the device serves them together.
+ * Table reads of one batch overlapped on a few threads, for a batched Get whose blocks come from
+ * files rather than from the block cache. Java has no asynchronous positional read of a buffered
+ * file, so the reads overlap by running on several threads. Two cases:
+ *
+ * <ul>
+ *   <li><b>Cold</b>: the blocks are on the device (issue 9: the first {@code multiGet} after an
+ *       open with the page cache evicted read its 32 keys' filter chunks, index partitions and
+ *       data blocks one after another, 20 ms against RocksDB's 4.4). Many threads wait on the
+ *       device together: up to {@link #maxHelpers} helpers.
+ *   <li><b>Warm</b>: the blocks are in the OS page cache but not in the block cache, the common
+ *       case of a database larger than its cache (issue 12: at 20M keys with a cache a tenth of
+ *       the data every Get reads one data block from a file, about 5 us of copying, checking and
+ *       caching, and a batch of 64 keys ran no faster than its Gets one by one). Here the work is
+ *       the processor's, so it splits among the cores no other batch is using: helpers are
+ *       {@link #freeHelpers} at most.
+ * </ul>
  *
  * <p><b>Who runs what.</b> {@link #runAll} hands out the tasks of one call in order, from one
- * counter, to the calling thread and up to {@link #maxHelpers} pool threads; each takes the next
+ * counter, to the calling thread and up to the given number of pool threads; each takes the next
  * task until none is left. The caller starts one helper and each helper the next, so starting
  * threads overlaps the reads too. The caller always takes part, so a pool that is busy, slow to start a
  * thread or already shut down only means fewer helpers, never a task left undone or a deadlock;
@@ -26,10 +37,20 @@ import java.util.concurrent.locks.LockSupport;
  * runs past its return (its view, which the caller holds, is still referenced meanwhile).
  *
  * <p><b>When.</b> Handing work to another thread costs some microseconds, as much as a whole
- * cached lookup, so a batch overlaps only when it has shown it waits on the device: {@link
- * #isCold} times a probe the batch needs anyway (its first key's filter chunk in a deeper level)
- * against {@link #coldNanos}. A batch served from the block cache or the page cache stays on its
- * thread and pays for one {@code nanoTime} pair.
+ * cached lookup, so a batch overlaps only when it has shown there is enough work to share. Cold:
+ * {@link #isCold} times a probe the batch needs anyway (its first key's filter chunk in a deeper
+ * level) against {@link #coldNanos}. Warm: a level's tables are asked in order and timed, and the
+ * rest of the level runs overlapped once the time per key asked, times the keys left, reaches
+ * {@link #shareNanos} ({@link #worthSharing}). A key answered from the block cache takes 0.3-1 us
+ * in a batch and one whose data block comes from the page cache 4-6 us, so the keys a batch of 64
+ * has left for a level are worth sharing when they read files and not when they are cached (a
+ * batch whose cached blocks lie beyond the processor's caches, at 1.5-2 us a key, may share
+ * too). A batch served from the block cache stays on its thread and pays for a {@code nanoTime}
+ * call per deeper table.
+ *
+ * <p><b>Free cores.</b> {@link #enter} and {@link #exit} count the batches running; a warm batch
+ * takes helpers only for the cores beyond them ({@link #freeHelpers}). With as many batches as
+ * cores each stays on its thread: a helper would only take turns with another batch's caller.
  *
  * <p><b>Failure.</b> The first task to fail stops the others from starting; {@code runAll} waits
  * for those running, then throws that failure itself: the {@link IOException} (a closed or
@@ -37,7 +58,7 @@ import java.util.concurrent.locks.LockSupport;
  * one Get would. An interrupt of the caller does not cut the wait short (the tasks would outlive
  * the batch); it stays set.
  *
- * <p><b>Threads.</b> None until the first cold batch; each pool thread ends after {@link
+ * <p><b>Threads.</b> None until the first overlapped batch; each pool thread ends after {@link
  * #IDLE_SECONDS} without work, and {@link #close} (at {@code Db.close}) ends them all once their
  * tasks are done. Daemon threads: a forgotten database does not keep the JVM alive.
  *
@@ -53,10 +74,23 @@ public final class OverlappedReads implements Closeable {
    */
   public static final long DEFAULT_COLD_NANOS = 150_000;
 
+  /**
+   * Work a warm batch's level must have left to share it ({@link #worthSharing}): several times
+   * what waking a pool thread and waiting for its last task cost (10-20 us together).
+   */
+  public static final long DEFAULT_SHARE_NANOS = 50_000;
+
   private static final long IDLE_SECONDS = 30;
+  /** How long a caller whose tasks are handed out spins for the last ones before it parks. */
+  private static final long SPIN_NANOS = 20_000;
 
   private final int maxHelpers;
   private final long coldNanos;
+  private final long shareNanos;
+  /** Threads that can run at once: the processors, for warm batches' helpers. */
+  private final int cores;
+  /** Batches between {@link #enter} and {@link #exit}. */
+  private final AtomicInteger batches = new AtomicInteger();
   private final ThreadPoolExecutor pool;
 
   /** One task of a {@link #runAll} call. */
@@ -66,16 +100,30 @@ public final class OverlappedReads implements Closeable {
   }
 
   /**
+   * Cold batches only: {@link #OverlappedReads(String, int, long, long, int)} with no warm batch
+   * ever overlapping.
+   */
+  public OverlappedReads(String name, int maxHelpers, long coldNanos) {
+    this(name, maxHelpers, coldNanos, Long.MAX_VALUE, 1);
+  }
+
+  /**
    * @param name names the pool's threads (the database's directory)
    * @param maxHelpers pool threads at most, beside each caller; 0 runs everything on the caller
    * @param coldNanos how long a probe must take for {@link #isCold}; 0: every batch overlaps
+   * @param shareNanos the work a warm batch's level must have left to overlap it ({@link
+   *     #worthSharing}); 0: always, after the level's first keys
+   * @param cores threads that run at once (the processors); a warm batch's helpers are the cores
+   *     no other batch is using, beside its own
    */
-  public OverlappedReads(String name, int maxHelpers, long coldNanos) {
-    if (maxHelpers < 0 || coldNanos < 0) {
-      throw new IllegalArgumentException("helpers and cold threshold must not be negative");
+  public OverlappedReads(String name, int maxHelpers, long coldNanos, long shareNanos, int cores) {
+    if (maxHelpers < 0 || coldNanos < 0 || shareNanos < 0 || cores < 1) {
+      throw new IllegalArgumentException("helpers and thresholds must not be negative, cores positive");
     }
     this.maxHelpers = maxHelpers;
     this.coldNanos = coldNanos;
+    this.shareNanos = shareNanos;
+    this.cores = cores;
     AtomicInteger threads = new AtomicInteger();
     // No queue: a task no idle or new thread takes is rejected, and the caller runs it itself.
     this.pool = new ThreadPoolExecutor(0, Math.max(1, maxHelpers), IDLE_SECONDS, TimeUnit.SECONDS,
@@ -86,9 +134,13 @@ public final class OverlappedReads implements Closeable {
         });
   }
 
-  /** A database's: {@link #DEFAULT_HELPERS} threads, {@link #DEFAULT_COLD_NANOS}. */
+  /**
+   * A database's: {@link #DEFAULT_HELPERS} threads, {@link #DEFAULT_COLD_NANOS}, {@link
+   * #DEFAULT_SHARE_NANOS}, this JVM's processors.
+   */
   public static OverlappedReads forDatabase(String name) {
-    return new OverlappedReads(name, DEFAULT_HELPERS, DEFAULT_COLD_NANOS);
+    return new OverlappedReads(name, DEFAULT_HELPERS, DEFAULT_COLD_NANOS, DEFAULT_SHARE_NANOS,
+        Runtime.getRuntime().availableProcessors());
   }
 
   /** Whether a probe that started at {@code startNanos} ({@link System#nanoTime}) waited on the device. */
@@ -97,13 +149,41 @@ public final class OverlappedReads implements Closeable {
   }
 
   /**
-   * Runs {@code task} for {@code 0 <= i < count}, each once, on this thread and up to {@link
-   * #maxHelpers} pool threads at once, in no particular order; returns when all have ended. Throws
+   * Whether a warm batch's level, whose last {@code asked} keys (at least one) took {@code nanos},
+   * has enough work left in its {@code left} keys to share: at the same time per key, {@link
+   * #shareNanos} or more.
+   */
+  boolean worthSharing(long nanos, int asked, int left) {
+    return nanos / asked * left >= shareNanos;
+  }
+
+  /** A batch starts: counted until its {@link #exit}, so others leave its core to it. */
+  void enter() {
+    batches.incrementAndGet();
+  }
+
+  void exit() {
+    batches.decrementAndGet();
+  }
+
+  /** Helpers a warm batch may take now: the cores beyond the batches running, at most {@link #maxHelpers}. */
+  int freeHelpers() {
+    return Math.max(0, Math.min(maxHelpers, cores - batches.get()));
+  }
+
+  /** {@link #runAll(int, int, Task)} with up to {@link #maxHelpers} helpers. */
+  public void runAll(int count, Task task) throws IOException {
+    runAll(count, maxHelpers, task);
+  }
+
+  /**
+   * Runs {@code task} for {@code 0 <= i < count}, each once, on this thread and up to {@code
+   * helpers} pool threads at once, in no particular order; returns when all have ended. Throws
    * the first failure, as thrown, after every task running has ended; tasks not yet started then
    * are skipped.
    */
-  public void runAll(int count, Task task) throws IOException {
-    Run run = new Run(count, task, Math.min(count - 1, maxHelpers));
+  public void runAll(int count, int helpers, Task task) throws IOException {
+    Run run = new Run(count, task, Math.max(0, Math.min(count - 1, Math.min(helpers, maxHelpers))));
     run.addHelper();
     run.work();
     run.awaitAll();
@@ -194,8 +274,16 @@ public final class OverlappedReads implements Closeable {
       }
     }
 
-    /** Parks the caller until every task has ended, whatever interrupts it meanwhile. */
+    /**
+     * Waits until every task has ended, whatever interrupts the caller meanwhile: spinning first,
+     * since the tasks still running were taken last and end soon in a warm batch (waking a parked
+     * caller would cost as much again), then parked.
+     */
     void awaitAll() {
+      long spinUntil = System.nanoTime() + SPIN_NANOS;
+      while (unfinished.get() > 0 && System.nanoTime() < spinUntil) {
+        Thread.onSpinWait();
+      }
       boolean interrupted = false;
       while (unfinished.get() > 0) {
         LockSupport.park(this);

@@ -143,7 +143,12 @@ final class OverlappedReadsTest {
     Seeded.run("overlapped batch", 15, random -> {
       TreeMap<Integer, byte[]> model = new TreeMap<>();
       List<List<FileMetadata>> files = writeTree(random, model);
-      try (OverlappedReads reads = new OverlappedReads("test", 1 + random.nextInt(6), 0)) {
+      int helpers = 1 + random.nextInt(6);
+      // Cold (every level overlapped) or warm (each level's tables after its first with keys).
+      boolean cold = random.nextBoolean();
+      try (OverlappedReads reads = cold
+          ? new OverlappedReads("test", helpers, 0)
+          : new OverlappedReads("test", helpers, Long.MAX_VALUE, 0, 2 + random.nextInt(4))) {
         for (int b = 0; b < 5; b++) {
           int n = 2 + random.nextInt(60);
           byte[][] rows = new byte[n][];
@@ -155,7 +160,7 @@ final class OverlappedReadsTest {
           for (int i = 0; i < n; i++) {
             int r = Integer.parseInt(new String(rows[i], UTF_8).substring(1));
             assertArrayEquals(model.get(r), sequential[i], "sequential, row " + r);
-            assertArrayEquals(sequential[i], overlapped[i], "overlapped, row " + r);
+            assertArrayEquals(sequential[i], overlapped[i], (cold ? "cold" : "warm") + ", row " + r);
           }
         }
       }
@@ -171,19 +176,68 @@ final class OverlappedReadsTest {
   @Test
   void damagedBlockDuringOverlappedBatch_failsAsTheSequentialBatchDoes() throws Exception {
     List<List<FileMetadata>> files = writeTree(new Random(7), new TreeMap<>());
-    // Damage the first data block of level 2's first table: rows r00000.. now read as corruption.
-    CorruptFiles.flipBit(FileNames.table(dir, 1), 20, 3);
+    // Damage the first data block of level 2's last table: rows r00400.. now read as corruption.
+    // (Not the first table: a warm batch asks a level's first keys on its own thread.)
+    CorruptFiles.flipBit(FileNames.table(dir, 3), 20, 3);
     byte[][] rows = new byte[40][];
     for (int i = 0; i < rows.length; i++) {
       rows[i] = row(i * ROWS / rows.length);
     }
     IOException sequential = assertThrows(IOException.class, () -> batch(files, rows, null));
-    try (OverlappedReads reads = new OverlappedReads("test", 4, 0)) {
-      IOException overlapped = assertThrows(IOException.class, () -> batch(files, rows, reads));
-      assertEquals(sequential.getClass(), overlapped.getClass());
-      assertEquals(sequential.getMessage(), overlapped.getMessage());
-      reads.close();
-      assertTrue(reads.awaitTermination(10_000), "pool threads end after close");
+    OverlappedReads cold = new OverlappedReads("test", 4, 0);
+    OverlappedReads warm = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 4);
+    for (OverlappedReads reads : List.of(cold, warm)) {
+      try (reads) {
+        IOException overlapped = assertThrows(IOException.class, () -> batch(files, rows, reads));
+        assertEquals(sequential.getClass(), overlapped.getClass());
+        assertEquals(sequential.getMessage(), overlapped.getMessage());
+        assertTrue(reads.threads() >= 1, "overlapped: " + reads.threads());
+        reads.close();
+        assertTrue(reads.awaitTermination(10_000), "pool threads end after close");
+      }
+    }
+  }
+
+  @Test
+  void warmBatch_overlapsTheRestOfALevel_onlyWhenWorthSharing_andACoreIsFree()
+      throws IOException {
+    List<List<FileMetadata>> files = writeTree(new Random(11), new TreeMap<>());
+    byte[][] rows = new byte[60][];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = row(i * ROWS / rows.length);
+    }
+    // Never worth sharing: the batch stays on its thread.
+    try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, Long.MAX_VALUE, 4)) {
+      batch(files, rows, reads);
+      assertEquals(0, reads.threads());
+    }
+    // Always worth sharing, but the batch itself takes the only core.
+    try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 1)) {
+      batch(files, rows, reads);
+      assertEquals(0, reads.threads());
+    }
+    // Always worth sharing, cores to spare: the rest of a level goes to a helper.
+    try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 4)) {
+      batch(files, rows, reads);
+      assertTrue(reads.threads() >= 1, "threads: " + reads.threads());
+    }
+  }
+
+  @Test
+  void freeHelpers_areTheCoresBeyondTheBatchesRunning_atMostMaxHelpers() {
+    try (OverlappedReads reads = new OverlappedReads("test", 2, 0, 0, 4)) {
+      assertEquals(2, reads.freeHelpers(), "capped by maxHelpers");
+      reads.enter();
+      reads.enter();
+      reads.enter();
+      assertEquals(1, reads.freeHelpers());
+      reads.enter();
+      reads.enter();
+      assertEquals(0, reads.freeHelpers(), "never negative");
+      for (int i = 0; i < 5; i++) {
+        reads.exit();
+      }
+      assertEquals(2, reads.freeHelpers());
     }
   }
 
