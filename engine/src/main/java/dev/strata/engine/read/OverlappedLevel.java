@@ -20,13 +20,20 @@ import java.util.List;
  * loads a block once for concurrent misses) at worst one waiting for the other.
  *
  * <p>Parts hold at most {@code ceil(keys / (helpers + 1))} keys, so every thread gets work and keys
- * that share blocks mostly stay together; a table's run is one part or more, never part of one
+ * that share blocks mostly stay together, and at most {@link #MAX_PART_KEYS}, so the threads
+ * finish together (the caller waits for the last part to end); a table's run is one part or more, never part of one
  * with another table's, so a level of many tables with few keys each (the deepest, in a large
  * database) hands out a task per table and the threads balance by taking the next.
  *
  * <p>Not thread-safe: belongs to one batch on its thread, for one level.
  */
 final class OverlappedLevel {
+  /**
+   * Keys a part holds at most: a part whose keys read their blocks from the page cache takes some
+   * 5 us a key, so a caller out of parts waits at most some 40 us for the last one.
+   */
+  static final int MAX_PART_KEYS = 8;
+
   private final OverlappedReads reads;
   /** Pool threads this level may use beside its caller. */
   private final int helpers;
@@ -89,7 +96,7 @@ final class OverlappedLevel {
     for (int r = 0; r < tables.size(); r++) {
       keys += to[r] - from[r];
     }
-    int partKeys = Math.max(1, -Math.floorDiv(-keys, helpers + 1));
+    int partKeys = Math.max(1, Math.min(MAX_PART_KEYS, -Math.floorDiv(-keys, helpers + 1)));
     List<int[]> parts = new ArrayList<>(); // {run, first position, end position}
     for (int r = 0; r < tables.size(); r++) {
       for (int p = from[r]; p < to[r]; p += partKeys) {

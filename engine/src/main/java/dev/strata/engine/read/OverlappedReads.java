@@ -7,6 +7,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -58,9 +59,11 @@ import java.util.concurrent.locks.LockSupport;
  * one Get would. An interrupt of the caller does not cut the wait short (the tasks would outlive
  * the batch); it stays set.
  *
- * <p><b>Threads.</b> None until the first overlapped batch; each pool thread ends after {@link
- * #IDLE_SECONDS} without work, and {@link #close} (at {@code Db.close}) ends them all once their
- * tasks are done. Daemon threads: a forgotten database does not keep the JVM alive.
+ * <p><b>Threads.</b> None until the first overlapped batch. A pool thread out of tasks spins for
+ * {@link #LINGER_NANOS} in case a batch offers it another run ({@link #linger}), then parks; it
+ * ends after {@link #IDLE_SECONDS} without work, and {@link #close} (at {@code Db.close}) ends
+ * them all once their tasks are done. Daemon threads: a forgotten database does not keep the JVM
+ * alive.
  *
  * <p>Thread-safe: any number of batches may overlap their reads at once (then sharing the helpers).
  */
@@ -83,6 +86,13 @@ public final class OverlappedReads implements Closeable {
   private static final long IDLE_SECONDS = 30;
   /** How long a caller whose tasks are handed out spins for the last ones before it parks. */
   private static final long SPIN_NANOS = 20_000;
+  /**
+   * How long a helper that ran out of tasks spins for another run before it goes back to the pool:
+   * a parked pool thread takes 10-60 us to wake, as long as the level it was woken for, while a
+   * batch's next shared level comes within 50-150 us of the last (its memtables and upper levels,
+   * the next batch's start). RocksDB's write thread spins up to 100 us for the same reason.
+   */
+  private static final long LINGER_NANOS = 200_000;
 
   private final int maxHelpers;
   private final long coldNanos;
@@ -91,6 +101,12 @@ public final class OverlappedReads implements Closeable {
   private final int cores;
   /** Batches between {@link #enter} and {@link #exit}. */
   private final AtomicInteger batches = new AtomicInteger();
+  /** Helpers spinning for a run ({@link #linger}). */
+  private final AtomicInteger lingering = new AtomicInteger();
+  /** A run offered to a lingering helper; null when none is. */
+  private final AtomicReference<Run> offered = new AtomicReference<>();
+  /** Runs lingering helpers took; for tests. */
+  private final AtomicLong runsTakenLingering = new AtomicLong();
   private final ThreadPoolExecutor pool;
 
   /** One task of a {@link #runAll} call. */
@@ -187,6 +203,7 @@ public final class OverlappedReads implements Closeable {
     run.addHelper();
     run.work();
     run.awaitAll();
+    offered.compareAndSet(run, null); // if no helper took it, it must not keep the batch reachable
     Throwable failure = run.failure.get();
     if (failure instanceof IOException e) {
       throw e;
@@ -200,6 +217,11 @@ public final class OverlappedReads implements Closeable {
   /** Pool threads a call may use beside its caller. */
   int maxHelpers() {
     return maxHelpers;
+  }
+
+  /** Runs that helpers lingering after an earlier run took; for tests. */
+  long runsTakenLingering() {
+    return runsTakenLingering.get();
   }
 
   /** Pool threads alive now; for tests. */
@@ -219,6 +241,36 @@ public final class OverlappedReads implements Closeable {
   /** Waits up to {@code millis} for the pool's threads to end after {@link #close}; for tests. */
   boolean awaitTermination(long millis) throws InterruptedException {
     return pool.awaitTermination(millis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * A pool thread out of tasks spins up to {@link #LINGER_NANOS} for a run offered to it, taking
+   * each as a helper started from the pool would, then returns to the pool. At most one thread
+   * fewer than the cores lingers (a cold batch's many helpers return at once), none while as many
+   * batches run as there are cores, and none after {@link #close}.
+   */
+  private void linger() {
+    if (lingering.incrementAndGet() > cores - 1) {
+      lingering.decrementAndGet();
+      return;
+    }
+    try {
+      long until = System.nanoTime() + LINGER_NANOS;
+      // It stops when the batches running take every core: it would spin on one of theirs.
+      while (System.nanoTime() < until && batches.get() < cores && !pool.isShutdown()) {
+        Run run = offered.get();
+        if (run != null && offered.compareAndSet(run, null)) {
+          runsTakenLingering.incrementAndGet();
+          run.addHelper();
+          run.work();
+          until = System.nanoTime() + LINGER_NANOS;
+        } else {
+          Thread.onSpinWait();
+        }
+      }
+    } finally {
+      lingering.decrementAndGet();
+    }
   }
 
   /** The state of one {@link #runAll} call, shared by its caller and helpers. */
@@ -243,13 +295,23 @@ public final class OverlappedReads implements Closeable {
       this.unfinished = new AtomicInteger(count);
     }
 
-    /** Starts one more helper, if any is still to start and work is left for it. */
+    /**
+     * Starts one more helper, if any is still to start and work is left for it: a lingering one
+     * when there is one ({@link #linger}), else a pool thread.
+     */
     void addHelper() {
       if (next.get() < count && unstarted.getAndDecrement() > 0) {
+        if (lingering.get() > 0) {
+          // Offered, or another run's offer not yet taken: either way no new thread joins the
+          // lingering ones on the cores. If none takes this run, those working do the rest.
+          offered.compareAndSet(null, this);
+          return;
+        }
         try {
           pool.execute(() -> {
             addHelper();
             work();
+            linger();
           });
         } catch (RejectedExecutionException e) {
           // Every thread busy, or closed: those working do the rest.

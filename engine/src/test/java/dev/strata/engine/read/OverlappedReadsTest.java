@@ -242,6 +242,23 @@ final class OverlappedReadsTest {
   }
 
   @Test
+  void helperOutOfTasks_spinsForTheNextRun_andTakesIt() throws IOException {
+    try (OverlappedReads reads = new OverlappedReads("test", 1, 0, 0, 2)) {
+      // Runs back to back: a helper that finished one spins for the next, so some are taken
+      // that way (all of them on an idle machine; at least one however loaded it is).
+      for (int round = 0; round < 2_000 && reads.runsTakenLingering() == 0; round++) {
+        reads.runAll(2, i -> {
+          long end = System.nanoTime() + 50_000;
+          while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+          }
+        });
+      }
+      assertTrue(reads.runsTakenLingering() > 0, "no run taken by a lingering helper");
+    }
+  }
+
+  @Test
   void runAll_runsEachTaskOnce_andReturnsAfterAllEnded() throws IOException {
     try (OverlappedReads reads = new OverlappedReads("test", 3, 0)) {
       for (int round = 0; round < 50; round++) {
