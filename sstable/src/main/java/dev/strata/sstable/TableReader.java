@@ -465,6 +465,21 @@ public final class TableReader implements Closeable {
    * sorts below the target.
    */
   private int locate(PointSearch search, Position at) throws IOException {
+    Block previous = at.index;
+    int r = locateIndexBlock(search, at);
+    if (r == LOCATED) {
+      at.entry = search.firstRestartAtOrAfter(at.index, at.index == previous ? at.entry : 0);
+    }
+    return r;
+  }
+
+  /**
+   * The first part of {@link #locate}: moves {@code at.top} and {@code at.index} to the index
+   * block (the partition, or the one index block) holding the first index entry at or after the
+   * target ({@link #LOCATED}), leaving {@code at.entry} as it was; or answers {@link
+   * PointSearch#ABSENT} or {@link #IN_PLACE_UNSUPPORTED}.
+   */
+  private int locateIndexBlock(PointSearch search, Position at) throws IOException {
     int top = 0;
     Block index;
     if (topIndex == null) {
@@ -484,7 +499,6 @@ public final class TableReader implements Closeable {
     if (!PointSearch.allRestarts(index)) {
       return IN_PLACE_UNSUPPORTED;
     }
-    at.entry = search.firstRestartAtOrAfter(index, at.index == index ? at.entry : 0);
     at.top = top;
     at.index = index;
     return LOCATED;
@@ -653,8 +667,8 @@ public final class TableReader implements Closeable {
    *   <li>every probe's filter is asked before any index or data block is read ({@link #admitAll}):
    *       the row range is checked once for the batch, each filter chunk's run of probes is found
    *       by binary search and the chunk fetched once;
-   *   <li>the admitted probes' cells are located in the index ({@link #locate}), each search
-   *       starting where the previous probe's ended ({@link Position});
+   *   <li>the admitted probes' cells are located in the index ({@link #locateAll}): each probe's
+   *       index block, then the entries of all of them searched in lock step;
    *   <li>their data blocks are fetched, once for probes in one block;
    *   <li>each block's restart points are touched ({@link Block#touch}), then searched ({@link
    *       PointSearch#interval}); each probe's restart interval is touched, then scanned ({@link
@@ -694,25 +708,7 @@ public final class TableReader implements Closeable {
     counters.tablesSkippedByFilter.add(skipped);
     PointSearch search = lookup.search;
     Position at = lookup.at.reset();
-    int located = 0;
-    for (int i = 0; i < n; i++) {
-      s.cell[i] = NOT_SEARCHED;
-      if (admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
-        int r = locate(search.target(probes[i].row(), probes[i].column(), snapshot), at);
-        if (r == LOCATED) {
-          r = skipEndedPartitions(at);
-        }
-        if (r == LOCATED) {
-          s.probe[located] = i;
-          s.top[located] = at.top;
-          s.index[located] = at.index;
-          s.entry[located] = at.entry;
-          located++;
-        } else {
-          s.cell[i] = r;
-        }
-      }
-    }
+    int located = locateAll(probes, n, snapshot, s, search, at);
     fetchDataBlocks(s, located, at);
     int touched = 0;
     for (int k = 0; k < located; k++) {
@@ -744,6 +740,94 @@ public final class TableReader implements Closeable {
       finishLookup(probes[i], admitted[i], snapshot, lookup, cell, found);
     }
     s.release(located);
+  }
+
+  /**
+   * The index stage of {@link #getAll}: locates each probe the filter admitted for its cell ({@link
+   * #locate}), into {@code s.probe}, {@code s.top}, {@code s.index} and {@code s.entry}, and
+   * returns how many; a probe whose search ended in the index gets its answer in {@code s.cell}.
+   * First each probe's index block, probe after probe (the top level is small, and each search
+   * starts where the previous ended); then the entries of all those blocks are searched in lock
+   * step ({@link #searchEntriesTogether}); then probes standing past their block's last entry move
+   * on ({@link #skipEndedPartitions}).
+   */
+  private int locateAll(FilterProbe[] probes, int n, long snapshot, BatchScratch s, PointSearch search,
+      Position at) throws IOException {
+    int[] admitted = s.admitted;
+    int searched = 0;
+    for (int i = 0; i < n; i++) {
+      s.cell[i] = NOT_SEARCHED;
+      if (admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
+        int r = locateIndexBlock(search.target(probes[i].row(), probes[i].column(), snapshot), at);
+        if (r == LOCATED) {
+          s.probe[searched] = i;
+          s.top[searched] = at.top;
+          s.index[searched] = at.index;
+          searched++;
+        } else {
+          s.cell[i] = r;
+        }
+      }
+    }
+    searchEntriesTogether(probes, snapshot, s, searched, search);
+    int located = 0;
+    for (int k = 0; k < searched; k++) {
+      int i = s.probe[k];
+      at.top = s.top[k];
+      at.index = s.index[k];
+      at.entry = s.entry[k];
+      int r = skipEndedPartitions(at);
+      if (r == LOCATED) {
+        s.probe[located] = i;
+        s.top[located] = at.top;
+        s.index[located] = at.index;
+        s.entry[located] = at.entry;
+        located++;
+      } else {
+        s.cell[i] = r;
+      }
+    }
+    return located;
+  }
+
+  /**
+   * {@code s.entry[k] = firstRestartAtOrAfter(s.index[k])} for the target of each probe {@code
+   * s.probe[k]}, {@code k < count}, by binary searches in lock step: every search's next entry is
+   * touched ({@link Block#touchRestartKey}) before any is compared. One binary search is a chain
+   * of dependent reads, each of which may miss the processor's caches; the touches of one step
+   * depend on nothing of the same step, so the misses of all the batch's searches are in flight
+   * together.
+   */
+  private static void searchEntriesTogether(FilterProbe[] probes, long snapshot, BatchScratch s,
+      int count, PointSearch search) {
+    int[] lo = s.entry;
+    int[] hi = s.hi;
+    for (int k = 0; k < count; k++) {
+      lo[k] = 0;
+      hi[k] = s.index[k].restartCount;
+    }
+    int touched = 0;
+    for (boolean more = count > 0; more; ) {
+      for (int k = 0; k < count; k++) {
+        if (lo[k] < hi[k]) {
+          touched += s.index[k].touchRestartKey((lo[k] + hi[k]) >>> 1);
+        }
+      }
+      more = false;
+      for (int k = 0; k < count; k++) {
+        if (lo[k] < hi[k]) {
+          int mid = (lo[k] + hi[k]) >>> 1;
+          FilterProbe p = probes[s.probe[k]];
+          if (search.target(p.row(), p.column(), snapshot).compareRestartKey(s.index[k], mid) > 0) {
+            lo[k] = mid + 1;
+          } else {
+            hi[k] = mid;
+          }
+          more |= lo[k] < hi[k];
+        }
+      }
+    }
+    s.touched += touched;
   }
 
   /**
@@ -804,6 +888,8 @@ public final class TableReader implements Closeable {
     final int[] top;
     final Block[] index;
     final int[] entry;
+    /** The upper bounds of the lock-step searches ({@link #searchEntriesTogether}). */
+    final int[] hi;
     final Block[] data;
     /** The offsets of the distinct data blocks, and what the cache holds for each. */
     final long[] offsets;
@@ -821,6 +907,7 @@ public final class TableReader implements Closeable {
       top = new int[n];
       index = new Block[n];
       entry = new int[n];
+      hi = new int[n];
       data = new Block[n];
       offsets = new long[n];
       cached = new CachedBlock[n];

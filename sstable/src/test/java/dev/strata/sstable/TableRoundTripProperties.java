@@ -229,8 +229,9 @@ final class TableRoundTripProperties {
   /**
    * A sorted batch of present and absent cells through getAll answers as each Get alone. Half the
    * batches are dense (cells from one window of the table, some repeated), so many keys share a data
-   * block and an index partition and the batch's index search resumes from the previous key's
-   * entry; the others are spread over the whole table.
+   * block and an index partition and the batch's top-level search resumes from the previous key's
+   * entry; the others are spread over the whole table. The batch searches its keys' index entries
+   * in lock step, the Get alone: this compares the two searches too.
    */
   private static void checkGetAll(TableModel model, TableReader reader, Random random, RandomCells gen) throws Exception {
     List<FilterProbe> probes = new java.util.ArrayList<>();

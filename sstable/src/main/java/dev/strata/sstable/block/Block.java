@@ -157,6 +157,14 @@ public final class Block implements CachedBlock {
     return sum;
   }
 
+  /**
+   * {@link #touch} of the entry at restart point {@code i}: its offset in the restart array, then
+   * its first bytes (the header and the start of the key a search compares).
+   */
+  public int touchRestartKey(int i) {
+    return data[restartPoint(i)];
+  }
+
   /** The block offset of restart point {@code i}. */
   int restartPoint(int i) {
     assert i >= 0 && i < restartCount : "i=" + i + " n=" + restartCount;

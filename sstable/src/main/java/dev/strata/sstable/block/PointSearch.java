@@ -280,7 +280,7 @@ public final class PointSearch {
   }
 
   /** The target (row, column, snapshot, PUT) against the whole key stored at restart point {@code i}. */
-  private int compareRestartKey(Block b, int i) {
+  public int compareRestartKey(Block b, int i) {
     long key = restartKey(b, i);
     return KeyCodec.compare(row, column, snapshot, ValueKind.PUT, b.data, (int) (key >>> 32), (int) key);
   }
