@@ -150,7 +150,7 @@ public final class Db implements AutoCloseable {
             options.maxSubcompactions());
     this.background = new BackgroundWork(state, options, tables, outputs, backgroundErrors);
     this.writePath = new WritePath(state, options, backgroundErrors, background);
-    this.reads = new Reads(state, gets, readers, prefixScans, snapshots);
+    this.reads = new Reads(state, gets, readers, prefixScans, snapshots, options.blockCacheBytes() > 0);
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */

@@ -41,7 +41,7 @@ final class Reads {
   private final PrefixScans prefixScans;
   /** Live snapshots; flushes and compactions keep what they see. */
   private final Snapshots snapshots;
-  /** Where a cold batched Get overlaps its table reads; closed by Db.close(). */
+  /** Where a batched Get overlaps its table reads (cold, or shared); closed by Db.close(). */
   private final OverlappedReads overlapped;
 
   Reads(
@@ -49,14 +49,15 @@ final class Reads {
       LongAdder gets,
       OpenReaders readers,
       PrefixScans prefixScans,
-      Snapshots snapshots) {
+      Snapshots snapshots,
+      boolean blockCache) {
     this.state = state;
     this.dirName = state.dir.toString();
     this.gets = gets;
     this.readers = readers;
     this.prefixScans = prefixScans;
     this.snapshots = snapshots;
-    this.overlapped = OverlappedReads.forDatabase(dirName);
+    this.overlapped = OverlappedReads.forDatabase(dirName, blockCache);
   }
 
   /** Ends the threads of overlapped reads, once the batches running are done with them. */

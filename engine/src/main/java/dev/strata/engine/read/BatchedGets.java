@@ -10,6 +10,7 @@ import dev.strata.sstable.filter.FilterProbe;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Many point reads at one snapshot, answered together (RocksDB's MultiGet): the same answers as
@@ -36,12 +37,15 @@ import java.util.List;
 public final class BatchedGets {
   private static final byte[] EMPTY = new byte[0];
   /**
-   * Keys a warm batch's level must have left to hand some to other threads: fewer are answered
-   * sooner than a pool thread wakes (some microseconds).
+   * Keys a batch with cores to spare asks of the tables on its own thread first, timed, to learn
+   * whether the rest is worth sharing ({@link Batch#shareTables}).
    */
-  static final int MIN_SHARED_KEYS = 8;
-  /** Keys a warm batch asks of a level before it may decide to share the rest ({@link Batch#askLevel}). */
   static final int PROBE_KEYS = 8;
+  /**
+   * Keys a shared part holds at most: a part whose keys read their blocks from the page cache
+   * takes some 5 us a key, so a thread out of parts waits at most some 40 us for the last one.
+   */
+  static final int PART_KEYS = 8;
 
   private BatchedGets() {}
 
@@ -56,8 +60,9 @@ public final class BatchedGets {
 
   /**
    * {@link #get}, the deeper levels' table reads overlapped on {@code reads} when the batch proves
-   * cold ({@link OverlappedLevel#isCold}) or a level's keys prove to have enough work to share
-   * ({@link OverlappedReads#worthSharing}); null reads everything on this thread.
+   * cold ({@link OverlappedLevel#isCold}), or its keys shared among {@code reads}' threads when
+   * they are worth it ({@link OverlappedReads#worthSharing}); null reads everything on this
+   * thread.
    */
   public static byte[][] get(ReadView view, long snapshot, byte[][] rows, byte[][] columns,
       OverlappedReads reads) throws IOException {
@@ -81,6 +86,13 @@ public final class BatchedGets {
    * seen) and a batch allocates little besides the values it returns.
    */
   private static final ThreadLocal<Batch> BATCHES = ThreadLocal.withInitial(Batch::new);
+
+  /**
+   * Each thread's {@link Batch} for parts of a shared batch ({@link Batch#shareTables}): apart
+   * from {@link #BATCHES}, since the sharing batch's caller runs parts too, and a thread runs one
+   * part at a time.
+   */
+  private static final ThreadLocal<Batch> PARTS = ThreadLocal.withInitial(Batch::new);
 
   /**
    * One batch's state: the keys' (row, column) order and which are still undecided. {@code
@@ -116,6 +128,7 @@ public final class BatchedGets {
       this.columns = columns;
       this.snapshot = snapshot;
       this.reads = reads;
+      this.overlap = false;
       this.size = n;
       out = new byte[n][];
       Arrays.fill(decided, 0, n, false);
@@ -152,10 +165,28 @@ public final class BatchedGets {
 
     byte[][] run(ReadView view) throws IOException {
       askMemTables(view);
+      aimProbes();
+      overlap = reads != null && pendingCount > 1
+          && OverlappedLevel.isCold(reads, view.version(), probes[pending[0]]);
+      int helpers = overlap || reads == null || pendingCount < PROBE_KEYS + PART_KEYS
+          ? 0 : reads.freeHelpers();
+      if (helpers > 0) {
+        shareTables(view, helpers);
+      } else {
+        askTables(view);
+      }
+      return out;
+    }
+
+    private void aimProbes() {
       for (int k = 0; k < pendingCount; k++) {
         int i = pending[k];
         probes[i].aim(rows[i], columns[i]);
       }
+    }
+
+    /** The pending keys ask the tables: level 0's, newest first, then each deeper level's. */
+    private void askTables(ReadView view) throws IOException {
       Version version = view.version();
       int wasted = 0; // level-0 tables asked for a key they did not decide: see WastedReads
       for (TableRef t : version.level(0)) {
@@ -167,13 +198,69 @@ public final class BatchedGets {
         dropDecided();
       }
       view.levelZeroReads().charge(wasted);
-      overlap = reads != null && pendingCount > 1
-          && OverlappedLevel.isCold(reads, version, probes[pending[0]]);
       for (int level = 1; level < Version.NUM_LEVELS && pendingCount > 0; level++) {
         askLevel(version.level(level));
         dropDecided();
       }
-      return out;
+    }
+
+    /**
+     * {@link #askTables} for a batch with {@code helpers} cores to spare, which splits its keys by
+     * range into parts of {@link #PART_KEYS}, each asking the tables as a batch of its own ({@link
+     * #askPart}) on this thread or a helper; the parts' keys are disjoint, so their answers are
+     * the batch's. It shares when its keys are worth it at the pace of the last batch recorded
+     * ({@link OverlappedReads#worthSharing}: at 20M keys with a cache a tenth of the data, each
+     * key reads a data block from the page cache, about 5 us; a cached key takes under one). When
+     * they are not, its first {@link #PROBE_KEYS} keys go first on this thread, timed, and the rest
+     * is shared if their pace says so, else asked on this thread in one part. Every part's pace is
+     * recorded, so the next batch's choice follows the cache's.
+     */
+    private void shareTables(ReadView view, int helpers) throws IOException {
+      int from = 0;
+      if (!reads.worthSharing(pendingCount)) {
+        long start = System.nanoTime();
+        askPart(view, 0, PROBE_KEYS);
+        reads.recordPace(System.nanoTime() - start, PROBE_KEYS);
+        from = PROBE_KEYS;
+        if (!reads.worthSharing(pendingCount - from)) {
+          askPart(view, from, pendingCount);
+          return;
+        }
+      }
+      int first = from;
+      int parts = (pendingCount - first + PART_KEYS - 1) / PART_KEYS;
+      AtomicLong partNanos = new AtomicLong();
+      reads.runAll(parts, helpers, p -> {
+        int partFrom = first + p * PART_KEYS;
+        long start = System.nanoTime();
+        askPart(view, partFrom, Math.min(pendingCount, partFrom + PART_KEYS));
+        partNanos.addAndGet(System.nanoTime() - start);
+      });
+      reads.recordPace(partNanos.get(), pendingCount - first);
+    }
+
+    /**
+     * The keys {@code pending[from, to)} ask the tables as a batch of this thread's {@link #PARTS},
+     * which puts its answers in this batch's {@code out} (at indices no other part writes).
+     */
+    private void askPart(ReadView view, int from, int to) throws IOException {
+      Batch part = PARTS.get();
+      int n = to - from;
+      byte[][] partRows = new byte[n][];
+      byte[][] partColumns = new byte[n][];
+      for (int j = 0; j < n; j++) {
+        partRows[j] = rows[pending[from + j]];
+        partColumns[j] = columns[pending[from + j]];
+      }
+      try {
+        part.start(partRows, partColumns, snapshot, null).aimProbes();
+        part.askTables(view);
+        for (int j = 0; j < n; j++) {
+          out[pending[from + j]] = part.out[j];
+        }
+      } finally {
+        part.release();
+      }
     }
 
     /** Each pending key asks the memtables, newest first, until one decides. */
@@ -197,73 +284,37 @@ public final class BatchedGets {
 
     /**
      * One deeper level: its tables are disjoint and sorted by row, the pending keys sorted too, so
-     * one merge pass hands each table the run of keys inside its row range. A cold batch runs every
-     * table's run overlapped. Any other asks the tables in order, timing them when it has cores to
-     * spare, and overlaps the rest of the level once the keys left are worth sharing ({@link
-     * OverlappedReads#worthSharing}): as slow as files make them and enough of them. The level's
-     * first {@link #PROBE_KEYS} keys are asked on their own, so a level of a few large tables (each
-     * with many of the batch's keys) can share from its first table on.
+     * one merge pass hands each table the run of keys inside its row range; a cold batch runs
+     * every table's run at once ({@link OverlappedLevel}).
      */
     private void askLevel(List<TableRef> tables) throws IOException {
-      if (overlap) {
-        askOverlapped(tables, 0, 0, new OverlappedLevel(reads));
-        return;
-      }
-      int helpers = reads == null || pendingCount < 2 * MIN_SHARED_KEYS ? 0 : reads.freeHelpers();
-      boolean timed = helpers > 0;
-      long before = timed ? System.nanoTime() : 0;
-      int asked = 0;
+      OverlappedLevel together = overlap ? new OverlappedLevel(reads) : null;
       int k = 0;
-      for (int t = 0; t < tables.size() && k < pendingCount; t++) {
-        TableRef table = tables.get(t);
+      for (TableRef t : tables) {
         // Keys before the table's smallest row fall between this level's tables: none holds them.
-        k = firstRowAtOrAfter(k, table.metadata().smallest().row(), false);
-        int to = firstRowAtOrAfter(k, table.metadata().largest().row(), true);
-        while (k < to) {
-          int end = timed && asked == 0 ? Math.min(to, k + PROBE_KEYS) : to;
-          int n = end - k;
-          System.arraycopy(pending, k, batch, 0, n);
-          ask(table, n);
-          asked += n;
-          k = end;
-          if (timed) {
-            // Timed per table, not over the level: keys a filter turned away take no time.
-            long now = System.nanoTime();
-            int left = pendingCount - k;
-            if (left >= MIN_SHARED_KEYS && reads.worthSharing(now - before, n, left)) {
-              askOverlapped(tables, t, k, new OverlappedLevel(reads, helpers));
-              return;
-            }
-            before = now;
+        k = firstRowAtOrAfter(k, t.metadata().smallest().row(), false);
+        int to = firstRowAtOrAfter(k, t.metadata().largest().row(), true);
+        if (together != null) {
+          if (to > k) {
+            together.add(t, k, to);
           }
-        }
-      }
-    }
-
-    /**
-     * The level's tables from {@code firstTable} on (the first perhaps asked some of its keys
-     * already) answer the pending keys from position {@code from} on, their runs overlapped ({@link OverlappedLevel}); then the answers as {@link #ask}
-     * takes them.
-     */
-    private void askOverlapped(List<TableRef> tables, int firstTable, int from,
-        OverlappedLevel together) throws IOException {
-      int k = from;
-      for (int t = firstTable; t < tables.size() && k < pendingCount; t++) {
-        TableRef table = tables.get(t);
-        k = firstRowAtOrAfter(k, table.metadata().smallest().row(), false);
-        int to = firstRowAtOrAfter(k, table.metadata().largest().row(), true);
-        if (to > k) {
-          together.add(table, k - from, to - from); // positions in the keys handed over
+        } else {
+          System.arraycopy(pending, k, batch, 0, to - k);
+          ask(t, to - k);
         }
         k = to;
+        if (k == pendingCount) {
+          break;
+        }
       }
-      int n = pendingCount - from;
-      System.arraycopy(pending, from, batch, 0, n);
-      for (int b = 0; b < n; b++) {
-        tableProbes[b] = probes[batch[b]];
+      if (together != null) { // every table's run at once, then the answers as ask() takes them
+        System.arraycopy(pending, 0, batch, 0, pendingCount);
+        for (int b = 0; b < pendingCount; b++) {
+          tableProbes[b] = probes[batch[b]];
+        }
+        together.getAll(tableProbes, pendingCount, snapshot, results);
+        take(pendingCount);
       }
-      together.getAll(tableProbes, n, snapshot, results);
-      take(n);
     }
 
     /**

@@ -10,8 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One deeper level of a batched Get whose blocks come from files ({@link BatchedGets}), its
- * tables' reads overlapped
+ * One deeper level of a cold batched Get ({@link BatchedGets}), its tables' reads overlapped
  * ({@link OverlappedReads}): the level's tables are disjoint, so each table's run of the batch's
  * keys is independent of the others', and a run of several keys splits into parts that are too
  * (each part a sorted run of its own, {@link dev.strata.sstable.TableReader#getAll}'s input). The
@@ -20,37 +19,19 @@ import java.util.List;
  * loads a block once for concurrent misses) at worst one waiting for the other.
  *
  * <p>Parts hold at most {@code ceil(keys / (helpers + 1))} keys, so every thread gets work and keys
- * that share blocks mostly stay together, and at most {@link #MAX_PART_KEYS}, so the threads
- * finish together (the caller waits for the last part to end); a table's run is one part or more, never part of one
- * with another table's, so a level of many tables with few keys each (the deepest, in a large
- * database) hands out a task per table and the threads balance by taking the next.
+ * that share blocks mostly stay together.
  *
  * <p>Not thread-safe: belongs to one batch on its thread, for one level.
  */
 final class OverlappedLevel {
-  /**
-   * Keys a part holds at most: a part whose keys read their blocks from the page cache takes some
-   * 5 us a key, so a caller out of parts waits at most some 40 us for the last one.
-   */
-  static final int MAX_PART_KEYS = 8;
-
   private final OverlappedReads reads;
-  /** Pool threads this level may use beside its caller. */
-  private final int helpers;
   private final List<TableRef> tables = new ArrayList<>();
   /** Run {@code r} of the level: positions [from[r], to[r]) of the batch's pending keys. */
   private int[] from = new int[8];
   private int[] to = new int[8];
 
-  /** A level of a cold batch: up to {@link OverlappedReads#maxHelpers} helpers. */
   OverlappedLevel(OverlappedReads reads) {
-    this(reads, reads.maxHelpers());
-  }
-
-  /** A level whose reads use up to {@code helpers} pool threads beside the caller. */
-  OverlappedLevel(OverlappedReads reads, int helpers) {
     this.reads = reads;
-    this.helpers = helpers;
   }
 
   /**
@@ -96,14 +77,14 @@ final class OverlappedLevel {
     for (int r = 0; r < tables.size(); r++) {
       keys += to[r] - from[r];
     }
-    int partKeys = Math.max(1, Math.min(MAX_PART_KEYS, -Math.floorDiv(-keys, helpers + 1)));
+    int partKeys = Math.max(1, -Math.floorDiv(-keys, reads.maxHelpers() + 1));
     List<int[]> parts = new ArrayList<>(); // {run, first position, end position}
     for (int r = 0; r < tables.size(); r++) {
       for (int p = from[r]; p < to[r]; p += partKeys) {
         parts.add(new int[] {r, p, Math.min(to[r], p + partKeys)});
       }
     }
-    reads.runAll(parts.size(), helpers, i -> {
+    reads.runAll(parts.size(), i -> {
       int[] part = parts.get(i);
       int n = part[2] - part[1];
       // The part's own holders, filled in place: disjoint parts, so no two tasks fill one.

@@ -40,14 +40,15 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>When.</b> Handing work to another thread costs some microseconds, as much as a whole
  * cached lookup, so a batch overlaps only when it has shown there is enough work to share. Cold:
  * {@link #isCold} times a probe the batch needs anyway (its first key's filter chunk in a deeper
- * level) against {@link #coldNanos}. Warm: a level's tables are asked in order and timed, and the
- * rest of the level runs overlapped once the time per key asked, times the keys left, reaches
- * {@link #shareNanos} ({@link #worthSharing}). A key answered from the block cache takes 0.3-1 us
- * in a batch and one whose data block comes from the page cache 4-6 us, so the keys a batch of 64
- * has left for a level are worth sharing when they read files and not when they are cached (a
- * batch whose cached blocks lie beyond the processor's caches, at 1.5-2 us a key, may share
- * too). A batch served from the block cache stays on its thread and pays for a {@code nanoTime}
- * call per deeper table.
+ * level) against {@link #coldNanos}; the deeper levels' tables then run at once. Warm: batches
+ * record the pace at which their keys ask the tables ({@link #recordPace}), and a batch shares its
+ * keys, split by key range, when at the last pace recorded they are worth {@link #shareNanos} or
+ * more ({@link #worthSharing}); one that is not asks its first keys alone, timed, and shares the
+ * rest if that pace says so. A key answered from the block cache takes 0.3-1 us in a batch and one
+ * whose data block comes from the page cache 4-6 us, so a batch of 64 shares when its keys read
+ * files and not when they are cached (one whose cached blocks lie beyond the processor's caches,
+ * at 1.5-2 us a key, may share too). A cached batch stays on its thread and pays for two {@code
+ * nanoTime} calls.
  *
  * <p><b>Free cores.</b> {@link #enter} and {@link #exit} count the batches running; a warm batch
  * takes helpers only for the cores beyond them ({@link #freeHelpers}). With as many batches as
@@ -78,19 +79,19 @@ public final class OverlappedReads implements Closeable {
   public static final long DEFAULT_COLD_NANOS = 150_000;
 
   /**
-   * Work a warm batch's level must have left to share it ({@link #worthSharing}): several times
+   * Work a warm batch's keys must be worth to share them ({@link #worthSharing}): several times
    * what waking a pool thread and waiting for its last task cost (10-20 us together).
    */
-  public static final long DEFAULT_SHARE_NANOS = 50_000;
+  public static final long DEFAULT_SHARE_NANOS = 100_000;
 
   private static final long IDLE_SECONDS = 30;
   /** How long a caller whose tasks are handed out spins for the last ones before it parks. */
   private static final long SPIN_NANOS = 20_000;
   /**
    * How long a helper that ran out of tasks spins for another run before it goes back to the pool:
-   * a parked pool thread takes 10-60 us to wake, as long as the level it was woken for, while a
-   * batch's next shared level comes within 50-150 us of the last (its memtables and upper levels,
-   * the next batch's start). RocksDB's write thread spins up to 100 us for the same reason.
+   * a parked pool thread takes 10-60 us to wake, a good part of the work it was woken for, while
+   * the next batch of a caller issuing batches back to back shares within 50-150 us of the last
+   * (its memtables and first keys). RocksDB's write thread spins up to 100 us for the same reason.
    */
   private static final long LINGER_NANOS = 200_000;
 
@@ -99,6 +100,11 @@ public final class OverlappedReads implements Closeable {
   private final long shareNanos;
   /** Threads that can run at once: the processors, for warm batches' helpers. */
   private final int cores;
+  /**
+   * Nanoseconds a key of a warm batch last took to ask the tables on one thread ({@link
+   * #recordPace}); -1 before the first. Racy by design: any recent batch's pace will do.
+   */
+  private volatile long nanosPerKey = -1;
   /** Batches between {@link #enter} and {@link #exit}. */
   private final AtomicInteger batches = new AtomicInteger();
   /** Helpers spinning for a run ({@link #linger}). */
@@ -127,8 +133,8 @@ public final class OverlappedReads implements Closeable {
    * @param name names the pool's threads (the database's directory)
    * @param maxHelpers pool threads at most, beside each caller; 0 runs everything on the caller
    * @param coldNanos how long a probe must take for {@link #isCold}; 0: every batch overlaps
-   * @param shareNanos the work a warm batch's level must have left to overlap it ({@link
-   *     #worthSharing}); 0: always, after the level's first keys
+   * @param shareNanos the work a warm batch's keys must be worth to share them ({@link
+   *     #worthSharing}); 0: always, once a pace is recorded
    * @param cores threads that run at once (the processors); a warm batch's helpers are the cores
    *     no other batch is using, beside its own
    */
@@ -152,11 +158,14 @@ public final class OverlappedReads implements Closeable {
 
   /**
    * A database's: {@link #DEFAULT_HELPERS} threads, {@link #DEFAULT_COLD_NANOS}, {@link
-   * #DEFAULT_SHARE_NANOS}, this JVM's processors.
+   * #DEFAULT_SHARE_NANOS}, this JVM's processors. Without a block cache ({@code blockCache}
+   * false) a batch never shares: its parts could not share the blocks they read (keys split
+   * between two parts that need one block would read it twice), the block cache being where
+   * concurrent misses of one block load it once.
    */
-  public static OverlappedReads forDatabase(String name) {
-    return new OverlappedReads(name, DEFAULT_HELPERS, DEFAULT_COLD_NANOS, DEFAULT_SHARE_NANOS,
-        Runtime.getRuntime().availableProcessors());
+  public static OverlappedReads forDatabase(String name, boolean blockCache) {
+    return new OverlappedReads(name, DEFAULT_HELPERS, DEFAULT_COLD_NANOS,
+        blockCache ? DEFAULT_SHARE_NANOS : Long.MAX_VALUE, Runtime.getRuntime().availableProcessors());
   }
 
   /** Whether a probe that started at {@code startNanos} ({@link System#nanoTime}) waited on the device. */
@@ -165,12 +174,20 @@ public final class OverlappedReads implements Closeable {
   }
 
   /**
-   * Whether a warm batch's level, whose last {@code asked} keys (at least one) took {@code nanos},
-   * has enough work left in its {@code left} keys to share: at the same time per key, {@link
-   * #shareNanos} or more.
+   * Records that {@code keys} keys (at least one) of a warm batch asked the tables in {@code nanos}
+   * on one thread: the pace {@link #worthSharing} judges by, until the next record.
    */
-  boolean worthSharing(long nanos, int asked, int left) {
-    return nanos / asked * left >= shareNanos;
+  void recordPace(long nanos, int keys) {
+    nanosPerKey = nanos / keys;
+  }
+
+  /**
+   * Whether {@code keys} keys asking the tables are worth sharing: at the pace last recorded,
+   * {@link #shareNanos} or more; false before any record.
+   */
+  boolean worthSharing(int keys) {
+    long pace = nanosPerKey;
+    return pace >= 0 && shareNanos != Long.MAX_VALUE && pace * keys >= shareNanos;
   }
 
   /** A batch starts: counted until its {@link #exit}, so others leave its core to it. */
@@ -182,8 +199,14 @@ public final class OverlappedReads implements Closeable {
     batches.decrementAndGet();
   }
 
-  /** Helpers a warm batch may take now: the cores beyond the batches running, at most {@link #maxHelpers}. */
+  /**
+   * Helpers a warm batch may share with now: the cores beyond the batches running, at most {@link
+   * #maxHelpers}; none when it never shares ({@link #shareNanos} at {@code Long.MAX_VALUE}).
+   */
   int freeHelpers() {
+    if (shareNanos == Long.MAX_VALUE) {
+      return 0;
+    }
     return Math.max(0, Math.min(maxHelpers, cores - batches.get()));
   }
 

@@ -229,6 +229,19 @@ public final class ReadPathWarmUp {
     try (OverlappedReads overlapped = new OverlappedReads("warm-up", 1, 0)) {
       BatchedGets.get(view, snapshot, batchRows, batchColumns, overlapped);
     }
+    // And as a batch with a core to spare whose keys are worth sharing (a threshold of 0) does,
+    // in parts: enough keys for a probe and a part (repeated), twice (first it probes, then not).
+    int shared = BatchedGets.PROBE_KEYS + 2 * BatchedGets.PART_KEYS;
+    byte[][] sharedRows = new byte[shared][];
+    byte[][] sharedColumns = new byte[shared][];
+    for (int i = 0; i < shared; i++) {
+      sharedRows[i] = batchRows[i % batchRows.length];
+      sharedColumns[i] = batchColumns[i % batchColumns.length];
+    }
+    try (OverlappedReads sharing = new OverlappedReads("warm-up", 1, Long.MAX_VALUE, 0, 2)) {
+      BatchedGets.get(view, snapshot, sharedRows, sharedColumns, sharing);
+      BatchedGets.get(view, snapshot, sharedRows, sharedColumns, sharing);
+    }
     OpenReaders readers = new OpenReaders();
     for (byte[] row : rows) {
       if (view.tryAcquire()) {

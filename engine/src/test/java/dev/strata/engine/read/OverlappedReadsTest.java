@@ -119,16 +119,18 @@ final class OverlappedReadsTest {
     return view;
   }
 
-  private static TableCache tableCache(Path dir) {
-    return new TableCache(dir, TableCache.UNLIMITED, new ClockBlockCache(1 << 20), new ReadCounters());
-  }
-
   /** The answers of one batch, read sequentially or overlapped, through empty caches. */
   private byte[][] batch(List<List<FileMetadata>> files, byte[][] rows, OverlappedReads reads)
       throws IOException {
+    return batch(files, rows, reads, new ReadCounters());
+  }
+
+  /** {@link #batch}, counting its table reads in {@code counters}. */
+  private byte[][] batch(List<List<FileMetadata>> files, byte[][] rows, OverlappedReads reads,
+      ReadCounters counters) throws IOException {
     byte[][] columns = new byte[rows.length][];
     Arrays.fill(columns, EMPTY);
-    try (TableCache tables = tableCache(dir)) {
+    try (TableCache tables = new TableCache(dir, TableCache.UNLIMITED, new ClockBlockCache(1 << 20), counters)) {
       ReadView view = view(files, tables);
       try {
         return BatchedGets.get(view, InternalKey.MAX_SEQUENCE, rows, columns, reads);
@@ -144,7 +146,7 @@ final class OverlappedReadsTest {
       TreeMap<Integer, byte[]> model = new TreeMap<>();
       List<List<FileMetadata>> files = writeTree(random, model);
       int helpers = 1 + random.nextInt(6);
-      // Cold (every level overlapped) or warm (each level's tables after its first with keys).
+      // Cold (every deeper level overlapped) or warm (the keys after the first 8 shared in parts).
       boolean cold = random.nextBoolean();
       try (OverlappedReads reads = cold
           ? new OverlappedReads("test", helpers, 0)
@@ -199,7 +201,7 @@ final class OverlappedReadsTest {
   }
 
   @Test
-  void warmBatch_overlapsTheRestOfALevel_onlyWhenWorthSharing_andACoreIsFree()
+  void warmBatch_sharesItsKeys_onlyWhenWorthSharing_andACoreIsFree()
       throws IOException {
     List<List<FileMetadata>> files = writeTree(new Random(11), new TreeMap<>());
     byte[][] rows = new byte[60][];
@@ -216,10 +218,30 @@ final class OverlappedReadsTest {
       batch(files, rows, reads);
       assertEquals(0, reads.threads());
     }
-    // Always worth sharing, cores to spare: the rest of a level goes to a helper.
+    // Always worth sharing, cores to spare: parts of the keys go to a helper.
     try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 4)) {
       batch(files, rows, reads);
       assertTrue(reads.threads() >= 1, "threads: " + reads.threads());
+    }
+  }
+
+  @Test
+  void sharedBatch_readsEachNeededBlockOnce_asTheSequentialOneDoes() throws IOException {
+    List<List<FileMetadata>> files = writeTree(new Random(13), new TreeMap<>());
+    byte[][] rows = new byte[64][];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = row(200 + i); // neighbours: parts of 8 keys share their blocks with the next
+    }
+    ReadCounters sequential = new ReadCounters();
+    batch(files, rows, null, sequential);
+    for (int trial = 0; trial < 20; trial++) {
+      try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 4)) {
+        ReadCounters shared = new ReadCounters();
+        batch(files, rows, reads, shared);
+        assertTrue(reads.threads() >= 1, "shared: " + reads.threads());
+        assertEquals(sequential.snapshot().dataBlocksRead(), shared.snapshot().dataBlocksRead(),
+            "trial " + trial);
+      }
     }
   }
 
