@@ -167,7 +167,8 @@ public final class BatchedGets {
       askMemTables(view);
       aimProbes();
       overlap = reads != null && pendingCount > 1
-          && OverlappedLevel.isCold(reads, view.version(), probes[pending[0]]);
+          && OverlappedLevel.isCold(reads, view.version(), probes[pending[0]],
+              probes[pending[pendingCount - 1]]);
       int helpers = overlap || reads == null || pendingCount < PROBE_KEYS + PART_KEYS
           ? 0 : reads.freeHelpers();
       if (helpers > 0) {
