@@ -55,8 +55,9 @@ final class OverlappedReadsTest {
   }
 
   /**
-   * A tree of two deeper levels: level 2 holds every row (old values) in three tables, level 1
-   * overwrites or deletes a random third of them in two tables; {@code model} gets the newest.
+   * A tree of three levels: level 2 holds every row (old values) in three tables, level 1
+   * overwrites or deletes a random third of them in two tables, a level-0 table overwrites a
+   * random tenth; {@code model} gets the newest.
    */
   private List<List<FileMetadata>> writeTree(Random random, TreeMap<Integer, byte[]> model)
       throws IOException {
@@ -93,6 +94,18 @@ final class OverlappedReadsTest {
       if (!entries.isEmpty()) {
         levels.get(1).add(write(number++, 1, entries));
       }
+    }
+    // Level 0: one table over every row's range overwriting a random tenth (newest of all).
+    List<Entry> entries = new ArrayList<>();
+    for (int i = 0; i < ROWS; i++) {
+      if (random.nextInt(10) == 0) {
+        byte[] value = ("l0-" + i).getBytes(UTF_8);
+        entries.add(new Entry(new InternalKey(row(i), EMPTY, 30_000 + i, ValueKind.PUT), value));
+        model.put(i, value);
+      }
+    }
+    if (!entries.isEmpty()) {
+      levels.get(0).add(write(number, 0, entries));
     }
     return levels;
   }
