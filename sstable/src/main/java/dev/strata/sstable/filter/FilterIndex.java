@@ -129,8 +129,10 @@ public final class FilterIndex {
   /**
    * {@code chunks[i] = find(row, column)} of the filter key of each of {@code probes[0, n)}, in
    * ascending order: (row, empty column) when {@code rowsOnly} (a {@code ROW} filter), else (row,
-   * column). Each chunk's run of keys is found by a binary search over the keys, so a batch costs
-   * about one comparison per chunk boundary it crosses and log2(n) per chunk, not one per key.
+   * column). Each key's chunk is sought from the previous key's on, by galloping: one comparison
+   * when the key lies in the same chunk, about 2 log2(d) when it lies d chunks further (a binary
+   * search over the chunks left would cost log2 of all of them for every key). Each key's head is
+   * taken once.
    */
   public void findAll(FilterProbe[] probes, int n, boolean rowsOnly, int[] chunks) {
     if (n == 0) {
@@ -138,37 +140,17 @@ public final class FilterIndex {
     }
     // The rows ascend: when the first and the last start with the shared prefix, all do, and
     // their heads compare without checking it again.
-    if (sideOfShared(probes[0].row()) != 0 || sideOfShared(probes[n - 1].row()) != 0) {
-      for (int i = 0, chunk = 0; i < n; i++) {
-        chunk = find(probes[i].row(), column(probes[i], rowsOnly), chunk);
-        if (chunk < 0) {
-          Arrays.fill(chunks, i, n, -1); // this key and every later one sort after the last chunk
-          return;
-        }
-        chunks[i] = chunk;
-      }
-      return;
-    }
-    int i = 0;
+    boolean allShare = sideOfShared(probes[0].row()) == 0 && sideOfShared(probes[n - 1].row()) == 0;
     int chunk = 0;
-    while (i < n) {
-      chunk = findSharing(probes[i].row(), column(probes[i], rowsOnly), chunk);
+    for (int i = 0; i < n; i++) {
+      byte[] row = probes[i].row();
+      byte[] column = column(probes[i], rowsOnly);
+      chunk = allShare ? gallop(row, head(row), column, chunk) : find(row, column, chunk);
       if (chunk < 0) {
         Arrays.fill(chunks, i, n, -1); // this key and every later one sort after the last chunk
         return;
       }
-      int lo = i + 1; // the first key after the chunk's last key lies in [i + 1, n]
-      int hi = n;
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (compareWithLastKey(probes[mid].row(), column(probes[mid], rowsOnly), chunk) > 0) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
-      Arrays.fill(chunks, i, lo, chunk);
-      i = lo;
+      chunks[i] = chunk;
     }
   }
 
@@ -198,12 +180,47 @@ public final class FilterIndex {
 
   /** {@link #find} for a row that starts with the shared prefix. */
   private int findSharing(byte[] row, byte[] column, int from) {
-    int lo = from;
-    int hi = lastKeys.length;
     long head = head(row);
-    if (lo < hi && compareWithLastKey(row, head, column, lo) <= 0) {
-      return lo;
+    if (from < lastKeys.length && compareWithLastKey(row, head, column, from) <= 0) {
+      return from;
     }
+    int found = firstEndingAtOrAfter(row, head, column, from, lastKeys.length);
+    return found == lastKeys.length ? -1 : found;
+  }
+
+  /**
+   * {@link #find} for a row that starts with the shared prefix and has head {@code head}, by
+   * galloping from chunk {@code from} on: chunks from, from + 1, from + 3, from + 7, ... until one
+   * ends at or after the key, then a binary search below it. One comparison when the key lies in
+   * chunk {@code from}, about 2 log2(d) when d chunks further (a binary search over the rest costs
+   * log2 of all of them).
+   */
+  private int gallop(byte[] row, long head, byte[] column, int from) {
+    int count = lastKeys.length;
+    if (from >= count) {
+      return -1;
+    }
+    if (compareWithLastKey(row, head, column, from) <= 0) {
+      return from;
+    }
+    int lo = from + 1; // every chunk below lo ends before the key
+    int step = 1;
+    int hi = lo;
+    while (hi < count && compareWithLastKey(row, head, column, hi) > 0) {
+      lo = hi + 1;
+      step <<= 1;
+      hi = lo + step - 1;
+    }
+    // Chunk hi ends at or after the key, or hi is past the last chunk.
+    int found = firstEndingAtOrAfter(row, head, column, lo, Math.min(hi, count));
+    return found == count ? -1 : found;
+  }
+
+  /**
+   * The first chunk in {@code [lo, hi)} whose last key is at or after the key (row, column), whose
+   * row starts with the shared prefix and has head {@code head}; {@code hi} when none is.
+   */
+  private int firstEndingAtOrAfter(byte[] row, long head, byte[] column, int lo, int hi) {
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (compareWithLastKey(row, head, column, mid) > 0) {
@@ -212,12 +229,7 @@ public final class FilterIndex {
         hi = mid;
       }
     }
-    return lo == lastKeys.length ? -1 : lo;
-  }
-
-  /** For a row that starts with the shared prefix: as {@link #compareWithLastKey(byte[], long, byte[], int)}. */
-  private int compareWithLastKey(byte[] row, byte[] column, int i) {
-    return compareWithLastKey(row, head(row), column, i);
+    return lo;
   }
 
   /**
