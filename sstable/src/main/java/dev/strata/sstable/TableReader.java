@@ -749,11 +749,15 @@ public final class TableReader implements Closeable {
    * First each probe's index block, probe after probe (the top level is small, and each search
    * starts where the previous ended); then the entries of all those blocks are searched in lock
    * step ({@link #searchEntriesTogether}); then probes standing past their block's last entry move
-   * on ({@link #skipEndedPartitions}).
+   * on ({@link #skipEndedPartitions}). An index of fewer than {@link #LOCK_STEP_PARTITIONS}
+   * partitions is searched probe after probe instead ({@link #locateOneByOne}).
    */
   private int locateAll(FilterProbe[] probes, int n, long snapshot, BatchScratch s, PointSearch search,
       Position at) throws IOException {
     int[] admitted = s.admitted;
+    if (topIndex == null || topIndex.restartCount < LOCK_STEP_PARTITIONS) {
+      return locateOneByOne(probes, n, snapshot, s, search, at);
+    }
     int searched = 0;
     for (int i = 0; i < n; i++) {
       s.cell[i] = NOT_SEARCHED;
@@ -785,6 +789,44 @@ public final class TableReader implements Closeable {
         located++;
       } else {
         s.cell[i] = r;
+      }
+    }
+    return located;
+  }
+
+  /**
+   * The fewest index partitions for which {@link #locateAll} searches in lock step: about 256 KiB
+   * of index (a partition is about a block). A smaller index stays in the processor's caches, where
+   * the lock step's extra passes cost more than the overlapped misses save (MultiGetPairs,
+   * overlapping, 20,000 rows: +45 ns per key; 2,000,000 rows, ~115 partitions per table: ratio
+   * 1.43 against 1.28 without).
+   */
+  private static final int LOCK_STEP_PARTITIONS = 64;
+
+  /**
+   * {@link #locateAll} one probe after another, each search starting where the previous probe's
+   * ended ({@link Position}).
+   */
+  private int locateOneByOne(FilterProbe[] probes, int n, long snapshot, BatchScratch s,
+      PointSearch search, Position at) throws IOException {
+    int[] admitted = s.admitted;
+    int located = 0;
+    for (int i = 0; i < n; i++) {
+      s.cell[i] = NOT_SEARCHED;
+      if (admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
+        int r = locate(search.target(probes[i].row(), probes[i].column(), snapshot), at);
+        if (r == LOCATED) {
+          r = skipEndedPartitions(at);
+        }
+        if (r == LOCATED) {
+          s.probe[located] = i;
+          s.top[located] = at.top;
+          s.index[located] = at.index;
+          s.entry[located] = at.entry;
+          located++;
+        } else {
+          s.cell[i] = r;
+        }
       }
     }
     return located;
