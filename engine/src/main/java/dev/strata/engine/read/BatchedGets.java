@@ -36,11 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BatchedGets {
   private static final byte[] EMPTY = new byte[0];
-  /**
-   * Keys a batch with cores to spare asks of the tables on its own thread first, timed, to learn
-   * whether the rest is worth sharing ({@link Batch#shareTables}).
-   */
-  static final int PROBE_KEYS = 8;
+  /** Keys a batch must have left for the tables to share them: two parts. */
+  static final int MIN_SHARED_KEYS = 16;
   /**
    * Keys a shared part holds at most: a part whose keys read their blocks from the page cache
    * takes some 5 us a key, so a thread out of parts waits at most some 40 us for the last one.
@@ -169,10 +166,16 @@ public final class BatchedGets {
       overlap = reads != null && pendingCount > 1
           && OverlappedLevel.isCold(reads, view.version(), probes[pending[0]],
               probes[pending[pendingCount - 1]]);
-      int helpers = overlap || reads == null || pendingCount < PROBE_KEYS + PART_KEYS
+      int helpers = overlap || reads == null || pendingCount < MIN_SHARED_KEYS
           ? 0 : reads.freeHelpers();
-      if (helpers > 0) {
+      if (helpers > 0 && reads.worthSharing(pendingCount)) {
         shareTables(view, helpers);
+      } else if (helpers > 0) {
+        // Timed, so that the next batch shares when this one's keys prove worth it.
+        long start = System.nanoTime();
+        int keys = pendingCount;
+        askTables(view);
+        reads.recordPace(System.nanoTime() - start, keys);
       } else {
         askTables(view);
       }
@@ -206,38 +209,25 @@ public final class BatchedGets {
     }
 
     /**
-     * {@link #askTables} for a batch with {@code helpers} cores to spare, which splits its keys by
-     * range into parts of {@link #PART_KEYS}, each asking the tables as a batch of its own ({@link
-     * #askPart}) on this thread or a helper; the parts' keys are disjoint, so their answers are
-     * the batch's. It shares when its keys are worth it at the pace of the last batch recorded
-     * ({@link OverlappedReads#worthSharing}: at 20M keys with a cache a tenth of the data, each
-     * key reads a data block from the page cache, about 5 us; a cached key takes under one). When
-     * they are not, its first {@link #PROBE_KEYS} keys go first on this thread, timed, and the rest
-     * is shared if their pace says so, else asked on this thread in one part. Every part's pace is
-     * recorded, so the next batch's choice follows the cache's.
+     * {@link #askTables} for a batch with {@code helpers} cores to spare whose keys are worth
+     * sharing at the pace last recorded ({@link OverlappedReads#worthSharing}: at 20M keys with a
+     * cache a tenth of the data each key reads a data block from the page cache, about 5 us; a
+     * cached key takes under 1.5): its keys split by range into parts of {@link #PART_KEYS}, each
+     * asking the tables as a batch of its own ({@link #askPart}) on this thread or a helper. The
+     * parts' keys are disjoint, so their answers are the batch's. Their pace is recorded, as an
+     * unshared batch's is (timed as a whole, in {@link #run}), so each batch's choice follows the
+     * last one's: a batch that reads files leads the next to share, a cached one not to.
      */
     private void shareTables(ReadView view, int helpers) throws IOException {
-      int from = 0;
-      if (!reads.worthSharing(pendingCount)) {
-        long start = System.nanoTime();
-        askPart(view, 0, PROBE_KEYS);
-        reads.recordPace(System.nanoTime() - start, PROBE_KEYS);
-        from = PROBE_KEYS;
-        if (!reads.worthSharing(pendingCount - from)) {
-          askPart(view, from, pendingCount);
-          return;
-        }
-      }
-      int first = from;
-      int parts = (pendingCount - first + PART_KEYS - 1) / PART_KEYS;
+      int parts = (pendingCount + PART_KEYS - 1) / PART_KEYS;
       AtomicLong partNanos = new AtomicLong();
       reads.runAll(parts, helpers, p -> {
-        int partFrom = first + p * PART_KEYS;
+        int from = p * PART_KEYS;
         long start = System.nanoTime();
-        askPart(view, partFrom, Math.min(pendingCount, partFrom + PART_KEYS));
+        askPart(view, from, Math.min(pendingCount, from + PART_KEYS));
         partNanos.addAndGet(System.nanoTime() - start);
       });
-      reads.recordPace(partNanos.get(), pendingCount - first);
+      reads.recordPace(partNanos.get(), pendingCount);
     }
 
     /**

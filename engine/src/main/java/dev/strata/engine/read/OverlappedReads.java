@@ -43,12 +43,11 @@ import java.util.concurrent.locks.LockSupport;
  * level) against {@link #coldNanos}; the deeper levels' tables then run at once. Warm: batches
  * record the pace at which their keys ask the tables ({@link #recordPace}), and a batch shares its
  * keys, split by key range, when at the last pace recorded they are worth {@link #shareNanos} or
- * more ({@link #worthSharing}); one that is not asks its first keys alone, timed, and shares the
- * rest if that pace says so. A key answered from the block cache takes 0.3-1 us in a batch and one
- * whose data block comes from the page cache 4-6 us, so a batch of 64 shares when its keys read
- * files and not when they are cached (one whose cached blocks lie beyond the processor's caches,
- * at 1.5-2 us a key, may share too). A cached batch stays on its thread and pays for two {@code
- * nanoTime} calls.
+ * more ({@link #worthSharing}). A key answered from the block cache takes 0.3-1.5 us in a batch
+ * and one whose data block comes from the page cache 4-6 us, so a batch of 64 shares when its
+ * keys read files and not when they are cached (one whose cached blocks lie beyond the
+ * processor's caches may share). A cached batch stays on its thread and pays for a {@code
+ * nanoTime} pair; after the cache's state changes, one batch runs the old way.
  *
  * <p><b>Free cores.</b> {@link #enter} and {@link #exit} count the batches running; a warm batch
  * takes helpers only for the cores beyond them ({@link #freeHelpers}). With as many batches as

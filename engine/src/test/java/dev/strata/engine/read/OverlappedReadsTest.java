@@ -3,6 +3,7 @@ package dev.strata.engine.read;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -153,6 +154,16 @@ final class OverlappedReadsTest {
     }
   }
 
+  /**
+   * Reads that share every warm batch of two parts or more on up to {@code cores - 1} helpers: a
+   * threshold of 0 and a pace already recorded (else the first batch runs unshared to record one).
+   */
+  private static OverlappedReads alwaysSharing(int helpers, int cores) {
+    OverlappedReads reads = new OverlappedReads("test", helpers, Long.MAX_VALUE, 0, cores);
+    reads.recordPace(0, 1);
+    return reads;
+  }
+
   @Test
   void overlappedBatch_answersAsTheSequentialOne() {
     Seeded.run("overlapped batch", 15, random -> {
@@ -163,7 +174,7 @@ final class OverlappedReadsTest {
       boolean cold = random.nextBoolean();
       try (OverlappedReads reads = cold
           ? new OverlappedReads("test", helpers, 0)
-          : new OverlappedReads("test", helpers, Long.MAX_VALUE, 0, 2 + random.nextInt(4))) {
+          : alwaysSharing(helpers, 2 + random.nextInt(4))) {
         for (int b = 0; b < 5; b++) {
           int n = 2 + random.nextInt(60);
           byte[][] rows = new byte[n][];
@@ -200,7 +211,7 @@ final class OverlappedReadsTest {
     }
     IOException sequential = assertThrows(IOException.class, () -> batch(files, rows, null));
     OverlappedReads cold = new OverlappedReads("test", 4, 0);
-    OverlappedReads warm = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 4);
+    OverlappedReads warm = alwaysSharing(4, 4);
     for (OverlappedReads reads : List.of(cold, warm)) {
       try (reads) {
         IOException overlapped = assertThrows(IOException.class, () -> batch(files, rows, reads));
@@ -227,14 +238,37 @@ final class OverlappedReadsTest {
       assertEquals(0, reads.threads());
     }
     // Always worth sharing, but the batch itself takes the only core.
-    try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 1)) {
+    try (OverlappedReads reads = alwaysSharing(4, 1)) {
       batch(files, rows, reads);
       assertEquals(0, reads.threads());
     }
     // Always worth sharing, cores to spare: parts of the keys go to a helper.
-    try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 4)) {
+    try (OverlappedReads reads = alwaysSharing(4, 4)) {
       batch(files, rows, reads);
       assertTrue(reads.threads() >= 1, "threads: " + reads.threads());
+    }
+    // No pace recorded yet: the first batch runs on its thread, timed; the second shares.
+    try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 4)) {
+      batch(files, rows, reads);
+      assertEquals(0, reads.threads());
+      batch(files, rows, reads);
+      assertTrue(reads.threads() >= 1, "threads: " + reads.threads());
+    }
+  }
+
+  @Test
+  void worthSharing_followsTheLastPaceRecorded() {
+    try (OverlappedReads reads = new OverlappedReads("test", 1, 0, 100, 2)) {
+      assertFalse(reads.worthSharing(1_000), "no pace yet");
+      reads.recordPace(500, 10); // 50 ns a key
+      assertTrue(reads.worthSharing(2));
+      assertFalse(reads.worthSharing(1));
+      reads.recordPace(10, 10); // 1 ns a key: cached
+      assertFalse(reads.worthSharing(64));
+    }
+    try (OverlappedReads never = new OverlappedReads("test", 1, 0, Long.MAX_VALUE, 2)) {
+      never.recordPace(Long.MAX_VALUE, 1);
+      assertFalse(never.worthSharing(64), "a database that never shares");
     }
   }
 
@@ -248,7 +282,7 @@ final class OverlappedReadsTest {
     ReadCounters sequential = new ReadCounters();
     batch(files, rows, null, sequential);
     for (int trial = 0; trial < 20; trial++) {
-      try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 4)) {
+      try (OverlappedReads reads = alwaysSharing(4, 4)) {
         ReadCounters shared = new ReadCounters();
         batch(files, rows, reads, shared);
         assertTrue(reads.threads() >= 1, "shared: " + reads.threads());
