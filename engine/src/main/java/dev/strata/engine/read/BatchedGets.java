@@ -32,6 +32,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *       block fetched once for all the keys in it.
  * </ol>
  *
+ * A batch whose keys are slow enough to be worth it (they read their blocks from files) and that
+ * has a core to spare does the third step in parts instead: its keys split by range, each part a
+ * batch of its own on this thread or a pool thread ({@link Batch#shareTables}); a cold batch
+ * overlaps its deeper levels' tables ({@link OverlappedLevel}).
+ *
  * <p>Thread-safe (stateless); the caller holds a reference on the view.
  */
 public final class BatchedGets {
@@ -79,8 +84,9 @@ public final class BatchedGets {
 
   /**
    * Each thread's {@link Batch}, re-aimed by every batch: a batch runs on one thread, which starts
-   * no other batch meanwhile (cold reads hand tables to other threads, never a batch), so its arrays, probes and lookups are made once per thread (grown to the largest batch
-   * seen) and a batch allocates little besides the values it returns.
+   * no other batch meanwhile (cold reads hand tables to other threads; shared batches hand parts
+   * to other threads' {@link #PARTS}), so its arrays, probes and lookups are made once per thread
+   * (grown to the largest batch seen) and a batch allocates little besides the values it returns.
    */
   private static final ThreadLocal<Batch> BATCHES = ThreadLocal.withInitial(Batch::new);
 
