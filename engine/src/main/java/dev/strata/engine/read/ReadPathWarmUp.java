@@ -230,8 +230,9 @@ public final class ReadPathWarmUp {
       BatchedGets.get(view, snapshot, batchRows, batchColumns, overlapped);
     }
     // And as a batch with a core to spare whose keys are worth sharing (a threshold of 0) does,
-    // in parts: enough keys for two (repeated), twice (the first records the pace, then shares).
-    int shared = 2 * BatchedGets.PART_KEYS;
+    // in parts, twice (the first records the pace, then shares): the rows repeated to enough keys
+    // for two parts or more after the memtable's (every fifth or so is its row).
+    int shared = 4 * BatchedGets.PART_KEYS;
     byte[][] sharedRows = new byte[shared][];
     byte[][] sharedColumns = new byte[shared][];
     for (int i = 0; i < shared; i++) {
