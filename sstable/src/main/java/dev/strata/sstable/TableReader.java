@@ -730,9 +730,7 @@ public final class TableReader implements Closeable {
       }
       int cell = s.cell[i];
       if (k < located && s.probe[k] == i) {
-        at.top = s.top[k];
-        at.index = s.index[k];
-        at.entry = s.entry[k];
+        s.moveTo(k, at);
         search.target(probes[i].row(), probes[i].column(), snapshot);
         cell = scanFrom(search, false, at, s.data[k], s.interval[k], true);
         k++;
@@ -764,10 +762,7 @@ public final class TableReader implements Closeable {
       if (admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
         int r = locateIndexBlock(search.target(probes[i].row(), probes[i].column(), snapshot), at);
         if (r == LOCATED) {
-          s.probe[searched] = i;
-          s.top[searched] = at.top;
-          s.index[searched] = at.index;
-          searched++;
+          s.keep(searched++, i, at); // the entry is searched next, in lock step
         } else {
           s.cell[i] = r;
         }
@@ -777,16 +772,10 @@ public final class TableReader implements Closeable {
     int located = 0;
     for (int k = 0; k < searched; k++) {
       int i = s.probe[k];
-      at.top = s.top[k];
-      at.index = s.index[k];
-      at.entry = s.entry[k];
+      s.moveTo(k, at);
       int r = skipEndedPartitions(at);
       if (r == LOCATED) {
-        s.probe[located] = i;
-        s.top[located] = at.top;
-        s.index[located] = at.index;
-        s.entry[located] = at.entry;
-        located++;
+        s.keep(located++, i, at);
       } else {
         s.cell[i] = r;
       }
@@ -819,11 +808,7 @@ public final class TableReader implements Closeable {
           r = skipEndedPartitions(at);
         }
         if (r == LOCATED) {
-          s.probe[located] = i;
-          s.top[located] = at.top;
-          s.index[located] = at.index;
-          s.entry[located] = at.entry;
-          located++;
+          s.keep(located++, i, at);
         } else {
           s.cell[i] = r;
         }
@@ -900,8 +885,7 @@ public final class TableReader implements Closeable {
       if (block != null) {
         hits++;
       } else { // absent, or released off the heap since: through the cache's loader
-        at.index = s.index[k];
-        at.entry = s.entry[k];
+        s.moveTo(k, at);
         block = dataBlock(at, false);
       }
       s.data[k] = block;
@@ -954,6 +938,21 @@ public final class TableReader implements Closeable {
       offsets = new long[n];
       cached = new CachedBlock[n];
       interval = new long[n];
+    }
+
+    /** Keeps probe {@code probe}'s position {@code at} in slot {@code k}. */
+    void keep(int k, int probe, Position at) {
+      this.probe[k] = probe;
+      top[k] = at.top;
+      index[k] = at.index;
+      entry[k] = at.entry;
+    }
+
+    /** Moves {@code at} to the position kept in slot {@code k}. */
+    void moveTo(int k, Position at) {
+      at.top = top[k];
+      at.index = index[k];
+      at.entry = entry[k];
     }
 
     /** Drops the batch's blocks, so a thread's scratch does not keep them from the collector. */

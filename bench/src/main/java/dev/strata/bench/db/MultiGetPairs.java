@@ -119,9 +119,10 @@ public final class MultiGetPairs {
           CLOCKS[c], ratios[c][n / 2], ratios[c][n / 4], ratios[c][3 * n / 4], batched[c][n / 2],
           single[c][n / 2]);
     }
+    double measuredKeys = (double) measuredBatches * bench.batch;
     System.out.printf("  process CPU over the run: %.3f; ns per key: multiGet %.0f, one by one %.0f%n",
-        (double) singleProcessCpu / batchedProcessCpu, batchedProcessCpu / (double) (measuredBatches * bench.batch),
-        singleProcessCpu / (double) (measuredBatches * bench.batch));
+        (double) singleProcessCpu / batchedProcessCpu, batchedProcessCpu / measuredKeys,
+        singleProcessCpu / measuredKeys);
     System.out.printf("  bytes allocated per batch: multiGet %d, one by one %d%n",
         batchedBytes / measuredBatches, singleBytes / measuredBatches);
   }

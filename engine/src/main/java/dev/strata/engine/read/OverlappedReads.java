@@ -90,7 +90,8 @@ public final class OverlappedReads implements Closeable {
    * How long a helper that ran out of tasks spins for another run before it goes back to the pool:
    * a parked pool thread takes 10-60 us to wake, a good part of the work it was woken for, while
    * the next batch of a caller issuing batches back to back shares within 50-150 us of the last
-   * (its sort, memtables and cold check come first). RocksDB's write thread spins up to 100 us for the same reason.
+   * (its sort, memtables and cold check come first). RocksDB's write thread spins up to 100 us
+   * for the same reason.
    */
   private static final long LINGER_NANOS = 200_000;
 

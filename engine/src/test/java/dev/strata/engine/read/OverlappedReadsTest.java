@@ -144,7 +144,8 @@ final class OverlappedReadsTest {
       ReadCounters counters) throws IOException {
     byte[][] columns = new byte[rows.length][];
     Arrays.fill(columns, EMPTY);
-    try (TableCache tables = new TableCache(dir, TableCache.UNLIMITED, new ClockBlockCache(1 << 20), counters)) {
+    ClockBlockCache blocks = new ClockBlockCache(1 << 20);
+    try (TableCache tables = new TableCache(dir, TableCache.UNLIMITED, blocks, counters)) {
       ReadView view = view(files, tables);
       try {
         return BatchedGets.get(view, InternalKey.MAX_SEQUENCE, rows, columns, reads);
