@@ -200,6 +200,58 @@ final class ArenaSkipList {
     }
   }
 
+  /**
+   * {@link #seekCell} for a key at or after the last one sought with {@code finger} (a finger
+   * search, as RocksDB's memtable MultiGet does): {@code finger[level]} holds, for every level, the
+   * last node before that previous key (the head, 0, before the first search), and is moved to the
+   * last node before this one. A search from the head compares at every level; this one climbs
+   * from the bottom only while the finger's successor is still before the key, then descends from
+   * there, so keys d entries apart cost O(log d) comparisons, not O(log entries). Measured on 64
+   * sorted keys (a batch's): in 10,000 entries (keys ~150 apart) 315-345 ns a key against 330-380
+   * from the head; in 500,000 entries no gain (the bottom levels' cache misses, which both pay,
+   * dominate).
+   *
+   * <p>Correct for any finger of nodes before the key, hence under concurrent inserts: every finger
+   * node precedes the previous key, so precedes this one, and a search at a level may start from
+   * any node of the level before its key. A level added since the last search has the head as
+   * its finger.
+   */
+  long seekCellFrom(long[] finger, byte[] row, byte[] column, long sequence, ValueKind kind) {
+    long ktag = tag(sequence, kind);
+    int top = height - 1;
+    int level = 0;
+    // Where the finger's successor is at or after the key, the finger is this level's last node
+    // before the key, and so are the fingers of the levels above (no node lies between).
+    while (level < top && isBefore(next(finger[level], level), row, column, ktag)) {
+      level++;
+    }
+    // Descending: until the search moves, each level's finger is at or after the node the search
+    // stands on; once it moved past a finger, it stands beyond every lower level's finger.
+    long x = finger[level];
+    boolean moved = false;
+    while (true) {
+      if (!moved) {
+        x = finger[level];
+      }
+      long next = next(x, level);
+      if (isBefore(next, row, column, ktag)) {
+        x = next;
+        moved = true;
+      } else {
+        finger[level] = x;
+        if (level == 0) {
+          return next;
+        }
+        level--;
+      }
+    }
+  }
+
+  /** Whether {@code node} is a node (not 0) whose entry sorts before (row, column, ktag). */
+  private boolean isBefore(long node, byte[] row, byte[] column, long ktag) {
+    return node != 0 && compareCell(entryOf(node), row, column, ktag) < 0;
+  }
+
   /** The last node before the encoded key at ({@code k}, {@code ko}), or 0. */
   long seekBefore(byte[] k, int ko) {
     return lastBefore(k, ko);

@@ -101,15 +101,35 @@ public final class MemTable {
   /**
    * What this memtable knows about the cell (row, column) as of {@code snapshot}: its newest entry
    * with a sequence at most {@code snapshot}, and the row's newest row tombstone at most {@code
-   * snapshot}. Either may be absent.
+   * snapshot}. Either may be absent. The value is a copy out of the arena, the caller's to keep.
    */
   public GetResult get(byte[] row, byte[] column, long snapshot) {
-    InternalKey cell = null;
-    byte[] value = null;
     // The first key the lookup may accept: entries of the cell with a larger sequence sort before
     // it; among equal sequences PUT has the smallest kind id, so nothing with that sequence is
     // skipped. Searched by its parts: no search key is encoded, and a miss allocates nothing.
-    long node = table.seekCell(row, column, Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT);
+    return answer(row, column, snapshot,
+        table.seekCell(row, column, Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT));
+  }
+
+  /**
+   * {@link #get(byte[], byte[], long)} for one of a run of lookups in ascending (row, column)
+   * order at one snapshot (a batch's), which {@code finger} carries from each to the next: the
+   * search starts where the previous one ended ({@link ArenaSkipList#seekCellFrom}).
+   *
+   * @throws IllegalArgumentException when the finger was aimed at another memtable
+   */
+  public GetResult get(byte[] row, byte[] column, long snapshot, Finger finger) {
+    if (finger.table != this) {
+      throw new IllegalArgumentException("finger aimed at another memtable");
+    }
+    return answer(row, column, snapshot, table.seekCellFrom(finger.predecessors, row, column,
+        Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT));
+  }
+
+  /** The lookup's answer, given the first node at or after its search key. */
+  private GetResult answer(byte[] row, byte[] column, long snapshot, long node) {
+    InternalKey cell = null;
+    byte[] value = null;
     if (node != 0) {
       long entry = table.entryOf(node);
       if (table.sameCell(entry, row, column)) {
@@ -123,6 +143,25 @@ public final class MemTable {
     }
     return new GetResult(
         cell, value, tombstone == null ? GetResult.NO_ROW_TOMBSTONE : tombstone.sequence());
+  }
+
+  /**
+   * Where a run of ascending lookups in one memtable stands ({@link #get(byte[], byte[], long,
+   * Finger)}): the last node before the previous lookup's key on every level of the skip list.
+   * Reusable: {@link #aim} starts a new run.
+   *
+   * <p>Not thread-safe: one run on one thread at a time.
+   */
+  public static final class Finger {
+    private final long[] predecessors = new long[ArenaSkipList.MAX_HEIGHT];
+    private MemTable table;
+
+    /** Starts a run of lookups in {@code table} (null lets go of the last one's). */
+    public Finger aim(MemTable table) {
+      this.table = table;
+      Arrays.fill(predecessors, 0); // the head: before every key
+      return this;
+    }
   }
 
   /** The row's newest row tombstone with a sequence at most {@code snapshot}, or null. */

@@ -118,6 +118,8 @@ public final class BatchedGets {
     private FilterProbe[] tableProbes = new FilterProbe[0];
     private CellLookup[] results = new CellLookup[0];
     private final CellOrder cellOrder = new CellOrder();
+    /** Each memtable's search position, the mutable one's first: see {@link #askMemTables}. */
+    private MemTable.Finger[] fingers = new MemTable.Finger[0];
     /** Where the deeper levels' reads overlap once the batch proves cold; null: never. */
     private OverlappedReads reads;
     private boolean overlap;
@@ -260,21 +262,36 @@ public final class BatchedGets {
       }
     }
 
-    /** Each pending key asks the memtables, newest first, until one decides. */
+    /**
+     * Each pending key asks the memtables, newest first, until one decides. The keys come in
+     * order, so each memtable's search starts where its previous one ended ({@link
+     * MemTable.Finger}): the keys a memtable is asked are a subsequence of the sorted batch.
+     */
     private void askMemTables(ReadView view) {
       List<MemTable> frozen = view.frozen();
+      if (fingers.length < 1 + frozen.size()) {
+        fingers = new MemTable.Finger[1 + frozen.size()];
+        Arrays.setAll(fingers, m -> new MemTable.Finger());
+      }
+      fingers[0].aim(view.mutable());
+      for (int m = 0; m < frozen.size(); m++) {
+        fingers[1 + m].aim(frozen.get(m));
+      }
       for (int k = 0; k < pendingCount; k++) {
         int i = pending[k];
-        GetResult r = view.mutable().get(rows[i], columns[i], snapshot);
+        GetResult r = view.mutable().get(rows[i], columns[i], snapshot, fingers[0]);
         Verdict v = Verdict.of(r);
         for (int m = 0; v == Verdict.UNKNOWN && m < frozen.size(); m++) {
-          r = frozen.get(m).get(rows[i], columns[i], snapshot);
+          r = frozen.get(m).get(rows[i], columns[i], snapshot, fingers[1 + m]);
           v = Verdict.of(r);
         }
         if (v != Verdict.UNKNOWN) {
           decided[i] = true;
-          out[i] = v == Verdict.FOUND ? r.value().clone() : null; // shared with the memtable
+          out[i] = v == Verdict.FOUND ? r.value() : null; // the memtable's copy
         }
+      }
+      for (int m = 0; m <= frozen.size(); m++) {
+        fingers[m].aim(null);
       }
       dropDecided();
     }

@@ -61,8 +61,7 @@ public final class ReadPath {
       verdict = Verdict.of(r);
     }
     if (verdict != Verdict.UNKNOWN) {
-      // Memtable values are shared with the memtable: hand out a copy.
-      return verdict == Verdict.FOUND ? r.value().clone() : null;
+      return verdict == Verdict.FOUND ? r.value() : null; // the memtable's copy, ours to hand out
     }
     GetScratch scratch = SCRATCH.get();
     FilterProbe probe = scratch.probe.aim(row, column); // hashed once, probed in every table

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
@@ -12,10 +13,14 @@ import dev.strata.engine.read.Verdict;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 final class MemTableProperties {
@@ -104,6 +109,95 @@ final class MemTableProperties {
                 assertEquals(expectedVerdict(newestCell, newestTombstone), Verdict.of(hit));
               }
             });
+  }
+
+  /** Random cells in (row, column) order, with repeats: a batch's sorted keys. */
+  private static List<byte[][]> ascendingCells(Random r, int count, int minRowLength) {
+    List<byte[][]> cells = new ArrayList<>();
+    for (int q = 0; q < count; q++) {
+      cells.add(new byte[][] {small(r, minRowLength), small(r, 0)});
+      if (r.nextInt(8) == 0) {
+        cells.add(cells.get(cells.size() - 1)); // the same cell twice in a row
+      }
+    }
+    cells.sort((a, b) -> {
+      int c = Arrays.compareUnsigned(a[0], b[0]);
+      return c != 0 ? c : Arrays.compareUnsigned(a[1], b[1]);
+    });
+    return cells;
+  }
+
+  private static void assertSameAnswer(GetResult expected, GetResult actual) {
+    assertEquals(expected.cell(), actual.cell());
+    assertArrayEquals(expected.value(), actual.value());
+    assertEquals(expected.rowTombstoneSequence(), actual.rowTombstoneSequence());
+  }
+
+  @Test
+  void get_withAFingerOverAscendingCells_answersAsFromTheHead() {
+    qt().withExamples(200)
+        .forAll(longs().all(), integers().between(0, 3000))
+        .checkAssert(
+            (seed, count) -> {
+              Random r = new Random(seed);
+              MemTable mem = new MemTable();
+              fill(r, mem, count);
+              long snapshot = r.nextInt(count + 2);
+              MemTable.Finger finger = new MemTable.Finger().aim(mem);
+              for (byte[][] cell : ascendingCells(r, 1 + r.nextInt(80), 1)) {
+                assertSameAnswer(mem.get(cell[0], cell[1], snapshot),
+                    mem.get(cell[0], cell[1], snapshot, finger));
+              }
+            });
+  }
+
+  /**
+   * Finger searches while a writer inserts: entries newer than the readers' snapshot (which they
+   * must not see) keep linking in, the list growing taller than it was when the fingers were set,
+   * and every answer is still the one given before the writer started.
+   */
+  @Test
+  void get_withAFinger_answersAlikeWhileAWriterInserts() throws Exception {
+    long seed = new Random().nextLong();
+    Random r = new Random(seed);
+    MemTable mem = new MemTable();
+    int count = 200;
+    fill(r, mem, count);
+    List<byte[][]> cells = ascendingCells(r, 64, 1);
+    GetResult[] expected = new GetResult[cells.size()];
+    for (int q = 0; q < cells.size(); q++) {
+      expected[q] = mem.get(cells.get(q)[0], cells.get(q)[1], count);
+    }
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread writer = new Thread(() -> {
+      Random w = new Random(seed + 1);
+      for (long sequence = count + 1; !stop.get() && sequence < 200_000; sequence++) {
+        mem.add(ValueKind.PUT, small(w, 1), small(w, 0), sequence, new byte[] {1});
+      }
+    });
+    writer.start();
+    try {
+      MemTable.Finger finger = new MemTable.Finger();
+      for (int round = 0; round < 2000; round++) {
+        finger.aim(mem);
+        for (int q = 0; q < cells.size(); q++) {
+          GetResult actual = mem.get(cells.get(q)[0], cells.get(q)[1], count, finger);
+          assertEquals(expected[q].cell(), actual.cell(), "seed " + seed + ", round " + round);
+          assertEquals(expected[q].rowTombstoneSequence(), actual.rowTombstoneSequence());
+        }
+      }
+    } finally {
+      stop.set(true);
+      writer.join();
+    }
+  }
+
+  @Test
+  void get_withAFingerAimedElsewhere_throws() {
+    MemTable mem = new MemTable();
+    MemTable.Finger finger = new MemTable.Finger().aim(new MemTable());
+    assertThrows(IllegalArgumentException.class,
+        () -> mem.get(new byte[] {1}, new byte[0], 1, finger));
   }
 
   private static Verdict expectedVerdict(InternalKey cell, InternalKey tombstone) {
