@@ -4,6 +4,7 @@ import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.KeyCodec;
+import dev.strata.sstable.key.UnsignedBytes;
 import dev.strata.sstable.key.ValueKind;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -321,11 +322,11 @@ final class ArenaSkipList {
     int kcl = columnLength(k, ko);
     int r = o + HEADER_BYTES;
     int kr = ko + HEADER_BYTES;
-    int cmp = Arrays.compareUnsigned(c, r, r + rl, k, kr, kr + krl);
+    int cmp = UnsignedBytes.compare(c, r, rl, k, kr, krl);
     if (cmp != 0) {
       return cmp;
     }
-    cmp = Arrays.compareUnsigned(c, r + rl, r + rl + cl, k, kr + krl, kr + krl + kcl);
+    cmp = UnsignedBytes.compare(c, r + rl, cl, k, kr + krl, kcl);
     if (cmp != 0) {
       return cmp;
     }
@@ -339,11 +340,11 @@ final class ArenaSkipList {
     int rl = rowLength(c, o);
     int cl = columnLength(c, o);
     int r = o + HEADER_BYTES;
-    int cmp = Arrays.compareUnsigned(c, r, r + rl, row, 0, row.length);
+    int cmp = UnsignedBytes.compare(c, r, rl, row, 0, row.length);
     if (cmp != 0) {
       return cmp;
     }
-    cmp = Arrays.compareUnsigned(c, r + rl, r + rl + cl, column, 0, column.length);
+    cmp = UnsignedBytes.compare(c, r + rl, cl, column, 0, column.length);
     if (cmp != 0) {
       return cmp;
     }

@@ -96,11 +96,12 @@ public final class KeyCodec {
     int rowLength = Bytes.getU16(b, off);
     assert rowLength <= len - ROW_LENGTH_BYTES : "rowLength=" + rowLength + " len=" + len;
     int rowStart = off + ROW_LENGTH_BYTES;
-    int c = Arrays.compareUnsigned(row, 0, row.length, b, rowStart, rowStart + rowLength);
+    int c = UnsignedBytes.compare(row, 0, row.length, b, rowStart, rowLength);
     if (c != 0) {
       return c;
     }
-    return Arrays.compareUnsigned(column, 0, column.length, b, rowStart + rowLength, off + len);
+    int columnStart = rowStart + rowLength;
+    return UnsignedBytes.compare(column, 0, column.length, b, columnStart, off + len - columnStart);
   }
 
   /** True when the valid encoded internal key at {@code b[off, off + len)} is in cell (row, column). */
