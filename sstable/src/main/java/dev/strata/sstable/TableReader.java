@@ -38,6 +38,7 @@ import dev.strata.sstable.io.BulkReadahead;
 import dev.strata.sstable.io.TableFile;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.KeyCodec;
+import dev.strata.sstable.key.UnsignedBytes;
 import dev.strata.sstable.key.ValueKind;
 import java.io.Closeable;
 import java.io.IOException;
@@ -1254,8 +1255,8 @@ public final class TableReader implements Closeable {
   // ---- the read path -------------------------------------------------------------------------
 
   private boolean rowInRange(byte[] row) {
-    return Arrays.compareUnsigned(row, properties.smallestRow()) >= 0
-        && Arrays.compareUnsigned(row, properties.largestRow()) <= 0;
+    return UnsignedBytes.compare(row, properties.smallestRow()) >= 0
+        && UnsignedBytes.compare(row, properties.largestRow()) <= 0;
   }
 
   private boolean cellMayBePresent(FilterProbe probe) throws IOException {

@@ -1,7 +1,7 @@
 package dev.strata.engine.manifest;
 
 import dev.strata.sstable.key.InternalKey;
-import java.util.Arrays;
+import dev.strata.sstable.key.UnsignedBytes;
 import java.util.Objects;
 
 /**
@@ -65,7 +65,7 @@ public record FileMetadata(
 
   /** True when {@code row} lies between the table's smallest and largest row, unsigned. */
   public boolean coversRow(byte[] row) {
-    return Arrays.compareUnsigned(smallest.row(), row) <= 0
-        && Arrays.compareUnsigned(row, largest.row()) <= 0;
+    return UnsignedBytes.compare(smallest.row(), row) <= 0
+        && UnsignedBytes.compare(row, largest.row()) <= 0;
   }
 }

@@ -7,6 +7,7 @@ import dev.strata.engine.version.Version;
 import dev.strata.sstable.CellLookup;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.key.UnsignedBytes;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -341,7 +342,7 @@ public final class BatchedGets {
       int hi = pendingCount;
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
-        int c = Arrays.compareUnsigned(rows[pending[mid]], row);
+        int c = UnsignedBytes.compare(rows[pending[mid]], row);
         if (c < 0 || (after && c == 0)) {
           lo = mid + 1;
         } else {

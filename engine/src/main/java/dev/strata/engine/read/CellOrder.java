@@ -1,6 +1,7 @@
 package dev.strata.engine.read;
 
 import dev.strata.sstable.key.RowPrefix;
+import dev.strata.sstable.key.UnsignedBytes;
 import java.util.Arrays;
 
 /**
@@ -108,7 +109,7 @@ final class CellOrder {
     if (c != 0) {
       return c;
     }
-    c = Arrays.compareUnsigned(rows[a], rows[b]);
-    return c != 0 ? c : Arrays.compareUnsigned(columns[a], columns[b]);
+    c = UnsignedBytes.compare(rows[a], rows[b]);
+    return c != 0 ? c : UnsignedBytes.compare(columns[a], columns[b]);
   }
 }

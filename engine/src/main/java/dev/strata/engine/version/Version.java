@@ -4,6 +4,7 @@ import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.ManifestFormat;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.RowPrefix;
+import dev.strata.sstable.key.UnsignedBytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -142,7 +143,7 @@ public final class Version {
   /** Compares row a with row b, given their {@link RowPrefix}es: the prefixes, then on a tie the bytes. */
   private static int compare(long aPrefix, byte[] a, long bPrefix, byte[] b) {
     int c = Long.compareUnsigned(aPrefix, bPrefix);
-    return c != 0 ? c : Arrays.compareUnsigned(a, b);
+    return c != 0 ? c : UnsignedBytes.compare(a, b);
   }
 
   /**

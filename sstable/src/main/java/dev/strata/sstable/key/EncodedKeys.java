@@ -42,12 +42,12 @@ public final class EncodedKeys {
   public static int compare(byte[] a, int aLength, byte[] b, int bLength) {
     int ra = rowLength(a);
     int rb = rowLength(b);
-    int c = Arrays.compareUnsigned(a, ROW_LENGTH_BYTES, ROW_LENGTH_BYTES + ra, b, ROW_LENGTH_BYTES, ROW_LENGTH_BYTES + rb);
+    int c = UnsignedBytes.compare(a, ROW_LENGTH_BYTES, ra, b, ROW_LENGTH_BYTES, rb);
     if (c != 0) {
       return c;
     }
-    c = Arrays.compareUnsigned(a, ROW_LENGTH_BYTES + ra, aLength - KEY_TRAILER_BYTES,
-        b, ROW_LENGTH_BYTES + rb, bLength - KEY_TRAILER_BYTES);
+    c = UnsignedBytes.compare(a, ROW_LENGTH_BYTES + ra, aLength - KEY_TRAILER_BYTES - ROW_LENGTH_BYTES - ra,
+        b, ROW_LENGTH_BYTES + rb, bLength - KEY_TRAILER_BYTES - ROW_LENGTH_BYTES - rb);
     if (c != 0) {
       return c;
     }
@@ -64,7 +64,7 @@ public final class EncodedKeys {
 
   /** Compares the key's row with {@code row}, unsigned. */
   public static int compareRow(byte[] k, byte[] row) {
-    return Arrays.compareUnsigned(k, ROW_LENGTH_BYTES, ROW_LENGTH_BYTES + rowLength(k), row, 0, row.length);
+    return UnsignedBytes.compare(k, ROW_LENGTH_BYTES, rowLength(k), row, 0, row.length);
   }
 
   /** True when the key's row is {@code row}. */

@@ -31,11 +31,11 @@ public record InternalKey(byte[] row, byte[] column, long sequence, ValueKind ki
 
   /** Compares by (row, column) unsigned, then sequence descending, then kind id. */
   public static int compare(InternalKey a, InternalKey b) {
-    int c = Arrays.compareUnsigned(a.row, b.row);
+    int c = UnsignedBytes.compare(a.row, b.row);
     if (c != 0) {
       return c;
     }
-    c = Arrays.compareUnsigned(a.column, b.column);
+    c = UnsignedBytes.compare(a.column, b.column);
     if (c != 0) {
       return c;
     }

@@ -21,6 +21,11 @@ public final class UnsignedBytes {
 
   private UnsignedBytes() {}
 
+  /** Compares {@code a} with {@code b}: {@link #compare(byte[], int, int, byte[], int, int)}. */
+  public static int compare(byte[] a, byte[] b) {
+    return compare(a, 0, a.length, b, 0, b.length);
+  }
+
   /**
    * Compares {@code a[aFrom, aFrom + aLength)} with {@code b[bFrom, bFrom + bLength)}, bytes
    * unsigned, a proper prefix first: the sign of {@code Arrays.compareUnsigned} on the same ranges.
