@@ -649,6 +649,14 @@ public final class TableReader implements Closeable {
   }
 
   /**
+   * {@link #onHeap} for a batch: an off-heap data block copied into {@code into}, one of the
+   * batch's reusable blocks ({@link OffHeapCopy#toHeapInto}).
+   */
+  private Block onHeapInto(CachedBlock cached, Block into, long offset) {
+    return cached instanceof OffHeapBlock o ? OffHeapCopy.toHeapInto(o, into, path, offset) : (Block) cached;
+  }
+
+  /**
    * {@code cached}, the block at {@code offset}, as a block on the heap: itself, or the copy of an
    * off-heap data block (into this thread's scratch when {@code scratch}); null when that was
    * evicted and released before this reader took a reference.
@@ -882,7 +890,7 @@ public final class TableReader implements Closeable {
       b++;
       CachedBlock cached = s.cached[b];
       s.cached[b] = null;
-      Block block = cached == null ? null : onHeap(cached, false, s.offsets[b]);
+      Block block = cached == null ? null : onHeapInto(cached, s.copy(b), s.offsets[b]);
       if (block != null) {
         hits++;
       } else { // absent, or released off the heap since: through the cache's loader
@@ -922,6 +930,11 @@ public final class TableReader implements Closeable {
     final long[] offsets;
     final CachedBlock[] cached;
     final long[] interval;
+    /**
+     * What the distinct data blocks held off the heap are copied into, one each ({@link
+     * #fetchDataBlocks}): kept by the thread, made when first needed.
+     */
+    private final Block[] copies;
     /** The sum of the bytes touched, kept so the compiler keeps the reads ({@link Block#touch}). */
     int touched;
 
@@ -939,6 +952,17 @@ public final class TableReader implements Closeable {
       offsets = new long[n];
       cached = new CachedBlock[n];
       interval = new long[n];
+      copies = new Block[n];
+    }
+
+    /** The reusable block for the batch's distinct data block {@code b}. */
+    Block copy(int b) {
+      Block c = copies[b];
+      if (c == null) {
+        c = OffHeapCopy.reusableBlock();
+        copies[b] = c;
+      }
+      return c;
     }
 
     /** Keeps probe {@code probe}'s position {@code at} in slot {@code k}. */
@@ -1100,9 +1124,8 @@ public final class TableReader implements Closeable {
   }
 
   private static boolean inOrder(FilterProbe a, FilterProbe b) {
-    byte[] key = new byte[KeyCodec.cellKeyLength(b.row(), b.column())];
-    KeyCodec.encodeCellKey(b.row(), b.column(), key, 0);
-    return KeyCodec.compareCell(a.row(), a.column(), key, 0, key.length) <= 0;
+    int c = UnsignedBytes.compare(a.row(), b.row());
+    return c < 0 || c == 0 && UnsignedBytes.compare(a.column(), b.column()) <= 0;
   }
 
   /**

@@ -75,4 +75,60 @@ final class GetAllocationTest {
       cache.close();
     }
   }
+
+  /**
+   * The same for a batch ({@link TableReader#getAll}): 64 present cells in distinct blocks
+   * allocate their values and nothing per block, off-heap blocks being copied into the batch's
+   * reusable blocks.
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void cachedPresentBatch_allocatesOnlyTheValues(boolean offHeap) throws IOException {
+    Path file = dir.resolve(SstableFormat.fileName(2));
+    try (TableWriter w = TableWriter.create(file, TableOptions.defaults())) {
+      for (long i = 0; i < ROWS; i++) {
+        w.add(new InternalKey(row(i), EMPTY, i + 1, ValueKind.PUT), new byte[VALUE_BYTES]);
+      }
+      w.finish();
+    }
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long self = Thread.currentThread().getId();
+    int batch = 64;
+    FilterProbe[] probes = new FilterProbe[batch];
+    CellLookup[] out = new CellLookup[batch];
+    for (int k = 0; k < batch; k++) {
+      probes[k] = FilterProbe.reusable();
+      out[k] = new CellLookup();
+    }
+    ClockBlockCache cache = new ClockBlockCache(64 << 20, 4, offHeap);
+    try (TableReader t = TableReader.open(file, 1, cache)) {
+      byte[][] rows = new byte[ROWS][];
+      for (int i = 0; i < ROWS; i++) {
+        rows[i] = row(i);
+      }
+      int batches = ROWS / batch;
+      long before = 0;
+      for (int pass = 0; pass < 4; pass++) { // loads every block, warms the path up, then counts
+        if (pass == 3) {
+          before = threads.getThreadAllocatedBytes(self);
+        }
+        for (int b = 0; b < batches; b++) {
+          for (int k = 0; k < batch; k++) { // rows b, b + batches, ...: ascending, a block each
+            probes[k].aim(rows[b + k * batches], EMPTY);
+          }
+          t.getAll(probes, batch, InternalKey.MAX_SEQUENCE, out);
+          for (int k = 0; k < batch; k++) {
+            assertEquals(VALUE_BYTES, out[k].takeValue().length);
+          }
+        }
+      }
+      long perBatch = (threads.getThreadAllocatedBytes(self) - before) / batches;
+      long values = batch * HeapCost.byteArray(VALUE_BYTES);
+      // A block copied into a new array per distinct block would add 64 x 4 KiB per batch.
+      assertTrue(perBatch <= values + 64, "a batch allocated " + perBatch + " bytes, its values " + values);
+    } finally {
+      cache.close();
+    }
+  }
 }

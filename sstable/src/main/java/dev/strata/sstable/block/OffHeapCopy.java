@@ -10,53 +10,79 @@ import java.nio.file.Path;
  *
  * <p>Why a copy and not a search in place: every reader of a block ({@link PointSearch}, {@link
  * BlockCursor}) works on a {@code byte[]}. A Get copies into its thread's scratch array and scratch
- * block, both reused, so it allocates nothing here; a cursor, which holds its block across calls
- * and so must not depend on a slot eviction may reuse, gets a new array and block. The README ("The
- * block cache") gives the measured cost of the copy.
+ * block, both reused, so it allocates nothing here; a batch, which holds one block per distinct
+ * block of its keys at once, copies into blocks it keeps for the purpose ({@link #toHeapInto});
+ * a cursor, which holds its block across calls and so must not depend on a slot eviction may
+ * reuse, gets a new array and block. The README ("The block cache") gives the measured cost of
+ * the copy.
  *
- * <p>Thread-safe: the scratch is per thread.
+ * <p>Thread-safe: the scratch block is per thread; a reusable block belongs to its caller.
  */
 public final class OffHeapCopy {
-  /** Scratch payloads larger than this are not kept per thread. */
+  /** Payloads larger than this are not kept in a reusable block. */
   private static final int MAX_SCRATCH_BYTES = 256 << 10;
 
-  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-
-  /** A thread's scratch array and the block it re-aims over it. */
-  private static final class Scratch {
-    byte[] bytes = new byte[8 << 10];
-    final Block block = Block.ofVerified(new byte[4], 4, null, 0);
-  }
+  /** Each thread's scratch block, which a Get's copy re-aims. */
+  private static final ThreadLocal<Block> SCRATCH = ThreadLocal.withInitial(OffHeapCopy::reusableBlock);
 
   private OffHeapCopy() {}
 
   /**
    * The block {@code cached} holds, from {@code file} at {@code fileOffset}, on the heap; or null
    * when it was evicted and released before this reader could take a reference (the caller then
-   * treats it as a miss). With {@code scratch} the payload goes into this thread's scratch array
-   * and block, valid until the thread's next scratch copy: for a Get, which copies out the value it
-   * finds before it reads another block; else into a new array and block.
+   * treats it as a miss). With {@code scratch} the payload goes into this thread's scratch block
+   * ({@link #toHeapInto}), valid until the thread's next scratch copy: for a Get, which copies out
+   * the value it finds before it reads another block; else into a new array and block.
    */
   public static Block toHeap(OffHeapBlock cached, boolean scratch, Path file, long fileOffset) {
+    if (scratch) {
+      return toHeapInto(cached, SCRATCH.get(), file, fileOffset);
+    }
+    if (!cached.retain()) {
+      return null;
+    }
+    try {
+      return copied(cached, cached.length(), file, fileOffset);
+    } finally {
+      cached.release();
+    }
+  }
+
+  /**
+   * {@link #toHeap} into {@code into}, a block from {@link #reusableBlock} that the caller holds
+   * until it copies the next block into it: its array is reused, grown when too small. A batch
+   * holds one per distinct block of its keys: at 20M keys with a 4 GiB cache, a new 4 KiB array
+   * per block kept the collector's threads on 10.7% of the samples, against 7.0% for Gets. A block
+   * larger than {@link #MAX_SCRATCH_BYTES} gets a new array and block instead, so that no reusable
+   * block keeps a large array.
+   */
+  public static Block toHeapInto(OffHeapBlock cached, Block into, Path file, long fileOffset) {
     if (!cached.retain()) {
       return null;
     }
     try {
       int length = cached.length();
-      if (!scratch || length > MAX_SCRATCH_BYTES) {
-        byte[] data = new byte[length];
-        cached.copyTo(data, 0);
-        return Block.ofVerified(data, length, file, fileOffset);
+      if (length > MAX_SCRATCH_BYTES) {
+        return copied(cached, length, file, fileOffset);
       }
-      Scratch s = SCRATCH.get();
-      if (s.bytes.length < length) {
-        s.bytes = new byte[Math.max(length, 2 * s.bytes.length)];
-      }
-      cached.copyTo(s.bytes, 0);
-      s.block.reaim(s.bytes, length, file, fileOffset);
-      return s.block;
+      byte[] bytes = into.data.length >= length ? into.data : new byte[Math.max(length, 2 * into.data.length)];
+      cached.copyTo(bytes, 0);
+      into.reaim(bytes, length, file, fileOffset);
+      return into;
     } finally {
       cached.release();
     }
+  }
+
+  /** A block for {@link #toHeapInto} to copy into, empty until then. */
+  public static Block reusableBlock() {
+    return Block.ofVerified(new byte[4], 4, null, 0);
+  }
+
+  /** A new array and block holding {@code cached}'s {@code length} bytes (referenced by the caller). */
+  private static Block copied(OffHeapBlock cached, int length, Path file, long fileOffset) {
+    byte[] data = new byte[length];
+    cached.copyTo(data, 0);
+    return Block.ofVerified(data, length, file, fileOffset);
   }
 }
