@@ -34,9 +34,8 @@ final class GetAllocationTest {
     return String.format("row%09d", i).getBytes(StandardCharsets.US_ASCII);
   }
 
-  @ParameterizedTest(name = "offHeap={0}")
-  @ValueSource(booleans = {false, true})
-  void cachedPresentGet_allocatesOnlyTheValue(boolean offHeap) throws IOException {
+  /** A table of rows 0 to ROWS - 1, each a cell with a value of VALUE_BYTES. */
+  private Path writeRows() throws IOException {
     Path file = dir.resolve(SstableFormat.fileName(1));
     try (TableWriter w = TableWriter.create(file, TableOptions.defaults())) {
       for (long i = 0; i < ROWS; i++) {
@@ -44,9 +43,19 @@ final class GetAllocationTest {
       }
       w.finish();
     }
-    com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    long self = Thread.currentThread().getId();
+    return file;
+  }
+
+  /** Bytes this thread has allocated so far. */
+  private static long allocatedBytes() {
+    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+        .getThreadAllocatedBytes(Thread.currentThread().getId());
+  }
+
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void cachedPresentGet_allocatesOnlyTheValue(boolean offHeap) throws IOException {
+    Path file = writeRows();
     ClockBlockCache cache = new ClockBlockCache(64 << 20, 4, offHeap);
     try (TableReader t = TableReader.open(file, 1, cache)) {
       byte[][] rows = new byte[ROWS][];
@@ -61,12 +70,12 @@ final class GetAllocationTest {
           assertEquals(VALUE_BYTES, out.takeValue().length);
         }
       }
-      long before = threads.getThreadAllocatedBytes(self);
+      long before = allocatedBytes();
       for (int i = 0; i < ROWS; i++) {
         t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
         out.takeValue();
       }
-      long perGet = (threads.getThreadAllocatedBytes(self) - before) / ROWS;
+      long perGet = (allocatedBytes() - before) / ROWS;
       long value = HeapCost.byteArray(VALUE_BYTES);
       // The counter's own reads allocate a little (under a byte per Get here): a key (32 bytes) or
       // a block (40) per Get is far beyond the slack.
@@ -84,16 +93,7 @@ final class GetAllocationTest {
   @ParameterizedTest(name = "offHeap={0}")
   @ValueSource(booleans = {false, true})
   void cachedPresentBatch_allocatesOnlyTheValues(boolean offHeap) throws IOException {
-    Path file = dir.resolve(SstableFormat.fileName(2));
-    try (TableWriter w = TableWriter.create(file, TableOptions.defaults())) {
-      for (long i = 0; i < ROWS; i++) {
-        w.add(new InternalKey(row(i), EMPTY, i + 1, ValueKind.PUT), new byte[VALUE_BYTES]);
-      }
-      w.finish();
-    }
-    com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    long self = Thread.currentThread().getId();
+    Path file = writeRows();
     int batch = 64;
     FilterProbe[] probes = new FilterProbe[batch];
     CellLookup[] out = new CellLookup[batch];
@@ -111,7 +111,7 @@ final class GetAllocationTest {
       long before = 0;
       for (int pass = 0; pass < 4; pass++) { // loads every block, warms the path up, then counts
         if (pass == 3) {
-          before = threads.getThreadAllocatedBytes(self);
+          before = allocatedBytes();
         }
         for (int b = 0; b < batches; b++) {
           for (int k = 0; k < batch; k++) { // rows b, b + batches, ...: ascending, a block each
@@ -123,7 +123,7 @@ final class GetAllocationTest {
           }
         }
       }
-      long perBatch = (threads.getThreadAllocatedBytes(self) - before) / batches;
+      long perBatch = (allocatedBytes() - before) / batches;
       long values = batch * HeapCost.byteArray(VALUE_BYTES);
       // A block copied into a new array per distinct block would add 64 x 4 KiB per batch.
       assertTrue(perBatch <= values + 64, "a batch allocated " + perBatch + " bytes, its values " + values);
