@@ -108,7 +108,7 @@ final class Recovery {
     Recovery r;
     boolean ok = false;
     try {
-      MemTable mem = new MemTable();
+      MemTable mem = new MemTable(options.memtableBytes());
       SortedMap<Long, Path> replayed = new TreeMap<>(logs.tailMap(manifest.logNumber(), true));
       LogReplay.Result replay =
           LogReplay.replay(

@@ -334,7 +334,7 @@ final class WritePath {
     state.log = next;
     state.mem.freeze();
     state.frozen.addFirst(new Frozen(state.mem, state.memLogNumber, old));
-    state.mem = new MemTable();
+    state.mem = new MemTable(options.memtableBytes());
     state.memLogNumber = number;
     state.publishView();
     background.schedule();

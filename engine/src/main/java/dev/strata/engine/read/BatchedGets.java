@@ -20,9 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * order, once for the whole batch.
  *
  * <ol>
+ *   <li>Each key gets one {@link FilterProbe}: hashed once, for the memtables' row filters and
+ *       every table's filter.
  *   <li>The memtables answer what they can, newest first, as for a Get.
- *   <li>The keys still undecided get one {@link FilterProbe} each: hashed once, probed in every
- *       table.
  *   <li>The tables are visited in the read path's order, which for every key is the order of the
  *       tables that may hold it: each level-0 table (newest first) takes the run of undecided keys
  *       its row range covers; each deeper level, whose tables are disjoint and sorted, hands each
@@ -170,8 +170,8 @@ public final class BatchedGets {
     }
 
     byte[][] run(ReadView view) throws IOException {
+      aimProbes(); // before the memtables, whose row filters take the probes' row hashes
       askMemTables(view);
-      aimProbes();
       overlap = reads != null && pendingCount > 1
           && OverlappedLevel.isCold(reads, view.version(), probes[pending[0]],
               probes[pending[pendingCount - 1]]);
@@ -280,10 +280,11 @@ public final class BatchedGets {
       }
       for (int k = 0; k < pendingCount; k++) {
         int i = pending[k];
-        GetResult r = view.mutable().get(rows[i], columns[i], snapshot, fingers[0]);
+        long rowHash = probes[i].rowHash();
+        GetResult r = view.mutable().get(rows[i], columns[i], snapshot, rowHash, fingers[0]);
         Verdict v = Verdict.of(r);
         for (int m = 0; v == Verdict.UNKNOWN && m < frozen.size(); m++) {
-          r = frozen.get(m).get(rows[i], columns[i], snapshot, fingers[1 + m]);
+          r = frozen.get(m).get(rows[i], columns[i], snapshot, rowHash, fingers[1 + m]);
           v = Verdict.of(r);
         }
         if (v != Verdict.UNKNOWN) {

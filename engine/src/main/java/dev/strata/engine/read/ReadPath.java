@@ -54,17 +54,18 @@ public final class ReadPath {
   /** The value of cell (row, column) as of {@code snapshot}, or null when absent or deleted. */
   public static byte[] get(ReadView view, long snapshot, byte[] row, byte[] column)
       throws IOException {
-    GetResult r = view.mutable().get(row, column, snapshot);
+    GetScratch scratch = SCRATCH.get();
+    // Hashed once, for the memtables' row filters and every table's filter.
+    FilterProbe probe = scratch.probe.aim(row, column);
+    GetResult r = view.mutable().get(row, column, snapshot, probe.rowHash());
     Verdict verdict = Verdict.of(r);
     for (int i = 0; verdict == Verdict.UNKNOWN && i < view.frozen().size(); i++) {
-      r = view.frozen().get(i).get(row, column, snapshot);
+      r = view.frozen().get(i).get(row, column, snapshot, probe.rowHash());
       verdict = Verdict.of(r);
     }
     if (verdict != Verdict.UNKNOWN) {
       return verdict == Verdict.FOUND ? r.value() : null; // the memtable's copy, ours to hand out
     }
-    GetScratch scratch = SCRATCH.get();
-    FilterProbe probe = scratch.probe.aim(row, column); // hashed once, probed in every table
     CellLookup found = scratch.found;
     // Version.tablesForRow's order, walked in place: a Get makes no list.
     Version version = view.version();
@@ -104,14 +105,14 @@ public final class ReadPath {
    */
   public static boolean mayContain(ReadView view, long snapshot, byte[] row, byte[] column)
       throws IOException {
-    Verdict verdict = Verdict.of(view.mutable().get(row, column, snapshot));
+    FilterProbe probe = FilterProbe.of(row, column);
+    Verdict verdict = Verdict.of(view.mutable().get(row, column, snapshot, probe.rowHash()));
     for (int i = 0; verdict == Verdict.UNKNOWN && i < view.frozen().size(); i++) {
-      verdict = Verdict.of(view.frozen().get(i).get(row, column, snapshot));
+      verdict = Verdict.of(view.frozen().get(i).get(row, column, snapshot, probe.rowHash()));
     }
     if (verdict != Verdict.UNKNOWN) {
       return verdict == Verdict.FOUND;
     }
-    FilterProbe probe = FilterProbe.of(row, column);
     for (TableRef t : view.version().tablesForRow(row)) {
       if (t.mayContain(probe)) {
         return true;

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import dev.strata.engine.read.Verdict;
 import dev.strata.sstable.GetResult;
+import dev.strata.sstable.filter.FilterKeys;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
 import java.util.ArrayList;
@@ -21,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 final class MemTableProperties {
@@ -146,7 +149,7 @@ final class MemTableProperties {
               MemTable.Finger finger = new MemTable.Finger().aim(mem);
               for (byte[][] cell : ascendingCells(r, 1 + r.nextInt(80), 1)) {
                 assertSameAnswer(mem.get(cell[0], cell[1], snapshot),
-                    mem.get(cell[0], cell[1], snapshot, finger));
+                    mem.get(cell[0], cell[1], snapshot, FilterKeys.rowHash(cell[0]), finger));
               }
             });
   }
@@ -181,7 +184,8 @@ final class MemTableProperties {
       for (int round = 0; round < 2000; round++) {
         finger.aim(mem);
         for (int q = 0; q < cells.size(); q++) {
-          GetResult actual = mem.get(cells.get(q)[0], cells.get(q)[1], count, finger);
+          byte[] row = cells.get(q)[0];
+          GetResult actual = mem.get(row, cells.get(q)[1], count, FilterKeys.rowHash(row), finger);
           assertEquals(expected[q].cell(), actual.cell(), "seed " + seed + ", round " + round);
           assertEquals(expected[q].rowTombstoneSequence(), actual.rowTombstoneSequence());
         }
@@ -192,12 +196,117 @@ final class MemTableProperties {
     }
   }
 
+  /**
+   * Rows from a wide space (most lookups' rows have no entry, so the row filter answers them):
+   * every lookup, plain or with a finger, still finds every entry the model holds, deletes and row
+   * tombstones included.
+   */
+  @Test
+  void get_ofRowsMostlyAbsent_findsEveryEntryThroughTheRowFilter() {
+    qt().withExamples(100)
+        .forAll(longs().all(), integers().between(1, 4000))
+        .checkAssert(
+            (seed, count) -> {
+              Random r = new Random(seed);
+              MemTable mem = new MemTable(64 << 10); // a small filter: some false positives too
+              TreeMap<InternalKey, byte[]> model = new TreeMap<>(InternalKey.ORDER);
+              for (long sequence = 1; sequence <= count; sequence++) {
+                byte[] row = wideRow(r);
+                ValueKind kind = r.nextInt(10) < 8 ? ValueKind.PUT
+                    : r.nextBoolean() ? ValueKind.DELETE : ValueKind.DELETE_ROW;
+                byte[] column = kind == ValueKind.DELETE_ROW ? new byte[0] : small(r, 0);
+                byte[] value = kind == ValueKind.PUT ? new byte[] {(byte) sequence} : new byte[0];
+                InternalKey key = new InternalKey(row, column, sequence, kind);
+                mem.add(key, value);
+                model.put(key, value);
+              }
+              List<byte[][]> lookups = new ArrayList<>();
+              for (InternalKey k : model.keySet()) { // every cell written, and as many unwritten
+                lookups.add(new byte[][] {k.row(), k.column()});
+                lookups.add(new byte[][] {wideRow(r), small(r, 0)});
+              }
+              for (byte[][] cell : lookups) {
+                GetResult plain = mem.get(cell[0], cell[1], count);
+                GetResult expected = newest(model, cell[0], cell[1], count);
+                assertEquals(expected.cell(), plain.cell(), "seed " + seed);
+                assertEquals(expected.rowTombstoneSequence(), plain.rowTombstoneSequence());
+              }
+            });
+  }
+
+  /** Rows of 4 to 12 random bytes: thousands of entries rarely share one. */
+  private static byte[] wideRow(Random r) {
+    byte[] row = new byte[4 + r.nextInt(9)];
+    r.nextBytes(row);
+    return row;
+  }
+
+  /** What the model holds for (row, column) as of {@code snapshot}, as {@link MemTable#get} answers. */
+  private static GetResult newest(TreeMap<InternalKey, byte[]> model, byte[] row, byte[] column,
+      long snapshot) {
+    InternalKey cell = null;
+    long tombstone = GetResult.NO_ROW_TOMBSTONE;
+    for (InternalKey k : model.keySet()) {
+      if (k.sequence() > snapshot || !Arrays.equals(k.row(), row)) {
+        continue;
+      }
+      if (k.kind() == ValueKind.DELETE_ROW) {
+        tombstone = Math.max(tombstone, k.sequence());
+      }
+      if (Arrays.equals(k.column(), column) && (cell == null || k.sequence() > cell.sequence())) {
+        cell = k;
+      }
+    }
+    return cell == null && tombstone == GetResult.NO_ROW_TOMBSTONE
+        ? GetResult.ABSENT : new GetResult(cell, null, tombstone);
+  }
+
+  /**
+   * Lookups racing the writer: each reads the sequence the writer published after its add (as the
+   * engine publishes a write's sequence) and asks for the entry of that sequence, which it must
+   * find: the row filter's bits of an entry are visible to whoever sees the entry.
+   */
+  @Test
+  void get_ofAnEntryJustPublished_findsItWhileTheWriterAdds() throws Exception {
+    long seed = new Random().nextLong();
+    MemTable mem = new MemTable(1 << 20);
+    int entries = 100_000;
+    byte[][] rows = new byte[entries + 1][];
+    Random r = new Random(seed);
+    for (int i = 1; i <= entries; i++) {
+      rows[i] = wideRow(r);
+    }
+    AtomicLong published = new AtomicLong();
+    Thread writer = new Thread(() -> {
+      for (int i = 1; i <= entries; i++) {
+        mem.add(ValueKind.PUT, rows[i], new byte[0], i, new byte[] {1});
+        published.set(i);
+      }
+    });
+    writer.start();
+    try {
+      Random pick = new Random(seed + 1);
+      long last;
+      do {
+        last = published.get();
+        if (last > 0) {
+          int i = (int) last - (last > 1 ? pick.nextInt((int) Math.min(last - 1, 8)) : 0);
+          GetResult found = mem.get(rows[i], new byte[0], last);
+          assertTrue(found.cell() != null && found.cell().sequence() >= i,
+              "seed " + seed + ": entry " + i + " not found at snapshot " + last);
+        }
+      } while (last < entries);
+    } finally {
+      writer.join();
+    }
+  }
+
   @Test
   void get_withAFingerAimedElsewhere_throws() {
     MemTable mem = new MemTable();
     MemTable.Finger finger = new MemTable.Finger().aim(new MemTable());
     assertThrows(IllegalArgumentException.class,
-        () -> mem.get(new byte[] {1}, new byte[0], 1, finger));
+        () -> mem.get(new byte[] {1}, new byte[0], 1, 0, finger));
   }
 
   private static Verdict expectedVerdict(InternalKey cell, InternalKey tombstone) {
