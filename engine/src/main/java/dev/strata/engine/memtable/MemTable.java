@@ -80,6 +80,13 @@ public final class MemTable {
   /** Bits of {@link #rows} per entry: under 1 % false positives (the tables' default). */
   private static final double FILTER_BITS_PER_ENTRY = 10;
 
+  /**
+   * Entries the filter is sized for at most (20 MiB of filter, reached at a budget of 768 MiB): the
+   * filter is allocated whole when the memtable is made, and a budget near its bound must not make
+   * an array it could never fill. More entries only raise the false positives.
+   */
+  private static final long MAX_FILTER_ENTRIES = 1L << 24;
+
   /** The budget a memtable made without one plans its filter for. */
   private static final long DEFAULT_BUDGET_BYTES = 4L << 20;
 
@@ -94,7 +101,8 @@ public final class MemTable {
    */
   public MemTable(long budgetBytes) {
     rows = BlockedBloomFilter.create(
-        Math.max(1, budgetBytes / MIN_ENTRY_BYTES), FILTER_BITS_PER_ENTRY);
+        Math.min(MAX_FILTER_ENTRIES, Math.max(1, budgetBytes / MIN_ENTRY_BYTES)),
+        FILTER_BITS_PER_ENTRY);
   }
 
   /** {@link #add(ValueKind, byte[], byte[], long, byte[])} of an internal key. */

@@ -82,34 +82,18 @@ final class MemTableProperties {
                 byte[] row = small(r, 1);
                 byte[] column = small(r, 0);
                 long snapshot = r.nextInt(count + 2);
-                InternalKey newestCell = null;
-                InternalKey newestTombstone = null;
-                for (InternalKey k : model.keySet()) {
-                  if (k.sequence() > snapshot || !java.util.Arrays.equals(k.row(), row)) {
-                    continue;
-                  }
-                  if (java.util.Arrays.equals(k.column(), column)
-                      && (newestCell == null || k.sequence() > newestCell.sequence())) {
-                    newestCell = k;
-                  }
-                  if (k.kind() == ValueKind.DELETE_ROW
-                      && (newestTombstone == null || k.sequence() > newestTombstone.sequence())) {
-                    newestTombstone = k;
-                  }
-                }
+                GetResult expected = newest(model, row, column, snapshot);
+                InternalKey newestCell = expected.cell();
                 GetResult hit = mem.get(row, column, snapshot);
                 assertEquals(newestCell, hit.cell());
-                assertEquals(
-                    newestTombstone == null
-                        ? GetResult.NO_ROW_TOMBSTONE
-                        : newestTombstone.sequence(),
-                    hit.rowTombstoneSequence());
+                assertEquals(expected.rowTombstoneSequence(), hit.rowTombstoneSequence());
                 if (newestCell != null && newestCell.kind() == ValueKind.PUT) {
                   assertArrayEquals(model.get(newestCell), hit.value());
                 } else {
                   assertNull(hit.value());
                 }
-                assertEquals(expectedVerdict(newestCell, newestTombstone), Verdict.of(hit));
+                assertEquals(expectedVerdict(newestCell, expected.rowTombstoneSequence()),
+                    Verdict.of(hit));
               }
             });
   }
@@ -309,9 +293,8 @@ final class MemTableProperties {
         () -> mem.get(new byte[] {1}, new byte[0], 1, 0, finger));
   }
 
-  private static Verdict expectedVerdict(InternalKey cell, InternalKey tombstone) {
+  private static Verdict expectedVerdict(InternalKey cell, long tombSeq) {
     long cellSeq = cell == null ? -1 : cell.sequence();
-    long tombSeq = tombstone == null ? -1 : tombstone.sequence();
     if (cellSeq < 0 && tombSeq < 0) {
       return Verdict.UNKNOWN;
     }

@@ -331,4 +331,13 @@ final class MemTableTest {
     java.util.Arrays.fill(v, (byte) sequence);
     return v;
   }
+
+  @Test
+  void aBudgetAtItsBound_makesAFilterOfBoundedSize_andTheMemtableWorks() {
+    MemTable mem = new MemTable(Long.MAX_VALUE);
+    assertTrue(mem.bytesHeld() < 32L << 20, "held " + mem.bytesHeld());
+    mem.add(ValueKind.PUT, new byte[] {7}, new byte[0], 1, new byte[] {42});
+    assertArrayEquals(new byte[] {42}, mem.get(new byte[] {7}, new byte[0], 1).value());
+    assertTrue(mem.get(new byte[] {8}, new byte[0], 1).isAbsent());
+  }
 }
