@@ -102,8 +102,9 @@ public final class MemTable {
   }
 
   /**
-   * An empty, writable memtable whose row filter is sized for {@code budgetBytes} of small
-   * entries (the engine's {@code memtableBytes}); more entries only raise its false positives.
+   * An empty, writable memtable whose row filter is sized for {@code budgetBytes} (the engine's
+   * {@code memtableBytes}) of entries of {@link #PLANNED_ENTRY_BYTES}; more entries only raise its
+   * false positives.
    */
   public MemTable(long budgetBytes) {
     rows = BlockedBloomFilter.create(
