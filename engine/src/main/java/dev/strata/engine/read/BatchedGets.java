@@ -241,7 +241,10 @@ public final class BatchedGets {
 
     /**
      * The keys {@code pending[from, to)} ask the tables as a batch of this thread's {@link #PARTS},
-     * which puts its answers in this batch's {@code out} (at indices no other part writes).
+     * which puts its answers in this batch's {@code out} (at indices no other part writes). The
+     * part's probes take the batch's hashes ({@link FilterProbe#aimAs}): the batch's probes were
+     * aimed, and their row hashes computed, before the parts were handed out, and no thread
+     * changes them while the parts run.
      */
     private void askPart(ReadView view, int from, int to) throws IOException {
       Batch part = PARTS.get();
@@ -253,7 +256,10 @@ public final class BatchedGets {
         partColumns[j] = columns[pending[from + j]];
       }
       try {
-        part.start(partRows, partColumns, snapshot, null).aimProbes();
+        part.start(partRows, partColumns, snapshot, null);
+        for (int j = 0; j < n; j++) { // with the hashes the batch computed: one hash per key
+          part.probes[j].aimAs(probes[pending[from + j]]);
+        }
         part.askTables(view);
         for (int j = 0; j < n; j++) {
           out[pending[from + j]] = part.out[j];

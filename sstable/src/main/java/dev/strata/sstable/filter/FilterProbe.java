@@ -68,6 +68,21 @@ public final class FilterProbe {
     return this;
   }
 
+  /**
+   * Aims this probe at {@code other}'s cell with the hashes {@code other} has computed, so that a
+   * key handed from one lookup to another (a batch's key to one of its parts, on another thread)
+   * is hashed once; returns this probe. {@code other} must not change meanwhile.
+   */
+  public FilterProbe aimAs(FilterProbe other) {
+    this.row = other.row;
+    this.column = other.column;
+    this.rowHash = other.rowHash;
+    this.cellHash = other.cellHash;
+    this.rowHashed = other.rowHashed;
+    this.cellHashed = other.cellHashed;
+    return this;
+  }
+
   public byte[] row() {
     return row;
   }

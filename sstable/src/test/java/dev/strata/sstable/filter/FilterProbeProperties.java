@@ -46,4 +46,31 @@ final class FilterProbeProperties {
     }
     return b;
   }
+
+  @Test
+  void probeAimedAsAnother_hashesAsAFreshOne_whateverTheOtherComputed() {
+    Seeded.run("probeAimedAsAnother_hashesAsAFreshOne_whateverTheOtherComputed", 50, random -> {
+      FilterProbe copy = FilterProbe.reusable();
+      for (int i = 0; i < 200; i++) {
+        byte[] row = bytes(random, 1 + random.nextInt(12));
+        byte[] column = bytes(random, random.nextInt(6));
+        FilterProbe other = FilterProbe.of(row, column);
+        switch (random.nextInt(4)) { // the hashes the other lookup happened to compute
+          case 0 -> other.rowHash();
+          case 1 -> other.cellHash();
+          case 2 -> {
+            other.rowHash();
+            other.cellHash();
+          }
+          default -> { }
+        }
+        assertSame(copy, copy.aimAs(other));
+        FilterProbe fresh = FilterProbe.of(row, column);
+        assertSame(row, copy.row());
+        assertSame(column, copy.column());
+        assertEquals(fresh.rowHash(), copy.rowHash());
+        assertEquals(fresh.cellHash(), copy.cellHash());
+      }
+    });
+  }
 }
