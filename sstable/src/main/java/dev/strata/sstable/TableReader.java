@@ -753,33 +753,35 @@ public final class TableReader implements Closeable {
    * The index stage of {@link #getAll}: locates each probe the filter admitted for its cell ({@link
    * #locate}), into {@code s.probe}, {@code s.top}, {@code s.index} and {@code s.entry}, and
    * returns how many; a probe whose search ended in the index gets its answer in {@code s.cell}.
-   * First each probe's index block, probe after probe (the top level is small, and each search
-   * starts where the previous ended); then the entries of all those blocks are searched in lock
-   * step ({@link #searchEntriesTogether}); then probes standing past their block's last entry move
-   * on ({@link #skipEndedPartitions}). An index of fewer than {@link #LOCK_STEP_PARTITIONS}
-   * partitions is searched probe after probe instead ({@link #locateOneByOne}).
+   * Each probe's search starts where the previous one's ended ({@link Position}). In an index of
+   * {@link #LOCK_STEP_PARTITIONS} partitions or more, each probe's index block is found first, probe
+   * after probe (the top level is small), and then the entries of all those blocks are searched in
+   * lock step ({@link #searchEntriesTogether}); a smaller index is searched whole, probe after
+   * probe. Last, probes standing past their block's last entry move on ({@link
+   * #skipEndedPartitions}).
    */
   private int locateAll(FilterProbe[] probes, int n, long snapshot, BatchScratch s, PointSearch search,
       Position at) throws IOException {
     int[] admitted = s.admitted;
-    if (topIndex == null || topIndex.restartCount < LOCK_STEP_PARTITIONS) {
-      return locateOneByOne(probes, n, snapshot, s, search, at);
-    }
+    boolean lockStep = topIndex != null && topIndex.restartCount >= LOCK_STEP_PARTITIONS;
     int searched = 0;
     for (int i = 0; i < n; i++) {
       s.cell[i] = NOT_SEARCHED;
       if (admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
-        int r = locateIndexBlock(search.target(probes[i].row(), probes[i].column(), snapshot), at);
+        search.target(probes[i].row(), probes[i].column(), snapshot);
+        int r = lockStep ? locateIndexBlock(search, at) : locate(search, at);
         if (r == LOCATED) {
-          s.keep(searched++, i, at); // the entry is searched next, in lock step
+          s.keep(searched++, i, at);
         } else {
           s.cell[i] = r;
         }
       }
     }
-    searchEntriesTogether(probes, snapshot, s, searched, search);
+    if (lockStep) {
+      searchEntriesTogether(probes, snapshot, s, searched, search);
+    }
     int located = 0;
-    for (int k = 0; k < searched; k++) {
+    for (int k = 0; k < searched; k++) { // slot located <= k: each slot is read before rewritten
       int i = s.probe[k];
       s.moveTo(k, at);
       int r = skipEndedPartitions(at);
@@ -800,31 +802,6 @@ public final class TableReader implements Closeable {
    * 1.43 against 1.28 without).
    */
   private static final int LOCK_STEP_PARTITIONS = 64;
-
-  /**
-   * {@link #locateAll} one probe after another, each search starting where the previous probe's
-   * ended ({@link Position}).
-   */
-  private int locateOneByOne(FilterProbe[] probes, int n, long snapshot, BatchScratch s,
-      PointSearch search, Position at) throws IOException {
-    int[] admitted = s.admitted;
-    int located = 0;
-    for (int i = 0; i < n; i++) {
-      s.cell[i] = NOT_SEARCHED;
-      if (admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
-        int r = locate(search.target(probes[i].row(), probes[i].column(), snapshot), at);
-        if (r == LOCATED) {
-          r = skipEndedPartitions(at);
-        }
-        if (r == LOCATED) {
-          s.keep(located++, i, at);
-        } else {
-          s.cell[i] = r;
-        }
-      }
-    }
-    return located;
-  }
 
   /**
    * {@code s.entry[k] = firstRestartAtOrAfter(s.index[k])} for the target of each probe {@code

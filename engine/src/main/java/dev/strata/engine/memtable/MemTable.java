@@ -3,6 +3,7 @@ package dev.strata.engine.memtable;
 import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.sstable.GetResult;
 import dev.strata.sstable.filter.FilterKeys;
+import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
 import java.util.Arrays;
@@ -156,40 +157,49 @@ public final class MemTable {
    * snapshot}. Either may be absent. The value is a copy out of the arena, the caller's to keep.
    */
   public GetResult get(byte[] row, byte[] column, long snapshot) {
-    return get(row, column, snapshot, FilterKeys.rowHash(row));
+    return get(FilterProbe.of(row, column), snapshot);
   }
 
   /**
-   * {@link #get(byte[], byte[], long)} given the row's {@link FilterKeys#rowHash} (a Get's probe
-   * hashes its key once for the memtables and every table).
+   * {@link #get(byte[], byte[], long)} for {@code probe}'s cell, whose row hash the row filter
+   * takes: a Get hashes its key once for the memtables and every table, and only when a memtable
+   * has entries (a read-only database's Gets under a ROWCOL filter need the cell hash alone).
    */
-  public GetResult get(byte[] row, byte[] column, long snapshot, long rowHash) {
-    if (!rows.mightContainHash(rowHash)) {
+  public GetResult get(FilterProbe probe, long snapshot) {
+    if (!mayHoldRow(probe)) {
       return GetResult.ABSENT; // no entry of the row: neither the cell nor a row tombstone
     }
     // The first key the lookup may accept: entries of the cell with a larger sequence sort before
     // it; among equal sequences PUT has the smallest kind id, so nothing with that sequence is
     // skipped. Searched by its parts: no search key is encoded, and a miss allocates nothing.
-    return answer(row, column, snapshot,
-        table.seekCell(row, column, Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT));
+    return answer(probe.row(), probe.column(), snapshot, table.seekCell(probe.row(),
+        probe.column(), Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT));
   }
 
   /**
-   * {@link #get(byte[], byte[], long, long)} for one of a run of lookups in ascending (row,
-   * column) order at one snapshot (a batch's), which {@code finger} carries from each to the next:
-   * the search starts where the previous one ended ({@link ArenaSkipList#seekCellFrom}).
+   * {@link #get(FilterProbe, long)} for one of a run of lookups in ascending (row, column) order at
+   * one snapshot (a batch's), which {@code finger} carries from each to the next: the search starts
+   * where the previous one ended ({@link ArenaSkipList#seekCellFrom}).
    *
    * @throws IllegalArgumentException when the finger was aimed at another memtable
    */
-  public GetResult get(byte[] row, byte[] column, long snapshot, long rowHash, Finger finger) {
+  public GetResult get(FilterProbe probe, long snapshot, Finger finger) {
     if (finger.table != this) {
       throw new IllegalArgumentException("finger aimed at another memtable");
     }
-    if (!rows.mightContainHash(rowHash)) {
+    if (!mayHoldRow(probe)) {
       return GetResult.ABSENT; // the finger stays: it precedes this key, so the next one too
     }
-    return answer(row, column, snapshot, table.seekCellFrom(finger.predecessors, row, column,
-        Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT));
+    return answer(probe.row(), probe.column(), snapshot, table.seekCellFrom(finger.predecessors,
+        probe.row(), probe.column(), Math.min(snapshot, InternalKey.MAX_SEQUENCE), ValueKind.PUT));
+  }
+
+  /**
+   * False when no entry has {@code probe}'s row: the memtable is empty (the count is written after
+   * the entry, so a reader that may see an entry sees the count), or the row filter says so.
+   */
+  private boolean mayHoldRow(FilterProbe probe) {
+    return !isEmpty() && rows.mightContainHash(probe.rowHash());
   }
 
   /** The lookup's answer, given the first node at or after its search key. */

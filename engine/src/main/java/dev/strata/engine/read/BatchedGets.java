@@ -170,7 +170,7 @@ public final class BatchedGets {
     }
 
     byte[][] run(ReadView view) throws IOException {
-      aimProbes(); // before the memtables, whose row filters take the probes' row hashes
+      aimProbes(); // before the memtables, whose row filters take the probes' hashes
       askMemTables(view);
       overlap = reads != null && pendingCount > 1
           && OverlappedLevel.isCold(reads, view.version(), probes[pending[0]],
@@ -243,8 +243,8 @@ public final class BatchedGets {
      * The keys {@code pending[from, to)} ask the tables as a batch of this thread's {@link #PARTS},
      * which puts its answers in this batch's {@code out} (at indices no other part writes). The
      * part's probes take the batch's hashes ({@link FilterProbe#aimAs}): the batch's probes were
-     * aimed, and their row hashes computed, before the parts were handed out, and no thread
-     * changes them while the parts run.
+     * aimed, and hashed for its memtables, before the parts were handed out, and no thread changes
+     * them while the parts run.
      */
     private void askPart(ReadView view, int from, int to) throws IOException {
       Batch part = PARTS.get();
@@ -286,11 +286,10 @@ public final class BatchedGets {
       }
       for (int k = 0; k < pendingCount; k++) {
         int i = pending[k];
-        long rowHash = probes[i].rowHash();
-        GetResult r = view.mutable().get(rows[i], columns[i], snapshot, rowHash, fingers[0]);
+        GetResult r = view.mutable().get(probes[i], snapshot, fingers[0]);
         Verdict v = Verdict.of(r);
         for (int m = 0; v == Verdict.UNKNOWN && m < frozen.size(); m++) {
-          r = frozen.get(m).get(rows[i], columns[i], snapshot, rowHash, fingers[1 + m]);
+          r = frozen.get(m).get(probes[i], snapshot, fingers[1 + m]);
           v = Verdict.of(r);
         }
         if (v != Verdict.UNKNOWN) {

@@ -57,10 +57,10 @@ public final class ReadPath {
     GetScratch scratch = SCRATCH.get();
     // Hashed once, for the memtables' row filters and every table's filter.
     FilterProbe probe = scratch.probe.aim(row, column);
-    GetResult r = view.mutable().get(row, column, snapshot, probe.rowHash());
+    GetResult r = view.mutable().get(probe, snapshot);
     Verdict verdict = Verdict.of(r);
     for (int i = 0; verdict == Verdict.UNKNOWN && i < view.frozen().size(); i++) {
-      r = view.frozen().get(i).get(row, column, snapshot, probe.rowHash());
+      r = view.frozen().get(i).get(probe, snapshot);
       verdict = Verdict.of(r);
     }
     if (verdict != Verdict.UNKNOWN) {
@@ -106,9 +106,9 @@ public final class ReadPath {
   public static boolean mayContain(ReadView view, long snapshot, byte[] row, byte[] column)
       throws IOException {
     FilterProbe probe = FilterProbe.of(row, column);
-    Verdict verdict = Verdict.of(view.mutable().get(row, column, snapshot, probe.rowHash()));
+    Verdict verdict = Verdict.of(view.mutable().get(probe, snapshot));
     for (int i = 0; verdict == Verdict.UNKNOWN && i < view.frozen().size(); i++) {
-      verdict = Verdict.of(view.frozen().get(i).get(row, column, snapshot, probe.rowHash()));
+      verdict = Verdict.of(view.frozen().get(i).get(probe, snapshot));
     }
     if (verdict != Verdict.UNKNOWN) {
       return verdict == Verdict.FOUND;

@@ -12,7 +12,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import dev.strata.engine.read.Verdict;
 import dev.strata.sstable.GetResult;
-import dev.strata.sstable.filter.FilterKeys;
+import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
 import java.util.ArrayList;
@@ -133,7 +133,7 @@ final class MemTableProperties {
               MemTable.Finger finger = new MemTable.Finger().aim(mem);
               for (byte[][] cell : ascendingCells(r, 1 + r.nextInt(80), 1)) {
                 assertSameAnswer(mem.get(cell[0], cell[1], snapshot),
-                    mem.get(cell[0], cell[1], snapshot, FilterKeys.rowHash(cell[0]), finger));
+                    mem.get(FilterProbe.of(cell[0], cell[1]), snapshot, finger));
               }
             });
   }
@@ -168,8 +168,7 @@ final class MemTableProperties {
       for (int round = 0; round < 2000; round++) {
         finger.aim(mem);
         for (int q = 0; q < cells.size(); q++) {
-          byte[] row = cells.get(q)[0];
-          GetResult actual = mem.get(row, cells.get(q)[1], count, FilterKeys.rowHash(row), finger);
+          GetResult actual = mem.get(FilterProbe.of(cells.get(q)[0], cells.get(q)[1]), count, finger);
           assertEquals(expected[q].cell(), actual.cell(), "seed " + seed + ", round " + round);
           assertEquals(expected[q].rowTombstoneSequence(), actual.rowTombstoneSequence());
         }
@@ -290,7 +289,7 @@ final class MemTableProperties {
     MemTable mem = new MemTable();
     MemTable.Finger finger = new MemTable.Finger().aim(new MemTable());
     assertThrows(IllegalArgumentException.class,
-        () -> mem.get(new byte[] {1}, new byte[0], 1, 0, finger));
+        () -> mem.get(FilterProbe.of(new byte[] {1}, new byte[0]), 1, finger));
   }
 
   private static Verdict expectedVerdict(InternalKey cell, long tombSeq) {
