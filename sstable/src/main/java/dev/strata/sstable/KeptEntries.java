@@ -56,6 +56,16 @@ final class KeptEntries {
   }
 
   /**
+   * Reads the entry kept for block {@code i}, if any, and its block's first fields ({@link
+   * BlockCache#touch}), so that a batch's {@link #cached} calls that follow find them in the
+   * processor's caches; returns a value to keep the reads.
+   */
+  int touch(int i) {
+    BlockCache.Entry e = entries[i];
+    return e == null ? 0 : cache.touch(e);
+  }
+
+  /**
    * Block {@code i} if the cache holds it (a hit, counted by the cache), else null (the caller loads
    * it through the cache); keeps the entry it found for the next call.
    */

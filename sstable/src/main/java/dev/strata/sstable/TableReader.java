@@ -591,6 +591,9 @@ public final class TableReader implements Closeable {
     final PointSearch search = new PointSearch();
     final Position at = new Position();
     BatchScratch batch = new BatchScratch(0);
+    /** A one-table batch's reader and run end ({@link #getAll(FilterProbe[], int, long, CellLookup[])}). */
+    final TableReader[] oneTable = new TableReader[1];
+    final int[] oneEnd = new int[1];
 
     BatchScratch batch(int n) {
       if (batch.probe.length < n) {
@@ -649,14 +652,6 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * {@link #onHeap} for a batch: an off-heap data block copied into {@code into}, one of the
-   * batch's reusable blocks ({@link OffHeapCopy#toHeapInto}).
-   */
-  private Block onHeapInto(CachedBlock cached, Block into, long offset) {
-    return cached instanceof OffHeapBlock o ? OffHeapCopy.toHeapInto(o, into, path, offset) : (Block) cached;
-  }
-
-  /**
    * {@code cached}, the block at {@code offset}, as a block on the heap: itself, or the copy of an
    * off-heap data block (into this thread's scratch when {@code scratch}); null when that was
    * evicted and released before this reader took a reference.
@@ -669,15 +664,15 @@ public final class TableReader implements Closeable {
    * {@link #get} for a batch: {@code probes[0, count)} in (row, column) order, what the table holds
    * for each into the holder at its index in {@code out} (cleared first), as {@link
    * #get(FilterProbe, long, CellLookup)}. The arrays and holders are the caller's, so a batch
-   * asking several tables reuses them. The batch walks the table forward once, in key order, in stages, each done for
-   * every probe before the next begins:
+   * asking several tables reuses them. The batch walks the table forward once, in key order, in
+   * stages, each done for every probe before the next begins:
    *
    * <ol>
-   *   <li>every probe's filter is asked before any index or data block is read ({@link #admitAll}):
-   *       the row range is checked once for the batch, each filter chunk's run of probes is found
-   *       by binary search and the chunk fetched once;
-   *   <li>the admitted probes' cells are located in the index ({@link #locateAll}): each probe's
-   *       index block, then the entries of all of them searched in lock step;
+   *   <li>every probe's filter is asked before any index or data block is read ({@link
+   *       #touchFilters}, {@link #probeFilters}): the row range is checked once for the batch, each
+   *       filter chunk's run of probes is found by binary search and the chunk fetched once;
+   *   <li>the admitted probes' cells are located in the index ({@link #locateIndexBlocks}): each
+   *       probe's index block, then the entries of all of them searched in lock step;
    *   <li>their data blocks are fetched, once for probes in one block;
    *   <li>each block's restart points are touched ({@link Block#touch}), then searched ({@link
    *       PointSearch#interval}); each probe's restart interval is touched, then scanned ({@link
@@ -693,131 +688,223 @@ public final class TableReader implements Closeable {
    */
   public void getAll(FilterProbe[] probes, int count, long snapshot, CellLookup[] out)
       throws IOException {
+    Lookup lookup = LOOKUPS.get();
+    lookup.oneTable[0] = this;
+    lookup.oneEnd[0] = count;
+    try {
+      getAll(lookup.oneTable, lookup.oneEnd, 1, probes, count, snapshot, out);
+    } finally {
+      lookup.oneTable[0] = null;
+    }
+  }
+
+  /**
+   * {@link #getAll} for several tables at once, one run of the probes each: {@code readers[t]}
+   * answers {@code probes[ends[t - 1], ends[t])} (from 0 for the first; the last ends at {@code
+   * count}), each run in (row, column) order, into the holders at the same indices of {@code out}.
+   * Meant for the tables of a level below level 0, which are disjoint, so each key has one table to
+   * ask. The readers must share one block cache.
+   *
+   * <p>Each stage of {@link #getAll} runs for every table's run before the next stage begins, so
+   * the cache misses of the whole batch are in flight together, not only those of one table's
+   * run: a batch of 64 random keys among 20 million hands each of the last level's 28 tables two
+   * or three keys, and a table's stages alone would wait for two or three misses at a time.
+   */
+  public static void getAll(TableReader[] readers, int[] ends, int tables, FilterProbe[] probes,
+      int count, long snapshot, CellLookup[] out) throws IOException {
+    Objects.requireNonNull(readers, "readers");
+    Objects.requireNonNull(ends, "ends");
     Objects.requireNonNull(probes, "probes");
     Objects.requireNonNull(out, "out");
+    Objects.checkFromIndexSize(0, tables, Math.min(readers.length, ends.length));
     Objects.checkFromIndexSize(0, count, Math.min(probes.length, out.length));
     checkSnapshot(snapshot);
-    checkOpen();
-    int n = count;
-    for (int i = 1; i < n; i++) {
-      assert inOrder(probes[i - 1], probes[i]) : "probes out of order at " + i;
-    }
+    checkRuns(readers, ends, tables, probes, count);
     Lookup lookup = LOOKUPS.get();
-    BatchScratch s = lookup.batch(n);
-    int[] admitted = s.admitted;
-    admitAll(probes, n, s);
-    int consulted = 0;
-    int skipped = 0;
-    for (int i = 0; i < n; i++) {
-      consulted += admitted[i] != OUT_OF_RANGE ? 1 : 0;
-      skipped += admitted[i] == SKIPPED ? 1 : 0;
+    BatchScratch s = lookup.batch(count);
+    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+      readers[t].findChunks(probes, from, ends[t], s);
     }
-    // Counted once per batch: an atomic add per probe would fence every probe's filter read.
-    counters.tablesAdmitted.add(consulted - skipped);
-    counters.tablesSkippedByFilter.add(skipped);
-    PointSearch search = lookup.search;
-    Position at = lookup.at.reset();
-    int located = locateAll(probes, n, snapshot, s, search, at);
-    fetchDataBlocks(s, located, at);
-    int touched = 0;
-    for (int k = 0; k < located; k++) {
-      if (k == 0 || s.data[k] != s.data[k - 1]) {
-        touched += s.data[k].touchRestarts();
-      }
+    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+      readers[t].touchFilters(probes, from, ends[t], s);
     }
-    for (int k = 0; k < located; k++) {
+    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+      readers[t].probeFilters(probes, from, ends[t], s);
+    }
+    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+      readers[t].findPartitions(probes, from, ends[t], snapshot, s, lookup.search);
+    }
+    int searched = 0;
+    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+      searched = readers[t].locateIndexBlocks(probes, from, ends[t], snapshot, s, t, lookup, searched);
+    }
+    searchEntriesTogether(probes, snapshot, s, searched, lookup.search);
+    Position at = lookup.at;
+    int located = 0;
+    for (int k = 0; k < searched; k++) { // slot located <= k: each slot is read before rewritten
       int i = s.probe[k];
-      s.interval[k] = search.target(probes[i].row(), probes[i].column(), snapshot).interval(s.data[k]);
-      touched += PointSearch.touch(s.data[k], s.interval[k]);
+      int t = s.table[k];
+      s.moveTo(k, at);
+      int r = readers[t].skipEndedPartitions(at);
+      if (r == LOCATED) {
+        s.keep(located++, t, i, at);
+      } else {
+        s.cell[i] = r;
+      }
     }
-    s.touched += touched;
-    for (int i = 0, k = 0; i < n; i++) {
-      CellLookup found = out[i];
-      found.clear();
-      if (admitted[i] == OUT_OF_RANGE || admitted[i] == SKIPPED) {
-        continue;
-      }
-      int cell = s.cell[i];
-      if (k < located && s.probe[k] == i) {
-        s.moveTo(k, at);
-        search.target(probes[i].row(), probes[i].column(), snapshot);
-        cell = scanFrom(search, false, at, s.data[k], s.interval[k], true);
-        k++;
-      }
-      finishLookup(probes[i], admitted[i], snapshot, lookup, cell, found);
+    fetchDataBlocks(readers, s, located, at);
+    touchBlocks(probes, snapshot, s, located, lookup.search);
+    for (int t = 0, from = 0, k = 0; t < tables; from = ends[t++]) {
+      k = readers[t].scanAll(probes, from, ends[t], snapshot, lookup, out, k, located);
     }
     s.release(located);
   }
 
+  /** Checks {@link #getAll(TableReader[], int[], int, FilterProbe[], int, long, CellLookup[])}'s runs. */
+  private static void checkRuns(TableReader[] readers, int[] ends, int tables, FilterProbe[] probes,
+      int count) {
+    int from = 0;
+    for (int t = 0; t < tables; t++) {
+      readers[t].checkOpen();
+      if (readers[t].cache != readers[0].cache) {
+        throw new IllegalArgumentException("the tables of a batch must share one cache");
+      }
+      if (ends[t] < from || ends[t] > count) {
+        throw new IllegalArgumentException("run " + t + " ends at " + ends[t] + ", outside ["
+            + from + ", " + count + "]");
+      }
+      for (int i = from + 1; i < ends[t]; i++) {
+        assert inOrder(probes[i - 1], probes[i]) : "probes out of order at " + i;
+      }
+      from = ends[t];
+    }
+    if (from != count) {
+      throw new IllegalArgumentException("the runs end at " + from + ", not at " + count);
+    }
+  }
+
   /**
-   * The index stage of {@link #getAll}: locates each probe the filter admitted for its cell ({@link
-   * #locate}), into {@code s.probe}, {@code s.top}, {@code s.index} and {@code s.entry}, and
-   * returns how many; a probe whose search ended in the index gets its answer in {@code s.cell}.
-   * Each probe's search starts where the previous one's ended ({@link Position}). In an index of
-   * {@link #LOCK_STEP_PARTITIONS} partitions or more, each probe's index block is found first, probe
-   * after probe (the top level is small), and then the entries of all those blocks are searched in
-   * lock step ({@link #searchEntriesTogether}); a smaller index is searched whole, probe after
-   * probe. Last, probes standing past their block's last entry move on ({@link
-   * #skipEndedPartitions}).
+   * The first part of {@link #getAll}'s index stage for this table's run {@code probes[from, to)},
+   * when its index is searched in lock step ({@link #searchesInLockStep}): the top level names each
+   * probe the filter admitted for its cell the partition to search ({@code s.partition[i]}; -1 for
+   * every other probe, whose answer {@code s.cell[i]} then holds when the search ended here), and
+   * the entries the reader keeps for those partitions are touched ({@link KeptEntries#touch}), so
+   * that the misses of every table's partitions are in flight together before {@link
+   * #locateIndexBlocks} takes them.
    */
-  private int locateAll(FilterProbe[] probes, int n, long snapshot, BatchScratch s, PointSearch search,
-      Position at) throws IOException {
+  private void findPartitions(FilterProbe[] probes, int from, int to, long snapshot, BatchScratch s,
+      PointSearch search) {
     int[] admitted = s.admitted;
-    boolean lockStep = topIndex != null && topIndex.restartCount >= LOCK_STEP_PARTITIONS;
-    int searched = 0;
-    for (int i = 0; i < n; i++) {
+    boolean lockStep = searchesInLockStep();
+    int top = 0;
+    int lastTouched = -1;
+    int touched = 0;
+    for (int i = from; i < to; i++) {
       s.cell[i] = NOT_SEARCHED;
-      if (admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
-        search.target(probes[i].row(), probes[i].column(), snapshot);
-        int r = lockStep ? locateIndexBlock(search, at) : locate(search, at);
+      s.partition[i] = -1;
+      if (!lockStep || admitted[i] <= 0 || (admitted[i] & CELL_MAYBE) == 0) {
+        continue;
+      }
+      // A partition's top-level key is its last key: the first at or after the target names the
+      // partition holding the first index entry at or after it (the search of a later probe
+      // starts from there).
+      int previous = top;
+      top = search.target(probes[i].row(), probes[i].column(), snapshot)
+          .firstRestartAtOrAfter(topIndex, top);
+      if (top == topIndex.restartCount) {
+        s.cell[i] = PointSearch.ABSENT; // every key of the table sorts below the target
+        top = previous;
+        continue;
+      }
+      if (top != lastTouched) {
+        touched += partitions.touch(top);
+        lastTouched = top;
+      }
+      s.partition[i] = top;
+    }
+    s.touched += touched;
+  }
+
+  /**
+   * Whether the batch searches this table's index in lock step ({@link #searchEntriesTogether}):
+   * when it has a top level of {@link #LOCK_STEP_PARTITIONS} partitions or more whose entries are
+   * all restart points.
+   */
+  private boolean searchesInLockStep() {
+    return topIndex != null && topIndex.restartCount >= LOCK_STEP_PARTITIONS
+        && PointSearch.allRestarts(topIndex);
+  }
+
+  /**
+   * The second part of {@link #getAll}'s index stage for this table's run {@code probes[from, to)}:
+   * puts each probe the filter admitted for its cell in a slot ({@code searched} on, with {@code
+   * table}, this reader's place in the batch) with its index block, and returns the next free
+   * slot. In a lock-step index its partition ({@link #findPartitions}), the entry left {@link
+   * #UNSEARCHED}; otherwise the index searched whole ({@link #locate}), each probe's search
+   * starting where the previous one's ended ({@link Position}). A probe whose search ended in the
+   * index gets its answer in {@code s.cell}.
+   */
+  private int locateIndexBlocks(FilterProbe[] probes, int from, int to, long snapshot,
+      BatchScratch s, int table, Lookup lookup, int searched) throws IOException {
+    int[] admitted = s.admitted;
+    PointSearch search = lookup.search;
+    Position at = lookup.at.reset();
+    boolean lockStep = searchesInLockStep();
+    for (int i = from; i < to; i++) {
+      if (lockStep && s.partition[i] >= 0) {
+        int top = s.partition[i];
+        Block index = at.index != null && at.top == top ? at.index : partitionAt(top);
+        if (!PointSearch.allRestarts(index)) {
+          s.cell[i] = IN_PLACE_UNSUPPORTED;
+          continue;
+        }
+        at.top = top;
+        at.index = index;
+        at.entry = UNSEARCHED;
+        s.keep(searched++, table, i, at);
+      } else if (!lockStep && admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
+        int r = locate(search.target(probes[i].row(), probes[i].column(), snapshot), at);
         if (r == LOCATED) {
-          s.keep(searched++, i, at);
+          s.keep(searched++, table, i, at);
         } else {
           s.cell[i] = r;
         }
       }
     }
-    if (lockStep) {
-      searchEntriesTogether(probes, snapshot, s, searched, search);
-    }
-    int located = 0;
-    for (int k = 0; k < searched; k++) { // slot located <= k: each slot is read before rewritten
-      int i = s.probe[k];
-      s.moveTo(k, at);
-      int r = skipEndedPartitions(at);
-      if (r == LOCATED) {
-        s.keep(located++, i, at);
-      } else {
-        s.cell[i] = r;
-      }
-    }
-    return located;
+    return searched;
   }
 
+  /** A batch slot's index entry that {@link #searchEntriesTogether} is yet to find. */
+  private static final int UNSEARCHED = -1;
+
   /**
-   * The fewest index partitions for which {@link #locateAll} searches in lock step: about 256 KiB
-   * of index (a partition is about a block). A smaller index stays in the processor's caches, where
-   * the lock step's extra passes cost more than the overlapped misses save (MultiGetPairs,
-   * overlapping, 20,000 rows: +45 ns per key; 2,000,000 rows, ~115 partitions per table: ratio
-   * 1.43 against 1.28 without).
+   * The fewest index partitions for which {@link #locateIndexBlocks} leaves the entry search to the
+   * lock step: about 256 KiB of index (a partition is about a block). A smaller index stays in the
+   * processor's caches, where the lock step's extra passes cost more than the overlapped misses
+   * save (MultiGetPairs, overlapping, 20,000 rows: +45 ns per key; 2,000,000 rows, ~115 partitions
+   * per table: ratio 1.43 against 1.28 without).
    */
   private static final int LOCK_STEP_PARTITIONS = 64;
 
   /**
    * {@code s.entry[k] = firstRestartAtOrAfter(s.index[k])} for the target of each probe {@code
-   * s.probe[k]}, {@code k < count}, by binary searches in lock step: every search's next entry is
-   * touched ({@link Block#touchRestartKey}) before any is compared. One binary search is a chain
-   * of dependent reads, each of which may miss the processor's caches; the touches of one step
-   * depend on nothing of the same step, so the misses of all the batch's searches are in flight
-   * together.
+   * s.probe[k]}, {@code k < count}, whose entry is {@link #UNSEARCHED}, by binary searches in lock
+   * step: every search's next entry is touched ({@link Block#touchRestartKey}) before any is
+   * compared. One binary search is a chain of dependent reads, each of which may miss the
+   * processor's caches; the touches of one step depend on nothing of the same step, so the misses
+   * of all the batch's searches, in all its tables, are in flight together.
    */
   private static void searchEntriesTogether(FilterProbe[] probes, long snapshot, BatchScratch s,
       int count, PointSearch search) {
     int[] lo = s.entry;
     int[] hi = s.hi;
     for (int k = 0; k < count; k++) {
-      lo[k] = 0;
-      hi[k] = s.index[k].restartCount;
+      if (lo[k] == UNSEARCHED) {
+        lo[k] = 0;
+        hi[k] = s.index[k].restartCount;
+      } else {
+        hi[k] = lo[k]; // located already
+      }
     }
     int touched = 0;
     for (boolean more = count > 0; more; ) {
@@ -845,65 +932,189 @@ public final class TableReader implements Closeable {
 
   /**
    * The data blocks of the located probes {@code s.probe[0, located)} into {@code s.data}, each
-   * fetched once for the probes in it: the cache looks them all up together ({@link
-   * BlockCache#getAllIfPresent}, so their misses in the processor's caches overlap), then the
-   * blocks it lacks are loaded one by one. {@code at} is scratch.
+   * fetched once for the probes in it: the cache looks them all up together, whichever tables
+   * they lie in ({@link BlockCache#getAllIfPresent}, so their misses in the processor's caches
+   * overlap), then the blocks it lacks are loaded one by one. {@code at} is scratch.
    */
-  private void fetchDataBlocks(BatchScratch s, int located, Position at) throws IOException {
+  private static void fetchDataBlocks(TableReader[] readers, BatchScratch s, int located,
+      Position at) throws IOException {
     int blocks = 0;
     for (int k = 0; k < located; k++) {
       if (!sameBlockAsPrevious(s, k)) {
+        s.files[blocks] = readers[s.table[k]].fileNumber;
         s.offsets[blocks++] =
             Bytes.getU64(s.index[k].data, PointSearch.restartValueOffset(s.index[k], s.entry[k]));
       }
     }
-    cache.getAllIfPresent(fileNumber, s.offsets, blocks, BlockKind.DATA, s.cached);
-    int hits = 0;
-    for (int k = 0, b = -1; k < located; k++) {
-      if (sameBlockAsPrevious(s, k)) {
-        s.data[k] = s.data[k - 1]; // keys in one data block fetch it once
-        continue;
-      }
-      b++;
-      CachedBlock cached = s.cached[b];
-      s.cached[b] = null;
-      Block block = cached == null ? null : onHeapInto(cached, s.copy(b), s.offsets[b]);
-      if (block != null) {
-        hits++;
-      } else { // absent, or released off the heap since: through the cache's loader
-        s.moveTo(k, at);
-        block = dataBlock(at, false);
-      }
-      s.data[k] = block;
+    if (blocks == 0) {
+      return;
     }
-    counters.countDataHits(hits);
+    readers[0].cache.getAllIfPresent(s.files, s.offsets, blocks, BlockKind.DATA, s.cached);
+    retainOffHeap(s, blocks);
+    try {
+      int hits = 0; // of the table of the slot before
+      for (int k = 0, b = -1; k < located; k++) {
+        if (k > 0 && s.table[k] != s.table[k - 1]) {
+          readers[s.table[k - 1]].counters.countDataHits(hits);
+          hits = 0;
+        }
+        if (sameBlockAsPrevious(s, k)) {
+          s.data[k] = s.data[k - 1]; // keys in one data block fetch it once
+          continue;
+        }
+        b++;
+        TableReader reader = readers[s.table[k]];
+        Block block = reader.onHeapInto(s, b);
+        if (block != null) {
+          hits++;
+        } else { // absent, or released off the heap since: through the cache's loader
+          s.moveTo(k, at);
+          block = reader.dataBlock(at, false);
+        }
+        s.data[k] = block;
+      }
+      readers[s.table[located - 1]].counters.countDataHits(hits);
+    } finally {
+      releaseOffHeap(s, blocks);
+    }
   }
 
-  /** Whether located probe {@code k} lies in the data block of probe {@code k - 1}. */
+  /**
+   * Takes a reference on each off-heap block in {@code s.cached[0, blocks)} and reads its first
+   * byte, or drops it (null: a miss) when the cache released it meanwhile. The blocks are about
+   * 4 KiB each at random places in gigabytes of slabs, so the first read of each misses the
+   * processor's caches and its TLB; reading every block's first byte before copying any puts those
+   * misses in flight together (64 random 4 KiB blocks of 3 GiB of direct buffers: 315-340 ns a
+   * block copied against 495-525 without; see the README's "Batched Gets").
+   */
+  private static void retainOffHeap(BatchScratch s, int blocks) {
+    int touched = 0;
+    for (int b = 0; b < blocks; b++) {
+      if (s.cached[b] instanceof OffHeapBlock o) {
+        if (o.retain()) {
+          touched += o.get(0);
+        } else {
+          s.cached[b] = null;
+        }
+      }
+    }
+    s.touched += touched;
+  }
+
+  /** Drops what {@code s.cached[0, blocks)} still holds, and the references on off-heap blocks. */
+  private static void releaseOffHeap(BatchScratch s, int blocks) {
+    for (int b = 0; b < blocks; b++) {
+      if (s.cached[b] instanceof OffHeapBlock o) {
+        o.release();
+      }
+      s.cached[b] = null;
+    }
+  }
+
+  /**
+   * The batch's distinct data block {@code b} as the cache holds it ({@code s.cached[b]}, an
+   * off-heap one retained by {@link #retainOffHeap}) on the heap: itself, or copied into the
+   * batch's reusable block {@code b}, its reference then dropped. Null when the cache lacked it.
+   */
+  private Block onHeapInto(BatchScratch s, int b) {
+    CachedBlock cached = s.cached[b];
+    if (!(cached instanceof OffHeapBlock o)) {
+      s.cached[b] = null;
+      return (Block) cached;
+    }
+    try {
+      return OffHeapCopy.copyInto(o, s.copy(b), path, s.offsets[b]);
+    } finally {
+      s.cached[b] = null;
+      o.release();
+    }
+  }
+
+  /**
+   * Whether located probe {@code k} lies in the data block of probe {@code k - 1} (an index block
+   * belongs to one table, so the same one means the same table).
+   */
   private static boolean sameBlockAsPrevious(BatchScratch s, int k) {
     return k > 0 && s.index[k] == s.index[k - 1] && s.entry[k] == s.entry[k - 1];
   }
 
   /**
+   * Touches the located probes' data blocks' restart points, then finds each probe's restart
+   * interval ({@link PointSearch#interval}, into {@code s.interval}) and touches it: see {@link
+   * #getAll}'s last stage.
+   */
+  private static void touchBlocks(FilterProbe[] probes, long snapshot, BatchScratch s, int located,
+      PointSearch search) {
+    int touched = 0;
+    for (int k = 0; k < located; k++) {
+      if (k == 0 || s.data[k] != s.data[k - 1]) {
+        touched += s.data[k].touchRestarts();
+      }
+    }
+    for (int k = 0; k < located; k++) {
+      int i = s.probe[k];
+      s.interval[k] = search.target(probes[i].row(), probes[i].column(), snapshot).interval(s.data[k]);
+      touched += PointSearch.touch(s.data[k], s.interval[k]);
+    }
+    s.touched += touched;
+  }
+
+  /**
+   * The last stage of {@link #getAll} for this table's run {@code probes[from, to)}: each located
+   * probe's cell scanned from its interval, then every admitted probe's lookup finished ({@link
+   * #finishLookup}) into {@code out}. {@code k} is the slot of the run's first located probe;
+   * returns the next run's.
+   */
+  private int scanAll(FilterProbe[] probes, int from, int to, long snapshot, Lookup lookup,
+      CellLookup[] out, int k, int located) throws IOException {
+    BatchScratch s = lookup.batch;
+    PointSearch search = lookup.search;
+    Position at = lookup.at;
+    for (int i = from; i < to; i++) {
+      CellLookup found = out[i];
+      found.clear();
+      int admitted = s.admitted[i];
+      if (admitted == OUT_OF_RANGE || admitted == SKIPPED) {
+        continue;
+      }
+      int cell = s.cell[i];
+      if (k < located && s.probe[k] == i) {
+        s.moveTo(k, at);
+        search.target(probes[i].row(), probes[i].column(), snapshot);
+        cell = scanFrom(search, false, at, s.data[k], s.interval[k], true);
+        k++;
+      }
+      finishLookup(probes[i], admitted, snapshot, lookup, cell, found);
+    }
+    return k;
+  }
+
+  /**
    * A batch's per-probe arrays ({@link #getAll}), one set per thread ({@link Lookup}), reused by
-   * every batch and every table. {@code probe[0, located)} are the probes located in the index,
-   * each with its position and its data block and restart interval at the same index.
+   * every batch and every table. Per-probe arrays are indexed as the batch's probes are; slots
+   * {@code [0, located)} are the probes located in the index, in the batch's order, each with its
+   * table, position, data block and restart interval at the same index.
    */
   private static final class BatchScratch {
     final int[] admitted;
     final int[] chunks;
-    /** Each probe's filter chunk, between {@link #admitAll}'s two passes. */
+    /** Each probe's filter chunk, between {@link #touchFilters} and {@link #probeFilters}. */
     final FilterChunk[] filters;
     /** Each probe's cell search's answer when it ended in the index, else {@link #NOT_SEARCHED}. */
     final int[] cell;
+    /** Each probe's index partition between {@link #findPartitions} and {@link #locateIndexBlocks}. */
+    final int[] partition;
     final int[] probe;
+    /** Each slot's table: its reader's index in the batch's readers. */
+    final int[] table;
     final int[] top;
     final Block[] index;
     final int[] entry;
     /** The upper bounds of the lock-step searches ({@link #searchEntriesTogether}). */
     final int[] hi;
     final Block[] data;
-    /** The offsets of the distinct data blocks, and what the cache holds for each. */
+    /** The files and offsets of the distinct data blocks, and what the cache holds for each. */
+    final long[] files;
     final long[] offsets;
     final CachedBlock[] cached;
     final long[] interval;
@@ -920,12 +1131,15 @@ public final class TableReader implements Closeable {
       chunks = new int[n];
       filters = new FilterChunk[n];
       cell = new int[n];
+      partition = new int[n];
       probe = new int[n];
+      table = new int[n];
       top = new int[n];
       index = new Block[n];
       entry = new int[n];
       hi = new int[n];
       data = new Block[n];
+      files = new long[n];
       offsets = new long[n];
       cached = new CachedBlock[n];
       interval = new long[n];
@@ -942,9 +1156,10 @@ public final class TableReader implements Closeable {
       return c;
     }
 
-    /** Keeps probe {@code probe}'s position {@code at} in slot {@code k}. */
-    void keep(int k, int probe, Position at) {
+    /** Keeps probe {@code probe} of table {@code table}, at position {@code at}, in slot {@code k}. */
+    void keep(int k, int table, int probe, Position at) {
       this.probe[k] = probe;
+      this.table[k] = table;
       top[k] = at.top;
       index[k] = at.index;
       entry[k] = at.entry;
@@ -965,52 +1180,94 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * {@link #admit} for ascending probes into {@code s.admitted}, with the work shared: the row
-   * range is checked on the first and last probe (every probe between lies inside when both do),
-   * each filter chunk's run of probes is found by binary search ({@link FilterIndex#findAll}) and
-   * fetched once.
+   * The first part of {@link #admit} for this table's run {@code probes[from, to)}, ascending,
+   * into {@code s.admitted} ({@link #OUT_OF_RANGE} or, for now, {@link #SKIPPED}) and {@code
+   * s.chunks}: the row range is checked on the run's first and last probe (every probe between
+   * lies inside when both do), and each probe's filter chunk found by binary search ({@link
+   * FilterIndex#findAll}). The entries the reader keeps for those chunks are touched ({@link
+   * KeptEntries#touch}), so that the misses of every table's chunks are in flight together before
+   * {@link #touchFilters} takes them.
    */
-  private void admitAll(FilterProbe[] probes, int n, BatchScratch s) throws IOException {
+  private void findChunks(FilterProbe[] probes, int from, int to, BatchScratch s) {
     int[] admitted = s.admitted;
-    boolean allInRange = n == 0 || (rowInRange(probes[0].row()) && rowInRange(probes[n - 1].row()));
+    boolean allInRange = from == to
+        || (rowInRange(probes[from].row()) && rowInRange(probes[to - 1].row()));
     FilterType type = properties.filterType();
-    int[] chunks = null;
+    int[] chunks = s.chunks;
     if (type != FilterType.NONE) {
-      chunks = s.chunks;
-      filterIndex.findAll(probes, n, type == FilterType.ROW, chunks);
+      filterIndex.findAll(probes, from, to, type == FilterType.ROW, chunks);
     }
-    // Each probe's chunk, fetched once per run of probes in it, and the filter block the probe
-    // reads touched (BlockedBloomFilter.touch); then the probes, whose blocks are now cached.
-    FilterChunk[] filters = s.filters;
-    long touched = 0;
-    int fetchedIndex = -1;
-    FilterChunk fetched = null;
-    for (int i = 0; i < n; i++) {
-      FilterProbe probe = probes[i];
-      if (!allInRange && !rowInRange(probe.row())) {
+    int touched = 0;
+    int previous = -1;
+    for (int i = from; i < to; i++) {
+      if (!allInRange && !rowInRange(probes[i].row())) {
         admitted[i] = OUT_OF_RANGE;
         continue;
       }
       admitted[i] = SKIPPED;
-      if (chunks != null && chunks[i] >= 0) {
-        if (chunks[i] != fetchedIndex) {
-          fetched = chunkOrNull(chunks[i]);
-          fetchedIndex = chunks[i];
-        }
-        filters[i] = fetched;
-        if (fetched != null) {
-          touched += fetched.filter.touch(type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
-        }
+      if (type != FilterType.NONE && chunks[i] >= 0 && chunks[i] != previous) {
+        touched += this.chunks.touch(chunks[i]);
+        previous = chunks[i];
+      }
+    }
+    s.touched += touched;
+  }
+
+  /**
+   * The second part of {@link #admit} for the run {@link #findChunks} prepared: each chunk fetched
+   * once for its run of probes (into {@code s.filters}), and the filter block each probe will read
+   * touched ({@link dev.strata.bloom.BlockedBloomFilter#touch}) so that the misses of all of them
+   * are in flight before {@link #probeFilters} reads any.
+   */
+  private void touchFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
+      throws IOException {
+    FilterType type = properties.filterType();
+    if (type == FilterType.NONE) {
+      return;
+    }
+    int[] admitted = s.admitted;
+    int[] chunks = s.chunks;
+    FilterChunk[] filters = s.filters;
+    long touched = 0;
+    int fetchedIndex = -1;
+    FilterChunk fetched = null;
+    for (int i = from; i < to; i++) {
+      if (admitted[i] == OUT_OF_RANGE || chunks[i] < 0) {
+        continue;
+      }
+      if (chunks[i] != fetchedIndex) {
+        fetched = chunkOrNull(chunks[i]);
+        fetchedIndex = chunks[i];
+      }
+      filters[i] = fetched;
+      if (fetched != null) {
+        FilterProbe probe = probes[i];
+        touched += fetched.filter.touch(type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
       }
     }
     s.touched += (int) touched;
-    for (int i = 0; i < n; i++) {
+  }
+
+  /**
+   * The last part of {@link #admit} for the run {@link #touchFilters} prepared: each probe in
+   * range asks its chunk, and gets its admission in {@code s.admitted}. Counts the run's tables
+   * consulted and skipped once: an atomic add per probe would fence every probe's filter read.
+   */
+  private void probeFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
+      throws IOException {
+    int[] admitted = s.admitted;
+    int[] chunks = s.chunks;
+    FilterChunk[] filters = s.filters;
+    FilterType type = properties.filterType();
+    int consulted = 0;
+    int skipped = 0;
+    for (int i = from; i < to; i++) {
       if (admitted[i] == OUT_OF_RANGE) {
         continue;
       }
       FilterProbe probe = probes[i];
       boolean cellMaybe;
-      if (chunks == null) {
+      if (type == FilterType.NONE) {
         cellMaybe = true;
       } else if (chunks[i] < 0) {
         cellMaybe = false; // after the last chunk's last key: no filter key of the table is this one
@@ -1019,7 +1276,11 @@ public final class TableReader implements Closeable {
         filters[i] = null;
       }
       admitted[i] = admission(probe, cellMaybe);
+      consulted++;
+      skipped += admitted[i] == SKIPPED ? 1 : 0;
     }
+    counters.tablesAdmitted.add(consulted - skipped);
+    counters.tablesSkippedByFilter.add(skipped);
   }
 
   /**
@@ -1045,7 +1306,7 @@ public final class TableReader implements Closeable {
   /**
    * The range and filter checks of a Get: {@link #OUT_OF_RANGE}, {@link #SKIPPED}, or the bits of
    * what must be looked up. The caller counts the outcome; a batch shares the work ({@link
-   * #admitAll}).
+   * #touchFilters}).
    */
   private int admit(FilterProbe probe) throws IOException {
     if (!rowInRange(probe.row())) {

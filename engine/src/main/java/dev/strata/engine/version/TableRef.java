@@ -190,6 +190,32 @@ public final class TableRef {
     });
   }
 
+  /**
+   * {@link TableReader#getAll(TableReader[], int[], int, FilterProbe[], int, long, CellLookup[])}:
+   * tables {@code refs[0, n)} answer their runs of the probes together (the runs end at {@code
+   * ends[0, n)}), each table's reader leased for the call; damage becomes a CorruptionException.
+   * For the tables of one level below level 0, which are disjoint.
+   */
+  public static void getAll(TableRef[] refs, int[] ends, int n, FilterProbe[] probes, int count,
+      long snapshot, CellLookup[] out) throws IOException {
+    TableCache.Handle[] leases = new TableCache.Handle[n];
+    TableReader[] readers = new TableReader[n];
+    try {
+      for (int t = 0; t < n; t++) {
+        TableRef ref = refs[t];
+        leases[t] = ref.tables.acquire(ref.metadata.fileNumber(), ref.metadata.level() == 0);
+        readers[t] = leases[t].reader();
+      }
+      TableReader.getAll(readers, ends, n, probes, count, snapshot, out);
+    } catch (CorruptTableException e) {
+      throw translate(e);
+    } finally {
+      for (int t = 0; t < n && leases[t] != null; t++) {
+        refs[t].tables.release(leases[t]);
+      }
+    }
+  }
+
   /** See {@link TableReader#mayContain}. */
   public boolean mayContain(FilterProbe probe) throws IOException {
     return withReader(r -> r.mayContain(probe));

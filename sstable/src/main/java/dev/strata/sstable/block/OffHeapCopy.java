@@ -61,17 +61,26 @@ public final class OffHeapCopy {
       return null;
     }
     try {
-      int length = cached.length();
-      if (length > MAX_SCRATCH_BYTES) {
-        return copied(cached, length, file, fileOffset);
-      }
-      byte[] bytes = into.data.length >= length ? into.data : new byte[Math.max(length, 2 * into.data.length)];
-      cached.copyTo(bytes, 0);
-      into.reaim(bytes, length, file, fileOffset);
-      return into;
+      return copyInto(cached, into, file, fileOffset);
     } finally {
       cached.release();
     }
+  }
+
+  /**
+   * {@link #toHeapInto} of a block the caller holds a reference on ({@link OffHeapBlock#retain}),
+   * which it keeps: a batch takes its blocks' references first, reading one byte of each ({@link
+   * OffHeapBlock#get}), and copies them after.
+   */
+  public static Block copyInto(OffHeapBlock retained, Block into, Path file, long fileOffset) {
+    int length = retained.length();
+    if (length > MAX_SCRATCH_BYTES) {
+      return copied(retained, length, file, fileOffset);
+    }
+    byte[] bytes = into.data.length >= length ? into.data : new byte[Math.max(length, 2 * into.data.length)];
+    retained.copyTo(bytes, 0);
+    into.reaim(bytes, length, file, fileOffset);
+    return into;
   }
 
   /** A block for {@link #toHeapInto} to copy into, empty until then. */

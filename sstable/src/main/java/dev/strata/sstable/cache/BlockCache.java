@@ -78,13 +78,15 @@ public interface BlockCache {
   interface Entry {}
 
   /**
-   * {@link #getIfPresent(long, long, BlockKind)} of blocks {@code offsets[0, n)} of one file, into
-   * {@code out[0, n)} (null where absent). A cache may take each lookup's steps for all the blocks
-   * before any block's next step, so a batch's lookups wait for their cache misses together.
+   * {@link #getIfPresent(long, long, BlockKind)} of the blocks at {@code offsets[0, n)} of files
+   * {@code fileNumbers[0, n)} (a batch's blocks may lie in several tables of a level), into {@code
+   * out[0, n)} (null where absent). A cache may take each lookup's steps for all the blocks before
+   * any block's next step, so a batch's lookups wait for their cache misses together.
    */
-  default void getAllIfPresent(long fileNumber, long[] offsets, int n, BlockKind kind, CachedBlock[] out) {
+  default void getAllIfPresent(long[] fileNumbers, long[] offsets, int n, BlockKind kind,
+      CachedBlock[] out) {
     for (int k = 0; k < n; k++) {
-      out[k] = getIfPresent(fileNumber, offsets[k], kind);
+      out[k] = getIfPresent(fileNumbers[k], offsets[k], kind);
     }
   }
 
@@ -105,6 +107,16 @@ public interface BlockCache {
    */
   default <T extends CachedBlock> T blockOf(Entry entry, BlockKind kind) {
     return null;
+  }
+
+  /**
+   * Reads {@code entry} and the first fields of its block, counting nothing and changing nothing,
+   * and returns something computed from what it read (which the caller keeps, so the reads stay).
+   * A batch touches the entries of all the blocks it is about to take with {@link #blockOf} first,
+   * so that their cache misses wait together rather than one after the other.
+   */
+  default int touch(Entry entry) {
+    return 0;
   }
 
   /** A snapshot of the counters and the bytes held. */

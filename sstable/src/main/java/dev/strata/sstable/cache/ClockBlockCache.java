@@ -291,20 +291,21 @@ public final class ClockBlockCache implements BlockCache {
    * head of block k's chain. Allocates nothing.
    */
   @Override
-  public void getAllIfPresent(long fileNumber, long[] offsets, int n, BlockKind kind, CachedBlock[] out) {
+  public void getAllIfPresent(long[] fileNumbers, long[] offsets, int n, BlockKind kind,
+      CachedBlock[] out) {
     Objects.requireNonNull(kind, "kind");
-    Objects.checkFromIndexSize(0, n, Math.min(offsets.length, out.length));
+    Objects.checkFromIndexSize(0, n, Math.min(Math.min(fileNumbers.length, offsets.length), out.length));
     if (capacity == 0) {
       Arrays.fill(out, 0, n, null);
       return;
     }
     for (int k = 0; k < n; k++) {
-      long hash = BlockCacheKey.mixedHash(fileNumber, offsets[k]);
+      long hash = BlockCacheKey.mixedHash(fileNumbers[k], offsets[k]);
       out[k] = shardOf(hash).table.head(hash);
     }
     int hits = 0;
     for (int k = 0; k < n; k++) {
-      Node node = NodeTable.find((Node) out[k], fileNumber, offsets[k]);
+      Node node = NodeTable.find((Node) out[k], fileNumbers[k], offsets[k]);
       CachedBlock block = node == null ? null : node.block;
       if (block != null) {
         node.touch();
@@ -324,6 +325,12 @@ public final class ClockBlockCache implements BlockCache {
     long hash = key.mixedHash();
     Node n = shardOf(hash).table.get(key.fileNumber(), key.offset(), hash);
     return n == null || n.block == null ? null : n;
+  }
+
+  @Override
+  public int touch(Entry entry) {
+    CachedBlock block = ((Node) entry).block;
+    return block == null ? 0 : block.sizeBytes();
   }
 
   @Override

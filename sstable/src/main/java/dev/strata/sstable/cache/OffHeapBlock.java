@@ -101,8 +101,10 @@ public abstract sealed class OffHeapBlock implements CachedBlock permits Node {
   }
 
   /**
-   * The byte at {@code index}, read in place; the caller holds a reference. What a search in place
-   * would read through (no reader does yet: {@code OffHeapHitBenchmark} measures it against the copy).
+   * The byte at {@code index}, read in place; the caller holds a reference. A batch reads the first
+   * byte of each of its blocks before it copies any, so that their first cache and TLB misses wait
+   * together ({@code TableReader.getAll}); {@code OffHeapHitBenchmark} measures a search in place
+   * through it against the copy.
    */
   public final byte get(int index) {
     assert held() : "read without a reference";

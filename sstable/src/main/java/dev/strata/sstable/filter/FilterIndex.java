@@ -127,27 +127,27 @@ public final class FilterIndex {
   }
 
   /**
-   * {@code chunks[i] = find(row, column)} of the filter key of each of {@code probes[0, n)}, in
+   * {@code chunks[i] = find(row, column)} of the filter key of each of {@code probes[from, to)}, in
    * ascending order: (row, empty column) when {@code rowsOnly} (a {@code ROW} filter), else (row,
    * column). Each key's chunk is sought from the previous key's on, by galloping: one comparison
    * when the key lies in the same chunk, about 2 log2(d) when it lies d chunks further (a binary
    * search over the chunks left would cost log2 of all of them for every key). Each key's head is
    * taken once.
    */
-  public void findAll(FilterProbe[] probes, int n, boolean rowsOnly, int[] chunks) {
-    if (n == 0) {
+  public void findAll(FilterProbe[] probes, int from, int to, boolean rowsOnly, int[] chunks) {
+    if (from == to) {
       return;
     }
     // The rows ascend: when the first and the last start with the shared prefix, all do, and
     // their heads compare without checking it again.
-    boolean allShare = sideOfShared(probes[0].row()) == 0 && sideOfShared(probes[n - 1].row()) == 0;
+    boolean allShare = sideOfShared(probes[from].row()) == 0 && sideOfShared(probes[to - 1].row()) == 0;
     int chunk = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < to; i++) {
       byte[] row = probes[i].row();
       byte[] column = column(probes[i], rowsOnly);
       chunk = allShare ? gallop(row, head(row), column, chunk) : find(row, column, chunk);
       if (chunk < 0) {
-        Arrays.fill(chunks, i, n, -1); // this key and every later one sort after the last chunk
+        Arrays.fill(chunks, i, to, -1); // this key and every later one sort after the last chunk
         return;
       }
       chunks[i] = chunk;

@@ -61,22 +61,25 @@ final class ClockBlockCacheTest {
     for (long off = 0; off < 200; off += 2) {
       held.add(get(cache, off, BlockKind.DATA, 10));
     }
-    long[] offsets = {0, 1, 2, 198, 199, 400, 2, 100, 7};
+    long[] offsets = {0, 1, 2, 198, 199, 400, 2, 100, 7, 4};
+    long[] files = {1, 1, 1, 1, 1, 1, 1, 1, 1, 2}; // the last: another file's block at offset 4
+    CachedBlock otherFiles = cache.getOrLoad(new BlockCacheKey(2, 4), BlockKind.DATA, () -> new Blob(10));
     CachedBlock[] out = new CachedBlock[offsets.length + 1];
     out[offsets.length] = held.get(0); // past n: left alone
     CacheStats.Counts before = cache.stats().data();
-    cache.getAllIfPresent(1, offsets, offsets.length, BlockKind.DATA, out);
+    cache.getAllIfPresent(files, offsets, offsets.length, BlockKind.DATA, out);
     int hits = 0;
     for (int k = 0; k < offsets.length; k++) {
-      Blob expected = offsets[k] < 200 && offsets[k] % 2 == 0 ? held.get((int) offsets[k] / 2) : null;
+      CachedBlock expected = files[k] == 2 ? otherFiles
+          : offsets[k] < 200 && offsets[k] % 2 == 0 ? held.get((int) offsets[k] / 2) : null;
       assertSame(expected, out[k], "offset " + offsets[k]);
       hits += expected != null ? 1 : 0;
     }
     assertSame(held.get(0), out[offsets.length]);
     assertEquals(new CacheStats.Counts(before.hits() + hits, before.misses(), 0), cache.stats().data());
-    cache.getAllIfPresent(2, offsets, 3, BlockKind.DATA, out);
+    cache.getAllIfPresent(new long[] {2, 2, 2}, offsets, 3, BlockKind.DATA, out);
     assertNull(out[0], "another file's blocks");
-    new ClockBlockCache(0, 1).getAllIfPresent(1, offsets, 2, BlockKind.DATA, out);
+    new ClockBlockCache(0, 1).getAllIfPresent(files, offsets, 2, BlockKind.DATA, out);
     assertNull(out[1], "capacity 0");
   }
 

@@ -6,6 +6,7 @@ import static org.quicktheories.QuickTheory.qt;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.key.KeyCodec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -99,9 +100,16 @@ final class FilterIndexProperties {
           for (int i = 0; i < probes.length; i++) {
             probes[i] = FilterProbe.of(row(sorted.get(i)), column(sorted.get(i)));
           }
-          int[] chunks = new int[probes.length];
-          index.findAll(probes, probes.length, rowsOnly, chunks);
-          for (int i = 0; i < probes.length; i++) {
+          // A run inside the arrays, as a table of a level takes its run of the batch's probes.
+          int from = probes.length / 3;
+          int[] chunks = new int[probes.length + 1];
+          Arrays.fill(chunks, 12345);
+          index.findAll(probes, from, probes.length, rowsOnly, chunks);
+          for (int i = 0; i < from; i++) {
+            assertEquals(12345, chunks[i], "before the run: left alone");
+          }
+          assertEquals(12345, chunks[probes.length], "past the run: left alone");
+          for (int i = from; i < probes.length; i++) {
             byte[] column = rowsOnly ? new byte[0] : probes[i].column();
             assertEquals(index.find(probes[i].row(), column), chunks[i], "probe " + i);
           }
