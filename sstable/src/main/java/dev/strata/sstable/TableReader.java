@@ -86,14 +86,14 @@ public final class TableReader implements Closeable {
   private static final ThreadLocal<Lookup> LOOKUPS = ThreadLocal.withInitial(Lookup::new);
 
   private final Path path;
-  private final long fileNumber;
+  final long fileNumber;
   private final TableFile channel;
   private final TableReadOptions readOptions;
   private final long fileSize;
   private final Footer footer;
   private final TableProperties properties;
-  private final BlockCache cache;
-  private final ReadCounters counters;
+  final BlockCache cache;
+  final ReadCounters counters;
   private final FilterIndex filterIndex;
   private final BlockCacheKey indexKey;
   /**
@@ -440,9 +440,9 @@ public final class TableReader implements Closeable {
   /** {@link #find}: an index block has entries between its restart points; use a cursor. */
   private static final int IN_PLACE_UNSUPPORTED = -1;
   /** {@link #finishLookup}: the filter excluded the cell; only a row tombstone was sought. */
-  private static final int NOT_SEARCHED = -2;
+  static final int NOT_SEARCHED = -2;
   /** {@link #locate}: the position names the data block where the search starts. */
-  private static final int LOCATED = -3;
+  static final int LOCATED = -3;
 
   /**
    * Runs {@code search} through the index (the top level, then one partition; or the one index
@@ -510,7 +510,7 @@ public final class TableReader implements Closeable {
    * next partition: {@link #LOCATED}, or {@link PointSearch#ABSENT} past the table's last, or
    * {@link #IN_PLACE_UNSUPPORTED}.
    */
-  private int skipEndedPartitions(Position at) throws IOException {
+  int skipEndedPartitions(Position at) throws IOException {
     while (at.entry == at.index.restartCount) {
       if (topIndex == null || ++at.top == topIndex.restartCount) {
         return PointSearch.ABSENT;
@@ -558,7 +558,7 @@ public final class TableReader implements Closeable {
    * off-heap block into scratch ({@code scratch}): it copies out its value before the next block.
    * A batch holds its blocks across probes, so it takes its own copies.
    */
-  private Block dataBlock(Position at, boolean scratch) throws IOException {
+  Block dataBlock(Position at, boolean scratch) throws IOException {
     return blockAt(at.index, PointSearch.restartValueOffset(at.index, at.entry), null,
         BlockKind.DATA, BlockType.DATA, "data block", scratch);
   }
@@ -568,7 +568,7 @@ public final class TableReader implements Closeable {
    * of index block {@code index}. After a search, every entry before it sorts below that search's
    * target, so the search of a larger target (a batch's next key) may start there.
    */
-  private static final class Position {
+  static final class Position {
     int top;
     /** The index block (partition) the search chose; null before the first. */
     Block index;
@@ -587,7 +587,7 @@ public final class TableReader implements Closeable {
    * starts no other, so one per thread serves them all and a Get allocates none. A batch keeps
    * its per-probe arrays here too ({@link BatchScratch}), grown to the largest batch seen.
    */
-  private static final class Lookup {
+  static final class Lookup {
     final PointSearch search = new PointSearch();
     final Position at = new Position();
     BatchScratch batch = new BatchScratch(0);
@@ -692,95 +692,32 @@ public final class TableReader implements Closeable {
     lookup.oneTable[0] = this;
     lookup.oneEnd[0] = count;
     try {
-      getAll(lookup.oneTable, lookup.oneEnd, 1, probes, count, snapshot, out);
+      TableBatch.getAll(lookup.oneTable, lookup.oneEnd, 1, probes, count, snapshot, out);
     } finally {
       lookup.oneTable[0] = null;
     }
   }
 
   /**
-   * {@link #getAll} for several tables at once, one run of the probes each: {@code readers[t]}
+   * {@link #getAll(FilterProbe[], int, long, CellLookup[])} for several tables at once, one run of the probes each: {@code readers[t]}
    * answers {@code probes[ends[t - 1], ends[t])} (from 0 for the first; the last ends at {@code
    * count}), each run in (row, column) order, into the holders at the same indices of {@code out}.
    * Meant for the tables of a level below level 0, which are disjoint, so each key has one table to
    * ask. The readers must share one block cache.
    *
-   * <p>Each stage of {@link #getAll} runs for every table's run before the next stage begins, so
+   * <p>Each stage ({@link TableBatch}) runs for every table's run before the next stage begins, so
    * the cache misses of the whole batch are in flight together, not only those of one table's
    * run: a batch of 64 random keys among 20 million hands each of the last level's 28 tables two
    * or three keys, and a table's stages alone would wait for two or three misses at a time.
    */
   public static void getAll(TableReader[] readers, int[] ends, int tables, FilterProbe[] probes,
       int count, long snapshot, CellLookup[] out) throws IOException {
-    Objects.requireNonNull(readers, "readers");
-    Objects.requireNonNull(ends, "ends");
-    Objects.requireNonNull(probes, "probes");
-    Objects.requireNonNull(out, "out");
-    Objects.checkFromIndexSize(0, tables, Math.min(readers.length, ends.length));
-    Objects.checkFromIndexSize(0, count, Math.min(probes.length, out.length));
-    checkSnapshot(snapshot);
-    checkRuns(readers, ends, tables, probes, count);
-    Lookup lookup = LOOKUPS.get();
-    BatchScratch s = lookup.batch(count);
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      readers[t].findChunks(probes, from, ends[t], s);
-    }
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      readers[t].touchFilters(probes, from, ends[t], s);
-    }
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      readers[t].probeFilters(probes, from, ends[t], s);
-    }
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      readers[t].findPartitions(probes, from, ends[t], snapshot, s, lookup.search);
-    }
-    int searched = 0;
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      searched = readers[t].locateIndexBlocks(probes, from, ends[t], snapshot, s, t, lookup, searched);
-    }
-    searchEntriesTogether(probes, snapshot, s, searched, lookup.search);
-    Position at = lookup.at;
-    int located = 0;
-    for (int k = 0; k < searched; k++) { // slot located <= k: each slot is read before rewritten
-      int i = s.probe[k];
-      int t = s.table[k];
-      s.moveTo(k, at);
-      int r = readers[t].skipEndedPartitions(at);
-      if (r == LOCATED) {
-        s.keep(located++, t, i, at);
-      } else {
-        s.cell[i] = r;
-      }
-    }
-    fetchDataBlocks(readers, s, located, at);
-    touchBlocks(probes, snapshot, s, located, lookup.search);
-    for (int t = 0, from = 0, k = 0; t < tables; from = ends[t++]) {
-      k = readers[t].scanAll(probes, from, ends[t], snapshot, lookup, out, k, located);
-    }
-    s.release(located);
+    TableBatch.getAll(readers, ends, tables, probes, count, snapshot, out);
   }
 
-  /** Checks {@link #getAll(TableReader[], int[], int, FilterProbe[], int, long, CellLookup[])}'s runs. */
-  private static void checkRuns(TableReader[] readers, int[] ends, int tables, FilterProbe[] probes,
-      int count) {
-    int from = 0;
-    for (int t = 0; t < tables; t++) {
-      readers[t].checkOpen();
-      if (readers[t].cache != readers[0].cache) {
-        throw new IllegalArgumentException("the tables of a batch must share one cache");
-      }
-      if (ends[t] < from || ends[t] > count) {
-        throw new IllegalArgumentException("run " + t + " ends at " + ends[t] + ", outside ["
-            + from + ", " + count + "]");
-      }
-      for (int i = from + 1; i < ends[t]; i++) {
-        assert inOrder(probes[i - 1], probes[i]) : "probes out of order at " + i;
-      }
-      from = ends[t];
-    }
-    if (from != count) {
-      throw new IllegalArgumentException("the runs end at " + from + ", not at " + count);
-    }
+  /** This thread's lookup state. */
+  static Lookup lookup() {
+    return LOOKUPS.get();
   }
 
   /**
@@ -792,7 +729,7 @@ public final class TableReader implements Closeable {
    * that the misses of every table's partitions are in flight together before {@link
    * #locateIndexBlocks} takes them.
    */
-  private void findPartitions(FilterProbe[] probes, int from, int to, long snapshot, BatchScratch s,
+  void findPartitions(FilterProbe[] probes, int from, int to, long snapshot, BatchScratch s,
       PointSearch search) {
     int[] admitted = s.admitted;
     boolean lockStep = searchesInLockStep();
@@ -826,7 +763,7 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * Whether the batch searches this table's index in lock step ({@link #searchEntriesTogether}):
+   * Whether the batch searches this table's index in lock step ({@link TableBatch#searchEntriesTogether}):
    * when it has a top level of {@link #LOCK_STEP_PARTITIONS} partitions or more whose entries are
    * all restart points.
    */
@@ -844,7 +781,7 @@ public final class TableReader implements Closeable {
    * starting where the previous one's ended ({@link Position}). A probe whose search ended in the
    * index gets its answer in {@code s.cell}.
    */
-  private int locateIndexBlocks(FilterProbe[] probes, int from, int to, long snapshot,
+  int locateIndexBlocks(FilterProbe[] probes, int from, int to, long snapshot,
       BatchScratch s, int table, Lookup lookup, int searched) throws IOException {
     int[] admitted = s.admitted;
     PointSearch search = lookup.search;
@@ -874,8 +811,8 @@ public final class TableReader implements Closeable {
     return searched;
   }
 
-  /** A batch slot's index entry that {@link #searchEntriesTogether} is yet to find. */
-  private static final int UNSEARCHED = -1;
+  /** A batch slot's index entry that {@link TableBatch#searchEntriesTogether} is yet to find. */
+  static final int UNSEARCHED = -1;
 
   /**
    * The fewest index partitions for which {@link #locateIndexBlocks} leaves the entry search to the
@@ -887,136 +824,11 @@ public final class TableReader implements Closeable {
   private static final int LOCK_STEP_PARTITIONS = 64;
 
   /**
-   * {@code s.entry[k] = firstRestartAtOrAfter(s.index[k])} for the target of each probe {@code
-   * s.probe[k]}, {@code k < count}, whose entry is {@link #UNSEARCHED}, by binary searches in lock
-   * step: every search's next entry is touched ({@link Block#touchRestartKey}) before any is
-   * compared. One binary search is a chain of dependent reads, each of which may miss the
-   * processor's caches; the touches of one step depend on nothing of the same step, so the misses
-   * of all the batch's searches, in all its tables, are in flight together.
-   */
-  private static void searchEntriesTogether(FilterProbe[] probes, long snapshot, BatchScratch s,
-      int count, PointSearch search) {
-    int[] lo = s.entry;
-    int[] hi = s.hi;
-    for (int k = 0; k < count; k++) {
-      if (lo[k] == UNSEARCHED) {
-        lo[k] = 0;
-        hi[k] = s.index[k].restartCount;
-      } else {
-        hi[k] = lo[k]; // located already
-      }
-    }
-    int touched = 0;
-    for (boolean more = count > 0; more; ) {
-      for (int k = 0; k < count; k++) {
-        if (lo[k] < hi[k]) {
-          touched += s.index[k].touchRestartKey((lo[k] + hi[k]) >>> 1);
-        }
-      }
-      more = false;
-      for (int k = 0; k < count; k++) {
-        if (lo[k] < hi[k]) {
-          int mid = (lo[k] + hi[k]) >>> 1;
-          FilterProbe p = probes[s.probe[k]];
-          if (search.target(p.row(), p.column(), snapshot).compareRestartKey(s.index[k], mid) > 0) {
-            lo[k] = mid + 1;
-          } else {
-            hi[k] = mid;
-          }
-          more |= lo[k] < hi[k];
-        }
-      }
-    }
-    s.touched += touched;
-  }
-
-  /**
-   * The data blocks of the located probes {@code s.probe[0, located)} into {@code s.data}, each
-   * fetched once for the probes in it: the cache looks them all up together, whichever tables
-   * they lie in ({@link BlockCache#getAllIfPresent}, so their misses in the processor's caches
-   * overlap), then the blocks it lacks are loaded one by one. {@code at} is scratch.
-   */
-  private static void fetchDataBlocks(TableReader[] readers, BatchScratch s, int located,
-      Position at) throws IOException {
-    int blocks = 0;
-    for (int k = 0; k < located; k++) {
-      if (!sameBlockAsPrevious(s, k)) {
-        s.files[blocks] = readers[s.table[k]].fileNumber;
-        s.offsets[blocks++] =
-            Bytes.getU64(s.index[k].data, PointSearch.restartValueOffset(s.index[k], s.entry[k]));
-      }
-    }
-    if (blocks == 0) {
-      return;
-    }
-    readers[0].cache.getAllIfPresent(s.files, s.offsets, blocks, BlockKind.DATA, s.cached);
-    retainOffHeap(s, blocks);
-    try {
-      int hits = 0; // of the table of the slot before
-      for (int k = 0, b = -1; k < located; k++) {
-        if (k > 0 && s.table[k] != s.table[k - 1]) {
-          readers[s.table[k - 1]].counters.countDataHits(hits);
-          hits = 0;
-        }
-        if (sameBlockAsPrevious(s, k)) {
-          s.data[k] = s.data[k - 1]; // keys in one data block fetch it once
-          continue;
-        }
-        b++;
-        TableReader reader = readers[s.table[k]];
-        Block block = reader.onHeapInto(s, b);
-        if (block != null) {
-          hits++;
-        } else { // absent, or released off the heap since: through the cache's loader
-          s.moveTo(k, at);
-          block = reader.dataBlock(at, false);
-        }
-        s.data[k] = block;
-      }
-      readers[s.table[located - 1]].counters.countDataHits(hits);
-    } finally {
-      releaseOffHeap(s, blocks);
-    }
-  }
-
-  /**
-   * Takes a reference on each off-heap block in {@code s.cached[0, blocks)} and reads its first
-   * byte, or drops it (null: a miss) when the cache released it meanwhile. The blocks are about
-   * 4 KiB each at random places in gigabytes of slabs, so the first read of each misses the
-   * processor's caches and its TLB; reading every block's first byte before copying any puts those
-   * misses in flight together (64 random 4 KiB blocks of 3 GiB of direct buffers: 315-340 ns a
-   * block copied against 495-525 without; see the README's "Batched Gets").
-   */
-  private static void retainOffHeap(BatchScratch s, int blocks) {
-    int touched = 0;
-    for (int b = 0; b < blocks; b++) {
-      if (s.cached[b] instanceof OffHeapBlock o) {
-        if (o.retain()) {
-          touched += o.get(0);
-        } else {
-          s.cached[b] = null;
-        }
-      }
-    }
-    s.touched += touched;
-  }
-
-  /** Drops what {@code s.cached[0, blocks)} still holds, and the references on off-heap blocks. */
-  private static void releaseOffHeap(BatchScratch s, int blocks) {
-    for (int b = 0; b < blocks; b++) {
-      if (s.cached[b] instanceof OffHeapBlock o) {
-        o.release();
-      }
-      s.cached[b] = null;
-    }
-  }
-
-  /**
    * The batch's distinct data block {@code b} as the cache holds it ({@code s.cached[b]}, an
-   * off-heap one retained by {@link #retainOffHeap}) on the heap: itself, or copied into the
+   * off-heap one retained by {@link TableBatch#retainOffHeap}) on the heap: itself, or copied into the
    * batch's reusable block {@code b}, its reference then dropped. Null when the cache lacked it.
    */
-  private Block onHeapInto(BatchScratch s, int b) {
+  Block onHeapInto(BatchScratch s, int b) {
     CachedBlock cached = s.cached[b];
     if (!(cached instanceof OffHeapBlock o)) {
       s.cached[b] = null;
@@ -1031,41 +843,12 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * Whether located probe {@code k} lies in the data block of probe {@code k - 1} (an index block
-   * belongs to one table, so the same one means the same table).
-   */
-  private static boolean sameBlockAsPrevious(BatchScratch s, int k) {
-    return k > 0 && s.index[k] == s.index[k - 1] && s.entry[k] == s.entry[k - 1];
-  }
-
-  /**
-   * Touches the located probes' data blocks' restart points, then finds each probe's restart
-   * interval ({@link PointSearch#interval}, into {@code s.interval}) and touches it: see {@link
-   * #getAll}'s last stage.
-   */
-  private static void touchBlocks(FilterProbe[] probes, long snapshot, BatchScratch s, int located,
-      PointSearch search) {
-    int touched = 0;
-    for (int k = 0; k < located; k++) {
-      if (k == 0 || s.data[k] != s.data[k - 1]) {
-        touched += s.data[k].touchRestarts();
-      }
-    }
-    for (int k = 0; k < located; k++) {
-      int i = s.probe[k];
-      s.interval[k] = search.target(probes[i].row(), probes[i].column(), snapshot).interval(s.data[k]);
-      touched += PointSearch.touch(s.data[k], s.interval[k]);
-    }
-    s.touched += touched;
-  }
-
-  /**
    * The last stage of {@link #getAll} for this table's run {@code probes[from, to)}: each located
    * probe's cell scanned from its interval, then every admitted probe's lookup finished ({@link
    * #finishLookup}) into {@code out}. {@code k} is the slot of the run's first located probe;
    * returns the next run's.
    */
-  private int scanAll(FilterProbe[] probes, int from, int to, long snapshot, Lookup lookup,
+  int scanAll(FilterProbe[] probes, int from, int to, long snapshot, Lookup lookup,
       CellLookup[] out, int k, int located) throws IOException {
     BatchScratch s = lookup.batch;
     PointSearch search = lookup.search;
@@ -1090,96 +873,6 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * A batch's per-probe arrays ({@link #getAll}), one set per thread ({@link Lookup}), reused by
-   * every batch and every table. Per-probe arrays are indexed as the batch's probes are; slots
-   * {@code [0, located)} are the probes located in the index, in the batch's order, each with its
-   * table, position, data block and restart interval at the same index.
-   */
-  private static final class BatchScratch {
-    final int[] admitted;
-    final int[] chunks;
-    /** Each probe's filter chunk, between {@link #touchFilters} and {@link #probeFilters}. */
-    final FilterChunk[] filters;
-    /** Each probe's cell search's answer when it ended in the index, else {@link #NOT_SEARCHED}. */
-    final int[] cell;
-    /** Each probe's index partition between {@link #findPartitions} and {@link #locateIndexBlocks}. */
-    final int[] partition;
-    final int[] probe;
-    /** Each slot's table: its reader's index in the batch's readers. */
-    final int[] table;
-    final int[] top;
-    final Block[] index;
-    final int[] entry;
-    /** The upper bounds of the lock-step searches ({@link #searchEntriesTogether}). */
-    final int[] hi;
-    final Block[] data;
-    /** The files and offsets of the distinct data blocks, and what the cache holds for each. */
-    final long[] files;
-    final long[] offsets;
-    final CachedBlock[] cached;
-    final long[] interval;
-    /**
-     * What the distinct data blocks held off the heap are copied into, one each ({@link
-     * #fetchDataBlocks}): kept by the thread, made when first needed.
-     */
-    private final Block[] copies;
-    /** The sum of the bytes touched, kept so the compiler keeps the reads ({@link Block#touch}). */
-    int touched;
-
-    BatchScratch(int n) {
-      admitted = new int[n];
-      chunks = new int[n];
-      filters = new FilterChunk[n];
-      cell = new int[n];
-      partition = new int[n];
-      probe = new int[n];
-      table = new int[n];
-      top = new int[n];
-      index = new Block[n];
-      entry = new int[n];
-      hi = new int[n];
-      data = new Block[n];
-      files = new long[n];
-      offsets = new long[n];
-      cached = new CachedBlock[n];
-      interval = new long[n];
-      copies = new Block[n];
-    }
-
-    /** The reusable block for the batch's distinct data block {@code b}. */
-    Block copy(int b) {
-      Block c = copies[b];
-      if (c == null) {
-        c = OffHeapCopy.reusableBlock();
-        copies[b] = c;
-      }
-      return c;
-    }
-
-    /** Keeps probe {@code probe} of table {@code table}, at position {@code at}, in slot {@code k}. */
-    void keep(int k, int table, int probe, Position at) {
-      this.probe[k] = probe;
-      this.table[k] = table;
-      top[k] = at.top;
-      index[k] = at.index;
-      entry[k] = at.entry;
-    }
-
-    /** Moves {@code at} to the position kept in slot {@code k}. */
-    void moveTo(int k, Position at) {
-      at.top = top[k];
-      at.index = index[k];
-      at.entry = entry[k];
-    }
-
-    /** Drops the batch's blocks, so a thread's scratch does not keep them from the collector. */
-    void release(int located) {
-      Arrays.fill(index, 0, located, null);
-      Arrays.fill(data, 0, located, null);
-    }
-  }
-
-  /**
    * The first part of {@link #admit} for this table's run {@code probes[from, to)}, ascending,
    * into {@code s.admitted} ({@link #OUT_OF_RANGE} or, for now, {@link #SKIPPED}) and {@code
    * s.chunks}: the row range is checked on the run's first and last probe (every probe between
@@ -1188,7 +881,7 @@ public final class TableReader implements Closeable {
    * KeptEntries#touch}), so that the misses of every table's chunks are in flight together before
    * {@link #touchFilters} takes them.
    */
-  private void findChunks(FilterProbe[] probes, int from, int to, BatchScratch s) {
+  void findChunks(FilterProbe[] probes, int from, int to, BatchScratch s) {
     int[] admitted = s.admitted;
     boolean allInRange = from == to
         || (rowInRange(probes[from].row()) && rowInRange(probes[to - 1].row()));
@@ -1219,7 +912,7 @@ public final class TableReader implements Closeable {
    * touched ({@link dev.strata.bloom.BlockedBloomFilter#touch}) so that the misses of all of them
    * are in flight before {@link #probeFilters} reads any.
    */
-  private void touchFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
+  void touchFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
       throws IOException {
     FilterType type = properties.filterType();
     if (type == FilterType.NONE) {
@@ -1253,7 +946,7 @@ public final class TableReader implements Closeable {
    * range asks its chunk, and gets its admission in {@code s.admitted}. Counts the run's tables
    * consulted and skipped once: an atomic add per probe would fence every probe's filter read.
    */
-  private void probeFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
+  void probeFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
       throws IOException {
     int[] admitted = s.admitted;
     int[] chunks = s.chunks;
@@ -1361,7 +1054,7 @@ public final class TableReader implements Closeable {
     }
   }
 
-  private static boolean inOrder(FilterProbe a, FilterProbe b) {
+  static boolean inOrder(FilterProbe a, FilterProbe b) {
     int c = UnsignedBytes.compare(a.row(), b.row());
     return c < 0 || c == 0 && UnsignedBytes.compare(a.column(), b.column()) <= 0;
   }
@@ -1676,13 +1369,13 @@ public final class TableReader implements Closeable {
     }
   }
 
-  private static void checkSnapshot(long snapshot) {
+  static void checkSnapshot(long snapshot) {
     if (snapshot < 0 || snapshot > InternalKey.MAX_SEQUENCE) {
       throw new IllegalArgumentException("snapshot must be in [0, MAX_SEQUENCE]: " + snapshot);
     }
   }
 
-  private void checkOpen() {
+  void checkOpen() {
     if (closed) {
       throw new IllegalStateException("closed: " + this);
     }

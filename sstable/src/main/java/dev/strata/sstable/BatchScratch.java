@@ -1,0 +1,97 @@
+package dev.strata.sstable;
+
+import dev.strata.sstable.block.Block;
+import dev.strata.sstable.block.OffHeapCopy;
+import dev.strata.sstable.cache.CachedBlock;
+import dev.strata.sstable.filter.FilterChunk;
+import java.util.Arrays;
+
+/**
+ * A batch's per-probe arrays ({@link TableBatch#getAll}), one set per thread ({@link TableReader.Lookup}), reused by
+ * every batch and every table. Per-probe arrays are indexed as the batch's probes are; slots
+ * {@code [0, located)} are the probes located in the index, in the batch's order, each with its
+ * table, position, data block and restart interval at the same index.
+ */
+final class BatchScratch {
+  final int[] admitted;
+  final int[] chunks;
+  /** Each probe's filter chunk, between {@link TableReader#touchFilters} and {@link TableReader#probeFilters}. */
+  final FilterChunk[] filters;
+  /** Each probe's cell search's answer when it ended in the index, else {@link TableReader#NOT_SEARCHED}. */
+  final int[] cell;
+  /** Each probe's index partition between {@link TableReader#findPartitions} and {@link TableReader#locateIndexBlocks}. */
+  final int[] partition;
+  final int[] probe;
+  /** Each slot's table: its reader's index in the batch's readers. */
+  final int[] table;
+  final int[] top;
+  final Block[] index;
+  final int[] entry;
+  /** The upper bounds of the lock-step searches ({@link TableBatch#searchEntriesTogether}). */
+  final int[] hi;
+  final Block[] data;
+  /** The files and offsets of the distinct data blocks, and what the cache holds for each. */
+  final long[] files;
+  final long[] offsets;
+  final CachedBlock[] cached;
+  final long[] interval;
+  /**
+   * What the distinct data blocks held off the heap are copied into, one each ({@link
+   * #fetchDataBlocks}): kept by the thread, made when first needed.
+   */
+  private final Block[] copies;
+  /** The sum of the bytes touched, kept so the compiler keeps the reads ({@link Block#touch}). */
+  int touched;
+
+  BatchScratch(int n) {
+    admitted = new int[n];
+    chunks = new int[n];
+    filters = new FilterChunk[n];
+    cell = new int[n];
+    partition = new int[n];
+    probe = new int[n];
+    table = new int[n];
+    top = new int[n];
+    index = new Block[n];
+    entry = new int[n];
+    hi = new int[n];
+    data = new Block[n];
+    files = new long[n];
+    offsets = new long[n];
+    cached = new CachedBlock[n];
+    interval = new long[n];
+    copies = new Block[n];
+  }
+
+  /** The reusable block for the batch's distinct data block {@code b}. */
+  Block copy(int b) {
+    Block c = copies[b];
+    if (c == null) {
+      c = OffHeapCopy.reusableBlock();
+      copies[b] = c;
+    }
+    return c;
+  }
+
+  /** Keeps probe {@code probe} of table {@code table}, at position {@code at}, in slot {@code k}. */
+  void keep(int k, int table, int probe, TableReader.Position at) {
+    this.probe[k] = probe;
+    this.table[k] = table;
+    top[k] = at.top;
+    index[k] = at.index;
+    entry[k] = at.entry;
+  }
+
+  /** Moves {@code at} to the position kept in slot {@code k}. */
+  void moveTo(int k, TableReader.Position at) {
+    at.top = top[k];
+    at.index = index[k];
+    at.entry = entry[k];
+  }
+
+  /** Drops the batch's blocks, so a thread's scratch does not keep them from the collector. */
+  void release(int located) {
+    Arrays.fill(index, 0, located, null);
+    Arrays.fill(data, 0, located, null);
+  }
+}
