@@ -42,6 +42,15 @@ final class BatchScratch {
   private final Block[] copies;
   /** The sum of the bytes touched, kept so the compiler keeps the reads ({@link Block#touch}). */
   int touched;
+  /**
+   * Counts waiting to be added to {@code counting}: the batch adds them once per run of tables
+   * that share one {@link ReadCounters} (an engine's tables all share one), not per table, where
+   * its atomic adds were 2-4 % of a batch at 20M keys ({@link #count}, {@link #flushCounts}).
+   */
+  private ReadCounters counting;
+  private long tablesAdmitted;
+  private long tablesSkipped;
+  private long dataHits;
 
   BatchScratch(int n) {
     admitted = new int[n];
@@ -87,6 +96,37 @@ final class BatchScratch {
     at.top = top[k];
     at.index = index[k];
     at.entry = entry[k];
+  }
+
+  /** Counts a table's admitted and skipped probes and data block hits towards {@code counters}. */
+  void count(ReadCounters counters, long admitted, long skipped, long hits) {
+    if (counters != counting) {
+      flushCounts();
+      counting = counters;
+    }
+    tablesAdmitted += admitted;
+    tablesSkipped += skipped;
+    dataHits += hits;
+  }
+
+  /** Adds the counts waiting to their counters. */
+  void flushCounts() {
+    if (counting == null) {
+      return;
+    }
+    if (tablesAdmitted != 0) {
+      counting.tablesAdmitted.add(tablesAdmitted);
+    }
+    if (tablesSkipped != 0) {
+      counting.tablesSkippedByFilter.add(tablesSkipped);
+    }
+    if (dataHits != 0) {
+      counting.dataBlockCacheHits.add(dataHits);
+    }
+    counting = null;
+    tablesAdmitted = 0;
+    tablesSkipped = 0;
+    dataHits = 0;
   }
 
   /** Drops the batch's blocks, so a thread's scratch does not keep them from the collector. */

@@ -77,10 +77,6 @@ public final class ReadCounters {
     bytesRead.add(bytes);
   }
 
-  /** Counts {@code n} blocks of data served by the cache (a batch's, counted together). */
-  void countDataHits(int n) {
-    dataBlockCacheHits.add(n);
-  }
 
   /** Counts one block of {@code kind} served by the cache. */
   void countHit(BlockKind kind) {

@@ -37,42 +37,47 @@ final class TableBatch {
     checkRuns(readers, ends, tables, probes, count);
     TableReader.Lookup lookup = TableReader.lookup();
     BatchScratch s = lookup.batch(count);
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      readers[t].findChunks(probes, from, ends[t], s);
-    }
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      readers[t].touchFilters(probes, from, ends[t], s);
-    }
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      readers[t].probeFilters(probes, from, ends[t], s);
-    }
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      readers[t].findPartitions(probes, from, ends[t], snapshot, s, lookup.search);
-    }
-    int searched = 0;
-    for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-      searched = readers[t].locateIndexBlocks(probes, from, ends[t], snapshot, s, t, lookup, searched);
-    }
-    searchEntriesTogether(probes, snapshot, s, searched, lookup.search);
-    TableReader.Position at = lookup.at;
     int located = 0;
-    for (int k = 0; k < searched; k++) { // slot located <= k: each slot is read before rewritten
-      int i = s.probe[k];
-      int t = s.table[k];
-      s.moveTo(k, at);
-      int r = readers[t].skipEndedPartitions(at);
-      if (r == TableReader.LOCATED) {
-        s.keep(located++, t, i, at);
-      } else {
-        s.cell[i] = r;
+    try {
+      for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+        readers[t].findChunks(probes, from, ends[t], s);
       }
+      for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+        readers[t].touchFilters(probes, from, ends[t], s);
+      }
+      for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+        readers[t].probeFilters(probes, from, ends[t], s);
+      }
+      for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+        readers[t].findPartitions(probes, from, ends[t], snapshot, s, lookup.search);
+      }
+      int searched = 0;
+      for (int t = 0, from = 0; t < tables; from = ends[t++]) {
+        searched = readers[t].locateIndexBlocks(probes, from, ends[t], snapshot, s, t, lookup, searched);
+      }
+      searchEntriesTogether(probes, snapshot, s, searched, lookup.search);
+      TableReader.Position at = lookup.at;
+      located = 0;
+      for (int k = 0; k < searched; k++) { // slot located <= k: each slot is read before rewritten
+        int i = s.probe[k];
+        int t = s.table[k];
+        s.moveTo(k, at);
+        int r = readers[t].skipEndedPartitions(at);
+        if (r == TableReader.LOCATED) {
+          s.keep(located++, t, i, at);
+        } else {
+          s.cell[i] = r;
+        }
+      }
+      fetchDataBlocks(readers, s, located, at);
+      touchBlocks(probes, snapshot, s, located, lookup.search);
+      for (int t = 0, from = 0, k = 0; t < tables; from = ends[t++]) {
+        k = readers[t].scanAll(probes, from, ends[t], snapshot, lookup, out, k, located);
+      }
+    } finally {
+      s.flushCounts(); // the batch's counts, also when a table failed: see BatchScratch#count
+      s.release(located);
     }
-    fetchDataBlocks(readers, s, located, at);
-    touchBlocks(probes, snapshot, s, located, lookup.search);
-    for (int t = 0, from = 0, k = 0; t < tables; from = ends[t++]) {
-      k = readers[t].scanAll(probes, from, ends[t], snapshot, lookup, out, k, located);
-    }
-    s.release(located);
   }
 
   /** Checks {@link #getAll}'s runs. */
@@ -166,12 +171,7 @@ final class TableBatch {
     readers[0].cache.getAllIfPresent(s.files, s.offsets, blocks, BlockKind.DATA, s.cached);
     retainOffHeap(s, blocks);
     try {
-      int hits = 0; // of the table of the slot before
       for (int k = 0, b = -1; k < located; k++) {
-        if (k > 0 && s.table[k] != s.table[k - 1]) {
-          readers[s.table[k - 1]].counters.countDataHits(hits);
-          hits = 0;
-        }
         if (sameBlockAsPrevious(s, k)) {
           s.data[k] = s.data[k - 1]; // keys in one data block fetch it once
           continue;
@@ -180,14 +180,13 @@ final class TableBatch {
         TableReader reader = readers[s.table[k]];
         Block block = reader.onHeapInto(s, b);
         if (block != null) {
-          hits++;
+          s.count(reader.counters, 0, 0, 1);
         } else { // absent, or released off the heap since: through the cache's loader
           s.moveTo(k, at);
           block = reader.dataBlock(at, false);
         }
         s.data[k] = block;
       }
-      readers[s.table[located - 1]].counters.countDataHits(hits);
     } finally {
       releaseOffHeap(s, blocks);
     }

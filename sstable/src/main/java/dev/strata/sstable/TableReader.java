@@ -944,7 +944,8 @@ public final class TableReader implements Closeable {
   /**
    * The last part of {@link #admit} for the run {@link #touchFilters} prepared: each probe in
    * range asks its chunk, and gets its admission in {@code s.admitted}. Counts the run's tables
-   * consulted and skipped once: an atomic add per probe would fence every probe's filter read.
+   * consulted and skipped once, through the batch ({@link BatchScratch#count}): an atomic add per
+   * probe would fence every probe's filter read.
    */
   void probeFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
       throws IOException {
@@ -972,8 +973,7 @@ public final class TableReader implements Closeable {
       consulted++;
       skipped += admitted[i] == SKIPPED ? 1 : 0;
     }
-    counters.tablesAdmitted.add(consulted - skipped);
-    counters.tablesSkippedByFilter.add(skipped);
+    s.count(counters, consulted - skipped, skipped, 0);
   }
 
   /**
