@@ -2,6 +2,7 @@ package dev.strata.sstable;
 
 import dev.strata.sstable.block.Block;
 import dev.strata.sstable.block.OffHeapCopy;
+import dev.strata.sstable.cache.BlockKind;
 import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.filter.FilterChunk;
 import java.util.Arrays;
@@ -50,7 +51,8 @@ final class BatchScratch {
   private ReadCounters counting;
   private long tablesAdmitted;
   private long tablesSkipped;
-  private long dataHits;
+  /** Cache hits by {@link BlockKind#ordinal}. */
+  private final long[] hits = new long[BlockKind.values().length];
 
   BatchScratch(int n) {
     admitted = new int[n];
@@ -98,15 +100,24 @@ final class BatchScratch {
     at.entry = entry[k];
   }
 
-  /** Counts a table's admitted and skipped probes and data block hits towards {@code counters}. */
-  void count(ReadCounters counters, long admitted, long skipped, long hits) {
+  /** Counts a table's admitted and skipped probes towards {@code counters}. */
+  void countTables(ReadCounters counters, long admitted, long skipped) {
+    countInto(counters);
+    tablesAdmitted += admitted;
+    tablesSkipped += skipped;
+  }
+
+  /** Counts {@code n} cache hits on blocks of {@code kind} towards {@code counters}. */
+  void countHits(ReadCounters counters, BlockKind kind, long n) {
+    countInto(counters);
+    hits[kind.ordinal()] += n;
+  }
+
+  private void countInto(ReadCounters counters) {
     if (counters != counting) {
       flushCounts();
       counting = counters;
     }
-    tablesAdmitted += admitted;
-    tablesSkipped += skipped;
-    dataHits += hits;
   }
 
   /** Adds the counts waiting to their counters. */
@@ -120,13 +131,15 @@ final class BatchScratch {
     if (tablesSkipped != 0) {
       counting.tablesSkippedByFilter.add(tablesSkipped);
     }
-    if (dataHits != 0) {
-      counting.dataBlockCacheHits.add(dataHits);
+    for (BlockKind kind : BlockKind.values()) {
+      if (hits[kind.ordinal()] != 0) {
+        counting.countHits(kind, hits[kind.ordinal()]);
+        hits[kind.ordinal()] = 0;
+      }
     }
     counting = null;
     tablesAdmitted = 0;
     tablesSkipped = 0;
-    dataHits = 0;
   }
 
   /** Drops the batch's blocks, so a thread's scratch does not keep them from the collector. */

@@ -66,6 +66,16 @@ final class KeptEntries {
   }
 
   /**
+   * Block {@code i} when the entry kept for it still holds it, its hit not counted ({@link
+   * BlockCache#blockOfUncounted}: the caller counts a batch's hits at once); else null, and the
+   * caller takes the counted path ({@link #cached}).
+   */
+  <T extends CachedBlock> T keptUncounted(int i) {
+    BlockCache.Entry e = entries[i];
+    return e == null ? null : cache.blockOfUncounted(e);
+  }
+
+  /**
    * Block {@code i} if the cache holds it (a hit, counted by the cache), else null (the caller loads
    * it through the cache); keeps the entry it found for the next call.
    */

@@ -78,6 +78,15 @@ public final class ReadCounters {
   }
 
 
+  /** Counts {@code n} blocks of {@code kind} served by the cache (a batch's, counted together). */
+  void countHits(BlockKind kind, long n) {
+    switch (kind) {
+      case DATA -> dataBlockCacheHits.add(n);
+      case INDEX -> indexBlockCacheHits.add(n);
+      case FILTER -> filterChunkCacheHits.add(n);
+    }
+  }
+
   /** Counts one block of {@code kind} served by the cache. */
   void countHit(BlockKind kind) {
     switch (kind) {

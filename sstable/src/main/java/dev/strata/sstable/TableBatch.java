@@ -180,7 +180,7 @@ final class TableBatch {
         TableReader reader = readers[s.table[k]];
         Block block = reader.onHeapInto(s, b);
         if (block != null) {
-          s.count(reader.counters, 0, 0, 1);
+          s.countHits(reader.counters, BlockKind.DATA, 1);
         } else { // absent, or released off the heap since: through the cache's loader
           s.moveTo(k, at);
           block = reader.dataBlock(at, false);

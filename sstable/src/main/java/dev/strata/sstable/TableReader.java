@@ -734,8 +734,6 @@ public final class TableReader implements Closeable {
     int[] admitted = s.admitted;
     boolean lockStep = searchesInLockStep();
     int top = 0;
-    int lastTouched = -1;
-    int touched = 0;
     for (int i = from; i < to; i++) {
       s.cell[i] = NOT_SEARCHED;
       s.partition[i] = -1;
@@ -753,11 +751,17 @@ public final class TableReader implements Closeable {
         top = previous;
         continue;
       }
-      if (top != lastTouched) {
-        touched += partitions.touch(top);
-        lastTouched = top;
-      }
       s.partition[i] = top;
+    }
+    // A loop of its own, a few instructions an entry, so that the processor runs ahead into the
+    // next entries' loads while the first ones miss (after a search it would not reach them).
+    int touched = 0;
+    for (int i = from, last = -1; i < to; i++) {
+      int p = s.partition[i];
+      if (p >= 0 && p != last) {
+        touched += partitions.touch(p);
+        last = p;
+      }
     }
     s.touched += touched;
   }
@@ -787,10 +791,21 @@ public final class TableReader implements Closeable {
     PointSearch search = lookup.search;
     Position at = lookup.at.reset();
     boolean lockStep = searchesInLockStep();
+    int hits = 0; // counted once for the run: see BlockCache#blockOfUncounted
     for (int i = from; i < to; i++) {
       if (lockStep && s.partition[i] >= 0) {
         int top = s.partition[i];
-        Block index = at.index != null && at.top == top ? at.index : partitionAt(top);
+        Block index;
+        if (at.index != null && at.top == top) {
+          index = at.index;
+        } else {
+          index = partitions.keptUncounted(top);
+          if (index != null) {
+            hits++;
+          } else {
+            index = partitionAt(top);
+          }
+        }
         if (!PointSearch.allRestarts(index)) {
           s.cell[i] = IN_PLACE_UNSUPPORTED;
           continue;
@@ -808,6 +823,7 @@ public final class TableReader implements Closeable {
         }
       }
     }
+    countKeptHits(s, BlockKind.INDEX, hits);
     return searched;
   }
 
@@ -924,12 +940,18 @@ public final class TableReader implements Closeable {
     long touched = 0;
     int fetchedIndex = -1;
     FilterChunk fetched = null;
+    int hits = 0; // counted once for the run: see BlockCache#blockOfUncounted
     for (int i = from; i < to; i++) {
       if (admitted[i] == OUT_OF_RANGE || chunks[i] < 0) {
         continue;
       }
       if (chunks[i] != fetchedIndex) {
-        fetched = chunkOrNull(chunks[i]);
+        fetched = this.chunks.keptUncounted(chunks[i]);
+        if (fetched != null) {
+          hits++;
+        } else {
+          fetched = chunkOrNull(chunks[i]);
+        }
         fetchedIndex = chunks[i];
       }
       filters[i] = fetched;
@@ -939,12 +961,21 @@ public final class TableReader implements Closeable {
       }
     }
     s.touched += (int) touched;
+    countKeptHits(s, BlockKind.FILTER, hits);
+  }
+
+  /** Counts {@code n} hits of a batch on blocks of this reader's kept entries, in both counters. */
+  private void countKeptHits(BatchScratch s, BlockKind kind, int n) {
+    if (n > 0) {
+      cache.countHits(kind, n);
+      s.countHits(counters, kind, n);
+    }
   }
 
   /**
    * The last part of {@link #admit} for the run {@link #touchFilters} prepared: each probe in
    * range asks its chunk, and gets its admission in {@code s.admitted}. Counts the run's tables
-   * consulted and skipped once, through the batch ({@link BatchScratch#count}): an atomic add per
+   * consulted and skipped once, through the batch ({@link BatchScratch#countTables}): an atomic add per
    * probe would fence every probe's filter read.
    */
   void probeFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
@@ -973,7 +1004,7 @@ public final class TableReader implements Closeable {
       consulted++;
       skipped += admitted[i] == SKIPPED ? 1 : 0;
     }
-    s.count(counters, consulted - skipped, skipped, 0);
+    s.countTables(counters, consulted - skipped, skipped);
   }
 
   /**

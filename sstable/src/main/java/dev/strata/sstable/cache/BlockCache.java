@@ -110,6 +110,18 @@ public interface BlockCache {
   }
 
   /**
+   * {@link #blockOf} counting no hit: for a batch, which counts the hits of all its blocks at once
+   * ({@link #countHits}). An atomic add per block would fence the batch's reads, each waiting for
+   * the one before instead of all of them overlapping.
+   */
+  default <T extends CachedBlock> T blockOfUncounted(Entry entry) {
+    return null;
+  }
+
+  /** Counts {@code n} hits of {@code kind} taken with {@link #blockOfUncounted}. */
+  default void countHits(BlockKind kind, int n) {}
+
+  /**
    * Reads {@code entry} and the first fields of its block, counting nothing and changing nothing,
    * and returns something computed from what it read (which the caller keeps, so the reads stay).
    * A batch touches the entries of all the blocks it is about to take with {@link #blockOf} first,

@@ -335,14 +335,27 @@ public final class ClockBlockCache implements BlockCache {
 
   @Override
   public <T extends CachedBlock> T blockOf(Entry entry, BlockKind kind) {
+    T block = blockOfUncounted(entry);
+    if (block != null) {
+      counters.hit(kind);
+    }
+    return block;
+  }
+
+  @Override
+  public <T extends CachedBlock> T blockOfUncounted(Entry entry) {
     Node n = (Node) entry;
     CachedBlock block = n.block; // null once the shard dropped it: see Shard.drop
     if (block == null) {
       return null;
     }
     n.touch();
-    counters.hit(kind);
     return cast(block);
+  }
+
+  @Override
+  public void countHits(BlockKind kind, int n) {
+    counters.hits(kind, n);
   }
 
   private Shard shardOf(long hash) {
