@@ -201,20 +201,26 @@ final class TableBatch {
    * block copied against 495-525 without; see the README's "Batched Gets").
    */
   private static void retainOffHeap(BatchScratch s, int blocks) {
+    for (int b = 0; b < blocks; b++) {
+      if (s.cached[b] instanceof OffHeapBlock o && !o.retain()) {
+        s.cached[b] = null;
+      }
+    }
+    // Apart from the retains: each is a locked instruction, which would wait for the read before.
     int touched = 0;
     for (int b = 0; b < blocks; b++) {
       if (s.cached[b] instanceof OffHeapBlock o) {
-        if (o.retain()) {
-          touched += o.get(0);
-        } else {
-          s.cached[b] = null;
-        }
+        touched += o.get(0);
       }
     }
     s.touched += touched;
   }
 
-  /** Drops what {@code s.cached[0, blocks)} still holds, and the references on off-heap blocks. */
+  /**
+   * Drops what {@code s.cached[0, blocks)} holds, and the references on its off-heap blocks: once
+   * they are all copied (a release is a locked instruction, which between two copies would make
+   * the second wait for the first), or when a table failed.
+   */
   private static void releaseOffHeap(BatchScratch s, int blocks) {
     for (int b = 0; b < blocks; b++) {
       if (s.cached[b] instanceof OffHeapBlock o) {

@@ -842,20 +842,14 @@ public final class TableReader implements Closeable {
   /**
    * The batch's distinct data block {@code b} as the cache holds it ({@code s.cached[b]}, an
    * off-heap one retained by {@link TableBatch#retainOffHeap}) on the heap: itself, or copied into the
-   * batch's reusable block {@code b}, its reference then dropped. Null when the cache lacked it.
+   * batch's reusable block {@code b} (its reference dropped with the batch's others, {@link
+   * TableBatch#releaseOffHeap}). Null when the cache lacked it.
    */
   Block onHeapInto(BatchScratch s, int b) {
     CachedBlock cached = s.cached[b];
-    if (!(cached instanceof OffHeapBlock o)) {
-      s.cached[b] = null;
-      return (Block) cached;
-    }
-    try {
-      return OffHeapCopy.copyInto(o, s.copy(b), path, s.offsets[b]);
-    } finally {
-      s.cached[b] = null;
-      o.release();
-    }
+    return cached instanceof OffHeapBlock o
+        ? OffHeapCopy.copyInto(o, s.copy(b), path, s.offsets[b])
+        : (Block) cached;
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.cache.CacheStats;
 import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.format.SstableFormat;
@@ -31,9 +32,13 @@ final class KeptEntriesTest {
   }
 
   private Path writeRows() throws IOException {
+    return writeRows(TableOptions.defaults().withFilterChunkBytes(1024));
+  }
+
+  private Path writeRows(TableOptions options) throws IOException {
     Path file = dir.resolve(SstableFormat.fileName(1));
     byte[] value = new byte[8];
-    try (TableWriter w = TableWriter.create(file, TableOptions.defaults().withFilterChunkBytes(1024))) {
+    try (TableWriter w = TableWriter.create(file, options)) {
       for (long i = 0; i < ROWS; i++) {
         w.add(new InternalKey(row(i), EMPTY, i + 1, ValueKind.PUT), value);
       }
@@ -64,6 +69,54 @@ final class KeptEntriesTest {
         assertEquals(1, d.indexBlockCacheHits());
         assertEquals(cacheHits + n, cache.stats().filter().hits(), "the cache counts the hit too");
       }
+    }
+  }
+
+  /**
+   * A batch takes its kept chunks and partitions without an atomic add each, then counts them
+   * together: the reader and the cache count what the same keys one by one count.
+   */
+  @Test
+  void aBatchesHitsThroughKeptEntries_areCountedAsTheGetsOneByOneCountThem() throws IOException {
+    ReadCounters counters = new ReadCounters();
+    ClockBlockCache cache = new ClockBlockCache(64 << 20, 1);
+    // Blocks of 256 bytes: an index of over 64 partitions, which a batch searches in lock step.
+    Path file = writeRows(TableOptions.defaults().withFilterChunkBytes(1024).withBlockSizeBytes(256));
+    try (TableReader t = TableReader.open(file, 1, cache, counters)) {
+      long[] rows = {3, 5, 4_000, 4_001, 12_000, 19_999};
+      FilterProbe[] probes = new FilterProbe[rows.length];
+      CellLookup[] out = new CellLookup[rows.length];
+      for (int k = 0; k < rows.length; k++) {
+        probes[k] = FilterProbe.of(row(rows[k]), EMPTY);
+        out[k] = new CellLookup();
+        get(t, counters, rows[k]); // loads, then keeps, every chunk and partition
+        get(t, counters, rows[k]);
+      }
+      TableReadStats before = counters.snapshot();
+      CacheStats cacheBefore = cache.stats();
+      for (long r : rows) {
+        get(t, counters, r);
+      }
+      TableReadStats oneByOne = counters.snapshot().minus(before);
+      long filterHits = cache.stats().filter().hits() - cacheBefore.filter().hits();
+      long indexHits = cache.stats().index().hits() - cacheBefore.index().hits();
+      before = counters.snapshot();
+      cacheBefore = cache.stats();
+      t.getAll(probes, probes.length, InternalKey.MAX_SEQUENCE, out);
+      TableReadStats batch = counters.snapshot().minus(before);
+      for (int k = 0; k < rows.length; k++) {
+        assertEquals(rows[k] + 1, out[k].toResult(probes[k].row(), EMPTY).cell().sequence());
+      }
+      // The batch fetches a chunk or partition once for the keys in it: no more hits than Gets.
+      assertTrue(batch.filterChunkCacheHits() > 0 && batch.indexBlockCacheHits() > 0, "" + batch);
+      assertTrue(batch.filterChunkCacheHits() <= oneByOne.filterChunkCacheHits(), "" + batch);
+      assertEquals(0, batch.filterChunksRead() + batch.indexBlocksRead(), "all kept: " + batch);
+      assertEquals(batch.filterChunkCacheHits(), cache.stats().filter().hits() - cacheBefore.filter().hits(),
+          "the cache counts the reader's filter hits");
+      assertEquals(batch.indexBlockCacheHits(), cache.stats().index().hits() - cacheBefore.index().hits(),
+          "the cache counts the reader's index hits");
+      assertEquals(oneByOne.filterChunkCacheHits(), filterHits, "and so do Gets");
+      assertEquals(oneByOne.indexBlockCacheHits(), indexHits, "and so do Gets");
     }
   }
 

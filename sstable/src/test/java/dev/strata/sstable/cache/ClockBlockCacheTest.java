@@ -104,6 +104,24 @@ final class ClockBlockCacheTest {
     assertNull(cache.blockOf(fresh, BlockKind.FILTER), "closed");
   }
 
+  /** A batch's path: the entry's block without a count, then its hits counted at once. */
+  @Test
+  void blockOfUncounted_servesTheBlockCountingNothing_countHitsCountsThem() throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(3 * charge(100), 1);
+    Blob a = get(cache, 0, BlockKind.INDEX, 100);
+    BlockCache.Entry entry = cache.entryIfPresent(key(0), BlockKind.INDEX);
+    assertSame(a, cache.blockOfUncounted(entry));
+    assertSame(a, cache.blockOfUncounted(entry));
+    assertEquals(new CacheStats.Counts(0, 1, 0), cache.stats().index(), "no hit counted");
+    cache.countHits(BlockKind.INDEX, 2);
+    assertEquals(new CacheStats.Counts(2, 1, 0), cache.stats().index());
+    for (long off = 1; off <= 20; off++) { // laps of the clock past an entry not hit by a counted path
+      get(cache, off, BlockKind.INDEX, 100);
+    }
+    assertNull(cache.getIfPresent(key(0), BlockKind.INDEX), "evicted");
+    assertNull(cache.blockOfUncounted(entry), "an evicted block is not served");
+  }
+
   @Test
   void entryIfPresent_isNullForDataBlocks_absentOrRefusedBlocks_andCapacityZero() throws IOException {
     ClockBlockCache cache = new ClockBlockCache(1000, 1);
