@@ -4,6 +4,7 @@ import dev.strata.bench.bloom.FiltersCommand;
 import dev.strata.bench.cache.CacheHeapCommand;
 import dev.strata.bench.cache.CacheSimCommand;
 import dev.strata.bench.dbbench.ColdReadsCommand;
+import dev.strata.bench.dbbench.MultiGetMixCommand;
 import dev.strata.bench.dbbench.CompactionReadsCommand;
 import dev.strata.bench.dbbench.DbBenchCommand;
 import dev.strata.bench.readamp.ReadAmpCommand;
@@ -50,6 +51,7 @@ import picocli.CommandLine.Spec;
       CacheHeapCommand.class,
       CompactionReadsCommand.class,
       ColdReadsCommand.class,
+      MultiGetMixCommand.class,
     })
 public final class StrataBench implements Runnable {
   @Spec private CommandSpec spec;

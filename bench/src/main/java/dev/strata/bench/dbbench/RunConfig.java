@@ -41,6 +41,13 @@ record RunConfig(long num, int valueBytes, double compressionRatio, double bitsP
   /** File name of the settings in the output folder. */
   static final String FILE = "run.properties";
 
+  /** These settings with a block cache of {@code bytes}. */
+  RunConfig withCacheBytes(long bytes) {
+    return new RunConfig(num, valueBytes, compressionRatio, bitsPerKey, bloomType, bytes,
+        durationSeconds, warmupSeconds, seed, columns, seekCells, batchSize, dbDir, tree,
+        quiesceTimeoutSeconds);
+  }
+
   /** The logical bytes of one narrow put: its key and value, what write amplification divides by. */
   long logicalBytesPerPut() {
     return KeySpace.KEY_BYTES + valueBytes;
