@@ -57,7 +57,6 @@ final class TableBatch {
       }
       searchEntriesTogether(probes, snapshot, s, searched, lookup.search);
       TableReader.Position at = lookup.at;
-      located = 0;
       for (int k = 0; k < searched; k++) { // slot located <= k: each slot is read before rewritten
         int i = s.probe[k];
         int t = s.table[k];
@@ -103,7 +102,6 @@ final class TableBatch {
     }
   }
 
-
   /**
    * {@code s.entry[k] = firstRestartAtOrAfter(s.index[k])} for the target of each probe {@code
    * s.probe[k]}, {@code k < count}, whose entry is {@link TableReader#UNSEARCHED}, by binary searches in lock
@@ -147,7 +145,6 @@ final class TableBatch {
     }
     s.touched += touched;
   }
-
 
   /**
    * The data blocks of the located probes {@code s.probe[0, located)} into {@code s.data}, each
@@ -229,7 +226,6 @@ final class TableBatch {
       s.cached[b] = null;
     }
   }
-
 
   /**
    * Whether located probe {@code k} lies in the data block of probe {@code k - 1} (an index block
