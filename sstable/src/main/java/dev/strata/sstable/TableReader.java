@@ -902,13 +902,15 @@ public final class TableReader implements Closeable {
     }
     int touched = 0;
     int previous = -1;
+    // A filter of few chunks stays in the processor's caches, as a small index does.
+    boolean touch = type != FilterType.NONE && this.chunks.size() >= LOCK_STEP_PARTITIONS;
     for (int i = from; i < to; i++) {
       if (!allInRange && !rowInRange(probes[i].row())) {
         admitted[i] = OUT_OF_RANGE;
         continue;
       }
       admitted[i] = SKIPPED;
-      if (type != FilterType.NONE && chunks[i] >= 0 && chunks[i] != previous) {
+      if (touch && chunks[i] >= 0 && chunks[i] != previous) {
         touched += this.chunks.touch(chunks[i]);
         previous = chunks[i];
       }
