@@ -57,8 +57,8 @@ final class KeptEntries {
 
   /**
    * Reads the entry kept for block {@code i}, if any, and its block's first fields ({@link
-   * BlockCache#touch}), so that a batch's {@link #cached} calls that follow find them in the
-   * processor's caches; returns a value to keep the reads.
+   * BlockCache#touch}), so that a batch's {@link #keptUncounted} calls that follow find them in
+   * the processor's caches; returns a value to keep the reads.
    */
   int touch(int i) {
     BlockCache.Entry e = entries[i];

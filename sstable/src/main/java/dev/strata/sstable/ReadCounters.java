@@ -77,7 +77,6 @@ public final class ReadCounters {
     bytesRead.add(bytes);
   }
 
-
   /** Counts {@code n} blocks of {@code kind} served by the cache (a batch's, counted together). */
   void countHits(BlockKind kind, long n) {
     switch (kind) {

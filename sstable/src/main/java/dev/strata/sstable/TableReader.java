@@ -489,11 +489,9 @@ public final class TableReader implements Closeable {
       if (!PointSearch.allRestarts(topIndex)) {
         return IN_PLACE_UNSUPPORTED;
       }
-      // A partition's top-level key is its last key: the first at or after the target names the
-      // partition holding the first index entry at or after it.
-      top = search.firstRestartAtOrAfter(topIndex, at.top);
-      if (top == topIndex.restartCount) {
-        return PointSearch.ABSENT; // every key of the table sorts below the target
+      top = partitionOf(search, at.top);
+      if (top == PAST_LAST_PARTITION) {
+        return PointSearch.ABSENT;
       }
       index = at.index != null && at.top == top ? at.index : partitionAt(top);
     }
@@ -504,6 +502,20 @@ public final class TableReader implements Closeable {
     at.index = index;
     return LOCATED;
   }
+
+  /**
+   * The index partition holding the first index entry at or after {@code search}'s target, sought
+   * from top-level entry {@code from} on (where a smaller target's search ended, or 0); {@link
+   * #PAST_LAST_PARTITION} when every key of the table sorts below the target. A partition's
+   * top-level key is its last key, so the first at or after the target names the partition.
+   */
+  private int partitionOf(PointSearch search, int from) {
+    int top = search.firstRestartAtOrAfter(topIndex, from);
+    return top == topIndex.restartCount ? PAST_LAST_PARTITION : top;
+  }
+
+  /** {@link #partitionOf}: the target sorts after every key of the table. */
+  private static final int PAST_LAST_PARTITION = -1;
 
   /**
    * Moves {@code at}, if it stands past its index block's last entry, to the first entry of the
@@ -699,9 +711,10 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * {@link #getAll(FilterProbe[], int, long, CellLookup[])} for several tables at once, one run of the probes each: {@code readers[t]}
-   * answers {@code probes[ends[t - 1], ends[t])} (from 0 for the first; the last ends at {@code
-   * count}), each run in (row, column) order, into the holders at the same indices of {@code out}.
+   * {@link #getAll(FilterProbe[], int, long, CellLookup[])} for several tables at once, one run of
+   * the probes each: {@code readers[t]} answers {@code probes[ends[t - 1], ends[t])} (from 0 for
+   * the first; the last ends at {@code count}), each run in (row, column) order, into the holders
+   * at the same indices of {@code out}.
    * Meant for the tables of a level below level 0, which are disjoint, so each key has one table to
    * ask. The readers must share one block cache.
    *
@@ -740,18 +753,14 @@ public final class TableReader implements Closeable {
       if (!lockStep || admitted[i] <= 0 || (admitted[i] & CELL_MAYBE) == 0) {
         continue;
       }
-      // A partition's top-level key is its last key: the first at or after the target names the
-      // partition holding the first index entry at or after it (the search of a later probe
-      // starts from there).
-      int previous = top;
-      top = search.target(probes[i].row(), probes[i].column(), snapshot)
-          .firstRestartAtOrAfter(topIndex, top);
-      if (top == topIndex.restartCount) {
-        s.cell[i] = PointSearch.ABSENT; // every key of the table sorts below the target
-        top = previous;
+      // The search of the next probe, a larger target, starts from this one's partition.
+      int p = partitionOf(search.target(probes[i].row(), probes[i].column(), snapshot), top);
+      if (p == PAST_LAST_PARTITION) {
+        s.cell[i] = PointSearch.ABSENT;
         continue;
       }
-      s.partition[i] = top;
+      top = p;
+      s.partition[i] = p;
     }
     // A loop of its own, a few instructions an entry, so that the processor runs ahead into the
     // next entries' loads while the first ones miss (after a search it would not reach them).
@@ -767,9 +776,9 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * Whether the batch searches this table's index in lock step ({@link TableBatch#searchEntriesTogether}):
-   * when it has a top level of {@link #LOCK_STEP_PARTITIONS} partitions or more whose entries are
-   * all restart points.
+   * Whether the batch searches this table's index in lock step ({@link
+   * TableBatch#searchEntriesTogether}): when it has a top level of {@link #LOCK_STEP_PARTITIONS}
+   * partitions or more whose entries are all restart points.
    */
   private boolean searchesInLockStep() {
     return topIndex != null && topIndex.restartCount >= LOCK_STEP_PARTITIONS

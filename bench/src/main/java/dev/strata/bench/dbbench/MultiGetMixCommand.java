@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -86,6 +87,11 @@ public final class MultiGetMixCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (threads < 1 || batchSize < 1 || warmupSeconds < 0 || !(durationSeconds > 0)
+        || (cacheMb != null && cacheMb < 0)) {
+      throw new ParameterException(spec.commandLine(), "--threads and --batch-size must be at "
+          + "least 1, --duration above 0, --warmup and --cache-mb not negative");
+    }
     RunConfig run = RunConfig.read(out.resolve(RunConfig.FILE));
     RunConfig config = cacheMb == null ? run : run.withCacheBytes(cacheMb << 20);
     EngineKind kind = EngineKind.parse(engine);

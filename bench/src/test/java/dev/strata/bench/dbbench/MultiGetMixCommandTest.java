@@ -27,5 +27,7 @@ final class MultiGetMixCommandTest {
           + " threads=2 batch=16 multiget_ns_per_key=[0-9]+ get_ns_per_key=[0-9]+ ratio=[0-9.]+"
           + " found=(\\d+)/\\1,(\\d+)/\\2")), run.out());
     }
+    CliRun none = CliRun.of("multigetmix", "--out", out, "--threads", "0");
+    assertTrue(none.status() != 0 && none.err().contains("--threads"), none.err());
   }
 }

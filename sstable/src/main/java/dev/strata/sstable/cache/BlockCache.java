@@ -124,8 +124,8 @@ public interface BlockCache {
   /**
    * Reads {@code entry} and the first fields of its block, counting nothing and changing nothing,
    * and returns something computed from what it read (which the caller keeps, so the reads stay).
-   * A batch touches the entries of all the blocks it is about to take with {@link #blockOf} first,
-   * so that their cache misses wait together rather than one after the other.
+   * A batch touches the entries of all the blocks it is about to take ({@link #blockOfUncounted})
+   * first, so that their cache misses wait together rather than one after the other.
    */
   default int touch(Entry entry) {
     return 0;
