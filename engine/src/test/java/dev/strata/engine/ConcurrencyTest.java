@@ -26,8 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Writers and readers at once, with flushes and compactions underneath: the final state equals the
- * writers' models, an acknowledged write is visible to every later Get, and a scan sees the database
- * as of the moment it began, also while compaction deletes the files it reads.
+ * writers' models, an acknowledged write is visible to every later Get, batched Get and {@code
+ * mayContain}, and a scan sees the database as of the moment it began, also while compaction
+ * deletes the files it reads.
  */
 final class ConcurrencyTest {
   private static final byte[][] COLUMNS = {{}, {'a'}, {'b'}};
@@ -86,6 +87,31 @@ final class ConcurrencyTest {
         deletedSince |= h.states.get(v) == null;
       }
       assertTrue(deletedSince, what + ": null although version " + acknowledgedBefore + " was acknowledged and not deleted since");
+    }
+  }
+
+  /**
+   * One multiGet of up to 40 random cells (repeats allowed), each result checked as a Get's: the
+   * batch holds one view while flushes and compactions retire the tables under it.
+   */
+  private static void checkBatch(Db db, List<CellModel.Key> keys,
+      ConcurrentHashMap<CellModel.Key, CellHistory> histories, Random r) throws IOException {
+    int n = 1 + r.nextInt(40);
+    List<byte[]> rows = new ArrayList<>(n);
+    List<byte[]> columns = new ArrayList<>(n);
+    CellHistory[] asked = new CellHistory[n];
+    int[] before = new int[n];
+    for (int i = 0; i < n; i++) {
+      CellModel.Key key = keys.get(r.nextInt(keys.size()));
+      rows.add(key.row());
+      columns.add(key.column());
+      asked[i] = histories.get(key);
+      before[i] = asked[i].acknowledged;
+    }
+    List<byte[]> got = db.multiGet(rows, columns);
+    assertEquals(n, got.size(), "multiGet's answers");
+    for (int i = 0; i < n; i++) {
+      checkVisible(asked[i], before[i], got.get(i), "multiGet key " + i + " of " + n);
     }
   }
 
@@ -182,10 +208,20 @@ final class ConcurrencyTest {
                 () -> {
                   try {
                     while (writing.get() && failure.get() == null) {
+                      int dice = r.nextInt(8);
+                      if (dice == 0) {
+                        checkBatch(db, keys, histories, r);
+                        continue;
+                      }
                       CellModel.Key key = keys.get(r.nextInt(keys.size()));
                       CellHistory h = histories.get(key);
                       int before = h.acknowledged;
-                      if (r.nextInt(4) == 0) {
+                      if (dice == 1) {
+                        // false is a promise of absence: as strong as a Get that found nothing
+                        if (!db.mayContain(key.row(), key.column())) {
+                          checkVisible(h, before, null, "mayContain " + key);
+                        }
+                      } else if (dice < 4) {
                         byte[] got = db.getRow(key.row()).get(key.column());
                         checkVisible(h, before, got, "getRow " + key);
                       } else {
