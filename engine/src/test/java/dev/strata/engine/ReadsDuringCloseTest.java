@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,16 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class ReadsDuringCloseTest {
   private static final int ROWS = 3000;
+  private static final EvenRows EVEN_ROWS = new EvenRows(ROWS);
 
   @TempDir Path dir;
-
-  private static byte[] row(int i) {
-    return String.format("row-%05d", i).getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static byte[] value(int i) {
-    return ("value-" + i + "-" + "x".repeat(i % 50)).getBytes(StandardCharsets.UTF_8);
-  }
 
   private static DbOptions options() {
     return DbOptions.builder()
@@ -60,15 +52,10 @@ final class ReadsDuringCloseTest {
 
   private void closeUnderReaders(Path dbDir, Random random, String what) throws Exception {
     Db db = Db.open(dbDir, options());
-    for (int i = 0; i < ROWS; i += 2) { // even rows only: odd ones are absent
-      db.put(row(i), value(i));
-      if (i % 600 == 0) {
-        db.flush();
-      }
-    }
+    EVEN_ROWS.write(db, 300);
     db.compact();
     for (int i = 0; i < ROWS; i += 10) { // some in the memtable, over the tables
-      db.put(row(i), value(i));
+      db.put(EvenRows.row(i), EvenRows.value(i));
     }
     int readers = 3;
     CountDownLatch started = new CountDownLatch(readers);
@@ -83,7 +70,7 @@ final class ReadsDuringCloseTest {
         started.countDown();
         while (true) {
           try {
-            read(db, kind, r);
+            EVEN_ROWS.read(db, kind, r);
             answered.incrementAndGet();
           } catch (IllegalStateException e) {
             closedSeen.incrementAndGet();
@@ -111,52 +98,7 @@ final class ReadsDuringCloseTest {
     assertTrue(answered.get() > 0, what + ": no call answered before the close");
     assertEquals(readers, closedSeen.get(), what + ": readers that saw the database closed");
     try (Db again = Db.open(dbDir, options())) { // nothing the close left behind stops a reopen
-      assertArrayEquals(value(42), again.get(row(42)));
-    }
-  }
-
-  /** One call of reader {@code kind}'s sort, its answer checked. */
-  private static void read(Db db, int kind, Random r) throws IOException {
-    switch (kind) {
-      case 0 -> {
-        int i = r.nextInt(ROWS);
-        assertArrayEquals(i % 2 == 0 ? value(i) : null, db.get(row(i)), "get " + i);
-      }
-      case 1 -> {
-        int n = 1 + r.nextInt(64);
-        List<byte[]> keys = new ArrayList<>(n);
-        int[] asked = new int[n];
-        for (int k = 0; k < n; k++) {
-          asked[k] = r.nextInt(ROWS);
-          keys.add(row(asked[k]));
-        }
-        List<byte[]> got = db.multiGet(keys);
-        for (int k = 0; k < n; k++) {
-          int i = asked[k];
-          assertArrayEquals(i % 2 == 0 ? value(i) : null, got.get(k), "multiGet " + i);
-          if (i % 2 == 0) {
-            assertTrue(db.mayContain(row(i), new byte[0]), "mayContain " + i);
-          }
-        }
-      }
-      default -> {
-        int i = r.nextInt(ROWS);
-        try (CellCursor c = db.cursor()) {
-          c.seek(row(i), new byte[0]);
-          int expected = i % 2 == 0 ? i : i + 1;
-          for (int step = 0; step < 5 && expected < ROWS; step++, expected += 2) {
-            assertTrue(c.isValid(), "cursor at " + expected);
-            assertArrayEquals(row(expected), c.row(), "cursor row");
-            assertArrayEquals(value(expected), c.value(), "cursor value");
-            c.next();
-          }
-          c.seekForPrev(row(i), new byte[0]);
-          int before = i % 2 == 0 ? i : i - 1;
-          assertTrue(c.isValid(), "cursor before " + i);
-          assertArrayEquals(row(before), c.row(), "cursor row before " + i);
-          c.prev();
-        }
-      }
+      assertArrayEquals(EvenRows.value(42), again.get(EvenRows.row(42)));
     }
   }
 }

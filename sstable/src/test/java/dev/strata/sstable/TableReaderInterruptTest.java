@@ -11,6 +11,7 @@ import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,33 +50,62 @@ final class TableReaderInterruptTest {
     return r;
   }
 
+  /**
+   * Runs {@code get} on a new thread whose interrupt is set: what it returned if the flag was still
+   * set after it, else "flag lost", or what it threw.
+   */
+  private static Object onInterruptedThread(Callable<GetResult> get) throws InterruptedException {
+    AtomicReference<Object> seen = new AtomicReference<>();
+    Thread t =
+        new Thread(
+            () -> {
+              Thread.currentThread().interrupt();
+              try {
+                GetResult r = get.call();
+                seen.set(Thread.currentThread().isInterrupted() ? r : "flag lost");
+              } catch (Exception e) {
+                seen.set(e);
+              }
+            });
+    t.start();
+    t.join();
+    return seen.get();
+  }
+
   @ParameterizedTest(name = "direct reads {0}")
   @ValueSource(booleans = {false, true})
   void get_byAnInterruptedThreadReadsAndKeepsTheFlagAndTheFileOpen(boolean direct) throws Exception {
     Path file = table(2000);
     try (TableReader reader = open(file, direct)) {
-      AtomicReference<Object> seen = new AtomicReference<>();
-      Thread t =
-          new Thread(
-              () -> {
-                Thread.currentThread().interrupt();
-                try {
-                  GetResult r = reader.get(FilterProbe.of(b("row00042"), b("c")), InternalKey.MAX_SEQUENCE);
-                  seen.set(Thread.currentThread().isInterrupted() ? r : "flag lost");
-                } catch (Exception e) {
-                  seen.set(e);
-                }
-              });
-      t.start();
-      t.join();
-      assertTrue(seen.get() instanceof GetResult, () -> "got " + seen.get());
-      assertArrayEquals(b("v42"), ((GetResult) seen.get()).value());
+      Object seen = onInterruptedThread(
+          () -> reader.get(FilterProbe.of(b("row00042"), b("c")), InternalKey.MAX_SEQUENCE));
+      assertTrue(seen instanceof GetResult, () -> "got " + seen);
+      assertArrayEquals(b("v42"), ((GetResult) seen).value());
       // Other threads still read: the shared channel was not closed by the interrupt.
       for (int i = 0; i < 2000; i += 97) {
         GetResult r = reader.get(FilterProbe.of(b(String.format("row%05d", i)), b("c")), InternalKey.MAX_SEQUENCE);
         assertArrayEquals(b("v" + i), r.value());
       }
     }
+  }
+
+  /**
+   * Opening asks the file's size, a channel call like a read: a reader thread whose interrupt is
+   * set opens the table (a table cache miss inside a Get) instead of failing with {@code
+   * ClosedByInterruptException}, and keeps the flag.
+   */
+  @ParameterizedTest(name = "direct reads {0}")
+  @ValueSource(booleans = {false, true})
+  void open_byAnInterruptedThreadOpensAndKeepsTheFlag(boolean direct) throws Exception {
+    Path file = table(2000);
+    open(file, direct).close(); // skips the test where O_DIRECT is refused
+    Object seen = onInterruptedThread(() -> {
+      try (TableReader reader = open(file, direct)) {
+        return reader.get(FilterProbe.of(b("row01234"), b("c")), InternalKey.MAX_SEQUENCE);
+      }
+    });
+    assertTrue(seen instanceof GetResult, () -> "got " + seen);
+    assertArrayEquals(b("v1234"), ((GetResult) seen).value());
   }
 
   @ParameterizedTest(name = "direct reads {0}")

@@ -20,10 +20,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Why not a bare {@link FileChannel}: a FileChannel closes itself, for every thread, when a thread
  * blocked in a read on it is interrupted. An application that interrupts its own threads (a
- * cancelled Future) would then break the table for all later readers. Reads here are short, so the
- * caller's interrupt status is set aside for the read and restored afterwards, and a channel that an
- * interrupt closed anyway (one arriving mid-read) is reopened and the read retried. Only {@link
- * #close()} closes the file for good.
+ * cancelled Future) would then break the table for all later readers, and a reader opening a table
+ * would fail on asking its size. Reads and the size here are short, so the caller's interrupt status
+ * is set aside for each and restored afterwards, and a channel that an interrupt closed anyway (one
+ * arriving mid-read) is reopened and the call retried. Only {@link #close()} closes the file for
+ * good.
  *
  * <p><b>Direct reads.</b> Opened with {@code directReads} (RocksDB's {@code use_direct_reads}), the
  * file is read with {@code O_DIRECT}: past the OS page cache, so a cold random read takes from the
@@ -100,8 +101,9 @@ public final class TableFile implements Closeable {
     return direct != null;
   }
 
+  /** The file's length; like a read, whatever the caller's interrupt status. */
   public long size() throws IOException {
-    return channel.size();
+    return onChannel(SIZE, 0, null, 0);
   }
 
   /**
@@ -122,17 +124,41 @@ public final class TableFile implements Closeable {
    */
   void readFully(long position, byte[] into, int length) throws IOException {
     assert into.length >= length;
+    onChannel(READ, position, into, length);
+  }
+
+  /**
+   * One call on the channel: {@link #READ} or {@link #SIZE}, constants so that the read path makes
+   * no object per call.
+   */
+  @FunctionalInterface
+  private interface ChannelCall {
+    long run(TableFile file, FileChannel ch, long position, byte[] into, int length) throws IOException;
+  }
+
+  private static final ChannelCall READ = (file, ch, position, into, length) -> {
+    if (file.direct != null) {
+      file.direct.read(ch, file.path, position, into, length);
+    } else {
+      file.read(ch, position, into, length);
+    }
+    return length;
+  };
+
+  private static final ChannelCall SIZE = (file, ch, position, into, length) -> ch.size();
+
+  /**
+   * Runs {@code call} with the caller's interrupt status set aside (a FileChannel call that sees it
+   * set closes the channel for every thread), restoring it afterwards; a channel an interrupt closed
+   * anyway (one arriving mid-call) is reopened and the call retried.
+   */
+  private long onChannel(ChannelCall call, long position, byte[] into, int length) throws IOException {
     boolean interrupted = Thread.interrupted();
     try {
       while (true) {
         FileChannel ch = channel;
         try {
-          if (direct != null) {
-            direct.read(ch, path, position, into, length);
-          } else {
-            read(ch, position, into, length);
-          }
-          return;
+          return call.run(this, ch, position, into, length);
         } catch (ClosedChannelException e) {
           // Only close() and interrupts close the channel; unless it was close(), reopen and retry.
           if (closed) {
