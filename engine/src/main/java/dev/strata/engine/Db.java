@@ -170,6 +170,21 @@ public final class Db implements AutoCloseable {
   public static Db open(Path dir, DbOptions options) throws IOException {
     Objects.requireNonNull(dir, "dir");
     Objects.requireNonNull(options, "options");
+    // The JDK's file channels are interruptible: with the caller's interrupt pending, the lock, the
+    // log replay and the manifest would each fail with ClosedByInterruptException. Like a read or a
+    // write, an open sets the interrupt aside and leaves it set. (One arriving mid-open may still
+    // fail it, with nothing lost: a failed open leaves the directory as a crash would.)
+    boolean interrupted = Thread.interrupted();
+    try {
+      return openSetUp(dir, options);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static Db openSetUp(Path dir, DbOptions options) throws IOException {
     OpenPreload.start();
     // A read-only open writes nothing, not even the lock file: see DbOptions.Builder.readOnly.
     if (!options.readOnly()) {
