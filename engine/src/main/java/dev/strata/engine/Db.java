@@ -592,6 +592,19 @@ public final class Db implements AutoCloseable {
    */
   @Override
   public void close() throws IOException {
+    // As in open: a pending interrupt would fail the wait for the background threads and the
+    // logs' last writes; set aside for the close and left set.
+    boolean interrupted = Thread.interrupted();
+    try {
+      closeSetDown();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void closeSetDown() throws IOException {
     mutex.lock();
     try {
       if (state.closed) {
