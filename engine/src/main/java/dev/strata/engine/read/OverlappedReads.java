@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,7 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  * counter, to the calling thread and up to the given number of pool threads; each takes the next
  * task until none is left. The caller starts one helper and each helper the next, so starting
  * threads overlaps the reads too. The caller always takes part, so a pool that is busy, slow to start a
- * thread or already shut down only means fewer helpers, never a task left undone or a deadlock;
+ * thread, unable to make one or already shut down only means fewer helpers, never a task left
+ * undone, a failed batch or a deadlock;
  * and the caller returns only after every task it handed out has ended, so nothing of a batch
  * runs past its return (its view, which the caller holds, is still referenced meanwhile).
  *
@@ -139,6 +141,11 @@ public final class OverlappedReads implements Closeable {
    *     no other batch is using, beside its own
    */
   public OverlappedReads(String name, int maxHelpers, long coldNanos, long shareNanos, int cores) {
+    this(maxHelpers, coldNanos, shareNanos, cores, daemonThreads(name));
+  }
+
+  /** As above, the pool's threads made by {@code threads}; tests make ones that fail to start. */
+  OverlappedReads(int maxHelpers, long coldNanos, long shareNanos, int cores, ThreadFactory threads) {
     if (maxHelpers < 0 || coldNanos < 0 || shareNanos < 0 || cores < 1) {
       throw new IllegalArgumentException("helpers and thresholds must not be negative, cores positive");
     }
@@ -146,14 +153,18 @@ public final class OverlappedReads implements Closeable {
     this.coldNanos = coldNanos;
     this.shareNanos = shareNanos;
     this.cores = cores;
-    AtomicInteger threads = new AtomicInteger();
     // No queue: a task no idle or new thread takes is rejected, and the caller runs it itself.
     this.pool = new ThreadPoolExecutor(0, Math.max(1, maxHelpers), IDLE_SECONDS, TimeUnit.SECONDS,
-        new SynchronousQueue<>(), r -> {
-          Thread t = new Thread(r, "strata-overlapped-reads-" + threads.incrementAndGet() + " " + name);
-          t.setDaemon(true);
-          return t;
-        });
+        new SynchronousQueue<>(), threads);
+  }
+
+  private static ThreadFactory daemonThreads(String name) {
+    AtomicInteger made = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "strata-overlapped-reads-" + made.incrementAndGet() + " " + name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /**
@@ -336,8 +347,10 @@ public final class OverlappedReads implements Closeable {
             work();
             linger();
           });
-        } catch (RejectedExecutionException e) {
-          // Every thread busy, or closed: those working do the rest.
+        } catch (RejectedExecutionException | OutOfMemoryError e) {
+          // Every thread busy, closed, or no thread could be made (the process at its thread
+          // limit: "unable to create native thread"): those working do the rest. ForkJoinPool
+          // goes on with the workers it has the same way.
         }
       }
     }

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -325,6 +327,50 @@ final class OverlappedReadsTest {
         });
       }
       assertTrue(reads.runsTakenLingering() > 0, "no run taken by a lingering helper");
+    }
+  }
+
+  /**
+   * A process at its thread limit: starting a pool thread throws the JVM's "unable to create native
+   * thread". Whether the caller's first helper fails to start or a helper's next one does, every
+   * task runs once, the batch returns normally, and no helper dies of an uncaught error.
+   */
+  @Test
+  void threadsThatCannotStart_meanFewerHelpers_notAFailedBatch() throws Exception {
+    for (int startable : new int[] {0, 1, 2}) {
+      AtomicInteger made = new AtomicInteger();
+      AtomicReference<Throwable> uncaught = new AtomicReference<>();
+      ThreadFactory atTheLimit = r -> {
+        Thread t = made.incrementAndGet() <= startable
+            ? new Thread(r)
+            : new Thread(r) {
+                @Override
+                public synchronized void start() {
+                  throw new OutOfMemoryError("unable to create native thread: possibly out of "
+                      + "memory or process/resource limits reached");
+                }
+              };
+        t.setDaemon(true);
+        t.setUncaughtExceptionHandler((thread, e) -> uncaught.compareAndSet(null, e));
+        return t;
+      };
+      OverlappedReads reads = new OverlappedReads(4, 0, Long.MAX_VALUE, 4, atTheLimit);
+      try {
+        for (int round = 0; round < 20; round++) {
+          ConcurrentHashMap<Integer, Integer> runs = new ConcurrentHashMap<>();
+          reads.runAll(12, i -> {
+            runs.merge(i, 1, Integer::sum);
+            Thread.yield();
+          });
+          assertEquals(12, runs.size(), startable + " threads startable");
+          runs.values().forEach(v -> assertEquals(1, v));
+        }
+        assertTrue(made.get() > startable, "no thread failed to start: " + made.get());
+      } finally {
+        reads.close();
+        assertTrue(reads.awaitTermination(10_000));
+      }
+      assertNull(uncaught.get(), "a helper died of " + uncaught.get());
     }
   }
 
