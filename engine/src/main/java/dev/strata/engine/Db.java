@@ -207,7 +207,7 @@ public final class Db implements AutoCloseable {
       db.walRecordsDroppedAtOpen = r.replay.droppedRecords();
       startup.openTablesAhead();
       startup.startBackgroundWork();
-      db.management = MBeans.register(dir, new DbManagement(db, dir.toString()));
+      db.management = MBeans.register(dir, options.readOnly(), new DbManagement(db, dir.toString()));
       return db;
     } catch (Throwable t) {
       Closeables.closeSuppressing(t, db::abandonOpen);

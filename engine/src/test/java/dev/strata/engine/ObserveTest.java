@@ -10,6 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -52,6 +53,40 @@ final class ObserveTest {
       assertTrue(((String) server.getAttribute(name, "Description")).contains("L0"));
     }
     assertFalse(server.isRegistered(name), "unregistered on close");
+  }
+
+  /**
+   * Read-only opens take no lock and may sit beside the writer in one process: each has a bean of
+   * its own, and opening or closing one leaves the writer's (it used to replace it, as if stale).
+   */
+  @Test
+  void readOnlyOpensBesideTheWriter_eachHaveTheirOwnBean() throws Exception {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName writerName = MBeans.nameOf(dir);
+    ObjectName pattern = new ObjectName(writerName + ",readOnly=*");
+    DbOptions readOnly = DbOptions.builder().readOnly(true).build();
+    try (Db writer = Db.open(dir)) {
+      writer.put(b("r"), b("c"), b("v"));
+      writer.flush();
+      try (Db first = Db.open(dir, readOnly); Db second = Db.open(dir, readOnly)) {
+        assertTrue(server.isRegistered(writerName), "the writer's bean, beside read-only opens");
+        Set<ObjectName> readers = server.queryNames(pattern, null);
+        assertEquals(2, readers.size(), readers.toString());
+        first.get(b("r"), b("c"));
+        second.get(b("r"), b("c"));
+        second.get(b("r"), b("c"));
+        List<Long> gets = new ArrayList<>();
+        for (ObjectName n : readers) {
+          gets.add((Long) server.getAttribute(n, "Gets"));
+        }
+        gets.sort(null);
+        assertEquals(List.of(1L, 2L), gets, "each read-only open's own counters");
+        assertEquals(0L, server.getAttribute(writerName, "Gets"));
+      }
+      assertTrue(server.queryNames(pattern, null).isEmpty(), "read-only beans gone on close");
+      assertTrue(server.isRegistered(writerName), "the writer's bean outlives the read-only opens");
+    }
+    assertFalse(server.isRegistered(writerName), "unregistered on close");
   }
 
   @Test

@@ -2,7 +2,8 @@ package dev.strata.engine.observe;
 
 /**
  * The management view of one open database, registered with the platform MBean server while it is
- * open under {@code dev.strata:type=Db,path="<directory>"}: its read counters ({@code DbStats}),
+ * open under {@code dev.strata:type=Db,path="<directory>"} (a read-only open adds {@code
+ * readOnly=<n>}: see {@link MBeans}): its read counters ({@code DbStats}),
  * its write counters ({@code WriteStats}), its tables and bytes per level, and the {@code
  * describe()} text. Every attribute is read when asked, so a JMX console sees live figures.
  *
