@@ -37,8 +37,8 @@ final class BatchScratch {
   final CachedBlock[] cached;
   final long[] interval;
   /**
-   * What the distinct data blocks held off the heap are copied into, one each ({@link
-   * #fetchDataBlocks}): kept by the thread, made when first needed.
+   * What the distinct data blocks held off the heap are copied into, one each ({@code
+   * TableBatch.fetchDataBlocks}): kept by the thread, made when first needed.
    */
   private final Block[] copies;
   /** The sum of the bytes touched, kept so the compiler keeps the reads ({@link Block#touch}). */
@@ -46,7 +46,8 @@ final class BatchScratch {
   /**
    * Counts waiting to be added to {@code counting}: the batch adds them once per run of tables
    * that share one {@link ReadCounters} (an engine's tables all share one), not per table, where
-   * its atomic adds were 2-4 % of a batch at 20M keys ({@link #count}, {@link #flushCounts}).
+   * its atomic adds were 2-4 % of a batch at 20M keys ({@link #countTables}, {@link #countHits},
+   * {@link #flushCounts}).
    */
   private ReadCounters counting;
   private long tablesAdmitted;

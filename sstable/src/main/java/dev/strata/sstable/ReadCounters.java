@@ -88,10 +88,6 @@ public final class ReadCounters {
 
   /** Counts one block of {@code kind} served by the cache. */
   void countHit(BlockKind kind) {
-    switch (kind) {
-      case DATA -> dataBlockCacheHits.increment();
-      case INDEX -> indexBlockCacheHits.increment();
-      case FILTER -> filterChunkCacheHits.increment();
-    }
+    countHits(kind, 1);
   }
 }

@@ -74,7 +74,7 @@ final class TableBatch {
         k = readers[t].scanAll(probes, from, ends[t], snapshot, lookup, out, k, located);
       }
     } finally {
-      s.flushCounts(); // the batch's counts, also when a table failed: see BatchScratch#count
+      s.flushCounts(); // the batch's counts, also when a table failed: see BatchScratch#flushCounts
       s.release(located);
     }
   }

@@ -80,9 +80,7 @@ public final class ColdReadsCommand implements Callable<Integer> {
     }
     DiskStats disk = new DiskStats(dir);
     long openStart = System.nanoTime();
-    try (Store store = kind.isRocksDb()
-        ? new RocksDbStore(dir, kind, Benchmark.Layout.NARROW, config)
-        : new StrataStore(dir, config)) {
+    try (Store store = Store.open(kind, dir, Benchmark.Layout.NARROW, config)) {
       double openMs = (System.nanoTime() - openStart) / 1e6;
       Thread.sleep(300); // the open's background work (RocksDB's table loading) settles
       ProcIo ioBefore = ProcIo.now();

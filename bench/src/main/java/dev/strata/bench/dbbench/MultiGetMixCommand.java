@@ -97,9 +97,7 @@ public final class MultiGetMixCommand implements Callable<Integer> {
     EngineKind kind = EngineKind.parse(engine);
     Path dir = config.dbPath(kind, Benchmark.Layout.NARROW);
     Mix mix;
-    try (Store store = kind.isRocksDb()
-        ? new RocksDbStore(dir, kind, Benchmark.Layout.NARROW, config)
-        : new StrataStore(dir, config)) {
+    try (Store store = Store.open(kind, dir, Benchmark.Layout.NARROW, config)) {
       mix = run(store, new KeySpace(config.num(), config.seed()), threads, batchSize,
           (long) (warmupSeconds * 1e9), (long) (durationSeconds * 1e9));
     }

@@ -94,9 +94,7 @@ final class PhaseRunner {
   }
 
   private Store open(Path dir) throws IOException {
-    return phase.engine().isRocksDb()
-        ? new RocksDbStore(dir, phase.engine(), phase.benchmark().layout(), config)
-        : new StrataStore(dir, config);
+    return Store.open(phase.engine(), dir, phase.benchmark().layout(), config);
   }
 
   private void write(Store store, Result r, GcMonitor gc, ProcIo ioAtOpen) throws IOException {

@@ -12,6 +12,14 @@ import java.util.List;
  * <p>Thread-safe: reads and writes come from several threads at once, as the engines allow.
  */
 interface Store extends AutoCloseable {
+  /** Opens {@code engine}'s database of {@code layout} in {@code dir} with {@code config}'s settings. */
+  static Store open(EngineKind engine, Path dir, Benchmark.Layout layout, RunConfig config)
+      throws IOException {
+    return engine.isRocksDb()
+        ? new RocksDbStore(dir, engine, layout, config)
+        : new StrataStore(dir, config);
+  }
+
   /** Writes {@code key} (a narrow row) through the unsynced log. */
   void put(byte[] key, byte[] value) throws IOException;
 

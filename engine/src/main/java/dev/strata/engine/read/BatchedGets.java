@@ -330,17 +330,19 @@ public final class BatchedGets {
         // Keys before the table's smallest row fall between this level's tables: none holds them.
         k = firstRowAtOrAfter(k, t.metadata().smallest().row(), false);
         int to = firstRowAtOrAfter(k, t.metadata().largest().row(), true);
-        if (to > k && together != null) {
-          together.add(t, k, to);
-        } else if (to > k) {
-          System.arraycopy(pending, k, batch, asked, to - k);
-          asked += to - k;
-          if (runs == levelTables.length) {
-            levelTables = Arrays.copyOf(levelTables, 2 * runs);
-            runEnds = Arrays.copyOf(runEnds, 2 * runs);
+        if (to > k) {
+          if (together != null) {
+            together.add(t, k, to);
+          } else {
+            System.arraycopy(pending, k, batch, asked, to - k);
+            asked += to - k;
+            if (runs == levelTables.length) {
+              levelTables = Arrays.copyOf(levelTables, 2 * runs);
+              runEnds = Arrays.copyOf(runEnds, 2 * runs);
+            }
+            levelTables[runs] = t;
+            runEnds[runs++] = asked;
           }
-          levelTables[runs] = t;
-          runEnds[runs++] = asked;
         }
         k = to;
         if (k == pendingCount) {

@@ -80,7 +80,7 @@ public final class TableRef {
       throws IOException {
     FileMetadata m = metadata;
     if (m.filterBytes() == FileMetadata.UNKNOWN_FILTER_BYTES) {
-      TableCache.Handle h = tables.acquire(m.fileNumber(), m.level() == 0);
+      TableCache.Handle h = lease(tables, m);
       try {
         TableProperties p = h.reader().properties();
         m = m.withFilterBytes(p.filterType() == FilterType.NONE ? 0 : p.filterBytes());
@@ -164,7 +164,7 @@ public final class TableRef {
         tables.exitGet(entered);
       }
     }
-    TableCache.Handle h = tables.acquire(metadata.fileNumber(), metadata.level() == 0);
+    TableCache.Handle h = lease(tables, metadata);
     try {
       h.reader().get(probe, snapshot, out);
     } catch (CorruptTableException e) {
@@ -203,7 +203,7 @@ public final class TableRef {
     try {
       for (int t = 0; t < n; t++) {
         TableRef ref = refs[t];
-        leases[t] = ref.tables.acquire(ref.metadata.fileNumber(), ref.metadata.level() == 0);
+        leases[t] = lease(ref.tables, ref.metadata);
         readers[t] = leases[t].reader();
       }
       TableReader.getAll(readers, ends, n, probes, count, snapshot, out);
@@ -237,9 +237,17 @@ public final class TableRef {
     return withReader(r -> r.mightContainRow(probe));
   }
 
+  /**
+   * Table {@code m}'s reader, leased from {@code tables} until released; a level-0 table's with its
+   * metadata pinned ({@link TableCache#acquire(long, boolean)}).
+   */
+  private static TableCache.Handle lease(TableCache tables, FileMetadata m) throws IOException {
+    return tables.acquire(m.fileNumber(), m.level() == 0);
+  }
+
   /** One call on the table's reader, leased for the call; damage becomes a CorruptionException. */
   private <T> T withReader(ReaderCall<T> call) throws IOException {
-    TableCache.Handle h = tables.acquire(metadata.fileNumber(), metadata.level() == 0);
+    TableCache.Handle h = lease(tables, metadata);
     try {
       return call.on(h.reader());
     } catch (CorruptTableException e) {
@@ -272,7 +280,7 @@ public final class TableRef {
   }
 
   private InternalIterator leasedIterator(ReadCounters bulk) throws IOException {
-    TableCache.Handle h = tables.acquire(metadata.fileNumber(), metadata.level() == 0);
+    TableCache.Handle h = lease(tables, metadata);
     try {
       TableReader r = h.reader();
       return new Iterator(bulk == null ? r.iterator() : r.bulkIterator(bulk), h);
