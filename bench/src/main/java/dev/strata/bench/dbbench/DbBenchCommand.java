@@ -163,9 +163,15 @@ public final class DbBenchCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    if (useExistingDb) {
+      checkFillRecord(config);
+    }
     PrintWriter stdout = spec.commandLine().getOut();
     Files.createDirectories(out);
     Files.createDirectories(config.dbDir());
+    if (!useExistingDb) {
+      FillRecord.write(config);
+    }
     config.write(out.resolve(RunConfig.FILE));
     Path tmp = out.resolve(".tmp");
     List<String> flags = jvmArgs != null
@@ -200,6 +206,23 @@ public final class DbBenchCommand implements Callable<Integer> {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * Refuses to read existing databases with other data settings than their fill's (the keys read
+   * would not be the keys written); warns when no fill record is there to compare with.
+   */
+  private void checkFillRecord(RunConfig config) throws IOException {
+    List<String> differences = FillRecord.differences(config);
+    if (differences == null) {
+      spec.commandLine().getErr().println("dbbench: no " + FillRecord.FILE + " in " + config.dbDir()
+          + ": the databases are read with this run's settings, unchecked against their fill's");
+      spec.commandLine().getErr().flush();
+    } else if (!differences.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "the databases in " + config.dbDir()
+          + " were filled with other settings; give this run the fill's (its --profile, --num,"
+          + " ...):\n  " + String.join("\n  ", differences));
+    }
   }
 
   private Profile profileOrFail() {

@@ -98,6 +98,15 @@ final class DbBenchCommandTest {
     }
     assertEquals(List.of("strata|warm", "rocksdb-lru|warm", "strata|cold", "rocksdb-lru|cold"),
         states);
+
+    // Reading these databases as if they held other keys is refused before any phase runs.
+    CliRun other = CliRun.of("dbbench", "--profile", "smoke", "--num", "6000", "--threads", "1",
+        "--use-existing-db", "--db-dir", out.resolve("db").toString(), "--benchmarks", "readrandom",
+        "--jvm-args", CHILD_JVM, "--out", tmp.resolve("other").toString());
+    assertEquals(2, other.status(), other.err() + other.out());
+    assertTrue(other.err().contains("were filled with other settings")
+        && other.err().contains("num: filled with 5000, this run 6000"), other.err());
+    assertFalse(Files.exists(tmp.resolve("other").resolve("results.csv")), "no phase ran");
   }
 
   @Test
@@ -122,6 +131,7 @@ final class DbBenchCommandTest {
     assertTrue(run.err().contains("readrandom on strata, 1 thread, warm: the child process failed"),
         run.err());
     assertTrue(run.err().contains("needs the database"), run.err());
+    assertTrue(run.err().contains("no " + FillRecord.FILE + " in "), "unchecked, and says so");
   }
 
   @Test
