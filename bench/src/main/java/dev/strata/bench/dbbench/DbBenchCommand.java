@@ -169,9 +169,6 @@ public final class DbBenchCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     Files.createDirectories(out);
     Files.createDirectories(config.dbDir());
-    if (!useExistingDb) {
-      FillRecord.write(config);
-    }
     config.write(out.resolve(RunConfig.FILE));
     Path tmp = out.resolve(".tmp");
     List<String> flags = jvmArgs != null
@@ -181,7 +178,8 @@ public final class DbBenchCommand implements Callable<Integer> {
         phaseTimeout != null ? phaseTimeout : p.phaseTimeoutSeconds());
     long started = System.nanoTime();
     ImageIO.setUseCache(false);
-    DbBenchRun run = new DbBenchRun(plan, out, launcher, stdout);
+    DbBenchRun run = new DbBenchRun(plan, out, launcher, stdout,
+        useExistingDb ? null : config);
     IOException failure = null;
     try {
       run.run();

@@ -13,7 +13,9 @@ import java.util.Locale;
  * Runs a {@link Plan}: each phase in a child process, one after another, collecting each child's
  * row; then adds Strata's ratios to the RocksDB configurations and writes {@code results.csv}. A
  * failed phase stops the run: the rows collected so far are still written, and the error names
- * the phase and quotes its log.
+ * the phase and quotes its log. A run that fills records its fill ({@link FillRecord}) once its
+ * last fill phase has succeeded, and not before: databases a failed or killed fill left half
+ * written have no record to vouch for them.
  *
  * <p>Not thread-safe: one run per instance.
  */
@@ -22,13 +24,16 @@ final class DbBenchRun {
   private final Path out;
   private final ChildLauncher launcher;
   private final PrintWriter progress;
+  /** The settings to record after the last fill; null for a run on existing databases. */
+  private final RunConfig fill;
   private final List<Result> results = new ArrayList<>();
 
-  DbBenchRun(Plan plan, Path out, ChildLauncher launcher, PrintWriter progress) {
+  DbBenchRun(Plan plan, Path out, ChildLauncher launcher, PrintWriter progress, RunConfig fill) {
     this.plan = plan;
     this.out = out;
     this.launcher = launcher;
     this.progress = progress;
+    this.fill = fill;
   }
 
   /** The rows collected so far, with ratios, in the order the phases ran. */
@@ -42,6 +47,15 @@ final class DbBenchRun {
     Path phaseDir = out.resolve("phases");
     Path logs = out.resolve("logs");
     Files.createDirectories(phaseDir);
+    int lastFill = -1;
+    for (int i = 0; i < phases.size(); i++) {
+      if (phases.get(i).benchmark().kind() == Benchmark.Kind.FILL) {
+        lastFill = i;
+      }
+    }
+    if (fill != null) {
+      FillRecord.delete(fill);
+    }
     try {
       for (int i = 0; i < phases.size(); i++) {
         Phase p = phases.get(i);
@@ -58,6 +72,9 @@ final class DbBenchRun {
             Cells.format(round(r.number(Column.OPS_PER_SEC))), r.get(Column.P99_US),
             (System.nanoTime() - start) / 1e9);
         progress.flush();
+        if (i == lastFill && fill != null) {
+          FillRecord.write(fill);
+        }
       }
     } finally {
       Ratios.add(results);

@@ -19,8 +19,9 @@ import java.util.Properties;
  * databases in {@link #FILE}. Why: a run with {@code --use-existing-db} generates its keys from its
  * own settings, so one that leaves out the {@code --profile large} its databases were filled with
  * reads the first 2.5M of 20M keys, whose blocks fit in the cache, and reports a figure 7x too
- * good without a word (db_bench has the same trap with {@code --num}). A fill writes the record
- * before it starts; a run on existing databases compares its settings with it and refuses a
+ * good without a word (db_bench has the same trap with {@code --num}). A run that fills removes
+ * the record before its first phase and writes it once its fills have succeeded ({@link
+ * DbBenchRun}); a run on existing databases compares its settings with it and refuses a
  * difference, naming each.
  *
  * <p>Only what the data depends on is recorded: the key space, the values, the filters written.
@@ -42,6 +43,11 @@ final class FillRecord {
       p.store(w, "settings of the dbbench fills that wrote the databases in this folder");
     }
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** Removes the record from {@code config}'s database folder, if there is one. */
+  static void delete(RunConfig config) throws IOException {
+    Files.deleteIfExists(config.dbDir().resolve(FILE));
   }
 
   /**

@@ -99,6 +99,7 @@ final class DbBenchCommandTest {
     assertEquals(List.of("strata|warm", "rocksdb-lru|warm", "strata|cold", "rocksdb-lru|cold"),
         states);
 
+    assertTrue(Files.exists(out.resolve("db").resolve(FillRecord.FILE)), "the fill is recorded");
     // Reading these databases as if they held other keys is refused before any phase runs.
     CliRun other = CliRun.of("dbbench", "--profile", "smoke", "--num", "6000", "--threads", "1",
         "--use-existing-db", "--db-dir", out.resolve("db").toString(), "--benchmarks", "readrandom",
@@ -135,7 +136,10 @@ final class DbBenchCommandTest {
   }
 
   @Test
-  void dbbench_hungChild_isKilledAtTheTimeout() {
+  void dbbench_hungChild_isKilledAtTheTimeout() throws IOException {
+    Path record = tmp.resolve("t").resolve("db").resolve(FillRecord.FILE);
+    Files.createDirectories(record.getParent());
+    Files.writeString(record, "num=50000000\n"); // an earlier fill's
     long start = System.nanoTime();
     CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--num", "50000000",
         "--benchmarks", "fillrandom", "--engines", "strata", "--phase-timeout", "2",
@@ -143,6 +147,7 @@ final class DbBenchCommandTest {
     assertEquals(1, run.status());
     assertTrue(run.err().contains("did not finish within 2 s and was killed"), run.err());
     assertTrue(System.nanoTime() - start < 60_000_000_000L, "the timeout bounds the wait");
+    assertFalse(Files.exists(record), "a killed fill leaves no record vouching for its database");
   }
 
   /**
