@@ -5,6 +5,7 @@ import static dev.strata.sstable.format.SstableFormat.ROW_LENGTH_BYTES;
 
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.key.KeyCodec;
+import dev.strata.sstable.key.RowPrefix;
 import dev.strata.sstable.key.ValueKind;
 import java.util.Arrays;
 
@@ -110,11 +111,48 @@ public final class PointSearch {
    * where the search for an earlier target ended (a batch's keys in order).
    */
   public int firstRestartAtOrAfter(Block b, int from) {
+    long[] heads = b.rowHeads;
+    if (heads != null) {
+      return firstRestartAtOrAfter(b, from, heads);
+    }
     int lo = from;
     int hi = b.restartCount;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (compareRestartKey(b, mid) > 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * {@link #firstRestartAtOrAfter(Block, int)} in an index block with row heads ({@link
+   * Block#rowHeads}): a target row without the block's shared prefix sorts below or above every
+   * key; one with it compares its head with the keys' heads, and the keys' bytes only on a tie.
+   */
+  private int firstRestartAtOrAfter(Block b, int from, long[] heads) {
+    byte[] shared = b.sharedRow;
+    int common = Math.min(row.length, shared.length);
+    int m = Arrays.mismatch(row, 0, common, shared, 0, common);
+    if (m >= 0) {
+      return Byte.toUnsignedInt(row[m]) < Byte.toUnsignedInt(shared[m]) ? from : b.restartCount;
+    }
+    if (row.length < shared.length) {
+      return from; // a proper prefix of every key's row
+    }
+    long head = RowPrefix.of(row, shared.length, row.length - shared.length);
+    int lo = from;
+    int hi = b.restartCount;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = Long.compareUnsigned(head, heads[mid]);
+      if (c == 0) {
+        c = compareRestartKey(b, mid);
+      }
+      if (c > 0) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -133,7 +171,7 @@ public final class PointSearch {
    * The whole key stored at restart point {@code i} of {@code b}: its offset in {@code b.data} in the
    * high 32 bits, its length in the low 32 (its value follows it).
    */
-  private static long restartKey(Block b, int i) {
+  static long restartKey(Block b, int i) {
     byte[] d = b.data;
     int limit = b.restartsOffset;
     long v = Bytes.getVarint31(d, b.restartPoint(i), limit);
