@@ -124,8 +124,11 @@ final class KeptEntriesTest {
   void evictedChunksAndPartitions_areReadAgain_notServedFromAKeptEntry() throws IOException {
     ReadCounters counters = new ReadCounters();
     ClockBlockCache cache = new ClockBlockCache(8 << 10, 1); // a few chunks of 1 KiB
-    try (TableReader t = TableReader.open(writeRows(), 1, cache, counters)) {
-      assertTrue(t.properties().filterChunkCount() > 10);
+    // Blocks of 256 bytes: an index of many partitions, which the cache cannot all hold either (with
+    // two, it may keep the one every Get hits for good).
+    Path file = writeRows(TableOptions.defaults().withFilterChunkBytes(1024).withBlockSizeBytes(256));
+    try (TableReader t = TableReader.open(file, 1, cache, counters)) {
+      assertTrue(t.properties().filterChunkCount() > 10 && t.properties().indexBytes() > 4 * (8 << 10));
       get(t, counters, 0);
       get(t, counters, 0); // kept now
       for (long i = 0; i < ROWS; i += 97) { // every chunk and partition: the first ones are evicted
