@@ -30,6 +30,12 @@ final class BatchScratch {
   final int[] entry;
   /** The upper bounds of the lock-step searches ({@link TableBatch#searchEntriesTogether}). */
   final int[] hi;
+  /**
+   * Whether each lock-step search compares row heads, and the target's head in its index block
+   * ({@link dev.strata.sstable.block.PointSearch#placeRow}).
+   */
+  final boolean[] byHeads;
+  final long[] head;
   final Block[] data;
   /** The files and offsets of the distinct data blocks, and what the cache holds for each. */
   final long[] files;
@@ -67,6 +73,8 @@ final class BatchScratch {
     index = new Block[n];
     entry = new int[n];
     hi = new int[n];
+    byHeads = new boolean[n];
+    head = new long[n];
     data = new Block[n];
     files = new long[n];
     offsets = new long[n];

@@ -105,28 +105,43 @@ final class TableBatch {
   /**
    * {@code s.entry[k] = firstRestartAtOrAfter(s.index[k])} for the target of each probe {@code
    * s.probe[k]}, {@code k < count}, whose entry is {@link TableReader#UNSEARCHED}, by binary searches in lock
-   * step: every search's next entry is touched ({@link Block#touchRestartKey}) before any is
-   * compared. One binary search is a chain of dependent reads, each of which may miss the
-   * processor's caches; the touches of one step depend on nothing of the same step, so the misses
-   * of all the batch's searches, in all its tables, are in flight together.
+   * step: every search's next entry is touched before any is compared (its row head, {@link
+   * Block#touchRowHead}, in an index block that keeps them, else its key, {@link
+   * Block#touchRestartKey}). One binary search is a chain of dependent reads, each of which may miss
+   * the processor's caches; the touches of one step depend on nothing of the same step, so the
+   * misses of all the batch's searches, in all its tables, are in flight together. A search by row
+   * heads reads no entry's bytes, so a last step touches every chosen entry the same way.
    */
   private static void searchEntriesTogether(FilterProbe[] probes, long snapshot, BatchScratch s,
       int count, PointSearch search) {
     int[] lo = s.entry;
     int[] hi = s.hi;
     for (int k = 0; k < count; k++) {
-      if (lo[k] == TableReader.UNSEARCHED) {
-        lo[k] = 0;
-        hi[k] = s.index[k].restartCount;
-      } else {
+      if (lo[k] != TableReader.UNSEARCHED) {
         hi[k] = lo[k]; // located already
+        continue;
+      }
+      Block index = s.index[k];
+      FilterProbe p = probes[s.probe[k]];
+      int placed = search.target(p.row(), p.column(), snapshot).placeRow(index, 0);
+      if (placed >= 0) {
+        lo[k] = placed; // the shared row prefix decided
+        hi[k] = placed;
+        continue;
+      }
+      lo[k] = 0;
+      hi[k] = index.restartCount;
+      s.byHeads[k] = placed == PointSearch.BY_HEADS;
+      if (s.byHeads[k]) {
+        s.head[k] = search.rowHead(index);
       }
     }
     int touched = 0;
     for (boolean more = count > 0; more; ) {
       for (int k = 0; k < count; k++) {
         if (lo[k] < hi[k]) {
-          touched += s.index[k].touchRestartKey((lo[k] + hi[k]) >>> 1);
+          int mid = (lo[k] + hi[k]) >>> 1;
+          touched += s.byHeads[k] ? s.index[k].touchRowHead(mid) : s.index[k].touchRestartKey(mid);
         }
       }
       more = false;
@@ -134,13 +149,22 @@ final class TableBatch {
         if (lo[k] < hi[k]) {
           int mid = (lo[k] + hi[k]) >>> 1;
           FilterProbe p = probes[s.probe[k]];
-          if (search.target(p.row(), p.column(), snapshot).compareRestartKey(s.index[k], mid) > 0) {
+          search.target(p.row(), p.column(), snapshot);
+          int c = s.byHeads[k]
+              ? search.compareRestartHead(s.index[k], mid, s.head[k])
+              : search.compareRestartKey(s.index[k], mid);
+          if (c > 0) {
             lo[k] = mid + 1;
           } else {
             hi[k] = mid;
           }
           more |= lo[k] < hi[k];
         }
+      }
+    }
+    for (int k = 0; k < count; k++) {
+      if (lo[k] < s.index[k].restartCount) {
+        touched += s.index[k].touchRestartKey(lo[k]); // its handle, which fetchDataBlocks reads
       }
     }
     s.touched += touched;

@@ -212,6 +212,11 @@ public final class Block implements CachedBlock {
     return data[restartPoint(i)];
   }
 
+  /** What {@link #touchRestartKey} is to a search by row heads: the head of restart point {@code i}. */
+  public int touchRowHead(int i) {
+    return (int) rowHeads[i];
+  }
+
   /** The block offset of restart point {@code i}. */
   int restartPoint(int i) {
     assert i >= 0 && i < restartCount : "i=" + i + " n=" + restartCount;

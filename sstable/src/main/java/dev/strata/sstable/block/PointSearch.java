@@ -61,6 +61,15 @@ public final class PointSearch {
   /** {@link #search}: the block ended undecided; search the next block with {@code continued}. */
   public static final int NEXT_BLOCK = 2;
 
+  /** {@link #placeRow}: the block keeps no row heads; compare the target with its keys' bytes. */
+  public static final int BY_KEYS = -1;
+
+  /**
+   * {@link #placeRow}: the target's row begins with the block's shared row prefix; compare its
+   * head ({@link #rowHead}) with the keys' heads ({@link #compareRestartHead}).
+   */
+  public static final int BY_HEADS = -2;
+
   private byte[] row;
   private byte[] column;
   private long snapshot;
@@ -108,18 +117,21 @@ public final class PointSearch {
   /**
    * {@link #firstRestartAtOrAfter(Block)} searching from restart point {@code from} on: correct
    * when every restart point before {@code from} sorts below the target, as when {@code from} is
-   * where the search for an earlier target ended (a batch's keys in order).
+   * where the search for an earlier target ended (a batch's keys in order). In an index block that
+   * keeps row heads ({@link Block#rowHeads}) it compares longs, and the keys' bytes only on a tie.
    */
   public int firstRestartAtOrAfter(Block b, int from) {
-    long[] heads = b.rowHeads;
-    if (heads != null) {
-      return firstRestartAtOrAfter(b, from, heads);
+    int placed = placeRow(b, from);
+    if (placed >= 0) {
+      return placed;
     }
+    boolean byHeads = placed == BY_HEADS;
+    long head = byHeads ? rowHead(b) : 0;
     int lo = from;
     int hi = b.restartCount;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (compareRestartKey(b, mid) > 0) {
+      if ((byHeads ? compareRestartHead(b, mid, head) : compareRestartKey(b, mid)) > 0) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -129,11 +141,16 @@ public final class PointSearch {
   }
 
   /**
-   * {@link #firstRestartAtOrAfter(Block, int)} in an index block with row heads ({@link
-   * Block#rowHeads}): a target row without the block's shared prefix sorts below or above every
-   * key; one with it compares its head with the keys' heads, and the keys' bytes only on a tie.
+   * The first step of {@link #firstRestartAtOrAfter(Block, int)} in index block {@code b}: its
+   * answer when the block's shared row prefix ({@link Block#sharedRow}) alone decides it ({@code
+   * from} for a target row below that prefix or a proper prefix of it, {@code b.restartCount} for
+   * one above), else how to compare: {@link #BY_HEADS} or, in a block without row heads, {@link
+   * #BY_KEYS}.
    */
-  private int firstRestartAtOrAfter(Block b, int from, long[] heads) {
+  public int placeRow(Block b, int from) {
+    if (b.rowHeads == null) {
+      return BY_KEYS;
+    }
     byte[] shared = b.sharedRow;
     int common = Math.min(row.length, shared.length);
     int m = Arrays.mismatch(row, 0, common, shared, 0, common);
@@ -143,22 +160,22 @@ public final class PointSearch {
     if (row.length < shared.length) {
       return from; // a proper prefix of every key's row
     }
-    long head = RowPrefix.of(row, shared.length, row.length - shared.length);
-    int lo = from;
-    int hi = b.restartCount;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      int c = Long.compareUnsigned(head, heads[mid]);
-      if (c == 0) {
-        c = compareRestartKey(b, mid);
-      }
-      if (c > 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return BY_HEADS;
+  }
+
+  /** The target row's head in {@code b}: its 8 bytes after the shared prefix ({@link #placeRow} said {@link #BY_HEADS}). */
+  public long rowHead(Block b) {
+    int shared = b.sharedRow.length;
+    return RowPrefix.of(row, shared, row.length - shared);
+  }
+
+  /**
+   * {@link #compareRestartKey} by row heads: {@code head} ({@link #rowHead}) against the head of
+   * restart key {@code i}, one long in an array of a few cache lines; the keys' bytes only on a tie.
+   */
+  public int compareRestartHead(Block b, int i, long head) {
+    int c = Long.compareUnsigned(head, b.rowHeads[i]);
+    return c != 0 ? c : compareRestartKey(b, i);
   }
 
   /** Where the value of the entry at restart point {@code i} of {@code b} starts. */
