@@ -46,7 +46,7 @@ final class CellOrder {
     int bits = n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
     long indexMask = (1L << bits) - 1;
     for (int i = 0; i < n; i++) {
-      long h = RowPrefix.of(rows[i], shared, rows[i].length - shared);
+      long h = RowPrefix.after(rows[i], shared);
       heads[i] = h;
       // The sign bit flipped: a signed sort of these orders the heads unsigned.
       packed[i] = ((h ^ Long.MIN_VALUE) & ~indexMask) | i;

@@ -151,22 +151,13 @@ public final class PointSearch {
     if (b.rowHeads == null) {
       return BY_KEYS;
     }
-    byte[] shared = b.sharedRow;
-    int common = Math.min(row.length, shared.length);
-    int m = Arrays.mismatch(row, 0, common, shared, 0, common);
-    if (m >= 0) {
-      return Byte.toUnsignedInt(row[m]) < Byte.toUnsignedInt(shared[m]) ? from : b.restartCount;
-    }
-    if (row.length < shared.length) {
-      return from; // a proper prefix of every key's row
-    }
-    return BY_HEADS;
+    int side = RowPrefix.sideOfShared(row, b.sharedRow);
+    return side < 0 ? from : side > 0 ? b.restartCount : BY_HEADS;
   }
 
   /** The target row's head in {@code b}: its 8 bytes after the shared prefix ({@link #placeRow} said {@link #BY_HEADS}). */
   public long rowHead(Block b) {
-    int shared = b.sharedRow.length;
-    return RowPrefix.of(row, shared, row.length - shared);
+    return RowPrefix.after(row, b.sharedRow.length);
   }
 
   /**

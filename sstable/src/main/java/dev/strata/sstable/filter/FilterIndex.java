@@ -160,22 +160,14 @@ public final class FilterIndex {
 
   private static final byte[] NO_COLUMN = new byte[0];
 
-  /**
-   * 0 when {@code row} starts with the prefix the last keys' rows share; else below 0 when it sorts
-   * below every row that does (it is a proper prefix of it, or its first differing byte is smaller),
-   * above 0 when above.
-   */
+  /** {@link RowPrefix#sideOfShared} of {@code row} and the prefix the last keys' rows share. */
   private int sideOfShared(byte[] row) {
-    int m = Arrays.mismatch(row, 0, Math.min(row.length, sharedLength), shared, 0, sharedLength);
-    if (m < 0) {
-      return 0;
-    }
-    return m == row.length ? -1 : Integer.compare(row[m] & 0xff, shared[m] & 0xff);
+    return RowPrefix.sideOfShared(row, shared);
   }
 
   /** The head of {@code row}, which starts with the shared prefix: as {@link #lastRowHeads}. */
   private long head(byte[] row) {
-    return RowPrefix.of(row, sharedLength, row.length - sharedLength);
+    return RowPrefix.after(row, sharedLength);
   }
 
   /** {@link #find} for a row that starts with the shared prefix. */
