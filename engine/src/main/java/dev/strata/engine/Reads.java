@@ -13,12 +13,10 @@ import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.NavigableMap;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**

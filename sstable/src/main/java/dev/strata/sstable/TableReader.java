@@ -20,7 +20,6 @@ import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
 import dev.strata.sstable.cache.CachedBlock;
-import dev.strata.sstable.cache.HeapCost;
 import dev.strata.sstable.cache.OffHeapBlock;
 import dev.strata.sstable.filter.FilterChunk;
 import dev.strata.sstable.filter.FilterChunkInfo;
@@ -37,7 +36,6 @@ import dev.strata.sstable.io.BulkBuffers;
 import dev.strata.sstable.io.BulkReadahead;
 import dev.strata.sstable.io.TableFile;
 import dev.strata.sstable.key.InternalKey;
-import dev.strata.sstable.key.KeyCodec;
 import dev.strata.sstable.key.UnsignedBytes;
 import dev.strata.sstable.key.ValueKind;
 import java.io.Closeable;
@@ -1374,15 +1372,6 @@ public final class TableReader implements Closeable {
   private <T extends CachedBlock> T fetch(BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
       throws IOException {
     return fetch(h == footer.index() ? indexKey : new BlockCacheKey(fileNumber, h.offset()), h, kind, loader);
-  }
-
-  /** A cache hit for {@code key}, counted, or null. */
-  private <T extends CachedBlock> T cached(BlockCacheKey key, BlockKind kind) {
-    T block = cache.getIfPresent(key, kind);
-    if (block != null) {
-      counters.countHit(kind);
-    }
-    return block;
   }
 
   private <T extends CachedBlock> T fetch(
