@@ -2,6 +2,7 @@ package dev.strata.sstable;
 
 import dev.strata.sstable.block.Block;
 import dev.strata.sstable.block.OffHeapCopy;
+import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockKind;
 import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.filter.FilterChunk;
@@ -16,7 +17,10 @@ import java.util.Arrays;
 final class BatchScratch {
   final int[] admitted;
   final int[] chunks;
-  /** Each probe's filter chunk, between {@link TableReader#touchFilters} and {@link TableReader#probeFilters}. */
+  /**
+   * Each probe's filter chunk, between {@link TableFilters#touchFilters} and {@link
+   * TableFilters#probeFilters}.
+   */
   final FilterChunk[] filters;
   /** Each probe's cell search's answer when it ended in the index, else {@link TableReader#NOT_SEARCHED}. */
   final int[] cell;
@@ -120,6 +124,17 @@ final class BatchScratch {
   void countHits(ReadCounters counters, BlockKind kind, long n) {
     countInto(counters);
     hits[kind.ordinal()] += n;
+  }
+
+  /**
+   * Counts {@code n} hits on blocks of {@code kind} that a table's kept entries ({@link KeptEntries})
+   * answered, in the shared cache's counters now and towards the table's {@code counters}.
+   */
+  void countKeptHits(BlockCache cache, ReadCounters counters, BlockKind kind, int n) {
+    if (n > 0) {
+      cache.countHits(kind, n);
+      countHits(counters, kind, n);
+    }
   }
 
   private void countInto(ReadCounters counters) {

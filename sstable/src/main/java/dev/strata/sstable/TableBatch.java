@@ -13,7 +13,8 @@ import java.util.Objects;
 /**
  * A batch of point lookups over one table or over the tables of a level ({@link
  * TableReader#getAll}), in stages, each run for every table's probes before the next begins: the
- * tables' own stages (filters, index blocks, the final scans) are theirs, in {@link TableReader};
+ * tables' own stages are theirs (filters in {@link TableFilters}; index blocks and the final
+ * scans in {@link TableReader});
  * what spans tables is here: the lock-step search of the index entries, the data blocks looked up
  * in the cache together and copied off the heap, the touches of the blocks' bytes. Each stage's
  * loads depend on nothing else of the same stage, so the whole batch's cache misses are in flight
@@ -40,13 +41,13 @@ final class TableBatch {
     int located = 0;
     try {
       for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-        readers[t].findChunks(probes, from, ends[t], s);
+        TableFilters.findChunks(readers[t], probes, from, ends[t], s);
       }
       for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-        readers[t].touchFilters(probes, from, ends[t], s);
+        TableFilters.touchFilters(readers[t], probes, from, ends[t], s);
       }
       for (int t = 0, from = 0; t < tables; from = ends[t++]) {
-        readers[t].probeFilters(probes, from, ends[t], s);
+        TableFilters.probeFilters(readers[t], probes, from, ends[t], s);
       }
       for (int t = 0, from = 0; t < tables; from = ends[t++]) {
         readers[t].findPartitions(probes, from, ends[t], snapshot, s, lookup.search);

@@ -1,7 +1,10 @@
 package dev.strata.sstable;
 
 import static dev.strata.sstable.format.SstableFormat.BLOCK_TRAILER_BYTES;
-import static dev.strata.sstable.StoredBlocks.loadFilter;
+import static dev.strata.sstable.TableFilters.CELL_MAYBE;
+import static dev.strata.sstable.TableFilters.OUT_OF_RANGE;
+import static dev.strata.sstable.TableFilters.SKIPPED;
+import static dev.strata.sstable.TableFilters.TOMBSTONE_MAYBE;
 import static dev.strata.sstable.StoredBlocks.payload;
 import static dev.strata.sstable.StoredBlocks.payloadLength;
 import static dev.strata.sstable.StoredBlocks.readBlock;
@@ -21,10 +24,8 @@ import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
 import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.cache.OffHeapBlock;
-import dev.strata.sstable.filter.FilterChunk;
 import dev.strata.sstable.filter.FilterChunkInfo;
 import dev.strata.sstable.filter.FilterIndex;
-import dev.strata.sstable.filter.FilterKeys;
 import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.format.Bytes;
@@ -83,22 +84,23 @@ public final class TableReader implements Closeable {
   /** Each thread's {@link Lookup}. */
   private static final ThreadLocal<Lookup> LOOKUPS = ThreadLocal.withInitial(Lookup::new);
 
-  private final Path path;
+  final Path path;
   final long fileNumber;
-  private final TableFile channel;
+  final TableFile channel;
   private final TableReadOptions readOptions;
   private final long fileSize;
   private final Footer footer;
-  private final TableProperties properties;
+  final TableProperties properties;
   final BlockCache cache;
   final ReadCounters counters;
-  private final FilterIndex filterIndex;
+  /** Each filter chunk's handle and last filter key ({@link TableFilters} probes them). */
+  final FilterIndex filterIndex;
   private final BlockCacheKey indexKey;
   /**
    * The cache key of each filter chunk, made once (a filter probe that hits allocates nothing), and
    * the cache entry last found for it (a hit skips the cache's lookup).
    */
-  private final KeptEntries chunks;
+  final KeptEntries chunks;
   /** The pinned top level of a two-level index (version 3); null for the one-level index of older tables. */
   private final Block topIndex;
   /**
@@ -107,8 +109,8 @@ public final class TableReader implements Closeable {
    * one whose entries are not all restart points, which no writer makes).
    */
   private final KeptEntries partitions;
-  /** Whether the table has a row-tombstone filter ({@code ROWCOL} with row tombstones). */
-  private final boolean hasRowTombstoneFilter;
+  /** The row-tombstone filter's handle ({@code ROWCOL} with row tombstones); null without one. */
+  final BlockHandle rowTombstoneFilter;
   private volatile boolean closed;
   /** True while {@link #open} runs: its block loads count as open reads, not as Get reads. */
   private boolean opening = true;
@@ -128,13 +130,9 @@ public final class TableReader implements Closeable {
     this.cache = cache;
     this.counters = counters;
     this.filterIndex = filterIndex;
-    this.hasRowTombstoneFilter = hasRowTombstoneFilter;
+    this.rowTombstoneFilter = hasRowTombstoneFilter ? footer.rowTombstoneFilter() : null;
     this.indexKey = new BlockCacheKey(fileNumber, footer.index().offset());
-    BlockCacheKey[] chunkKeys = new BlockCacheKey[filterIndex.chunkCount()];
-    for (int i = 0; i < chunkKeys.length; i++) {
-      chunkKeys[i] = new BlockCacheKey(fileNumber, filterIndex.handle(i).offset());
-    }
-    this.chunks = new KeptEntries(cache, BlockKind.FILTER, chunkKeys);
+    this.chunks = TableFilters.keptChunks(cache, fileNumber, filterIndex);
     this.topIndex = topIndex;
     boolean keyed = topIndex != null && PointSearch.allRestarts(topIndex);
     BlockCacheKey[] partitionKeys = new BlockCacheKey[keyed ? topIndex.restartCount : 0];
@@ -249,22 +247,7 @@ public final class TableReader implements Closeable {
   private void pinMetadata() throws IOException {
     boolean ok = false;
     try {
-      for (int i = 0; i < filterIndex.chunkCount(); i++) {
-        BlockHandle h = filterIndex.handle(i);
-        try {
-          pinned(h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.FILTER_CHUNK));
-        } catch (CorruptTableException e) {
-          counters.filterChunksCorrupt.increment();
-        }
-      }
-      if (hasRowTombstoneFilter) {
-        BlockHandle h = footer.rowTombstoneFilter();
-        try {
-          pinned(h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.ROW_TOMBSTONE_FILTER));
-        } catch (CorruptTableException e) {
-          counters.filterChunksCorrupt.increment();
-        }
-      }
+      TableFilters.pin(this);
       if (topIndex == null) {
         pinned(footer.index(), BlockKind.INDEX, () -> readBlock(channel, path, footer.index(), BlockType.INDEX));
       } else {
@@ -284,7 +267,7 @@ public final class TableReader implements Closeable {
   }
 
   /** Takes block {@code h} from the cache pinned, loading it if needed; counts as {@link #fetch}. */
-  private <T extends CachedBlock> void pinned(BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
+  <T extends CachedBlock> void pinned(BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
       throws IOException {
     BlockCacheKey key = h == footer.index() ? indexKey : new BlockCacheKey(fileNumber, h.offset());
     CountingLoader<T> counting = new CountingLoader<>(loader);
@@ -345,7 +328,7 @@ public final class TableReader implements Closeable {
    * row-tombstone filter and data blocks are charged to the block cache instead.
    */
   public long pinnedBytes() {
-    return pinnedIndexBytes() + filterIndex.sizeBytes() + chunks.heapBytes() + partitions.heapBytes();
+    return pinnedIndexBytes() + TableFilters.heapBytes(this) + partitions.heapBytes();
   }
 
   /** The counters this reader counts into. */
@@ -379,7 +362,7 @@ public final class TableReader implements Closeable {
     checkSnapshot(snapshot);
     checkOpen();
     out.clear();
-    int admitted = admit(probe);
+    int admitted = TableFilters.admit(this, probe);
     if (admitted == SKIPPED) {
       counters.tablesSkippedByFilter.increment(); // consulted too: one count, see ReadCounters
     } else if (admitted != OUT_OF_RANGE) {
@@ -679,8 +662,9 @@ public final class TableReader implements Closeable {
    *
    * <ol>
    *   <li>every probe's filter is asked before any index or data block is read ({@link
-   *       #touchFilters}, {@link #probeFilters}): the row range is checked once for the batch, each
-   *       filter chunk's run of probes is found by binary search and the chunk fetched once;
+   *       TableFilters#touchFilters}, {@link TableFilters#probeFilters}): the row range is checked
+   *       once for the batch, each filter chunk's run of probes is found by binary search and the
+   *       chunk fetched once;
    *   <li>the admitted probes' cells are located in the index ({@link #locateIndexBlocks}): each
    *       probe's index block, then the entries of all of them searched in lock step;
    *   <li>their data blocks are fetched, once for probes in one block;
@@ -830,7 +814,7 @@ public final class TableReader implements Closeable {
         }
       }
     }
-    countKeptHits(s, BlockKind.INDEX, hits);
+    s.countKeptHits(cache, counters, BlockKind.INDEX, hits);
     return searched;
   }
 
@@ -844,7 +828,7 @@ public final class TableReader implements Closeable {
    * save (MultiGetPairs, overlapping, 20,000 rows: +45 ns per key; 2,000,000 rows, ~115 partitions
    * per table: ratio 1.43 against 1.28 without).
    */
-  private static final int LOCK_STEP_PARTITIONS = 64;
+  static final int LOCK_STEP_PARTITIONS = 64;
 
   /**
    * The batch's distinct data block {@code b} as the cache holds it ({@code s.cached[b]}, an
@@ -890,127 +874,6 @@ public final class TableReader implements Closeable {
   }
 
   /**
-   * The first part of {@link #admit} for this table's run {@code probes[from, to)}, ascending,
-   * into {@code s.admitted} ({@link #OUT_OF_RANGE} or, for now, {@link #SKIPPED}) and {@code
-   * s.chunks}: the row range is checked on the run's first and last probe (every probe between
-   * lies inside when both do), and each probe's filter chunk found by binary search ({@link
-   * FilterIndex#findAll}). The entries the reader keeps for those chunks are touched ({@link
-   * KeptEntries#touch}), so that the misses of every table's chunks are in flight together before
-   * {@link #touchFilters} takes them.
-   */
-  void findChunks(FilterProbe[] probes, int from, int to, BatchScratch s) {
-    int[] admitted = s.admitted;
-    boolean allInRange = from == to
-        || (rowInRange(probes[from].row()) && rowInRange(probes[to - 1].row()));
-    FilterType type = properties.filterType();
-    int[] chunks = s.chunks;
-    if (type != FilterType.NONE) {
-      filterIndex.findAll(probes, from, to, type == FilterType.ROW, chunks);
-    }
-    int touched = 0;
-    int previous = -1;
-    // A filter of few chunks stays in the processor's caches, as a small index does.
-    boolean touch = type != FilterType.NONE && this.chunks.size() >= LOCK_STEP_PARTITIONS;
-    for (int i = from; i < to; i++) {
-      if (!allInRange && !rowInRange(probes[i].row())) {
-        admitted[i] = OUT_OF_RANGE;
-        continue;
-      }
-      admitted[i] = SKIPPED;
-      if (touch && chunks[i] >= 0 && chunks[i] != previous) {
-        touched += this.chunks.touch(chunks[i]);
-        previous = chunks[i];
-      }
-    }
-    s.touched += touched;
-  }
-
-  /**
-   * The second part of {@link #admit} for the run {@link #findChunks} prepared: each chunk fetched
-   * once for its run of probes (into {@code s.filters}), and the filter block each probe will read
-   * touched ({@link dev.strata.bloom.BlockedBloomFilter#touch}) so that the misses of all of them
-   * are in flight before {@link #probeFilters} reads any.
-   */
-  void touchFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
-      throws IOException {
-    FilterType type = properties.filterType();
-    if (type == FilterType.NONE) {
-      return;
-    }
-    int[] admitted = s.admitted;
-    int[] chunks = s.chunks;
-    FilterChunk[] filters = s.filters;
-    long touched = 0;
-    int fetchedIndex = -1;
-    FilterChunk fetched = null;
-    int hits = 0; // counted once for the run: see BlockCache#blockOfUncounted
-    for (int i = from; i < to; i++) {
-      if (admitted[i] == OUT_OF_RANGE || chunks[i] < 0) {
-        continue;
-      }
-      if (chunks[i] != fetchedIndex) {
-        fetched = this.chunks.keptUncounted(chunks[i]);
-        if (fetched != null) {
-          hits++;
-        } else {
-          fetched = chunkOrNull(chunks[i]);
-        }
-        fetchedIndex = chunks[i];
-      }
-      filters[i] = fetched;
-      if (fetched != null) {
-        FilterProbe probe = probes[i];
-        touched += fetched.filter.touch(type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
-      }
-    }
-    s.touched += (int) touched;
-    countKeptHits(s, BlockKind.FILTER, hits);
-  }
-
-  /** Counts {@code n} hits of a batch on blocks of this reader's kept entries, in both counters. */
-  private void countKeptHits(BatchScratch s, BlockKind kind, int n) {
-    if (n > 0) {
-      cache.countHits(kind, n);
-      s.countHits(counters, kind, n);
-    }
-  }
-
-  /**
-   * The last part of {@link #admit} for the run {@link #touchFilters} prepared: each probe in
-   * range asks its chunk, and gets its admission in {@code s.admitted}. Counts the run's tables
-   * consulted and skipped once, through the batch ({@link BatchScratch#countTables}): an atomic add per
-   * probe would fence every probe's filter read.
-   */
-  void probeFilters(FilterProbe[] probes, int from, int to, BatchScratch s)
-      throws IOException {
-    int[] admitted = s.admitted;
-    int[] chunks = s.chunks;
-    FilterChunk[] filters = s.filters;
-    FilterType type = properties.filterType();
-    int consulted = 0;
-    int skipped = 0;
-    for (int i = from; i < to; i++) {
-      if (admitted[i] == OUT_OF_RANGE) {
-        continue;
-      }
-      FilterProbe probe = probes[i];
-      boolean cellMaybe;
-      if (type == FilterType.NONE) {
-        cellMaybe = true;
-      } else if (chunks[i] < 0) {
-        cellMaybe = false; // after the last chunk's last key: no filter key of the table is this one
-      } else {
-        cellMaybe = mayContain(filters[i], type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
-        filters[i] = null;
-      }
-      admitted[i] = admission(probe, cellMaybe);
-      consulted++;
-      skipped += admitted[i] == SKIPPED ? 1 : 0;
-    }
-    s.countTables(counters, consulted - skipped, skipped);
-  }
-
-  /**
    * False only when the table certainly holds no entry of cell (probe.row, probe.column): its row
    * range or its filter excludes it. Reads at most one filter chunk (through the cache), never an
    * index or data block, and counts no Get.
@@ -1018,38 +881,7 @@ public final class TableReader implements Closeable {
   public boolean mayContain(FilterProbe probe) throws IOException {
     Objects.requireNonNull(probe, "probe");
     checkOpen();
-    return rowInRange(probe.row()) && cellMayBePresent(probe);
-  }
-
-  /** {@link #admit}: the row lies outside the table. */
-  private static final int OUT_OF_RANGE = -1;
-  /** {@link #admit}: the filter excludes both the cell and a row tombstone. */
-  private static final int SKIPPED = 0;
-  /** {@link #admit} bit: the cell may be present. */
-  private static final int CELL_MAYBE = 1;
-  /** {@link #admit} bit: a row tombstone of the row may be present. */
-  private static final int TOMBSTONE_MAYBE = 2;
-
-  /**
-   * The range and filter checks of a Get: {@link #OUT_OF_RANGE}, {@link #SKIPPED}, or the bits of
-   * what must be looked up. The caller counts the outcome; a batch shares the work ({@link
-   * #touchFilters}).
-   */
-  private int admit(FilterProbe probe) throws IOException {
-    if (!rowInRange(probe.row())) {
-      return OUT_OF_RANGE;
-    }
-    return admission(probe, cellMayBePresent(probe));
-  }
-
-  /** {@link #admit} for a probe in range whose filter said {@code cellMaybe}. */
-  private int admission(FilterProbe probe, boolean cellMaybe) throws IOException {
-    boolean tombstoneMaybe = properties.rowTombstoneCount() > 0
-        && (properties.filterType() == FilterType.ROWCOL ? rowTombstoneMayBePresent(probe) : cellMaybe);
-    if (!cellMaybe && !tombstoneMaybe) {
-      return SKIPPED;
-    }
-    return (cellMaybe ? CELL_MAYBE : 0) | (tombstoneMaybe ? TOMBSTONE_MAYBE : 0);
+    return TableFilters.mayContain(this, probe);
   }
 
   /**
@@ -1101,11 +933,7 @@ public final class TableReader implements Closeable {
   public boolean mightContainRow(FilterProbe probe) throws IOException {
     Objects.requireNonNull(probe, "probe");
     checkOpen();
-    if (!rowInRange(probe.row())) {
-      return false;
-    }
-    return properties.filterType() == FilterType.NONE
-        || chunkMayContain(probe.row(), EMPTY, probe.rowHash());
+    return TableFilters.mightContainRow(this, probe);
   }
 
   /**
@@ -1142,32 +970,13 @@ public final class TableReader implements Closeable {
   public boolean prefixFilterExcludes(byte[] prefix) throws IOException {
     Objects.requireNonNull(prefix, "prefix");
     checkOpen();
-    int n = properties.prefixLength();
-    if (n == 0 || prefix.length < n || properties.filterType() == FilterType.NONE) {
-      return false;
-    }
-    int i = filterIndex.find(prefix, EMPTY);
-    if (i < 0) {
-      return true; // every filter key sorts before the prefix: so does every row
-    }
-    return !chunkMayContain(i, FilterKeys.prefixHash(prefix, n));
+    return TableFilters.prefixFilterExcludes(this, prefix);
   }
 
   /** Each filter chunk's location and last filter key, in key order (from memory); for tools. */
   public List<FilterChunkInfo> filterChunks() {
     checkOpen();
-    List<FilterChunkInfo> out = new ArrayList<>(filterIndex.chunkCount());
-    for (int i = 0; i < filterIndex.chunkCount(); i++) {
-      byte[] key = filterIndex.lastKey(i);
-      int rowEnd = SstableFormat.ROW_LENGTH_BYTES + Bytes.getU16(key, 0);
-      BlockHandle h = filterIndex.handle(i);
-      out.add(
-          new FilterChunkInfo(
-              new BlockLocation(h.offset(), h.length()),
-              Arrays.copyOfRange(key, SstableFormat.ROW_LENGTH_BYTES, rowEnd),
-              Arrays.copyOfRange(key, rowEnd, key.length)));
-    }
-    return out;
+    return TableFilters.chunkInfos(this);
   }
 
   /** Each data block's location, in key order (reads the index through the cache); for tools. */
@@ -1242,73 +1051,6 @@ public final class TableReader implements Closeable {
 
   // ---- the read path -------------------------------------------------------------------------
 
-  private boolean rowInRange(byte[] row) {
-    return UnsignedBytes.compare(row, properties.smallestRow()) >= 0
-        && UnsignedBytes.compare(row, properties.largestRow()) <= 0;
-  }
-
-  private boolean cellMayBePresent(FilterProbe probe) throws IOException {
-    return switch (properties.filterType()) {
-      case NONE -> true;
-      case ROW -> chunkMayContain(probe.row(), EMPTY, probe.rowHash());
-      case ROWCOL -> chunkMayContain(probe.row(), probe.column(), probe.cellHash());
-    };
-  }
-
-  /**
-   * Probes the row-tombstone filter, through the block cache as a filter block (bounded and
-   * charged like the chunks, not held by the reader); a damaged one says maybe.
-   */
-  private boolean rowTombstoneMayBePresent(FilterProbe probe) throws IOException {
-    if (!hasRowTombstoneFilter) {
-      return true; // not ROWCOL: the caller asks only under ROWCOL, where the open required one
-    }
-    BlockHandle h = footer.rowTombstoneFilter();
-    FilterChunk filter;
-    try {
-      filter = fetch(h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.ROW_TOMBSTONE_FILTER));
-    } catch (CorruptTableException e) {
-      filter = null;
-    }
-    return mayContain(filter, probe.rowHash());
-  }
-
-  /** Probes the one chunk that can hold filter key (row, column); a damaged chunk says maybe. */
-  private boolean chunkMayContain(byte[] row, byte[] column, long hash) throws IOException {
-    int i = filterIndex.find(row, column);
-    return i >= 0 && mayContain(chunkOrNull(i), hash);
-  }
-
-  /** Probes chunk {@code i} for {@code hash}; a damaged chunk says maybe. */
-  private boolean chunkMayContain(int i, long hash) throws IOException {
-    return mayContain(chunkOrNull(i), hash);
-  }
-
-  /** Whether {@code chunk} may hold {@code hash}; a damaged chunk (null) says maybe, counted. */
-  private boolean mayContain(FilterChunk chunk, long hash) {
-    if (chunk == null) {
-      counters.filterChunksCorrupt.increment();
-      return true;
-    }
-    return chunk.filter.mightContainHash(hash);
-  }
-
-  /** Chunk {@code i} through the cache, or null when it is damaged. */
-  private FilterChunk chunkOrNull(int i) throws IOException {
-    BlockCacheKey key = chunks.key(i);
-    FilterChunk hit = chunks.cached(i); // before the loader is made: a hit allocates nothing
-    if (hit != null) {
-      counters.countHit(BlockKind.FILTER);
-      return hit;
-    }
-    BlockHandle h = filterIndex.handle(i);
-    try {
-      return fetch(key, h, BlockKind.FILTER, () -> loadFilter(channel, path, h, BlockType.FILTER_CHUNK));
-    } catch (CorruptTableException e) {
-      return null;
-    }
-  }
-
   /** The one index block of a version 1 or 2 table, through the cache. */
   Block indexBlock() throws IOException {
     assert topIndex == null;
@@ -1369,12 +1111,12 @@ public final class TableReader implements Closeable {
   }
 
   /** Takes a block from the cache or loads it through {@code loader}, counting which. */
-  private <T extends CachedBlock> T fetch(BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
+  <T extends CachedBlock> T fetch(BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
       throws IOException {
     return fetch(h == footer.index() ? indexKey : new BlockCacheKey(fileNumber, h.offset()), h, kind, loader);
   }
 
-  private <T extends CachedBlock> T fetch(
+  <T extends CachedBlock> T fetch(
       BlockCacheKey key, BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader) throws IOException {
     CountingLoader<T> counting = new CountingLoader<>(loader);
     T block = cache.getOrLoad(key, kind, counting);

@@ -7,8 +7,10 @@
  * TableReadOptions}), what they report ({@code TableProperties}, {@code TableMetadata}, {@code
  * GetResult}, {@code TableReadStats}, {@code ReadCounters}), the footer, and the writer's side of the
  * filter ({@code FilterWriter}, {@code WriteBuffers}). The reader composes package-private parts with
- * one job each: {@code StoredBlocks} reads a stored block from the file and checks it (checksum, type,
- * compression) before parsing it, {@code TableVerifier} checks a whole table past the cache ({@code
+ * one job each: {@code TableFilters} decides whether a Get or a batch's key must look in the table
+ * at all (its row range, filter chunks and row-tombstone filter), {@code StoredBlocks} reads a
+ * stored block from the file and checks it (checksum, type, compression) before parsing it, {@code
+ * TableVerifier} checks a whole table past the cache ({@code
  * verifyChecksums}), {@code KeptEntries} keeps the cache keys and entries of its metadata blocks, and
  * {@code CountingLoader} tells a cache hit from a read.
  *
@@ -17,7 +19,8 @@
  *
  * <pre>
  *   dev.strata.sstable            TableReader, TableWriter, TableCursor, Footer, options, results,
- *                                 StoredBlocks, TableVerifier (package-private parts of the reader)
+ *                                 TableFilters, StoredBlocks, TableVerifier (package-private
+ *                                 parts of the reader)
  *     |-- index                   IndexWriter, IndexCursor, IndexSeparators
  *     |-- filter                  FilterIndex, FilterProbe, FilterKeys, FilterChunk, FilterType
  *     |     (index and filter both build on block)
