@@ -24,7 +24,10 @@ final class BatchScratch {
   final FilterChunk[] filters;
   /** Each probe's cell search's answer when it ended in the index, else {@link TableReader#NOT_SEARCHED}. */
   final int[] cell;
-  /** Each probe's index partition between {@link TableReader#findPartitions} and {@link TableReader#locateIndexBlocks}. */
+  /**
+   * Each probe's index partition between {@link TableBatch#findPartitions} and {@link
+   * TableBatch#locateIndexBlocks}.
+   */
   final int[] partition;
   final int[] probe;
   /** Each slot's table: its reader's index in the batch's readers. */

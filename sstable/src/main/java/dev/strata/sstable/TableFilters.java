@@ -247,7 +247,7 @@ final class TableFilters {
     int touched = 0;
     int previous = -1;
     // A filter of few chunks stays in the processor's caches, as a small index does.
-    boolean touch = type != FilterType.NONE && r.chunks.size() >= TableReader.LOCK_STEP_PARTITIONS;
+    boolean touch = type != FilterType.NONE && r.chunks.size() >= TableBatch.LOCK_STEP_PARTITIONS;
     for (int i = from; i < to; i++) {
       if (!allInRange && !rowInRange(r, probes[i].row())) {
         admitted[i] = OUT_OF_RANGE;

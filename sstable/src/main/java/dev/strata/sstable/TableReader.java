@@ -102,13 +102,13 @@ public final class TableReader implements Closeable {
    */
   final KeptEntries chunks;
   /** The pinned top level of a two-level index (version 3); null for the one-level index of older tables. */
-  private final Block topIndex;
+  final Block topIndex;
   /**
    * The cache key of the partition each top-level entry names, made once, and its entry, like
    * {@link #chunks}: a Get's partition lookup allocates nothing. Empty without a top level (or with
    * one whose entries are not all restart points, which no writer makes).
    */
-  private final KeptEntries partitions;
+  final KeptEntries partitions;
   /** The row-tombstone filter's handle ({@code ROWCOL} with row tombstones); null without one. */
   final BlockHandle rowTombstoneFilter;
   private volatile boolean closed;
@@ -392,7 +392,7 @@ public final class TableReader implements Closeable {
    * the row tombstone's search and the false positive count, into {@code out} (clear on entry).
    * Shared by the Get and the batch, which searches its cells together first ({@link #getAll}).
    */
-  private void finishLookup(FilterProbe probe, int admitted, long snapshot, Lookup lookup, int cell,
+  void finishLookup(FilterProbe probe, int admitted, long snapshot, Lookup lookup, int cell,
       CellLookup out) throws IOException {
     if (cell == IN_PLACE_UNSUPPORTED) {
       lookup(new TableCursor(this), probe, admitted, snapshot, out);
@@ -419,7 +419,7 @@ public final class TableReader implements Closeable {
   }
 
   /** {@link #find}: an index block has entries between its restart points; use a cursor. */
-  private static final int IN_PLACE_UNSUPPORTED = -1;
+  static final int IN_PLACE_UNSUPPORTED = -1;
   /** {@link #finishLookup}: the filter excluded the cell; only a row tombstone was sought. */
   static final int NOT_SEARCHED = -2;
   /** {@link #locate}: the position names the data block where the search starts. */
@@ -446,7 +446,7 @@ public final class TableReader implements Closeable {
    * where the search of a smaller target ended (a batch's keys in order): every entry before it
    * sorts below the target.
    */
-  private int locate(PointSearch search, Position at) throws IOException {
+  int locate(PointSearch search, Position at) throws IOException {
     Block previous = at.index;
     int r = locateIndexBlock(search, at);
     if (r == LOCATED) {
@@ -490,13 +490,13 @@ public final class TableReader implements Closeable {
    * #PAST_LAST_PARTITION} when every key of the table sorts below the target. A partition's
    * top-level key is its last key, so the first at or after the target names the partition.
    */
-  private int partitionOf(PointSearch search, int from) {
+  int partitionOf(PointSearch search, int from) {
     int top = search.firstRestartAtOrAfter(topIndex, from);
     return top == topIndex.restartCount ? PAST_LAST_PARTITION : top;
   }
 
   /** {@link #partitionOf}: the target sorts after every key of the table. */
-  private static final int PAST_LAST_PARTITION = -1;
+  static final int PAST_LAST_PARTITION = -1;
 
   /**
    * Moves {@code at}, if it stands past its index block's last entry, to the first entry of the
@@ -524,7 +524,7 @@ public final class TableReader implements Closeable {
    * One call site of each block fetch: the single Get's path is compiled into its caller, whose
    * inlining budget a second copy of the fetch (and of its cache-miss path) would exceed.
    */
-  private int scanFrom(PointSearch search, boolean rowTombstone, Position at, Block data,
+  int scanFrom(PointSearch search, boolean rowTombstone, Position at, Block data,
       long interval, boolean scratch) throws IOException {
     boolean continued = false;
     while (true) {
@@ -597,7 +597,7 @@ public final class TableReader implements Closeable {
   }
 
   /** The index partition named by top-level entry {@code i}, through the cache as index metadata. */
-  private Block partitionAt(int i) throws IOException {
+  Block partitionAt(int i) throws IOException {
     Block kept = partitions.cached(i);
     if (kept != null) {
       counters.countHit(BlockKind.INDEX);
@@ -665,7 +665,7 @@ public final class TableReader implements Closeable {
    *       TableFilters#touchFilters}, {@link TableFilters#probeFilters}): the row range is checked
    *       once for the batch, each filter chunk's run of probes is found by binary search and the
    *       chunk fetched once;
-   *   <li>the admitted probes' cells are located in the index ({@link #locateIndexBlocks}): each
+   *   <li>the admitted probes' cells are located in the index ({@link TableBatch#locateIndexBlocks}): each
    *       probe's index block, then the entries of all of them searched in lock step;
    *   <li>their data blocks are fetched, once for probes in one block;
    *   <li>each block's restart points are touched ({@link Block#touch}), then searched ({@link
@@ -713,164 +713,6 @@ public final class TableReader implements Closeable {
   /** This thread's lookup state. */
   static Lookup lookup() {
     return LOOKUPS.get();
-  }
-
-  /**
-   * The first part of {@link #getAll}'s index stage for this table's run {@code probes[from, to)},
-   * when its index is searched in lock step ({@link #searchesInLockStep}): the top level names each
-   * probe the filter admitted for its cell the partition to search ({@code s.partition[i]}; -1 for
-   * every other probe, whose answer {@code s.cell[i]} then holds when the search ended here), and
-   * the entries the reader keeps for those partitions are touched ({@link KeptEntries#touch}), so
-   * that the misses of every table's partitions are in flight together before {@link
-   * #locateIndexBlocks} takes them.
-   */
-  void findPartitions(FilterProbe[] probes, int from, int to, long snapshot, BatchScratch s,
-      PointSearch search) {
-    int[] admitted = s.admitted;
-    boolean lockStep = searchesInLockStep();
-    int top = 0;
-    for (int i = from; i < to; i++) {
-      s.cell[i] = NOT_SEARCHED;
-      s.partition[i] = -1;
-      if (!lockStep || admitted[i] <= 0 || (admitted[i] & CELL_MAYBE) == 0) {
-        continue;
-      }
-      // The search of the next probe, a larger target, starts from this one's partition.
-      int p = partitionOf(search.target(probes[i].row(), probes[i].column(), snapshot), top);
-      if (p == PAST_LAST_PARTITION) {
-        s.cell[i] = PointSearch.ABSENT;
-        continue;
-      }
-      top = p;
-      s.partition[i] = p;
-    }
-    // A loop of its own, a few instructions an entry, so that the processor runs ahead into the
-    // next entries' loads while the first ones miss (after a search it would not reach them).
-    int touched = 0;
-    for (int i = from, last = -1; i < to; i++) {
-      int p = s.partition[i];
-      if (p >= 0 && p != last) {
-        touched += partitions.touch(p);
-        last = p;
-      }
-    }
-    s.touched += touched;
-  }
-
-  /**
-   * Whether the batch searches this table's index in lock step ({@link
-   * TableBatch#searchEntriesTogether}): when it has a top level of {@link #LOCK_STEP_PARTITIONS}
-   * partitions or more whose entries are all restart points.
-   */
-  private boolean searchesInLockStep() {
-    return topIndex != null && topIndex.restartCount >= LOCK_STEP_PARTITIONS
-        && PointSearch.allRestarts(topIndex);
-  }
-
-  /**
-   * The second part of {@link #getAll}'s index stage for this table's run {@code probes[from, to)}:
-   * puts each probe the filter admitted for its cell in a slot ({@code searched} on, with {@code
-   * table}, this reader's place in the batch) with its index block, and returns the next free
-   * slot. In a lock-step index its partition ({@link #findPartitions}), the entry left {@link
-   * #UNSEARCHED}; otherwise the index searched whole ({@link #locate}), each probe's search
-   * starting where the previous one's ended ({@link Position}). A probe whose search ended in the
-   * index gets its answer in {@code s.cell}.
-   */
-  int locateIndexBlocks(FilterProbe[] probes, int from, int to, long snapshot,
-      BatchScratch s, int table, Lookup lookup, int searched) throws IOException {
-    int[] admitted = s.admitted;
-    PointSearch search = lookup.search;
-    Position at = lookup.at.reset();
-    boolean lockStep = searchesInLockStep();
-    int hits = 0; // counted once for the run: see BlockCache#blockOfUncounted
-    for (int i = from; i < to; i++) {
-      if (lockStep && s.partition[i] >= 0) {
-        int top = s.partition[i];
-        Block index;
-        if (at.index != null && at.top == top) {
-          index = at.index;
-        } else {
-          index = partitions.keptUncounted(top);
-          if (index != null) {
-            hits++;
-          } else {
-            index = partitionAt(top);
-          }
-        }
-        if (!PointSearch.allRestarts(index)) {
-          s.cell[i] = IN_PLACE_UNSUPPORTED;
-          continue;
-        }
-        at.top = top;
-        at.index = index;
-        at.entry = UNSEARCHED;
-        s.keep(searched++, table, i, at);
-      } else if (!lockStep && admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
-        int r = locate(search.target(probes[i].row(), probes[i].column(), snapshot), at);
-        if (r == LOCATED) {
-          s.keep(searched++, table, i, at);
-        } else {
-          s.cell[i] = r;
-        }
-      }
-    }
-    s.countKeptHits(cache, counters, BlockKind.INDEX, hits);
-    return searched;
-  }
-
-  /** A batch slot's index entry that {@link TableBatch#searchEntriesTogether} is yet to find. */
-  static final int UNSEARCHED = -1;
-
-  /**
-   * The fewest index partitions for which {@link #locateIndexBlocks} leaves the entry search to the
-   * lock step: about 256 KiB of index (a partition is about a block). A smaller index stays in the
-   * processor's caches, where the lock step's extra passes cost more than the overlapped misses
-   * save (MultiGetPairs, overlapping, 20,000 rows: +45 ns per key; 2,000,000 rows, ~115 partitions
-   * per table: ratio 1.43 against 1.28 without).
-   */
-  static final int LOCK_STEP_PARTITIONS = 64;
-
-  /**
-   * The batch's distinct data block {@code b} as the cache holds it ({@code s.cached[b]}, an
-   * off-heap one retained by {@link TableBatch#retainOffHeap}) on the heap: itself, or copied into the
-   * batch's reusable block {@code b} (its reference dropped with the batch's others, {@link
-   * TableBatch#releaseOffHeap}). Null when the cache lacked it.
-   */
-  Block onHeapInto(BatchScratch s, int b) {
-    CachedBlock cached = s.cached[b];
-    return cached instanceof OffHeapBlock o
-        ? OffHeapCopy.copyInto(o, s.copy(b), path, s.offsets[b])
-        : (Block) cached;
-  }
-
-  /**
-   * The last stage of {@link #getAll} for this table's run {@code probes[from, to)}: each located
-   * probe's cell scanned from its interval, then every admitted probe's lookup finished ({@link
-   * #finishLookup}) into {@code out}. {@code k} is the slot of the run's first located probe;
-   * returns the next run's.
-   */
-  int scanAll(FilterProbe[] probes, int from, int to, long snapshot, Lookup lookup,
-      CellLookup[] out, int k, int located) throws IOException {
-    BatchScratch s = lookup.batch;
-    PointSearch search = lookup.search;
-    Position at = lookup.at;
-    for (int i = from; i < to; i++) {
-      CellLookup found = out[i];
-      found.clear();
-      int admitted = s.admitted[i];
-      if (admitted == OUT_OF_RANGE || admitted == SKIPPED) {
-        continue;
-      }
-      int cell = s.cell[i];
-      if (k < located && s.probe[k] == i) {
-        s.moveTo(k, at);
-        search.target(probes[i].row(), probes[i].column(), snapshot);
-        cell = scanFrom(search, false, at, s.data[k], s.interval[k], true);
-        k++;
-      }
-      finishLookup(probes[i], admitted, snapshot, lookup, cell, found);
-    }
-    return k;
   }
 
   /**
