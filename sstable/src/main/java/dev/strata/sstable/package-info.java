@@ -8,19 +8,22 @@
  * GetResult}, {@code TableReadStats}, {@code ReadCounters}), the footer, and the writer's side of the
  * filter ({@code FilterWriter}, {@code WriteBuffers}). The reader composes package-private parts with
  * one job each: {@code TableFilters} decides whether a Get or a batch's key must look in the table
- * at all (its row range, filter chunks and row-tombstone filter), {@code StoredBlocks} reads a
- * stored block from the file and checks it (checksum, type, compression) before parsing it, {@code
- * TableVerifier} checks a whole table past the cache ({@code
- * verifyChecksums}), {@code KeptEntries} keeps the cache keys and entries of its metadata blocks, and
- * {@code CountingLoader} tells a cache hit from a read.
+ * at all (its row range, filter chunks and row-tombstone filter), {@code TableBatch} runs a batch of
+ * Gets over one table or a level's tables in stages ({@code getAll}, with its per-thread arrays in
+ * {@code BatchScratch}), {@code StoredBlocks} reads a stored block from the file and checks it
+ * (checksum, type, compression) before parsing it, {@code TableVerifier} checks a whole table past
+ * the cache ({@code verifyChecksums}), {@code KeptEntries} keeps the cache keys and entries of its
+ * metadata blocks, and {@code CountingLoader} tells a cache hit from a read. {@code TableFilters}
+ * and {@code TableBatch} are functions of the reader's state rather than objects it points to: an
+ * object more on the Get's path measured slower at scale (see {@code TableFilters}).
  *
  * <p>The parts it composes sit in packages by concern, as Pebble's {@code sstable/} splits {@code
  * block}, {@code rowblk} and {@code tablefilters} off its reader and writer; each has its own essay:
  *
  * <pre>
  *   dev.strata.sstable            TableReader, TableWriter, TableCursor, Footer, options, results,
- *                                 TableFilters, StoredBlocks, TableVerifier (package-private
- *                                 parts of the reader)
+ *                                 TableFilters, TableBatch, StoredBlocks, TableVerifier
+ *                                 (package-private parts of the reader)
  *     |-- index                   IndexWriter, IndexCursor, IndexSeparators
  *     |-- filter                  FilterIndex, FilterProbe, FilterKeys, FilterChunk, FilterType
  *     |     (index and filter both build on block)
