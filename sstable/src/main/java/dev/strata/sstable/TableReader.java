@@ -665,8 +665,9 @@ public final class TableReader implements Closeable {
    *       TableFilters#touchFilters}, {@link TableFilters#probeFilters}): the row range is checked
    *       once for the batch, each filter chunk's run of probes is found by binary search and the
    *       chunk fetched once;
-   *   <li>the admitted probes' cells are located in the index ({@link TableBatch#locateIndexBlocks}): each
-   *       probe's index block, then the entries of all of them searched in lock step;
+   *   <li>the admitted probes' cells are located in the index ({@link
+   *       TableBatch#locateIndexBlocks}): each probe's index block, then the entries of all of them
+   *       searched in lock step;
    *   <li>their data blocks are fetched, once for probes in one block;
    *   <li>each block's restart points are touched ({@link Block#touch}), then searched ({@link
    *       PointSearch#interval}); each probe's restart interval is touched, then scanned ({@link
