@@ -35,14 +35,15 @@ import java.util.Objects;
  * bits/key against 0.982% with distinct words, for a few ALU operations on a line already loaded.
  *
  * Why this layout (total cost, as [2] argues: probe cost + FPR x cost of a wasted data-block read).
- * Measured on this machine (shared/research/bloom-designs.md, and the README's run): at 10 bits/key
- * the 3x2 sector layout has an FPR of about 0.98% against 0.96% for RocksDB's probe sequence (k = 6
- * bits anywhere in the line) and 0.82% for a classic filter, but costs ~35 ns per negative query on
- * a DRAM-resident filter against ~58 ns and ~90 ns. A false positive in Strata costs an index-block and
- * a data-block read (a cache hit ~1 us, a miss ~10-100 us), so 0.05 percentage points of FPR cost
- * ~0.5-50 ns per query on average: the same order as the 20 ns saved on every query; and at equal
- * FPR the sector layout needs only ~0.3 bits/key more. It wins on the Get path, which is dominated by
- * negative probes (a Get probes every overlapping table and at most one of them holds the key).
+ * Measured on this machine (shared/research/bloom-designs.md, and the run in docs/PERFORMANCE.md):
+ * at 10 bits/key the 3x2 sector layout has an FPR of about 0.98% against 0.96% for RocksDB's probe
+ * sequence (k = 6 bits anywhere in the line) and 0.82% for a classic filter, but costs ~35 ns per
+ * negative query on a DRAM-resident filter against ~58 ns and ~90 ns. A false positive in Strata
+ * costs an index-block and a data-block read (a cache hit ~1 us, a miss ~10-100 us), so 0.05
+ * percentage points of FPR cost ~0.5-50 ns per query on average: the same order as the 20 ns saved
+ * on every query; and at equal FPR the sector layout needs only ~0.3 bits/key more. It wins on the
+ * Get path, which is dominated by negative probes (a Get probes every overlapping table and at most
+ * one of them holds the key).
  *
  * Probe count. Chosen per bits/key by BloomSizing from the exact model of this layout (the textbook
  * k = ln2 * bits/key overshoots for blocked filters); 6 probes at 10 bits/key.

@@ -12,9 +12,10 @@ import java.util.Objects;
  * id. Golden vectors in {@code KeyHashTest} pin it to the XXH3 reference values.
  *
  * <p>Why XXH3 through hash4j: measured on 8 to 64 byte keys ({@code KeyHashBenchmark} in bench,
- * figures in the README) it was the fastest candidate (about 5 ns for 16 bytes, against about 13 ns
- * for lz4-java's safe XXH64, 28 ns for its JNI instance, whose call overhead dominates on short keys,
- * and about 39 ns for Guava's Murmur3), and hash4j is a small, dependency-free, well-kept library.
+ * figures in docs/PERFORMANCE.md) it was the fastest candidate (about 5 ns for 16 bytes, against
+ * about 13 ns for lz4-java's safe XXH64, 28 ns for its JNI instance, whose call overhead dominates
+ * on short keys, and about 39 ns for Guava's Murmur3), and hash4j is a small, dependency-free,
+ * well-kept library.
  *
  * <p>Thread-safe (stateless).
  */

@@ -852,7 +852,8 @@ public final class DbOptions {
      * every block-cache miss becomes a device read; size the block cache for the working set. Writes
      * (flushes, compaction outputs, logs) stay buffered. A file system that refuses {@code O_DIRECT}
      * (tmpfs on older kernels) is read through the page cache instead, with one log line; the open
-     * never fails for it. The README's "Direct reads" section has the measurements behind the default.
+     * never fails for it. The "Direct reads" section of docs/OPERATING.md has the measurements behind
+     * the default.
      */
     public Builder useDirectReads(boolean direct) {
       this.useDirectReads = direct;

@@ -50,7 +50,7 @@ final class StrataStore implements Store {
         // alone, is passed with --jvm-args "-Dstrata.maxSubcompactions=N".
         .maxSubcompactions(Integer.getInteger("strata.maxSubcompactions", 1))
         // Buffered reads, as RocksDB's default; --jvm-args "-Dstrata.useDirectReads=true" measures
-        // O_DIRECT table reads (see the README's "Direct reads").
+        // O_DIRECT table reads (see "Direct reads" in docs/OPERATING.md).
         .useDirectReads(Boolean.getBoolean("strata.useDirectReads"))
         // The default (off heap from a 1 GiB cache) unless --jvm-args
         // "-Dstrata.blockCacheOffHeapMinBytes=N" moves the threshold (0 = always off heap,
@@ -65,8 +65,8 @@ final class StrataStore implements Store {
                 "strata.readTriggeredCompactionBytesPerRead",
                 DbOptions.defaults().readTriggeredCompactionBytesPerRead()))
         // The engine's filter chunk size unless --jvm-args "-Dstrata.bloomChunkBytes=N" sweeps it
-        // (the README's chunk-size sweep at 20M keys); a table records its own, so reads of an
-        // existing database take the size it was written with.
+        // (the chunk-size sweep at 20M keys under "The block cache" in docs/PERFORMANCE.md); a table
+        // records its own, so reads of an existing database take the size it was written with.
         .bloomChunkBytes(Integer.getInteger("strata.bloomChunkBytes",
             DbOptions.defaults().bloomChunkBytes()))
         .syncWrites(false)

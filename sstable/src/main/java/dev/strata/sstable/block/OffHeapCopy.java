@@ -13,8 +13,8 @@ import java.nio.file.Path;
  * block, both reused, so it allocates nothing here; a batch, which holds one block per distinct
  * block of its keys at once, copies into blocks it keeps for the purpose ({@link #toHeapInto});
  * a cursor, which holds its block across calls and so must not depend on a slot eviction may
- * reuse, gets a new array and block. The README ("The block cache") gives the measured cost of
- * the copy.
+ * reuse, gets a new array and block. docs/PERFORMANCE.md ("The block cache") gives the measured
+ * cost of the copy.
  *
  * <p>Thread-safe: the scratch block is per thread; a reusable block belongs to its caller.
  */
