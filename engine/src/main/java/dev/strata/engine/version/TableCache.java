@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -43,8 +44,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Retiring.</b> The last reference to a table may go while the database's mutex is held (an
  * install releases the version it replaced). Closing its reader and deleting an obsolete file are
  * I/O that writers must not wait behind, so a table retired under that lock is queued, and the
- * database reclaims the queue once it has released the mutex ({@link #reclaimRetired}); a table
- * retired without it (by a read releasing its view) is reclaimed at once.
+ * database reclaims the queue once it has released the mutex ({@link #reclaimRetired}), on the
+ * background thread that installed. A table retired without it, by a read releasing its view, is
+ * reclaimed on the deletes thread ({@link BackgroundDeletes}): an unlink of a 64 MiB table took the
+ * Get that released it over 100 ms. A file is deleted only once its reader is closed, since the
+ * file system frees an unlinked file's pages at its last close: a reader still held when its table
+ * is reclaimed keeps the file, and the close by its last holder hands the deletion to that thread.
  *
  * <p><b>No lock on a lease.</b> A lease of an open reader is a map lookup and a compare-and-set on the
  * reader's lease count, its return a decrement: Gets leased each table they consulted, and a lock
@@ -112,6 +117,9 @@ public final class TableCache implements AutoCloseable {
   /** A table no version lists any more: its reader goes, and its file if compaction replaced it. */
   private record Retired(long fileNumber, Path obsoleteFile) {}
 
+  /** Where reads hand the reclaiming they must not wait on. */
+  private final BackgroundDeletes deletes = new BackgroundDeletes();
+
   /** A leased reader; give it back with {@link TableCache#release}. */
   public static final class Handle {
     /** The lease count of a reader that left the map to be closed: no lease can be taken any more. */
@@ -128,6 +136,9 @@ public final class TableCache implements AutoCloseable {
 
     /** Set (under the lock) when the table left every version: the last return closes it. */
     private volatile boolean dropped;
+
+    /** The file to delete once this reader is closed; set with {@link #dropped}, before it. */
+    private volatile Path deleteAfterClose;
 
     /** {@link System#nanoTime} of the last lease; kept only under a bounded capacity. */
     private volatile long lastUse;
@@ -362,9 +373,10 @@ public final class TableCache implements AutoCloseable {
   /** A holder of {@code h} left: close it if it is dropped and unheld, or if over capacity. */
   private void afterLastHolder(Handle h) {
     if (h.dropped) {
-      // Counted as leaving when it was dropped; whoever claims it closes it.
+      // Counted as leaving when it was dropped; whoever claims it closes it, and a read must not
+      // wait on the deletion of its file.
       if (h.tryClose()) {
-        closeAll(List.of(h));
+        closeAll(List.of(h), false);
       }
       return;
     }
@@ -383,37 +395,46 @@ public final class TableCache implements AutoCloseable {
 
   /** Closes table {@code fileNumber}'s reader once no lease holds it: the table left every version. */
   public void drop(long fileNumber) {
+    drop(fileNumber, null);
+  }
+
+  /**
+   * As {@link #drop(long)}, and deletes {@code obsoleteFile} (unless null) when the reader is closed:
+   * here if no lease or Get holds it, else on the deletes thread after its last holder closes it.
+   * False when no reader is open, and the caller deletes the file.
+   */
+  private boolean drop(long fileNumber, Path obsoleteFile) {
     Handle h;
     lock.lock();
     try {
       h = open.remove(fileNumber);
       if (h == null) {
-        return;
+        return false;
       }
       leaving++;
+      h.deleteAfterClose = obsoleteFile;
       h.dropped = true; // a lease out now (or taken from a lookup just before) closes it at its return
     } finally {
       lock.unlock();
     }
     if (h.tryClose()) {
-      closeAll(List.of(h));
+      closeAll(List.of(h), true);
     }
+    return true;
   }
+
 
   /**
    * Table {@code fileNumber} left the last version: drops its reader (see {@link #drop}) and deletes
-   * {@code obsoleteFile} unless it is null (a trivially moved table keeps its file). Queued instead
-   * while the current thread holds the database's mutex; otherwise done now, together with what
-   * is queued.
+   * {@code obsoleteFile} unless it is null (a trivially moved table keeps its file). Queued while the
+   * current thread holds the database's mutex, for {@link #reclaimRetired}; otherwise handed, with
+   * what is queued, to the deletes thread, so the read that let the table go does not wait on it.
    */
   public void retire(long fileNumber, Path obsoleteFile) {
-    Retired r = new Retired(fileNumber, obsoleteFile);
-    if (underDeferringLock()) {
-      retired.add(r);
-      return;
+    retired.add(new Retired(fileNumber, obsoleteFile));
+    if (!underDeferringLock()) {
+      deletes.run(this::reclaimRetired);
     }
-    reclaim(r);
-    reclaimRetired();
   }
 
   /**
@@ -437,15 +458,30 @@ public final class TableCache implements AutoCloseable {
   }
 
   private void reclaim(Retired r) {
-    drop(r.fileNumber());
-    if (r.obsoleteFile() != null) {
-      try {
-        Files.deleteIfExists(r.obsoleteFile());
-      } catch (IOException e) {
-        // The file is unreachable either way; a leftover is deleted by the next open's cleanup.
-        LOG.log(System.Logger.Level.WARNING, "could not delete table " + r.obsoleteFile(), e);
-      }
+    if (!drop(r.fileNumber(), r.obsoleteFile()) && r.obsoleteFile() != null) {
+      delete(r.obsoleteFile());
     }
+  }
+
+  private static void delete(Path obsoleteFile) {
+    try {
+      Files.deleteIfExists(obsoleteFile);
+    } catch (IOException e) {
+      // The file is unreachable either way; a leftover is deleted by the next open's cleanup.
+      LOG.log(System.Logger.Level.WARNING, "could not delete table " + obsoleteFile, e);
+    }
+  }
+
+  /** Waits until everything handed to the deletes thread so far is done; for tests. */
+  void awaitDeletes() throws InterruptedException {
+    CountDownLatch done = new CountDownLatch(1);
+    deletes.run(done::countDown);
+    done.await();
+  }
+
+  /** The deletes thread, for tests that hold it busy. */
+  BackgroundDeletes deletes() {
+    return deletes;
   }
 
   /**
@@ -497,6 +533,7 @@ public final class TableCache implements AutoCloseable {
   /** Closes every reader still open; the database has released every version before. */
   @Override
   public void close() {
+    deletes.close(); // what reads handed it is done; from here on, deletes run on this thread
     reclaimRetired();
     List<Handle> all;
     lock.lock();
@@ -583,8 +620,17 @@ public final class TableCache implements AutoCloseable {
     }
   }
 
-  /** Closes readers already counted as leaving, outside the lock. */
+  /** Closes readers already counted as leaving, outside the lock; none holds a file to delete. */
   private void closeAll(List<Handle> handles) {
+    closeAll(handles, false);
+  }
+
+  /**
+   * Closes readers already counted as leaving, outside the lock, then deletes the files of those
+   * whose table was reclaimed while they were held: here when {@code deleteHere} (the caller is
+   * reclaiming), else on the deletes thread.
+   */
+  private void closeAll(List<Handle> handles, boolean deleteHere) {
     if (handles.isEmpty()) {
       return;
     }
@@ -596,6 +642,14 @@ public final class TableCache implements AutoCloseable {
       } catch (IOException e) {
         // A read-only file: nothing is lost; the descriptor is gone or goes with the channel.
         LOG.log(System.Logger.Level.WARNING, "could not close " + h.reader.path(), e);
+      }
+      Path obsolete = h.deleteAfterClose;
+      if (obsolete != null) {
+        if (deleteHere) {
+          delete(obsolete);
+        } else {
+          deletes.run(() -> delete(obsolete));
+        }
       }
     }
     lock.lock();

@@ -9,8 +9,10 @@
  *
  * <p>Lifetimes are reference counts that fail fast (use after release, over-release). A table is
  * dropped from the table cache, and deleted if obsolete, only when no version lists it; a reader is
- * closed only when no read leases it; a version is released only when no
- * read view holds it; so compaction never removes a file under a running Get or scan.
+ * closed only when no read leases it, and its file deleted only after it is closed; a version is
+ * released only when no read view holds it; so compaction never removes a file under a running Get
+ * or scan. A read never deletes a file itself: what it lets go is reclaimed on the deletes thread
+ * ({@link dev.strata.engine.version.BackgroundDeletes}).
  *
  * <pre>{@code
  * ReadView view = acquireCurrentView();      // loop: current.tryAcquire()

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -190,22 +191,72 @@ final class TableCacheTest {
   }
 
   @Test
-  void aTableRetiredWithoutTheMutexIsReclaimedAtOnceWithWhatWasQueued() throws IOException {
+  void aTableRetiredWithoutTheMutex_isReclaimedOnTheDeletesThread_withWhatWasQueued()
+      throws Exception {
     ReentrantLock mutex = new ReentrantLock();
     try (TableCache deferring =
         new TableCache(dir, 2, new ClockBlockCache(1 << 20), new ReadCounters(), mutex)) {
+      deferring.release(deferring.acquire(2));
       mutex.lock();
       try {
         deferring.retire(1, FileNames.table(dir, 1));
       } finally {
         mutex.unlock();
       }
-      deferring.retire(2, FileNames.table(dir, 2));
+      CountDownLatch busy = new CountDownLatch(1);
+      deferring.deletes().run(() -> awaitQuietly(busy));
+      try {
+        deferring.retire(2, FileNames.table(dir, 2)); // as a read releasing the table's last version
+        assertTrue(Files.exists(FileNames.table(dir, 1)), "the caller does not reclaim");
+        assertTrue(Files.exists(FileNames.table(dir, 2)), "the caller does not reclaim");
+        assertEquals(1, deferring.openReaders());
+      } finally {
+        busy.countDown();
+      }
+      deferring.awaitDeletes();
       assertFalse(Files.exists(FileNames.table(dir, 1)));
       assertFalse(Files.exists(FileNames.table(dir, 2)));
+      assertEquals(0, deferring.openReaders());
       assertEquals(0, deferring.retiredCount());
     }
   }
+
+  /**
+   * A Get inside a reader when its table is reclaimed keeps the file (the file system frees an
+   * unlinked file at its last close, which must not be the Get's), and the Get's exit closes the
+   * reader and leaves the deletion to the deletes thread.
+   */
+  @Test
+  void aReaderHeldWhenItsTableIsReclaimed_keepsItsFileUntilClosed_thenTheDeletesThreadDeletesIt()
+      throws Exception {
+    Path file = FileNames.table(dir, 1);
+    cache.release(cache.acquire(1));
+    TableCache.Handle in = cache.enterGet(1L);
+    cache.retire(1, file);
+    cache.awaitDeletes();
+    assertTrue(Files.exists(file), "a Get still reads it");
+    assertArrayEquals(b("v1"), get(in, 1).value());
+    CountDownLatch busy = new CountDownLatch(1);
+    cache.deletes().run(() -> awaitQuietly(busy));
+    try {
+      cache.exitGet(in);
+      assertEquals(0, cache.openReaders(), "closed by the Get's exit");
+      assertTrue(Files.exists(file), "but not deleted by it");
+    } finally {
+      busy.countDown();
+    }
+    cache.awaitDeletes();
+    assertFalse(Files.exists(file));
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
 
   /**
    * Leases taken and returned without the lock race with evictions (capacity 2, five tables) and

@@ -175,7 +175,7 @@ final class VersionSetTest {
   }
 
   @Test
-  void install_deletedTable_fileGoesOnceNoVersionHoldsIt_unlessMoved() throws IOException {
+  void install_deletedTable_fileGoesOnceNoVersionHoldsIt_unlessMoved() throws Exception {
     TableRef kept = table("a");
     TableRef moved = table("b");
     versions.install(adding(kept), 1, 0, true);
@@ -190,6 +190,7 @@ final class VersionSetTest {
     versions.install(drop, 1, 0, true);
     assertTrue(Files.exists(keptFile), "a pinned version still reads the table");
     pinned.release();
+    tables.awaitDeletes(); // the release hands the reclaiming to the deletes thread
     assertFalse(Files.exists(keptFile), "obsolete and unreferenced: deleted");
 
     // A trivial move: the same file leaves level 0 and reappears at level 1; it must survive.
@@ -209,7 +210,7 @@ final class VersionSetTest {
    */
   @Test
   void install_movedThenCompactedAway_fileStaysWhileAVersionFromBeforeTheMoveHoldsIt()
-      throws IOException {
+      throws Exception {
     TableRef t = table("a");
     versions.install(adding(t), 1, 0, true);
     Path file = FileNames.table(dir, t.metadata().fileNumber());
@@ -230,7 +231,7 @@ final class VersionSetTest {
     assertArrayEquals(row, read.value(), "and reads it");
 
     beforeMove.release();
-    tables.reclaimRetired();
+    tables.awaitDeletes();
     assertFalse(Files.exists(file), "obsolete and unreferenced by every version: deleted");
   }
 
