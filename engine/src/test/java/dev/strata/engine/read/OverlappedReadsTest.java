@@ -333,14 +333,21 @@ final class OverlappedReadsTest {
   /**
    * A process at its thread limit: starting a pool thread throws the JVM's "unable to create native
    * thread". Whether the caller's first helper fails to start or a helper's next one does, every
-   * task runs once, the batch returns normally, and no helper dies of an uncaught error.
+   * task runs once, the batch returns normally, and no helper dies of an uncaught error. The first
+   * round's tasks wait until a thread has failed to start: a helper starts the next only while
+   * tasks are left, and quick tasks could all be taken before the last startable helper asks
+   * (the test then failed on a loaded machine, having tested nothing).
    */
   @Test
   void threadsThatCannotStart_meanFewerHelpers_notAFailedBatch() throws Exception {
     for (int startable : new int[] {0, 1, 2}) {
       AtomicInteger made = new AtomicInteger();
       AtomicReference<Throwable> uncaught = new AtomicReference<>();
+      CountDownLatch refused = new CountDownLatch(1);
       ThreadFactory atTheLimit = r -> {
+        if (made.get() >= startable) {
+          refused.countDown(); // this thread's start throws
+        }
         Thread t = made.incrementAndGet() <= startable
             ? new Thread(r)
             : new Thread(r) {
@@ -360,7 +367,7 @@ final class OverlappedReadsTest {
           ConcurrentHashMap<Integer, Integer> runs = new ConcurrentHashMap<>();
           reads.runAll(12, i -> {
             runs.merge(i, 1, Integer::sum);
-            Thread.yield();
+            awaitUninterruptibly(refused);
           });
           assertEquals(12, runs.size(), startable + " threads startable");
           runs.values().forEach(v -> assertEquals(1, v));
@@ -371,6 +378,25 @@ final class OverlappedReadsTest {
         assertTrue(reads.awaitTermination(10_000));
       }
       assertNull(uncaught.get(), "a helper died of " + uncaught.get());
+    }
+  }
+
+  /** Waits for {@code latch}, ten seconds at most (a caller's assertion then fails), however interrupted. */
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    boolean interrupted = false;
+    try {
+      while (latch.getCount() > 0 && System.nanoTime() < until) {
+        try {
+          latch.await(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
