@@ -401,7 +401,9 @@ public final class TableCache implements AutoCloseable {
   /**
    * As {@link #drop(long)}, and deletes {@code obsoleteFile} (unless null) when the reader is closed:
    * here if no lease or Get holds it, else on the deletes thread after its last holder closes it.
-   * False when no reader is open, and the caller deletes the file.
+   * False when no reader is open, and the caller deletes the file. (A reader that an eviction is
+   * closing at that moment is out of the map and not waited for: its file may then be unlinked
+   * just before that close, which then frees it.)
    */
   private boolean drop(long fileNumber, Path obsoleteFile) {
     Handle h;
@@ -422,7 +424,6 @@ public final class TableCache implements AutoCloseable {
     }
     return true;
   }
-
 
   /**
    * Table {@code fileNumber} left the last version: drops its reader (see {@link #drop}) and deletes
@@ -620,7 +621,7 @@ public final class TableCache implements AutoCloseable {
     }
   }
 
-  /** Closes readers already counted as leaving, outside the lock; none holds a file to delete. */
+  /** {@link #closeAll(List, boolean)}, handing any deletion to the deletes thread. */
   private void closeAll(List<Handle> handles) {
     closeAll(handles, false);
   }
