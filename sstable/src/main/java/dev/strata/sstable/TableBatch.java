@@ -1,6 +1,5 @@
 package dev.strata.sstable;
 
-import static dev.strata.sstable.TableFilters.CELL_MAYBE;
 import static dev.strata.sstable.TableFilters.OUT_OF_RANGE;
 import static dev.strata.sstable.TableFilters.SKIPPED;
 
@@ -127,7 +126,7 @@ final class TableBatch {
     for (int i = from; i < to; i++) {
       s.cell[i] = TableReader.NOT_SEARCHED;
       s.partition[i] = -1;
-      if (!lockStep || admitted[i] <= 0 || (admitted[i] & CELL_MAYBE) == 0) {
+      if (!lockStep || !TableFilters.cellMaybe(admitted[i])) {
         continue;
       }
       // The search of the next probe, a larger target, starts from this one's partition.
@@ -201,7 +200,7 @@ final class TableBatch {
         at.index = index;
         at.entry = UNSEARCHED;
         s.keep(searched++, table, i, at);
-      } else if (!lockStep && admitted[i] > 0 && (admitted[i] & CELL_MAYBE) != 0) {
+      } else if (!lockStep && TableFilters.cellMaybe(admitted[i])) {
         int answer = reader.locate(search.target(probes[i].row(), probes[i].column(), snapshot), at);
         if (answer == TableReader.LOCATED) {
           s.keep(searched++, table, i, at);

@@ -36,8 +36,8 @@ import java.util.List;
  * state stays in the reader, so a Get reaches the filter index and the kept chunk entries from the
  * reader it already holds. Measured at 20M keys with every block cached ({@code multigetmix}, 4
  * GiB cache): the same methods in an object the reader points to made Gets 7.8 % and batches 6 %
- * slower (four interleaved pairs; why was not established), where these functions run as fast as the methods did inside the
- * reader (ten pairs, within 1.5 %). The single Get's checks ({@link #admit}) are compiled into the
+ * slower (four interleaved pairs; why was not established), where these functions run as fast as
+ * the methods did inside the reader (ten pairs, within 1.5 %). The single Get's checks ({@link #admit}) are compiled into the
  * reader's {@code get}: keep their call depth and their methods small.
  *
  * <p>Stateless; thread-safe as the reader is (a batch's arrays are its thread's {@link
@@ -115,6 +115,16 @@ final class TableFilters {
       return SKIPPED;
     }
     return (cellMaybe ? CELL_MAYBE : 0) | (tombstoneMaybe ? TOMBSTONE_MAYBE : 0);
+  }
+
+  /** Whether admission {@code admitted} (of {@link #admit}) says the cell must be looked up. */
+  static boolean cellMaybe(int admitted) {
+    return admitted > 0 && (admitted & CELL_MAYBE) != 0; // OUT_OF_RANGE has every bit set
+  }
+
+  /** The hash a probe asks a filter of {@code type} (ROW or ROWCOL) for. */
+  private static long filterHash(FilterType type, FilterProbe probe) {
+    return type == FilterType.ROW ? probe.rowHash() : probe.cellHash();
   }
 
   /** {@link TableReader#mayContain}: false only when the row range or the filter excludes the cell. */
@@ -295,8 +305,7 @@ final class TableFilters {
       }
       filters[i] = fetched;
       if (fetched != null) {
-        FilterProbe probe = probes[i];
-        touched += fetched.filter.touch(type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
+        touched += fetched.filter.touch(filterHash(type, probes[i]));
       }
     }
     s.touched += (int) touched;
@@ -327,7 +336,7 @@ final class TableFilters {
       } else if (found[i] < 0) {
         cellMaybe = false; // after the last chunk's last key: no filter key of the table is this one
       } else {
-        cellMaybe = mayContain(r, filters[i], type == FilterType.ROW ? probe.rowHash() : probe.cellHash());
+        cellMaybe = mayContain(r, filters[i], filterHash(type, probe));
         filters[i] = null;
       }
       admitted[i] = admission(r, probe, cellMaybe);
