@@ -65,26 +65,32 @@ final class Snapshots {
   }
 
   /**
-   * The sequence a read through {@code s} sees.
+   * The sequence a read through {@code s} sees. A snapshot that is closed, or whose database is
+   * closed, is refused as used after close whichever database it is given to (also its own
+   * directory reopened): that is how the API names the misuse. A live snapshot of another open
+   * database is refused as a wrong argument: its sequence numbers mean nothing here.
    *
    * @throws NullPointerException when {@code s} is null
-   * @throws IllegalArgumentException when {@code s} belongs to another database
-   * @throws IllegalStateException when {@code s} or the database is closed
+   * @throws IllegalStateException when {@code s} or the database it was taken from is closed
+   * @throws IllegalArgumentException when {@code s} is live and belongs to another database
    */
   long sequenceOf(Snapshot s) {
     Objects.requireNonNull(s, "snapshot");
-    if (s.owner() != this) {
-      throw new IllegalArgumentException("snapshot of another database: " + s);
-    }
     if (s.isClosed()) {
       throw new IllegalStateException("snapshot is closed: " + s);
     }
-    synchronized (this) {
-      if (closed) {
-        throw new IllegalStateException("database is closed; its snapshots with it: " + s);
-      }
+    if (s.owner().isClosed()) {
+      throw new IllegalStateException("the snapshot's database is closed, and its snapshots: " + s);
+    }
+    if (s.owner() != this) {
+      throw new IllegalArgumentException("snapshot of another database: " + s);
     }
     return s.sequence();
+  }
+
+  /** Whether the database closed, invalidating every snapshot it gave. */
+  synchronized boolean isClosed() {
+    return closed;
   }
 
   /** Invalidates every snapshot: the database is closing. */

@@ -158,9 +158,42 @@ final class SnapshotTest {
     assertThrows(IllegalStateException.class, db::snapshot);
     assertDoesNotThrow(s::close);
     try (Db again = Db.open(dir, manual())) {
-      // a snapshot of the closed instance is not one of the new instance's
-      assertThrows(IllegalArgumentException.class, () -> again.get(s, b("r"), b("c")));
+      // a snapshot of the closed instance is used after its database closed, on any database
+      assertThrows(IllegalStateException.class, () -> again.get(s, b("r"), b("c")));
     }
+  }
+
+  /** Every read that takes a snapshot, for each misuse: after close (ISE), of another database (IAE). */
+  @Test
+  void snapshotMisuse_acrossCloseAndReopen_everyRead(@TempDir Path other) throws IOException {
+    Db first = Db.open(dir, manual());
+    first.put(b("r"), b("c"), b("v"));
+    Snapshot ofClosedDb = first.snapshot();
+    Snapshot closedOnOpenDb;
+    first.close();
+    try (Db reopened = Db.open(dir, manual());
+        Db another = Db.open(other, manual())) {
+      closedOnOpenDb = reopened.snapshot();
+      closedOnOpenDb.close();
+      for (Db target : List.of(reopened, another)) {
+        assertAllReadsThrow(IllegalStateException.class, target, ofClosedDb);
+        assertAllReadsThrow(IllegalStateException.class, target, closedOnOpenDb);
+      }
+      try (Snapshot live = another.snapshot()) {
+        assertAllReadsThrow(IllegalArgumentException.class, reopened, live);
+        assertNull(another.get(live, b("r"), b("c")));
+      }
+      try (Snapshot live = reopened.snapshot()) {
+        assertArrayEquals(b("v"), reopened.get(live, b("r"), b("c")));
+      }
+    }
+  }
+
+  private static void assertAllReadsThrow(Class<? extends RuntimeException> type, Db db, Snapshot s) {
+    assertThrows(type, () -> db.get(s, b("r"), b("c")), "get");
+    assertThrows(type, () -> db.getRow(s, b("r")), "getRow");
+    assertThrows(type, () -> db.scan(s, null, null), "scan");
+    assertThrows(type, () -> db.cursor(s), "cursor");
   }
 
   @Test
