@@ -138,13 +138,34 @@ public final class OutputTables {
     if (event != null) {
       event.begin();
     }
-    List<byte[]> bounds =
-        c.level() == 0 ? Subcompactions.boundaries(c.outputLevelInputs(), maxSubcompactions)
-            : List.of();
-    List<TableRef> written =
-        bounds.isEmpty()
-            ? openAll(compactRange(c, base, stripes, null, null))
-            : openAll(inParallel(c, base, stripes, bounds));
+    List<List<TableRef>> levelZero = new ArrayList<>();
+    for (TableRef t : c.inputs()) {
+      if (t.metadata().level() == 0) {
+        levelZero.add(List.of(t));
+      }
+    }
+    List<TableRef> intermediate = new ArrayList<>();
+    List<TableRef> written;
+    try {
+      int perJob = tables.openTablesPerJob();
+      int others = sortedRuns(c);
+      if (levelZero.size() + others > perJob) {
+        levelZero = mergeInPasses(levelZero, Math.max(2, perJob - others), stripes, intermediate);
+      }
+      int open = levelZero.size() + others;
+      int jobs = Math.min(maxSubcompactions, Math.max(1, perJob / Math.max(1, open)));
+      List<byte[]> bounds =
+          c.level() == 0 && intermediate.isEmpty()
+              ? Subcompactions.boundaries(c.outputLevelInputs(), jobs)
+              : List.of();
+      List<List<TableRef>> runs = levelZero;
+      written =
+          bounds.isEmpty()
+              ? openAll(compactRange(c, runs, base, stripes, null, null))
+              : openAll(inParallel(c, runs, base, stripes, bounds));
+    } finally {
+      discard(intermediate);
+    }
     if (event != null) {
       event.end();
     }
@@ -161,12 +182,89 @@ public final class OutputTables {
   }
 
   /**
+   * The sorted runs of {@code c} besides its level-0 tables, each read one table at a time: one
+   * per deeper input level, and the output level's inputs.
+   */
+  private static int sortedRuns(Compaction c) {
+    boolean[] levels = new boolean[Version.NUM_LEVELS];
+    for (TableRef t : c.inputs()) {
+      levels[t.metadata().level()] = true;
+    }
+    int runs = c.outputLevelInputs().isEmpty() ? 0 : 1;
+    for (int level = 1; level < Version.NUM_LEVELS; level++) {
+      runs += levels[level] ? 1 : 0;
+    }
+    return runs;
+  }
+
+  /**
+   * Merges level-0 runs, {@code fanIn} at a time, into runs of intermediate tables until at most
+   * {@code fanIn} are left, so that no merge holds more than {@code fanIn} tables open (RocksDB and
+   * LevelDB bound open files the same way: a merge's inputs are open at once, and level 0 may hold
+   * more tables than {@code maxOpenFiles}). Neighbours in age are merged, keeping every version the
+   * live snapshots need and every tombstone, so the final merge sees what it would have seen of the
+   * inputs themselves. The intermediate tables go to {@code intermediate}; the caller deletes them.
+   */
+  private List<List<TableRef>> mergeInPasses(
+      List<List<TableRef>> runs, int fanIn, SnapshotStripes stripes, List<TableRef> intermediate)
+      throws IOException {
+    while (runs.size() > fanIn) {
+      List<List<TableRef>> next = new ArrayList<>();
+      for (int i = 0; i < runs.size(); i += fanIn) {
+        List<List<TableRef>> group = runs.subList(i, Math.min(runs.size(), i + fanIn));
+        if (group.size() == 1) {
+          next.add(group.get(0));
+          continue;
+        }
+        List<InternalIterator> sources = new ArrayList<>();
+        List<TableRef> merged;
+        try {
+          for (List<TableRef> run : group) {
+            sources.add(runIterator(run));
+          }
+          MergingIterator m = new MergingIterator(sources);
+          m.seekToFirst();
+          merged =
+              openAll(
+                  new CompactionWriter(
+                          dir,
+                          files,
+                          0,
+                          tableOptions,
+                          OutputCuts.atSize(Long.MAX_VALUE),
+                          newFileNumber,
+                          row -> false,
+                          stripes,
+                          maxTableBlockBytes)
+                      .write(m));
+        } finally {
+          sources.forEach(InternalIterator::close);
+        }
+        intermediate.addAll(merged);
+        next.add(merged);
+      }
+      runs = next;
+    }
+    return runs;
+  }
+
+  /** A run of disjoint tables in row order, read one table at a time. */
+  private InternalIterator runIterator(List<TableRef> run) throws IOException {
+    LevelIterator.Opener opener = t -> t.bulkIterator(inputCounters);
+    return run.size() == 1 ? opener.open(run.get(0)) : new LevelIterator(run, opener);
+  }
+
+  /**
    * The subcompactions of {@code c}: one job per range between {@code bounds}, the first on this
    * thread and each other on a thread of its own; their outputs in row order, disjoint since the
    * ranges are. When one fails, the others' outputs are deleted and the first failure thrown.
    */
   private List<FileMetadata> inParallel(
-      Compaction c, Version base, SnapshotStripes stripes, List<byte[]> bounds)
+      Compaction c,
+      List<List<TableRef>> levelZero,
+      Version base,
+      SnapshotStripes stripes,
+      List<byte[]> bounds)
       throws IOException {
     int jobs = bounds.size() + 1;
     List<CompletableFuture<List<FileMetadata>>> others = new ArrayList<>();
@@ -178,7 +276,7 @@ public final class OutputTables {
           new Thread(
               () -> {
                 try {
-                  job.complete(compactRange(c, base, stripes, from, to));
+                  job.complete(compactRange(c, levelZero, base, stripes, from, to));
                 } catch (Throwable e) {
                   job.completeExceptionally(e);
                 }
@@ -191,7 +289,7 @@ public final class OutputTables {
     List<List<FileMetadata>> results = new ArrayList<>();
     Throwable failure = null;
     try {
-      results.add(compactRange(c, base, stripes, null, bounds.get(0)));
+      results.add(compactRange(c, levelZero, base, stripes, null, bounds.get(0)));
     } catch (Throwable e) {
       failure = e;
     }
@@ -226,14 +324,20 @@ public final class OutputTables {
 
   /**
    * Merges the rows of {@code c}'s inputs in [fromRow, toRow) (null: unbounded) into tables of its
-   * output level.
+   * output level, its level-0 inputs read as {@code levelZero} (each run disjoint and sorted: a
+   * level-0 table, or the intermediate tables of several).
    */
   private List<FileMetadata> compactRange(
-      Compaction c, Version base, SnapshotStripes stripes, byte[] fromRow, byte[] toRow)
+      Compaction c,
+      List<List<TableRef>> levelZero,
+      Version base,
+      SnapshotStripes stripes,
+      byte[] fromRow,
+      byte[] toRow)
       throws IOException {
     List<InternalIterator> sources = new ArrayList<>();
     try {
-      // Level-0 inputs overlap: an iterator each. The inputs of a deeper level (a manual
+      // Level-0 runs overlap: an iterator each. The inputs of a deeper level (a manual
       // compaction's are every level's, in level order) and the output level's are disjoint and
       // sorted: one LevelIterator each, so one table per level is open at a time.
       LevelIterator.Opener opener = t -> t.bulkIterator(inputCounters);
@@ -242,8 +346,8 @@ public final class OutputTables {
         byLevel.add(new ArrayList<>());
       }
       c.inputs().forEach(t -> byLevel.get(t.metadata().level()).add(t));
-      for (TableRef t : byLevel.get(0)) {
-        sources.add(opener.open(t));
+      for (List<TableRef> run : levelZero) {
+        sources.add(runIterator(run));
       }
       for (int level = 1; level < Version.NUM_LEVELS; level++) {
         if (!byLevel.get(level).isEmpty()) {

@@ -221,6 +221,14 @@ public final class TableCache implements AutoCloseable {
     this.counters = counters;
   }
 
+  /**
+   * How many tables one job may hold open at once and still leave the reads their share: half of
+   * {@code maxOpenFiles}, or {@link Integer#MAX_VALUE} when it is unlimited.
+   */
+  public int openTablesPerJob() {
+    return capacity == Integer.MAX_VALUE ? Integer.MAX_VALUE : Math.max(2, capacity / 2);
+  }
+
   /** Leases the reader of a table not at level 0; see {@link #acquire(long, boolean)}. */
   public Handle acquire(long fileNumber) throws IOException {
     return acquire(fileNumber, false);
