@@ -5,6 +5,7 @@ import dev.strata.engine.EngineState.Frozen;
 import dev.strata.engine.compaction.BackgroundThreads;
 import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionPicker;
+import dev.strata.engine.compaction.JobAbandonedException;
 import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.compaction.ReadTrigger;
 import dev.strata.engine.fs.FileDescriptors;
@@ -265,7 +266,7 @@ final class BackgroundWork {
         backgroundErrors.succeeded();
       }
     } catch (Throwable t) {
-      backgroundErrors.record(t);
+      recordUnlessAbandoned(t);
     } finally {
       flushScheduled = false;
       schedule();
@@ -303,7 +304,7 @@ final class BackgroundWork {
         backgroundErrors.succeeded();
       }
     } catch (Throwable t) {
-      backgroundErrors.record(t);
+      recordUnlessAbandoned(t);
     } finally {
       compactionScheduled = false;
       schedule();
@@ -313,16 +314,28 @@ final class BackgroundWork {
     tables.reclaimRetired(); // what the install retired: closed and deleted without the mutex
   }
 
+  /**
+   * Records a failed step, unless it was a job the close abandoned: nothing failed then, the
+   * inputs stay, and the next open takes up the work.
+   */
+  @GuardedBy("mutex")
+  private void recordUnlessAbandoned(Throwable t) {
+    if (!(t instanceof JobAbandonedException && state.closing)) {
+      backgroundErrors.record(t);
+    }
+  }
+
   @GuardedBy("mutex")
   private void flushOldestFrozen() throws IOException {
     assert mutex.isHeldByCurrentThread();
     Frozen oldest = state.frozen.peekLast();
     LogWriter unretired = oldest.takeUnretiredLog();
     List<TableRef> written;
+    long forcedLogBytes = -1;
     mutex.unlock();
     try {
       if (unretired != null) {
-        retire(unretired);
+        forcedLogBytes = retire(unretired);
       }
       beforeFlush.run();
       written = outputs.flush(oldest.mem);
@@ -335,6 +348,9 @@ final class BackgroundWork {
       }
     } finally {
       mutex.lock();
+      if (forcedLogBytes >= 0) {
+        oldest.logForced(forcedLogBytes); // a close that abandons this flush records the log
+      }
     }
     try {
       if (!awaitLevelZeroRoom(written.size())) {
@@ -371,22 +387,24 @@ final class BackgroundWork {
   /**
    * Forces a log that takes no more writes, with its directory entry, then closes it: on the flush
    * thread, before the flush of the memtable it holds, so that a power loss under {@code
-   * syncWrites(false)} while that flush runs finds this log whole on disk and replays it. A failure
-   * loses nothing the process holds (the memtable is flushed from memory all the same); it is
-   * logged.
+   * syncWrites(false)} while that flush runs finds this log whole on disk and replays it. Returns
+   * the log's length, forced, or -1 when the force failed: that loses nothing the process holds
+   * (the memtable is flushed from memory all the same); it is logged.
    */
-  private void retire(LogWriter old) {
+  private long retire(LogWriter old) {
     try {
       if (!options.syncWrites()) { // with syncWrites every append was forced, and the entry too
         old.sync();
         options.fileLayer().syncDirectory(state.dir);
       }
+      return old.size();
     } catch (IOException | RuntimeException e) {
       LOG.log(
           System.Logger.Level.WARNING,
           "could not force " + old.file() + " before flushing its memtable; until the flush is"
               + " installed a power loss may cut this log",
           e);
+      return -1;
     } finally {
       try {
         old.close();

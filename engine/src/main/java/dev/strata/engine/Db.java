@@ -147,7 +147,8 @@ public final class Db implements AutoCloseable {
             tables,
             () -> SnapshotStripes.of(snapshots.sequences()),
             options.maxTableBlockBytes(),
-            options.maxSubcompactions());
+            options.maxSubcompactions(),
+            () -> state.closing);
     this.background = new BackgroundWork(state, options, tables, outputs, backgroundErrors);
     this.writePath = new WritePath(state, options, backgroundErrors, background);
     this.reads = new Reads(state, gets, readers, prefixScans, snapshots, options.blockCacheBytes() > 0);
@@ -257,6 +258,9 @@ public final class Db implements AutoCloseable {
     }
     mutex.lock();
     try {
+      if (!options.readOnly()) {
+        state.recordForcedLogs();
+      }
       try {
         state.closeLogs();
       } catch (IOException | RuntimeException e) {
@@ -634,6 +638,9 @@ public final class Db implements AutoCloseable {
     reads.close();
     mutex.lock();
     try {
+      if (!options.readOnly()) {
+        state.recordForcedLogs();
+      }
       try {
         state.closeLogs();
       } catch (IOException e) {

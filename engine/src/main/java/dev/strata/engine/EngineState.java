@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.log.LogWriter;
+import dev.strata.engine.manifest.SyncedLog;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.VersionSet;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -30,6 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * never sees half a batch.
  */
 final class EngineState {
+  private static final System.Logger LOG = System.getLogger(EngineState.class.getName());
+
   final Path dir;
 
   /** Guards every mutable field of the engine (here, in WritePath and in BackgroundWork). */
@@ -58,8 +62,11 @@ final class EngineState {
   @GuardedBy("mutex")
   long memLogNumber;
 
-  @GuardedBy("mutex")
-  boolean closing;
+  /**
+   * Set under the mutex once a close begins; volatile so that running flushes and compactions see
+   * it without the mutex and stop (compaction.JobAbandonedException).
+   */
+  volatile boolean closing;
 
   /** What reads of the views published from now on charge (see compaction.ReadTrigger). */
   @GuardedBy("mutex")
@@ -97,12 +104,71 @@ final class EngineState {
       this.unretiredLog = unretiredLog;
     }
 
+    /** The length the flush thread forced the retired log to, or -1 (not retired, or not forced). */
+    @GuardedBy("mutex")
+    private long forcedLogBytes = -1;
+
+    /** Notes that the flush thread forced the memtable's log to {@code bytes} and closed it. */
+    @GuardedBy("mutex")
+    void logForced(long bytes) {
+      forcedLogBytes = bytes;
+    }
+
     /** The log still to retire, handed over once: null afterwards. */
     @GuardedBy("mutex")
     LogWriter takeUnretiredLog() {
       LogWriter l = unretiredLog;
       unretiredLog = null;
       return l;
+    }
+  }
+
+  /**
+   * The older logs a recovery kept under the memtable (Startup.resumeLogs), forced then, with their
+   * lengths: a clean close records them as forced along with the logs it forces itself.
+   */
+  @GuardedBy("mutex")
+  List<SyncedLog> resumedLogs = List.of();
+
+  /**
+   * At a clean close, once no write or background job runs: forces the log taking writes and the
+   * frozen memtables' logs not yet retired, and records in the manifest every log known to be
+   * forced and its length (those, the logs a flush retired and forced, and those a recovery kept), so that the next open treats damage or a cut inside them as corruption
+   * instead of a torn tail (LogReplay). A log that cannot be forced keeps the torn-tail rules; a
+   * failure is logged, since nothing is lost that a reopen after a process crash would not keep.
+   */
+  @GuardedBy("mutex")
+  void recordForcedLogs() {
+    List<SyncedLog> forced = new ArrayList<>(resumedLogs);
+    List<LogWriter> open = new ArrayList<>();
+    frozen.descendingIterator().forEachRemaining(f -> {
+      if (f.unretiredLog != null) {
+        open.add(f.unretiredLog);
+      } else if (f.forcedLogBytes >= 0) { // retired by a flush the close abandoned
+        forced.add(new SyncedLog(f.logNumber, f.forcedLogBytes));
+      }
+    });
+    if (log != null) {
+      open.add(log);
+    }
+    try {
+      for (LogWriter l : open) {
+        if (l.failed()) {
+          continue;
+        }
+        l.sync();
+        forced.add(new SyncedLog(l.fileNumber(), l.size()));
+      }
+      if (!forced.isEmpty()) {
+        forced.sort(Comparator.comparingLong(SyncedLog::logNumber));
+        versions.recordSyncedLogs(forced, lastSequence);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          dir + ": could not record the logs as forced at close; they are replayed as after a"
+              + " crash",
+          e);
     }
   }
 

@@ -10,6 +10,7 @@ import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestReader;
 import dev.strata.engine.manifest.ManifestWriter;
+import dev.strata.engine.manifest.SyncedLog;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
@@ -19,7 +20,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -87,7 +90,7 @@ final class Recovery {
         largestNumber = Math.max(largestNumber, f.number());
       }
     }
-    Optional<Manifest> found = ManifestReader.readIfExists(dir, options.walRecovery());
+    Optional<Manifest> found = ManifestReader.readIfExists(dir);
     if (found.isEmpty() && anyData) {
       throw new CorruptionException(
           dir, CorruptionException.UNKNOWN_OFFSET, "no MANIFEST, but the directory holds tables or logs");
@@ -104,15 +107,19 @@ final class Recovery {
       options.fileLayer().syncDirectory(Directories.parentOf(dir));
     }
     Manifest manifest = found.orElse(Manifest.empty());
+    checkNeededLogs(dir, manifest, logs);
     List<List<TableRef>> levels = openTables(dir, manifest, tables);
     Recovery r;
     boolean ok = false;
     try {
       MemTable mem = new MemTable(options.memtableBytes());
       SortedMap<Long, Path> replayed = new TreeMap<>(logs.tailMap(manifest.logNumber(), true));
+      Map<Long, Long> forced = new HashMap<>();
+      manifest.syncedLogs().forEach(l -> forced.put(l.logNumber(), l.bytes()));
       LogReplay.Result replay =
           LogReplay.replay(
               replayed,
+              forced,
               manifest.lastSequence(),
               options.walRecovery(),
               record -> apply(record, mem));
@@ -132,6 +139,37 @@ final class Recovery {
     return r;
   }
 
+  /**
+   * Fails the open when a log the manifest needs is gone. The log numbered {@code logNumber} holds
+   * the oldest writes no table holds: it exists from before any manifest record names it (its
+   * directory entry is forced before the install that records it) until a later record passes it,
+   * so its absence means that record was lost (a damaged or cut manifest tail, dropped on read) after
+   * the engine acted on it, or the log was deleted: either way acknowledged writes are missing.
+   * Every log recorded as forced must be there too. A manifest that never named a log (a new
+   * database whose first open stopped early) needs none.
+   */
+  private static void checkNeededLogs(Path dir, Manifest manifest, SortedMap<Long, Path> logs)
+      throws CorruptionException {
+    long needed = manifest.logNumber();
+    if (needed > 0 && !logs.containsKey(needed)) {
+      throw new CorruptionException(
+          FileNames.log(dir, needed),
+          CorruptionException.UNKNOWN_OFFSET,
+          "the MANIFEST needs this log (writes after sequence %d that no table holds), but it is"
+              + " missing: a manifest record was lost after it was acted on, or the log was deleted",
+          manifest.lastSequence());
+    }
+    for (SyncedLog l : manifest.syncedLogs()) {
+      if (!logs.containsKey(l.logNumber())) {
+        throw new CorruptionException(
+            FileNames.log(dir, l.logNumber()),
+            CorruptionException.UNKNOWN_OFFSET,
+            "log forced to %d bytes at a clean close is missing",
+            l.bytes());
+      }
+    }
+  }
+
   private static List<List<TableRef>> openTables(
       Path dir, Manifest manifest, TableCache tables) throws IOException {
     for (FileMetadata f : manifest.files()) {
@@ -139,6 +177,14 @@ final class Recovery {
       if (!Files.exists(file)) {
         throw new CorruptionException(
             file, CorruptionException.UNKNOWN_OFFSET, "table listed in the MANIFEST is missing");
+      }
+      // A stat per table, as RocksDB's size check at open: a cut or grown table fails here rather
+      // than at the first read that needs its footer.
+      long size = Files.size(file);
+      if (size != f.fileSize()) {
+        throw new CorruptionException(
+            file, Math.min(size, f.fileSize()),
+            "table is %d bytes, the MANIFEST records %d", size, f.fileSize());
       }
     }
     List<List<TableRef>> levels = new ArrayList<>();

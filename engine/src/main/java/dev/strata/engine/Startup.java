@@ -8,6 +8,7 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.LogFormat;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.manifest.SyncedLog;
 import dev.strata.engine.read.ReadPathWarmUp;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.Version;
@@ -16,7 +17,9 @@ import dev.strata.engine.version.VersionSet;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -69,13 +72,13 @@ final class Startup {
       if (options.readOnly()) {
         // Serve what recovery found: the tables and, in memory, the replayed logs. Nothing is
         // written or deleted, no log is opened and no background work is scheduled.
-        versions.start(Version.of(r.levels), r.nextFileNumber);
+        versions.start(Version.of(r.levels), r.nextFileNumber, r.manifest);
         state.lastSequence = r.lastSequence;
         state.mem = r.replayed;
         state.publishView();
         return r;
       }
-      versions.start(Version.of(r.levels), r.nextFileNumber);
+      versions.start(Version.of(r.levels), r.nextFileNumber, r.manifest);
       state.lastSequence = r.lastSequence;
       if (!resumeLogs(r)) {
         VersionEdit edit = new VersionEdit();
@@ -85,6 +88,9 @@ final class Startup {
         long logNumber = versions.newFileNumber();
         state.log =
             LogWriter.create(files, FileNames.log(dir, logNumber), logNumber, options.syncWrites());
+        // The install below names this log as the oldest needed: its entry must be durable first,
+        // or a power loss could leave a manifest needing a log that is not there (Recovery).
+        files.syncDirectory(dir);
         state.memLogNumber = logNumber;
         state.publishView();
         background.install(edit, logNumber);
@@ -160,9 +166,12 @@ final class Startup {
     if (validLength < LogFormat.FILE_HEADER_BYTES) {
       return false; // a log whose header was never written whole: start a new one
     }
-    for (Path older : r.logs.headMap(newest).values()) {
-      LogWriter.force(files, older);
+    List<SyncedLog> forced = new ArrayList<>();
+    for (Map.Entry<Long, Path> older : r.logs.headMap(newest).entrySet()) {
+      LogWriter.force(files, older.getValue());
+      forced.add(new SyncedLog(older.getKey(), Files.size(older.getValue())));
     }
+    state.resumedLogs = List.copyOf(forced);
     state.log = LogWriter.reopen(files, newestFile, newest, validLength, options.syncWrites());
     state.mem = r.replayed;
     state.memLogNumber = r.logs.firstKey();

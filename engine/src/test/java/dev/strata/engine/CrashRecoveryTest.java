@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -158,14 +159,19 @@ final class CrashRecoveryTest {
 
   // ---------------------------------------------------------------- the log
 
-  /** Writes five puts (one log record each), closes without flushing; returns each record's end. */
+  /**
+   * Writes five puts (one log record each) and leaves in {@code db} what a kill after the last one
+   * leaves (no clean close, which would record the log as forced); returns each record's end.
+   */
   private static List<Long> fiveRecords(Path db) throws IOException {
     List<Long> ends = new ArrayList<>();
-    try (Db d = Db.open(db, DbOptions.builder().autoCompaction(false).build())) {
+    Path live = db.resolveSibling(db.getFileName() + "-live");
+    try (Db d = Db.open(live, DbOptions.builder().autoCompaction(false).build())) {
       for (int i = 1; i <= 5; i++) {
         d.put(b("k" + i), b("value-" + i + "-" + "x".repeat(20)));
-        ends.add(Files.size(newestLog(db)));
+        ends.add(Files.size(newestLog(live)));
       }
+      CrashCopy.copy(live, db);
     }
     return ends;
   }
@@ -180,22 +186,7 @@ final class CrashRecoveryTest {
   }
 
   private static Path copyDir(Path from, Path to) throws IOException {
-    if (Files.exists(to)) {
-      try (Stream<Path> files = Files.list(to)) {
-        for (Path p : (Iterable<Path>) files::iterator) {
-          Files.delete(p);
-        }
-      }
-    }
-    Files.createDirectories(to);
-    try (Stream<Path> files = Files.list(from)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        if (!p.getFileName().toString().equals(FileNames.LOCK)) {
-          Files.copy(p, to.resolve(p.getFileName()));
-        }
-      }
-    }
-    return to;
+    return CrashCopy.copy(from, to);
   }
 
   private static void assertFirstKeys(Db d, int present) throws IOException {
@@ -309,8 +300,9 @@ final class CrashRecoveryTest {
   // ---------------------------------------------------------------- the manifest
 
   /**
-   * Under ABSOLUTE_CONSISTENCY any flipped bit is corruption; under the default, so is every flip
-   * but one in the last record (a torn tail there: see the test after next).
+   * A flipped bit anywhere in the manifest, its last record included, is corruption in every mode:
+   * a whole record failing its crc may be an edit the engine acted on. A cut before the first
+   * record ends leaves no state at all.
    */
   @Test
   void open_anyDamageToTheManifest_failsWithCorruption() throws IOException {
@@ -323,8 +315,6 @@ final class CrashRecoveryTest {
     }
     DbOptions absolute =
         DbOptions.builder().walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY).build();
-    List<Long> ends = manifestRecordEnds(FileNames.manifest(original));
-    long lastRecordAt = ends.get(ends.size() - 2); // damage from here on is the last record's
     long size = Files.size(FileNames.manifest(original));
     for (long offset = 0; offset < size; offset++) {
       Path copy = copyDir(original, scratch.resolve("manifest"));
@@ -332,12 +322,8 @@ final class CrashRecoveryTest {
       long at = offset;
       assertThrows(
           CorruptionException.class, () -> Db.open(copy, absolute).close(), "flip at " + at);
-      if (offset < lastRecordAt) {
-        assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "flip at " + at);
-      }
+      assertThrows(CorruptionException.class, () -> Db.open(copy).close(), "flip at " + at);
     }
-    // A cut inside a later record is what a crash mid-append leaves (see the next test); a cut
-    // before the first record ends leaves no state at all.
     long firstRecordEnd = manifestRecordEnds(FileNames.manifest(original)).get(0);
     for (long cut : new long[] {0, 1, firstRecordEnd / 2, firstRecordEnd - 1}) {
       Path copy = copyDir(original, scratch.resolve("manifest"));
@@ -382,63 +368,55 @@ final class CrashRecoveryTest {
   }
 
   /**
-   * What a power loss can leave of an edit appended but never fsynced: its length reached the disk,
-   * its bytes in part (a prefix then zeros, or other bytes where the rest should be), so it fails
-   * its crc. It is the last thing in the file and the engine never acted on it: the default drops
-   * it as a torn tail and opens at the state before it; ABSOLUTE_CONSISTENCY refuses it and leaves
-   * the file as it is. Followed by an intact record, the same record is corruption in every mode.
+   * A whole edit appended after the last one with other bytes where its payload should be, or any
+   * bytes after it, is not what a crash or a power loss leaves (a cut append, or whole sectors that
+   * never arrived, read as zeros: see ManifestLogTest): it is corruption in every recovery mode, and
+   * the file is left as it is.
    */
   @Test
-  void manifest_lastEditFailingItsCrc_isATornTailExceptUnderAbsoluteConsistency()
-      throws IOException {
+  void manifest_lastEditDamagedOtherwiseThanByACrash_isCorruptionInEveryMode() throws IOException {
     Path original = dir.resolve("original");
-    CellModel model = crashWorkloadFlushed(original);
+    crashWorkloadFlushed(original);
     byte[] bytes = Files.readAllBytes(FileNames.manifest(original));
     List<Long> ends = manifestRecordEnds(FileNames.manifest(original));
     int lastStart = (int) (long) ends.get(ends.size() - 2);
     byte[] record = Arrays.copyOfRange(bytes, lastStart, bytes.length); // a real edit's bytes
-    int payloadAt = 12;
-    byte[] prefixThenZeros = record.clone();
-    int half = payloadAt + (record.length - payloadAt) / 2;
-    Arrays.fill(prefixThenZeros, half, record.length, (byte) 0);
+    // Other bytes through to the end of the file: never zeros there (whole sectors of zeros at
+    // the end are what a power loss leaves).
     byte[] otherBytes = record.clone();
-    for (int i = payloadAt + 1; i < record.length; i += 2) {
+    for (int i = 13; i < otherBytes.length; i += 2) {
       otherBytes[i] ^= (byte) 0x5A;
     }
+    otherBytes[otherBytes.length - 1] = (byte) (otherBytes[otherBytes.length - 1] == 0x77 ? 0x78 : 0x77);
+    byte[] garbage = Arrays.copyOf(bytes, bytes.length + otherBytes.length);
+    System.arraycopy(otherBytes, 0, garbage, bytes.length, otherBytes.length);
+    byte[] zeroTail = record.clone();
+    Arrays.fill(zeroTail, zeroTail.length / 2, zeroTail.length, (byte) 0);
+    byte[] tornThenStale = Arrays.copyOf(bytes, bytes.length + zeroTail.length + 1);
+    System.arraycopy(zeroTail, 0, tornThenStale, bytes.length, zeroTail.length);
+    tornThenStale[tornThenStale.length - 1] = 0x33;
+    byte[] followed = Arrays.copyOf(garbage, garbage.length + record.length);
+    System.arraycopy(record, 0, followed, garbage.length, record.length);
     DbOptions absolute =
         CrashWorkload.options().toBuilder()
             .walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY)
             .build();
-    for (byte[] torn : List.of(prefixThenZeros, otherBytes)) {
-      byte[] appended = Arrays.copyOf(bytes, bytes.length + torn.length);
-      System.arraycopy(torn, 0, appended, bytes.length, torn.length);
-
-      Path strict = copyDir(original, scratch.resolve("torn-absolute"));
-      Files.write(FileNames.manifest(strict), appended);
-      CorruptionException e =
-          assertThrows(CorruptionException.class, () -> Db.open(strict, absolute).close());
-      assertTrue(e.getMessage().contains("MANIFEST"), e.getMessage());
-      assertArrayEquals(appended, Files.readAllBytes(FileNames.manifest(strict)), "left as it is");
-
-      Path copy = copyDir(original, scratch.resolve("torn-default"));
-      Files.write(FileNames.manifest(copy), appended);
-      assertOpensWith(copy, model, "a whole last edit with part of its bytes");
-
-      // Bytes after the bad record that form no record (stale bytes of a page written back out of
-      // order) leave it the torn last append...
-      Path stale = copyDir(original, scratch.resolve("torn-stale"));
-      byte[] more = Arrays.copyOf(appended, appended.length + 1);
-      more[appended.length] = 0x33;
-      Files.write(FileNames.manifest(stale), more);
-      assertOpensWith(stale, model, "a damaged last edit with a stale byte after it");
-
-      // ...but an intact record after it makes it damage, not a tear: only the last append can be
-      // unsynced, so this one was synced and acted on.
-      Path followed = copyDir(original, scratch.resolve("torn-followed"));
-      byte[] then = Arrays.copyOf(appended, appended.length + record.length);
-      System.arraycopy(record, 0, then, appended.length, record.length);
-      Files.write(FileNames.manifest(followed), then);
-      assertThrows(CorruptionException.class, () -> Db.open(followed).close());
+    Map<String, byte[]> cases =
+        Map.of("other bytes", garbage, "torn then a stale byte", tornThenStale,
+            "followed by a whole record", followed);
+    for (Map.Entry<String, byte[]> c : cases.entrySet()) {
+      byte[] damaged = c.getValue();
+      for (DbOptions options : List.of(absolute, CrashWorkload.options())) {
+        Path copy = copyDir(original, scratch.resolve("damaged"));
+        Files.write(FileNames.manifest(copy), damaged);
+        CorruptionException e =
+            assertThrows(
+                CorruptionException.class,
+                () -> Db.open(copy, options).close(),
+                c.getKey() + " under " + options.walRecovery());
+        assertTrue(e.getMessage().contains("MANIFEST"), e.getMessage());
+        assertArrayEquals(damaged, Files.readAllBytes(FileNames.manifest(copy)), "left as it is");
+      }
     }
   }
 

@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
@@ -46,6 +47,9 @@ import java.util.function.Predicate;
  * <p>Not thread-safe: one writer per compaction.
  */
 public final class CompactionWriter {
+  /** Rows between two looks at whether the job is abandoned: a volatile read, rarely. */
+  private static final int ABANDON_POLL_ROWS = 256;
+
   private final Path dir;
   private final FileLayer files;
   /** The largest index a table may get: what a reader accepts, or less in tests. */
@@ -56,6 +60,8 @@ public final class CompactionWriter {
   private final LongSupplier newFileNumber;
   private final Predicate<byte[]> bottommost;
   private final SnapshotStripes stripes;
+  /** True once the database is closing: the job stops and deletes what it wrote. */
+  private final BooleanSupplier abandoned;
 
   private final List<FileMetadata> outputs = new ArrayList<>();
   /** What the output tables are built in, one table after another: grown once, not per table. */
@@ -72,6 +78,7 @@ public final class CompactionWriter {
   /**
    * @param bottommost true for a row no table below {@code outputLevel} can hold
    * @param stripes the live snapshots when the flush or compaction started
+   * @param abandoned polled between rows: true stops the job with {@link JobAbandonedException}
    */
   public CompactionWriter(
       Path dir,
@@ -82,8 +89,10 @@ public final class CompactionWriter {
       LongSupplier newFileNumber,
       Predicate<byte[]> bottommost,
       SnapshotStripes stripes,
-      int maxTableBlockBytes) {
+      int maxTableBlockBytes,
+      BooleanSupplier abandoned) {
     this.dir = dir;
+    this.abandoned = abandoned;
     this.maxTableBlockBytes = maxTableBlockBytes;
     this.files = files;
     this.outputLevel = outputLevel;
@@ -108,6 +117,7 @@ public final class CompactionWriter {
     boolean ok = false;
     try {
       byte[] row = null;
+      long rows = 0;
       boolean dropTombstones = false;
       // The newest row tombstone of each stripe seen so far in this row. Row tombstones live under
       // the empty column, the row's first cell, so they are all known before any other column.
@@ -119,6 +129,9 @@ public final class CompactionWriter {
         byte[] k = merged.encodedKey();
         int kLength = merged.encodedKeyLength();
         if (row == null || !EncodedKeys.inRow(k, row)) {
+          if (++rows % ABANDON_POLL_ROWS == 0 && abandoned.getAsBoolean()) {
+            throw new JobAbandonedException("the database is closing: " + dir);
+          }
           row = rowOf(k);
           rowWritten = false;
           dropTombstones = bottommost.test(row);

@@ -26,6 +26,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -63,6 +64,8 @@ public final class OutputTables {
   private final Supplier<SnapshotStripes> liveSnapshots;
   /** Key-range jobs a level-0 compaction may be cut into ({@code DbOptions.maxSubcompactions}). */
   private final int maxSubcompactions;
+  /** True once the database is closing: running jobs stop ({@link JobAbandonedException}). */
+  private final BooleanSupplier closing;
 
   public OutputTables(
       Path dir,
@@ -73,8 +76,10 @@ public final class OutputTables {
       TableCache tables,
       Supplier<SnapshotStripes> liveSnapshots,
       int maxTableBlockBytes,
-      int maxSubcompactions) {
+      int maxSubcompactions,
+      BooleanSupplier closing) {
     this.dir = dir;
+    this.closing = closing;
     this.maxSubcompactions = maxSubcompactions;
     this.maxTableBlockBytes = maxTableBlockBytes;
     this.files = files;
@@ -109,7 +114,8 @@ public final class OutputTables {
                 newFileNumber,
                 row -> false,
                 stripes,
-                maxTableBlockBytes)
+                maxTableBlockBytes,
+                closing)
             .write(source)));
     tables.sort(
         Comparator.comparingLong((TableRef t) -> t.metadata().largestSequence()).reversed());
@@ -235,7 +241,8 @@ public final class OutputTables {
                           newFileNumber,
                           row -> false,
                           stripes,
-                          maxTableBlockBytes)
+                          maxTableBlockBytes,
+                          closing)
                       .write(m));
         } finally {
           sources.forEach(InternalIterator::close);
@@ -373,7 +380,8 @@ public final class OutputTables {
               newFileNumber,
               row -> !base.deeperLevelsCover(outputLevel, row),
               stripes,
-              maxTableBlockBytes)
+              maxTableBlockBytes,
+              closing)
           .write(merged, toRow);
     } finally {
       sources.forEach(InternalIterator::close);

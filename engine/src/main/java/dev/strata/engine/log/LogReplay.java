@@ -26,6 +26,11 @@ import java.util.SortedMap;
  * newer log are dropped and counted. Under {@link WalRecoveryMode#ABSOLUTE_CONSISTENCY} only a torn
  * tail of the newest log is dropped; anything else throws {@link CorruptionException}.
  *
+ * <p>Either mode drops only what may never have reached the disk. So a log the manifest records as
+ * forced up to a length (a clean close forces its logs and says so) must replay whole up to there,
+ * in every mode: a stop before that length, or the log dropped whole behind an older one's damage,
+ * throws {@link CorruptionException}, since those records were durable and acknowledged.
+ *
  * <pre>{@code
  * LogReplay.Result r = LogReplay.replay(logsByNumber, manifestLastSequence, mode, memtable::apply);
  * if (r.droppedBytes() > 0) logger.log(WARNING, r.report());
@@ -101,6 +106,23 @@ public final class LogReplay {
   public static Result replay(
       SortedMap<Long, Path> logs, long manifestLastSequence, WalRecoveryMode mode, Sink sink)
       throws IOException {
+    return replay(logs, Map.of(), manifestLastSequence, mode, sink);
+  }
+
+  /**
+   * As {@link #replay(SortedMap, long, WalRecoveryMode, Sink)}, where {@code forcedBytes} maps the
+   * number of each log known to be forced to the length it was forced to.
+   *
+   * @throws CorruptionException as above, and in every mode when replay would drop bytes of a log
+   *     within its forced length
+   */
+  public static Result replay(
+      SortedMap<Long, Path> logs,
+      Map<Long, Long> forcedBytes,
+      long manifestLastSequence,
+      WalRecoveryMode mode,
+      Sink sink)
+      throws IOException {
     long max = manifestLastSequence;
     long previous = -1; // the last sequence number of the record before, or -1 before the first
     long records = 0;
@@ -117,6 +139,7 @@ public final class LogReplay {
       Path file = log.getValue();
       if (stop != null) {
         long size = Files.size(file);
+        checkNotForced(file, forcedBytes.get(number), 0, "dropped whole after the stop at " + stop);
         long readable = countReadableRecords(file, number);
         droppedBytes += size;
         droppedRecords += readable;
@@ -127,6 +150,7 @@ public final class LogReplay {
         continue;
       }
       long fileSize = Files.size(file);
+      long cleanEnd = -1; // where the log ended cleanly, when it did
       LogReader reader = null;
       try {
         reader = LogReader.open(file, number);
@@ -172,8 +196,11 @@ public final class LogReplay {
           droppedBytes += reader.droppedBytes();
           droppedRecords++;
           notes.add(reader.tailReport());
-        } else if (previous < 0 && number != newest && emptiedLeader == null) {
-          emptiedLeader = file;
+        } else {
+          cleanEnd = reader.validLength();
+          if (previous < 0 && number != newest && emptiedLeader == null) {
+            emptiedLeader = file;
+          }
         }
       } catch (CorruptionException e) {
         if (mode == WalRecoveryMode.ABSOLUTE_CONSISTENCY) {
@@ -190,6 +217,11 @@ public final class LogReplay {
         if (reader != null) {
           reader.close();
         }
+      }
+      if (stop != null && stop.fileNumber() == number) {
+        checkNotForced(file, forcedBytes.get(number), stop.offset(), notes.get(notes.size() - 1));
+      } else {
+        checkNotForced(file, forcedBytes.get(number), cleanEnd, "the file ends there");
       }
     }
     return new Result(
@@ -219,6 +251,24 @@ public final class LogReplay {
         r.firstSequence(),
         first ? "at most " : "",
         expected);
+  }
+
+  /**
+   * Throws when bytes from {@code offset} on are to be dropped from {@code file} although the
+   * manifest records it as forced up to {@code forced} bytes (null: not recorded).
+   */
+  private static void checkNotForced(Path file, Long forced, long offset, String why)
+      throws CorruptionException {
+    if (forced != null && offset < forced) {
+      throw new CorruptionException(
+          file,
+          offset,
+          "log forced to %d bytes at a clean close cannot be replayed past offset %d (%s):"
+              + " acknowledged writes would be lost",
+          forced,
+          offset,
+          why);
+    }
   }
 
   /** Records that read cleanly from the start of a dropped log, up to its first damage. */

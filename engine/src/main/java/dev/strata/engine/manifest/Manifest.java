@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The durable state of a database besides its tables' contents: which tables make up each level,
@@ -22,12 +23,24 @@ import java.util.Set;
  *     on open, older logs are obsolete
  * @param files the live tables, in the order the engine lists them (level 0 newest first, other
  *     levels by smallest key); unmodifiable
+ * @param syncedLogs the needed logs (numbered {@code >= logNumber}) known to be forced up to a
+ *     length, by log number; unmodifiable
  */
 public record Manifest(
-    long nextFileNumber, long lastSequence, long logNumber, List<FileMetadata> files) {
+    long nextFileNumber,
+    long lastSequence,
+    long logNumber,
+    List<FileMetadata> files,
+    List<SyncedLog> syncedLogs) {
 
   public Manifest {
     files = List.copyOf(Objects.requireNonNull(files, "files"));
+    syncedLogs = List.copyOf(Objects.requireNonNull(syncedLogs, "syncedLogs"));
+  }
+
+  /** A state that knows of no forced log. */
+  public Manifest(long nextFileNumber, long lastSequence, long logNumber, List<FileMetadata> files) {
+    this(nextFileNumber, lastSequence, logNumber, files, List.of());
   }
 
   /** The manifest of a new, empty database: no tables, no sequence used, every log needed. */
@@ -39,7 +52,7 @@ public record Manifest(
    * The state after {@code edit} (which must apply: {@link ManifestEdit#problemAgainst}): its
    * counters, the tables without the deleted ones and with the added ones, listed as the engine
    * lists them (by level; level 0 newest first, by largest sequence number; deeper levels by
-   * smallest key).
+   * smallest key), and the forced logs with the edit's, less those below its log number.
    */
   public Manifest apply(ManifestEdit edit) {
     Set<Long> deleted = new HashSet<>(edit.deleted());
@@ -51,7 +64,16 @@ public record Manifest(
     }
     out.addAll(edit.added());
     out.sort(LISTING_ORDER);
-    return new Manifest(edit.nextFileNumber(), edit.lastSequence(), edit.logNumber(), out);
+    TreeMap<Long, SyncedLog> synced = new TreeMap<>();
+    for (SyncedLog l : syncedLogs) {
+      synced.put(l.logNumber(), l);
+    }
+    for (SyncedLog l : edit.synced()) {
+      synced.put(l.logNumber(), l);
+    }
+    List<SyncedLog> needed = new ArrayList<>(synced.tailMap(edit.logNumber(), true).values());
+    return new Manifest(
+        edit.nextFileNumber(), edit.lastSequence(), edit.logNumber(), out, needed);
   }
 
   /** The order the engine lists tables in; see {@link #apply}. */
@@ -89,6 +111,15 @@ public record Manifest(
     }
     if (lastSequence < 0 || lastSequence > InternalKey.MAX_SEQUENCE) {
       return "lastSequence " + lastSequence + " out of range";
+    }
+    long previousLog = -1;
+    for (SyncedLog l : syncedLogs) {
+      if (l.logNumber() < logNumber || l.logNumber() >= nextFileNumber || l.bytes() < 0
+          || l.logNumber() <= previousLog) {
+        return "forced log " + l + " out of order or outside [logNumber " + logNumber
+            + ", nextFileNumber " + nextFileNumber + ")";
+      }
+      previousLog = l.logNumber();
     }
     Set<Long> numbers = new HashSet<>();
     for (FileMetadata f : files) {

@@ -16,17 +16,31 @@ import java.util.Set;
  * @param logNumber the oldest log still needed afterwards
  * @param deleted the file numbers of the tables that leave; unmodifiable
  * @param added the tables that join, each at its level; unmodifiable
+ * @param synced logs newly known to be forced up to a length (a clean close records them); each
+ *     replaces what the state knew of that log; unmodifiable
  */
 public record ManifestEdit(
     long nextFileNumber,
     long lastSequence,
     long logNumber,
     List<Long> deleted,
-    List<FileMetadata> added) {
+    List<FileMetadata> added,
+    List<SyncedLog> synced) {
 
   public ManifestEdit {
     deleted = List.copyOf(Objects.requireNonNull(deleted, "deleted"));
     added = List.copyOf(Objects.requireNonNull(added, "added"));
+    synced = List.copyOf(Objects.requireNonNull(synced, "synced"));
+  }
+
+  /** An edit of the table set that records no forced log. */
+  public ManifestEdit(
+      long nextFileNumber,
+      long lastSequence,
+      long logNumber,
+      List<Long> deleted,
+      List<FileMetadata> added) {
+    this(nextFileNumber, lastSequence, logNumber, deleted, added, List.of());
   }
 
   /**

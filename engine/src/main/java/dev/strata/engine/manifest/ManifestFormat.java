@@ -3,7 +3,6 @@ package dev.strata.engine.manifest;
 import dev.strata.checksum.Checksums;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.FormatVersionException;
-import dev.strata.engine.WalRecoveryMode;
 import dev.strata.engine.fs.ByteCursor;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
@@ -18,37 +17,47 @@ import java.util.List;
  * The manifest's byte layout: one file, {@code MANIFEST}. All integers are little-endian, as in every
  * Strata format; {@code crc} is a masked CRC32C ({@link Checksums}).
  *
- * <p><b>Version 2: a log of version edits</b> (LevelDB's MANIFEST), written by {@link ManifestLog}.
+ * <p><b>Version 3: a log of version edits</b> (LevelDB's MANIFEST), written by {@link ManifestLog}.
  *
  * <pre>
  * Manifest := Header Record+
- * Header   := magic:u64 version:u32 headerCrc:u32        version = 2, headerCrc = crc(magic version)
+ * Header   := magic:u64 version:u32 headerCrc:u32        version = 3, headerCrc = crc(magic version)
  * Record   := length:u32 lengthCrc:u32 crc:u32 payload[length]
  *             lengthCrc = crc(length), crc = crc(payload), length >= 1
  * payload  := SNAPSHOT | EDIT                            the first record is a SNAPSHOT, the rest EDITs
- * SNAPSHOT := 1:u8 Counters fileCount:u32 File{fileCount}
+ * SNAPSHOT := 1:u8 Counters fileCount:u32 File{fileCount} Synced
  * EDIT     := 2:u8 Counters deletedCount:u32 fileNumber:u64{deletedCount} addedCount:u32 File{addedCount}
+ *             Synced
  * Counters := nextFileNumber:u64 lastSequence:u64 logNumber:u64
  * File     := fileNumber:u64 level:u8 fileSize:u64 entryCount:u64
  *             smallestSequence:u64 largestSequence:u64 filterBytes:u64 smallest:Key largest:Key
  * Key      := rowLength:u16 row columnLength:u16 column sequence:u64 kind:u8
+ * Synced   := syncedCount:u32 (logNumber:u64 bytes:u64){syncedCount}   logs forced up to a length
  * </pre>
  *
  * The state is the snapshot with every edit applied in order: an edit's counters replace the
- * previous ones, its deleted file numbers leave, its added files join. Every prefix of whole
- * records is a state that passes {@link Manifest#problem()}. A record is appended and fsynced before
- * the engine acts on it, so a record cut short by a crash was never acted on: a last record whose
- * header is cut, or that runs past the end of the file, or whose payload is all zero bytes (the file
- * grew but the bytes never arrived), or whose length fails its crc with only zero bytes after the
- * header, or only zero bytes where a record would start, is a torn tail
- * and dropped. So is a record whose length or payload fails its crc with no intact record anywhere
- * after it (an append whose bytes reached the disk in part, or whose pages were written back out of
- * order and left a hole: RocksDB's tolerated corrupted tail), except under {@link
- * WalRecoveryMode#ABSOLUTE_CONSISTENCY}, where it is corruption; damage with an intact record after
- * it is corruption in every mode. The length has a crc of its own, so a damaged length is never
- * mistaken for a record running past the end (which would silently drop the records after it). Any other damage is corruption, as is a file
- * that ends before its first record. {@code filterBytes} is all ones when unknown (a table first
- * listed by a version-1 manifest whose size was not learned yet).
+ * previous ones, its deleted file numbers leave, its added files join, its synced logs replace what
+ * the state knew of them, and logs below the new log number are forgotten. Every prefix of whole
+ * records is a state that passes {@link Manifest#problem()}. {@code filterBytes} is all ones when
+ * unknown (a table first listed by a version-1 manifest whose size was not learned yet).
+ *
+ * <p><b>Torn tail or corruption.</b> A record is appended and fsynced before the engine acts on it,
+ * so only the last record can have been cut by a crash, and a cut record was never acted on. A torn
+ * tail is exactly what a crash during an append leaves: a last record whose header or payload runs
+ * past the end of the file, or bytes that never arrived (zeros: the file grew but the data did not
+ * reach the disk): only zero bytes where a record would start, a length failing its crc with only
+ * zeros after the header, a header of zeros with no whole record anywhere after it (its page never
+ * written back, a later one was), a payload of zeros only, or a payload whose last sectors are
+ * zeros (a device writes a 512-byte sector whole or not at all). It is dropped. A record that is whole and
+ * fails its crc, or does not parse, is corruption in every recovery mode, wherever it is: it may be
+ * a bit flip in an edit the engine acted on (its flush deleted the log, its compaction the inputs).
+ * The length has a crc of its own, so a damaged length is never mistaken for a record running past
+ * the end. Recovery then checks that nothing the surviving state needs is gone (the log numbered
+ * {@code logNumber}, each listed table, each synced log up to its length), so even a dropped tail
+ * can never hide an edit that was acted on.
+ *
+ * <p><b>Version 2</b> (still read, never written): the same without {@code Synced} in SNAPSHOT and
+ * EDIT.
  *
  * <p><b>Version 1: the whole state, replaced atomically</b> (still read, never written).
  *
@@ -71,7 +80,9 @@ import java.util.List;
  * below {@code logNumber}) are deleted. So a crash can neither lose a table the manifest lists nor
  * bring back one it dropped.
  *
- * <p>History: version 1 is the whole-state file; version 2 the edit log.
+ * <p>History: version 1 is the whole-state file; version 2 the edit log; version 3 adds the logs
+ * known to be forced (a clean close records them), so damage to a closed database's log is
+ * corruption rather than a torn tail.
  *
  * <p>Thread-safe (stateless).
  */
@@ -84,7 +95,16 @@ public final class ManifestFormat {
   public static final int VERSION_START = 1;
 
   /** The version this release writes. */
-  public static final int VERSION_CURRENT = 2;
+  public static final int VERSION_CURRENT = 3;
+
+  /** The unit a device writes whole: a torn append is whole sectors of it, then zeros. */
+  static final int SECTOR_BYTES = 512;
+
+  /** The first version whose SNAPSHOT and EDIT records end with the synced logs. */
+  static final int VERSION_SYNCED_LOGS = 3;
+
+  /** Size of one synced log: its number and its forced length. */
+  static final int SYNCED_LOG_BYTES = 8 + 8;
 
   /** The number of levels: level 0 (overlapping tables) and levels 1 to 6, as in LevelDB. */
   public static final int NUM_LEVELS = 7;
@@ -143,7 +163,7 @@ public final class ManifestFormat {
 
   /** The SNAPSHOT record of {@code m}, header included. */
   static byte[] snapshotRecord(Manifest m) {
-    long size = 1 + COUNTERS_BYTES + 4;
+    long size = 1 + COUNTERS_BYTES + 4 + syncedSize(m.syncedLogs());
     for (FileMetadata f : m.files()) {
       size += fileSize(f);
     }
@@ -152,12 +172,13 @@ public final class ManifestFormat {
     putCounters(b, m.nextFileNumber(), m.lastSequence(), m.logNumber());
     b.putInt(m.files().size());
     m.files().forEach(f -> putFile(b, f));
+    putSynced(b, m.syncedLogs());
     return sealRecord(b);
   }
 
   /** The EDIT record of {@code e}, header included. */
   static byte[] editRecord(ManifestEdit e) {
-    long size = 1 + COUNTERS_BYTES + 4 + 8L * e.deleted().size() + 4;
+    long size = 1 + COUNTERS_BYTES + 4 + 8L * e.deleted().size() + 4 + syncedSize(e.synced());
     for (FileMetadata f : e.added()) {
       size += fileSize(f);
     }
@@ -168,7 +189,17 @@ public final class ManifestFormat {
     e.deleted().forEach(b::putLong);
     b.putInt(e.added().size());
     e.added().forEach(f -> putFile(b, f));
+    putSynced(b, e.synced());
     return sealRecord(b);
+  }
+
+  private static long syncedSize(List<SyncedLog> synced) {
+    return 4 + (long) SYNCED_LOG_BYTES * synced.size();
+  }
+
+  private static void putSynced(ByteBuffer b, List<SyncedLog> synced) {
+    b.putInt(synced.size());
+    synced.forEach(l -> b.putLong(l.logNumber()).putLong(l.bytes()));
   }
 
   private static long fileSize(FileMetadata f) {
@@ -210,13 +241,13 @@ public final class ManifestFormat {
   record Decoded(Manifest manifest, int version, long validBytes, long records) {}
 
   /**
-   * Parses and checks the bytes of the manifest file {@code file}, of either version; {@code mode}
-   * decides whether a last edit that fails its crc is a torn tail or corruption.
+   * Parses and checks the bytes of the manifest file {@code file}, of any version this release
+   * reads; a torn tail (see the class comment) is dropped.
    *
    * @throws CorruptionException when they are damaged, do not parse or break an invariant
    * @throws FormatVersionException when they are intact but of an unsupported version
    */
-  static Decoded decode(byte[] bytes, Path file, WalRecoveryMode mode)
+  static Decoded decode(byte[] bytes, Path file)
       throws CorruptionException, FormatVersionException {
     if (bytes.length < HEADER1_BYTES) {
       throw new CorruptionException(file, 0, "manifest of %d bytes is too short", bytes.length);
@@ -245,10 +276,10 @@ public final class ManifestFormat {
     if (version < VERSION_START || version > VERSION_CURRENT) {
       throw new FormatVersionException(file, version, VERSION_START, VERSION_CURRENT);
     }
-    return decodeLog(bytes, file, mode);
+    return decodeLog(bytes, file, version);
   }
 
-  private static Decoded decodeLog(byte[] bytes, Path file, WalRecoveryMode mode)
+  private static Decoded decodeLog(byte[] bytes, Path file, int version)
       throws CorruptionException {
     Manifest state = null;
     long records = 0;
@@ -272,8 +303,12 @@ public final class ManifestFormat {
         if (state != null && allZero(bytes, at + RECORD_HEADER_BYTES, bytes.length)) {
           break; // torn: the header's first bytes arrived, the rest of the append is zeros
         }
-        if (state != null && toleratesDamagedTail(mode) && !intactRecordAfter(bytes, at)) {
-          break; // torn: pages of the last append written back out of order, a hole in its header
+        if (state != null
+            && allZero(bytes, at, at + RECORD_HEADER_BYTES)
+            && !intactRecordAfter(bytes, at)) {
+          // Torn: the page holding the last append's header was never written back, a later one
+          // was. No bit flip zeroes a whole header, and nothing intact follows.
+          break;
         }
         throw new CorruptionException(file, at, "manifest record length fails its checksum");
       }
@@ -294,16 +329,14 @@ public final class ManifestFormat {
         if (state != null && allZero(bytes, payload, bytes.length)) {
           break; // torn: the file grew but the payload's bytes never arrived
         }
-        if (state != null && toleratesDamagedTail(mode) && !intactRecordAfter(bytes, at)) {
-          // Torn: an append's length reached the disk but its bytes arrived in part. The engine
-          // syncs each record before acting on it, so this one was never acted on.
-          break;
+        if (state != null && lastSectorsMissing(bytes, at)) {
+          break; // torn: the append's first sectors reached the disk, its last ones did not
         }
         throw new CorruptionException(
             file, at, "manifest record checksum mismatch (stored %08x, computed %08x)", stored,
             computed);
       }
-      state = decodeRecord(bytes, payload, end, file, state);
+      state = decodeRecord(bytes, payload, end, file, state, version);
       String problem = state.problem();
       if (problem != null) {
         throw new CorruptionException(file, at, "manifest breaks an invariant: %s", problem);
@@ -314,25 +347,13 @@ public final class ManifestFormat {
     if (state == null) {
       throw new CorruptionException(file, HEADER_BYTES, "manifest holds no record");
     }
-    return new Decoded(state, 2, at, records);
-  }
-
-  /**
-   * Whether a damaged record with no intact record after it may be taken for the torn last append.
-   * {@link ManifestLog} appends one record at a time and fsyncs it before the next, so a power loss
-   * can damage only the last record, however its pages were written back; under {@link
-   * WalRecoveryMode#ABSOLUTE_CONSISTENCY} only the tails a crash leaves without reordering (cut
-   * short, or zeros) are tolerated.
-   */
-  private static boolean toleratesDamagedTail(WalRecoveryMode mode) {
-    return mode != WalRecoveryMode.ABSOLUTE_CONSISTENCY;
+    return new Decoded(state, version, at, records);
   }
 
   /**
    * Whether a whole record (its length and its payload passing their crcs) starts anywhere after
-   * offset {@code damaged}. The damaged record's own length cannot be trusted, so every offset is
-   * tried: an intact record after damage means the damage is not the last append's, and is
-   * corruption.
+   * offset {@code damaged}: the damaged record's own length cannot be trusted, so every offset is
+   * tried.
    */
   private static boolean intactRecordAfter(byte[] bytes, int damaged) {
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -351,6 +372,21 @@ public final class ManifestFormat {
     return false;
   }
 
+  /**
+   * Whether the bytes from {@code from} to the end of the file end in whole sectors that never
+   * arrived: after the last non-zero byte, a sector boundary ({@value #SECTOR_BYTES} bytes) from
+   * which only zeros follow to the end. A device writes a sector whole or not at all, so a power
+   * loss during an append leaves its first sectors and zeros after them; a bit flip leaves none.
+   */
+  private static boolean lastSectorsMissing(byte[] bytes, int from) {
+    int lastNonZero = bytes.length - 1;
+    while (lastNonZero >= from && bytes[lastNonZero] == 0) {
+      lastNonZero--;
+    }
+    long boundary = ((long) lastNonZero + SECTOR_BYTES) / SECTOR_BYTES * SECTOR_BYTES;
+    return boundary < bytes.length;
+  }
+
   private static boolean allZero(byte[] bytes, int from, int to) {
     for (int i = from; i < to; i++) {
       if (bytes[i] != 0) {
@@ -361,7 +397,8 @@ public final class ManifestFormat {
   }
 
   /** Applies the record in bytes[from, to) to {@code state} (null before the first record). */
-  private static Manifest decodeRecord(byte[] bytes, int from, int to, Path file, Manifest state)
+  private static Manifest decodeRecord(
+      byte[] bytes, int from, int to, Path file, Manifest state, int version)
       throws CorruptionException {
     ByteCursor in = new ByteCursor(bytes, from, to, file, from, "manifest record");
     int kind = in.u8("kind");
@@ -375,7 +412,8 @@ public final class ManifestFormat {
     Manifest out;
     if (kind == SNAPSHOT) {
       List<FileMetadata> files = readFiles(in, 2);
-      out = new Manifest(nextFileNumber, lastSequence, logNumber, files);
+      List<SyncedLog> synced = readSynced(in, version);
+      out = new Manifest(nextFileNumber, lastSequence, logNumber, files, synced);
     } else {
       long deletedCount = in.u32("deletedCount");
       if (deletedCount > in.remaining() / 8) {
@@ -386,8 +424,9 @@ public final class ManifestFormat {
         deleted.add(in.u64("deleted fileNumber"));
       }
       List<FileMetadata> added = readFiles(in, 2);
+      List<SyncedLog> synced = readSynced(in, version);
       ManifestEdit edit =
-          new ManifestEdit(nextFileNumber, lastSequence, logNumber, deleted, added);
+          new ManifestEdit(nextFileNumber, lastSequence, logNumber, deleted, added, synced);
       String problem = edit.problemAgainst(state);
       if (problem != null) {
         throw new CorruptionException(file, from, "manifest edit does not apply: %s", problem);
@@ -398,6 +437,24 @@ public final class ManifestFormat {
       throw in.corrupt(0, "%d bytes after the end of the record", in.remaining());
     }
     return out;
+  }
+
+  private static List<SyncedLog> readSynced(ByteCursor in, int version)
+      throws CorruptionException {
+    if (version < VERSION_SYNCED_LOGS) {
+      return List.of();
+    }
+    long count = in.u32("syncedCount");
+    if (count > in.remaining() / SYNCED_LOG_BYTES) {
+      throw in.corrupt(-4, "%d synced logs do not fit in %d bytes", count, in.remaining());
+    }
+    List<SyncedLog> synced = new ArrayList<>((int) count);
+    for (long i = 0; i < count; i++) {
+      long logNumber = in.u64("synced logNumber");
+      long bytes = in.u64("synced bytes");
+      synced.add(new SyncedLog(logNumber, bytes));
+    }
+    return synced;
   }
 
   private static List<FileMetadata> readFiles(ByteCursor in, int version)

@@ -2,7 +2,6 @@ package dev.strata.engine.manifest;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.FormatVersionException;
-import dev.strata.engine.WalRecoveryMode;
 import dev.strata.engine.fs.FileNames;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,64 +24,38 @@ public final class ManifestReader {
   private ManifestReader() {}
 
   /**
-   * The manifest of the database in {@code dir}, or empty when it has none (a new database), read
-   * as the default {@link WalRecoveryMode#POINT_IN_TIME} reads it.
+   * The manifest of the database in {@code dir}, or empty when it has none (a new database). A torn
+   * last record is dropped ({@link ManifestFormat}); any other damage is corruption.
    *
    * @throws CorruptionException when the manifest is damaged, does not parse or breaks an invariant
    * @throws FormatVersionException when it was written in an unsupported version
    */
   public static Optional<Manifest> readIfExists(Path dir) throws IOException {
-    return readIfExists(dir, WalRecoveryMode.POINT_IN_TIME);
-  }
-
-  /**
-   * The manifest of the database in {@code dir}, or empty when it has none (a new database). Under
-   * {@code mode} {@link WalRecoveryMode#ABSOLUTE_CONSISTENCY} a damaged last edit is corruption;
-   * under any other mode, damage with no intact record after it is a torn tail and dropped ({@link
-   * ManifestFormat}).
-   *
-   * @throws CorruptionException when the manifest is damaged, does not parse or breaks an invariant
-   * @throws FormatVersionException when it was written in an unsupported version
-   */
-  public static Optional<Manifest> readIfExists(Path dir, WalRecoveryMode mode) throws IOException {
     try {
-      return Optional.of(read(FileNames.manifest(dir), mode));
+      return Optional.of(read(FileNames.manifest(dir)));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
   }
 
   /**
-   * The manifest in {@code file}, read as the default {@link WalRecoveryMode#POINT_IN_TIME} reads
-   * it.
+   * The manifest in {@code file}, as {@link #readIfExists} reads it.
    *
    * @throws NoSuchFileException when there is no such file
    * @throws CorruptionException when it is damaged, does not parse or breaks an invariant
    * @throws FormatVersionException when it was written in an unsupported version
    */
   public static Manifest read(Path file) throws IOException {
-    return read(file, WalRecoveryMode.POINT_IN_TIME);
-  }
-
-  /**
-   * The manifest in {@code file}, read under {@code mode} (as {@link #readIfExists(Path,
-   * WalRecoveryMode)}).
-   *
-   * @throws NoSuchFileException when there is no such file
-   * @throws CorruptionException when it is damaged, does not parse or breaks an invariant
-   * @throws FormatVersionException when it was written in an unsupported version
-   */
-  public static Manifest read(Path file, WalRecoveryMode mode) throws IOException {
     long size = Files.size(file);
     if (size > MAX_MANIFEST_BYTES) {
       throw new CorruptionException(file, 0, "manifest of %d bytes is implausibly large", size);
     }
     byte[] bytes = Files.readAllBytes(file);
-    ManifestFormat.Decoded decoded = ManifestFormat.decode(bytes, file, mode);
+    ManifestFormat.Decoded decoded = ManifestFormat.decode(bytes, file);
     if (decoded.validBytes() < bytes.length) {
       LOG.log(
           System.Logger.Level.WARNING,
-          "{0}: dropped a torn last record ({1} bytes from offset {2}), a change never acted on",
+          "{0}: dropped a torn last record ({1} bytes from offset {2}): an append cut by a crash",
           file, bytes.length - decoded.validBytes(), decoded.validBytes());
     }
     return decoded.manifest();

@@ -10,12 +10,14 @@ import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestEdit;
 import dev.strata.engine.manifest.ManifestLog;
 import dev.strata.engine.manifest.ManifestWriteException;
+import dev.strata.engine.manifest.SyncedLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -55,6 +57,10 @@ public final class VersionSet {
   @GuardedBy("mutex")
   private long installedLogNumber;
 
+  /** The needed logs the manifest records as forced, by number; every rewrite carries them. */
+  @GuardedBy("mutex")
+  private final TreeMap<Long, SyncedLog> syncedLogs = new TreeMap<>();
+
   /** Run before each manifest write, without the mutex; a test seam. */
   private volatile Runnable beforeManifestWrite = () -> {};
 
@@ -67,15 +73,19 @@ public final class VersionSet {
   }
 
   /**
-   * Starts from what recovery found: {@code recovered} (its reference passes to this set) and the
-   * first file number no file uses.
+   * Starts from what recovery found: {@code recovered} (its reference passes to this set), the
+   * first file number no file uses, and the manifest read, whose log number and forced logs the
+   * next writes carry on.
    */
   @GuardedBy("mutex")
-  public void start(Version recovered, long nextFileNumber) {
+  public void start(Version recovered, long nextFileNumber, Manifest manifest) {
     assert mutex.isHeldByCurrentThread();
     Version empty = current;
     current = recovered;
     this.nextFileNumber.set(nextFileNumber);
+    installedLogNumber = manifest.logNumber();
+    syncedLogs.clear();
+    manifest.syncedLogs().forEach(l -> syncedLogs.put(l.logNumber(), l));
     empty.release();
   }
 
@@ -130,7 +140,9 @@ public final class VersionSet {
       long lastSequence = lastSequenceNow.getAsLong();
       long logNumber = Math.max(logNumberAtLeast, installedLogNumber);
       Version next = current.apply(edit);
-      Manifest after = new Manifest(nextFileNumber.get(), lastSequence, logNumber, next.files());
+      Manifest after =
+          new Manifest(
+              nextFileNumber.get(), lastSequence, logNumber, next.files(), syncedFrom(logNumber));
       List<FileMetadata> added = new ArrayList<>();
       for (int level = 0; level < Version.NUM_LEVELS; level++) {
         edit.added(level).forEach(t -> added.add(t.metadata()));
@@ -159,11 +171,66 @@ public final class VersionSet {
       Version old = current;
       current = next;
       installedLogNumber = logNumber;
+      syncedLogs.headMap(logNumber).clear();
       old.release(); // read views hold their own references
     } finally {
       manifestBusy = false;
       manifestIdle.signalAll();
     }
+  }
+
+  /**
+   * Records in the manifest that each of {@code logs} was forced up to its length (a clean close,
+   * after forcing them), so that the next open treats damage before that length as corruption
+   * rather than a torn tail; durable on return. The table set and counters stay as they are, but
+   * for {@code lastSequence}, which never goes back.
+   *
+   * @throws IOException when the manifest cannot be written; the logs then keep the torn-tail rules
+   */
+  @GuardedBy("mutex")
+  public void recordSyncedLogs(List<SyncedLog> logs, long lastSequence) throws IOException {
+    assert mutex.isHeldByCurrentThread();
+    while (manifestBusy) {
+      manifestIdle.awaitUninterruptibly();
+    }
+    manifestBusy = true;
+    try {
+      TreeMap<Long, SyncedLog> known = new TreeMap<>(syncedLogs);
+      logs.forEach(l -> known.put(l.logNumber(), l));
+      known.headMap(installedLogNumber).clear();
+      Manifest after =
+          new Manifest(
+              nextFileNumber.get(),
+              lastSequence,
+              installedLogNumber,
+              current.files(),
+              List.copyOf(known.values()));
+      ManifestEdit record =
+          new ManifestEdit(
+              after.nextFileNumber(),
+              lastSequence,
+              installedLogNumber,
+              List.of(),
+              List.of(),
+              List.copyOf(logs));
+      mutex.unlock();
+      try {
+        manifest.write(record, after);
+      } finally {
+        mutex.lock();
+      }
+      syncedLogs.clear();
+      syncedLogs.putAll(known);
+    } finally {
+      manifestBusy = false;
+      manifestIdle.signalAll();
+    }
+  }
+
+  /** The forced logs a manifest whose oldest needed log is {@code logNumber} carries. */
+  @GuardedBy("mutex")
+  private List<SyncedLog> syncedFrom(long logNumber) {
+    return List.copyOf(syncedLogs.tailMap(logNumber, true).values());
   }
 
   /** Makes every install run {@code hook} without the mutex just before its manifest write. */

@@ -81,7 +81,7 @@ final class CompactionWriterViewsTest {
           merged.seekToFirst();
           written = new CompactionWriter(out, FileLayer.real(), 1, options,
               OutputCuts.atSize(1 + random.nextInt(8 << 10)), numbers::incrementAndGet, bottommost, stripes,
-              1 << 20).write(merged);
+              1 << 20, () -> false).write(merged);
         }
       } finally {
         refs.forEach(TableRef::release);

@@ -8,7 +8,6 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.strata.checksum.Checksums;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.FormatVersionException;
-import dev.strata.engine.WalRecoveryMode;
 import dev.strata.sstable.testing.FuzzedDamage;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -45,8 +44,7 @@ final class ManifestFuzzTest {
     byte[] bytes = b.array();
     Manifest decoded;
     try {
-      decoded =
-          ManifestFormat.decode(bytes, FILE, WalRecoveryMode.ABSOLUTE_CONSISTENCY).manifest();
+      decoded = ManifestFormat.decode(bytes, FILE).manifest();
     } catch (CorruptionException | FormatVersionException reported) {
       return;
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.CorruptionException;
-import dev.strata.engine.WalRecoveryMode;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
@@ -23,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The manifest as a log of edits: appends read back as the state they make, a torn last record is
- * dropped (one failing its crc too, except under ABSOLUTE_CONSISTENCY) and damage anywhere else is
+ * The manifest as a log of edits: appends read back as the state they make, a torn last record (cut
+ * short, or bytes that never arrived) is dropped and any whole record failing its crc is
  * corruption, the log is rewritten whole once it grows, a failed write says whether it may have
- * reached the disk, and the golden files of both versions still read as the states they were
+ * reached the disk, and the golden files of every version still read as the states they were
  * written for.
  */
 final class ManifestLogTest {
@@ -88,6 +87,22 @@ final class ManifestLogTest {
         new ManifestEdit(23, 600, 21, List.of(9L), List.of(moved)));
   }
 
+  /** The snapshot of golden/manifest-v3: golden v2's, with its newest log recorded as forced. */
+  static Manifest goldenV3Snapshot() {
+    Manifest v2 = goldenV2Snapshot();
+    return new Manifest(
+        v2.nextFileNumber(), v2.lastSequence(), v2.logNumber(), v2.files(),
+        List.of(new SyncedLog(18, 4_000), new SyncedLog(19, 24)));
+  }
+
+  /** The edits of golden/manifest-v3: golden v2's, then a clean close recording a forced log. */
+  static List<ManifestEdit> goldenV3Edits() {
+    List<ManifestEdit> edits = new ArrayList<>(goldenV2Edits());
+    edits.add(
+        new ManifestEdit(23, 610, 21, List.of(), List.of(), List.of(new SyncedLog(21, 1_234))));
+    return edits;
+  }
+
   private static byte[] golden(String name) throws IOException {
     try (InputStream in =
         ManifestLogTest.class.getResourceAsStream("/dev/strata/engine/manifest/golden/" + name)) {
@@ -117,11 +132,26 @@ final class ManifestLogTest {
     assertEquals(expected, ManifestReader.read(file));
     assertEquals(List.of(22L), expected.filesAt(1).stream().map(FileMetadata::fileNumber).toList());
     assertEquals(3, expected.files().stream().filter(f -> f.fileNumber() == 9).findFirst().orElseThrow().level());
+    assertEquals(List.of(), expected.syncedLogs());
+  }
 
-    // And this release writes those very bytes.
+  @Test
+  void goldenVersion3_readsAsItsSnapshotWithTheEditsApplied_andIsWhatThisReleaseWrites()
+      throws IOException {
+    Manifest expected = goldenV3Snapshot();
+    for (ManifestEdit e : goldenV3Edits()) {
+      expected = expected.apply(e);
+    }
+    Path file = FileNames.manifest(dir);
+    byte[] bytes = golden("manifest-v3");
+    Files.write(file, bytes);
+    assertEquals(expected, ManifestReader.read(file));
+    // The edits moved the oldest needed log to 21: logs 18 and 19 are forgotten, 21 recorded.
+    assertEquals(List.of(new SyncedLog(21, 1_234)), expected.syncedLogs());
+
     ByteArrayBuilder out = new ByteArrayBuilder();
-    out.add(ManifestFormat.encode(goldenV2Snapshot()));
-    for (ManifestEdit e : goldenV2Edits()) {
+    out.add(ManifestFormat.encode(goldenV3Snapshot()));
+    for (ManifestEdit e : goldenV3Edits()) {
       out.add(ManifestFormat.editRecord(e));
     }
     assertArrayEquals(bytes, out.bytes());
@@ -144,13 +174,13 @@ final class ManifestLogTest {
 
   // ---------------------------------------------------------------- the log
 
-  /** Writes golden v2's snapshot and edits through a log; returns the states after each. */
+  /** Writes golden v3's snapshot and edits through a log; returns the states after each. */
   private List<Manifest> writeGoldenHistory(ManifestLog log) throws IOException {
     List<Manifest> states = new ArrayList<>();
-    Manifest state = goldenV2Snapshot();
+    Manifest state = goldenV3Snapshot();
     log.rewrite(state);
     states.add(state);
-    for (ManifestEdit e : goldenV2Edits()) {
+    for (ManifestEdit e : goldenV3Edits()) {
       state = state.apply(e);
       log.write(e, state);
       states.add(state);
@@ -162,80 +192,89 @@ final class ManifestLogTest {
   void appendedEditsReadBackAsTheirState_andMatchTheGoldenBytes() throws IOException {
     try (ManifestLog log = new ManifestLog(dir)) {
       List<Manifest> states = writeGoldenHistory(log);
-      assertEquals(states.get(3), ManifestReader.read(FileNames.manifest(dir)));
+      assertEquals(states.get(4), ManifestReader.read(FileNames.manifest(dir)));
       assertEquals(1, log.rewrites(), "edits are appended, not rewritten");
     }
-    assertArrayEquals(golden("manifest-v2"), Files.readAllBytes(FileNames.manifest(dir)));
+    assertArrayEquals(golden("manifest-v3"), Files.readAllBytes(FileNames.manifest(dir)));
   }
 
   @Test
-  void aTornLastRecordIsDropped_damageBeforeItIsCorruption() throws IOException {
+  void aTornLastRecordIsDropped_aWholeDamagedRecordIsCorruptionAnywhere() throws IOException {
     List<Manifest> states;
     try (ManifestLog log = new ManifestLog(dir)) {
       states = writeGoldenHistory(log);
     }
+    Manifest beforeLast = states.get(states.size() - 2);
+    List<ManifestEdit> edits = goldenV3Edits();
     Path file = FileNames.manifest(dir);
     byte[] whole = Files.readAllBytes(file);
-    int lastRecord = whole.length - ManifestFormat.editRecord(goldenV2Edits().get(2)).length;
+    int lastRecord = whole.length - ManifestFormat.editRecord(edits.get(edits.size() - 1)).length;
+    // Cut short by the end of the file: an append a crash interrupted.
     for (int cut = lastRecord + 1; cut < whole.length; cut++) {
       Files.write(file, Arrays.copyOf(whole, cut));
-      assertEquals(states.get(2), ManifestReader.read(file), "cut at " + cut);
+      assertEquals(beforeLast, ManifestReader.read(file), "cut at " + cut);
     }
     // The file grew but the last record's bytes never arrived: zeros.
     byte[] zeroed = whole.clone();
     Arrays.fill(zeroed, lastRecord, zeroed.length, (byte) 0);
     Files.write(file, zeroed);
-    assertEquals(states.get(2), ManifestReader.read(file));
+    assertEquals(beforeLast, ManifestReader.read(file));
     // Only the header's first bytes arrived, zeros after them: its length fails its crc.
     for (int kept = 1; kept < 8; kept++) {
       byte[] headerThenZeros = whole.clone();
       Arrays.fill(headerThenZeros, lastRecord + kept, whole.length, (byte) 0);
       Files.write(file, headerThenZeros);
-      assertEquals(
-          states.get(2),
-          ManifestReader.read(file, WalRecoveryMode.ABSOLUTE_CONSISTENCY),
-          "header kept " + kept);
+      assertEquals(beforeLast, ManifestReader.read(file), "header kept " + kept);
     }
-    // A flipped byte before the last record: an intact record follows the damage, so it is
-    // corruption in every mode, never a silently shorter history. Anywhere in the last record: a
-    // torn tail under the default and corruption under ABSOLUTE_CONSISTENCY.
-    for (int at = 0; at < whole.length; at += 3) {
-      byte[] flipped = whole.clone();
-      flipped[at] ^= 0x10;
-      Files.write(file, flipped);
-      int offset = at;
-      assertThrows(
-          CorruptionException.class,
-          () -> ManifestReader.read(file, WalRecoveryMode.ABSOLUTE_CONSISTENCY),
-          "flip at " + offset);
-      if (at < lastRecord) {
-        assertThrows(CorruptionException.class, () -> ManifestReader.read(file), "flip at " + at);
-      } else {
-        assertEquals(states.get(2), ManifestReader.read(file), "flip at " + at);
-      }
+    // The page of the last header never written back, the payload's page was: a zero header.
+    byte[] zeroHeader = whole.clone();
+    Arrays.fill(zeroHeader, lastRecord, lastRecord + ManifestFormat.RECORD_HEADER_BYTES, (byte) 0);
+    Files.write(file, zeroHeader);
+    assertEquals(beforeLast, ManifestReader.read(file));
+    // A last record crossing a sector boundary whose sectors from the boundary on never arrived.
+    FileMetadata wide =
+        table(30, 0, 1, 1, 601, 601, key("w".repeat(300), "", 601, ValueKind.PUT),
+            key("x".repeat(300), "", 601, ValueKind.PUT), 8);
+    ManifestEdit wideEdit = new ManifestEdit(31, 601, 21, List.of(), List.of(wide));
+    byte[] wideRecord = ManifestFormat.editRecord(wideEdit);
+    byte[] withWide = Arrays.copyOf(whole, whole.length + wideRecord.length);
+    System.arraycopy(wideRecord, 0, withWide, whole.length, wideRecord.length);
+    Manifest afterWide = states.get(states.size() - 1).apply(wideEdit);
+    Files.write(file, withWide);
+    assertEquals(afterWide, ManifestReader.read(file));
+    int boundary = (whole.length + ManifestFormat.RECORD_HEADER_BYTES + 511) / 512 * 512;
+    assertTrue(boundary < withWide.length - 1, "the record crosses a sector boundary");
+    byte[] lastSectorsLost = withWide.clone();
+    Arrays.fill(lastSectorsLost, boundary, lastSectorsLost.length, (byte) 0);
+    Files.write(file, lastSectorsLost);
+    assertEquals(states.get(states.size() - 1), ManifestReader.read(file));
+    // Zeros that start inside the last sector, or a hole with bytes after it, are not what a
+    // device leaves: corruption.
+    int lastSector = (withWide.length - 1) / 512 * 512;
+    byte[] zerosInLastSector = withWide.clone();
+    Arrays.fill(zerosInLastSector, Math.max(lastSector + 1, withWide.length - 40), withWide.length,
+        (byte) 0);
+    byte[] hole = withWide.clone();
+    Arrays.fill(hole, boundary, boundary + 64, (byte) 0);
+    for (byte[] damaged : List.of(zerosInLastSector, hole)) {
+      Files.write(file, damaged);
+      assertThrows(CorruptionException.class, () -> ManifestReader.read(file));
     }
-    // Pages of the last append written back out of order: a hole in its header, its payload
-    // intact after it. No intact record follows the damage: the torn tail of the default mode.
-    for (int from = lastRecord; from < lastRecord + 12; from++) {
-      for (int to = from + 1; to <= lastRecord + 12; to++) {
-        byte[] holed = whole.clone();
-        Arrays.fill(holed, from, to, (byte) 0);
-        if (Arrays.equals(holed, whole)) {
-          continue;
-        }
-        Files.write(file, holed);
-        String hole = "hole " + from + ".." + to;
-        assertEquals(states.get(2), ManifestReader.read(file), hole);
+    // A flipped byte anywhere, the last record included: a whole record failing its crc may be an
+    // edit the engine acted on, so it is corruption, never a silently shorter history.
+    for (int at = 0; at < whole.length; at++) {
+      for (int xor : new int[] {0x01, 0x10, 0x80, 0xff}) {
+        byte[] flipped = whole.clone();
+        flipped[at] ^= (byte) xor;
+        Files.write(file, flipped);
         assertThrows(
-            CorruptionException.class,
-            () -> ManifestReader.read(file, WalRecoveryMode.ABSOLUTE_CONSISTENCY),
-            hole);
+            CorruptionException.class, () -> ManifestReader.read(file), "flip at " + at + " ^" + xor);
       }
     }
-    // The same hole in the record before the last: an intact record follows, so it is damage.
-    int secondLast = lastRecord - ManifestFormat.editRecord(goldenV2Edits().get(1)).length;
+    // A zero header with a whole record after it is damage, not a tail.
+    int secondLast = lastRecord - ManifestFormat.editRecord(edits.get(edits.size() - 2)).length;
     byte[] holedEarlier = whole.clone();
-    Arrays.fill(holedEarlier, secondLast, secondLast + 4, (byte) 0);
+    Arrays.fill(holedEarlier, secondLast, secondLast + ManifestFormat.RECORD_HEADER_BYTES, (byte) 0);
     Files.write(file, holedEarlier);
     assertThrows(CorruptionException.class, () -> ManifestReader.read(file));
   }

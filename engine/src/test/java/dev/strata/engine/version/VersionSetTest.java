@@ -52,7 +52,7 @@ final class VersionSetTest {
     mutex.lock();
     tables = new TableCache(dir, TableCache.UNLIMITED, new ClockBlockCache(1 << 20), new ReadCounters());
     versions = new VersionSet(dir, mutex, FileLayer.real());
-    versions.start(Version.empty(), 10);
+    versions.start(Version.empty(), 10, Manifest.empty());
     outputs =
         new OutputTables(
             dir,
@@ -63,7 +63,8 @@ final class VersionSetTest {
             tables,
             () -> dev.strata.engine.compaction.SnapshotStripes.NONE,
             SstableFormat.MAX_BLOCK_BYTES,
-            1);
+            1,
+            () -> false);
   }
 
   @AfterEach
