@@ -186,7 +186,9 @@ public final class Db implements AutoCloseable {
   }
 
   private static Db openSetUp(Path dir, DbOptions options) throws IOException {
-    OpenPreload.start();
+    if (options.warmUpOnOpen()) {
+      OpenPreload.start();
+    }
     // A read-only open writes nothing, not even the lock file: see DbOptions.Builder.readOnly.
     if (!options.readOnly()) {
       Files.createDirectories(dir);

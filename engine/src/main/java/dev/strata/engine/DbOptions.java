@@ -93,6 +93,7 @@ public final class DbOptions {
   private final boolean pinL0FilterAndIndexBlocksInCache;
   private final boolean useDirectReads;
   private final int compactionReadaheadBytes;
+  private final boolean warmUpOnOpen;
   private final FileLayer fileLayer;
   private final int maxTableBlockBytes;
 
@@ -126,6 +127,7 @@ public final class DbOptions {
     this.pinL0FilterAndIndexBlocksInCache = b.pinL0FilterAndIndexBlocksInCache;
     this.useDirectReads = b.useDirectReads;
     this.compactionReadaheadBytes = b.compactionReadaheadBytes;
+    this.warmUpOnOpen = b.warmUpOnOpen;
     this.fileLayer = b.fileLayer;
     this.maxTableBlockBytes = b.maxTableBlockBytes;
   }
@@ -362,6 +364,14 @@ public final class DbOptions {
     return compactionReadaheadBytes;
   }
 
+  /**
+   * Whether the first open in a JVM runs the read paths once over two of its tables before it
+   * returns; default false. See {@link Builder#warmUpOnOpen(boolean)}.
+   */
+  public boolean warmUpOnOpen() {
+    return warmUpOnOpen;
+  }
+
   /** How table readers read their files. */
   TableReadOptions tableReadOptions() {
     return new TableReadOptions(useDirectReads, compactionReadaheadBytes);
@@ -434,6 +444,7 @@ public final class DbOptions {
         && pinL0FilterAndIndexBlocksInCache == d.pinL0FilterAndIndexBlocksInCache
         && useDirectReads == d.useDirectReads
         && compactionReadaheadBytes == d.compactionReadaheadBytes
+        && warmUpOnOpen == d.warmUpOnOpen
         && fileLayer == d.fileLayer
         && maxTableBlockBytes == d.maxTableBlockBytes;
   }
@@ -469,6 +480,7 @@ public final class DbOptions {
         pinL0FilterAndIndexBlocksInCache,
         useDirectReads,
         compactionReadaheadBytes,
+        warmUpOnOpen,
         prefixBloomLength);
   }
 
@@ -530,6 +542,8 @@ public final class DbOptions {
         + useDirectReads
         + ", compactionReadaheadBytes="
         + compactionReadaheadBytes
+        + ", warmUpOnOpen="
+        + warmUpOnOpen
         + ", prefixBloomLength="
         + prefixBloomLength
         + "}";
@@ -571,6 +585,7 @@ public final class DbOptions {
     private boolean pinL0FilterAndIndexBlocksInCache = false;
     private boolean useDirectReads = false;
     private int compactionReadaheadBytes = TableReadOptions.DEFAULT_COMPACTION_READAHEAD_BYTES;
+    private boolean warmUpOnOpen = false;
     private FileLayer fileLayer = FileLayer.real();
     private int maxTableBlockBytes = SstableFormat.MAX_BLOCK_BYTES;
 
@@ -606,6 +621,7 @@ public final class DbOptions {
       pinL0FilterAndIndexBlocksInCache = o.pinL0FilterAndIndexBlocksInCache;
       useDirectReads = o.useDirectReads;
       compactionReadaheadBytes = o.compactionReadaheadBytes;
+      warmUpOnOpen = o.warmUpOnOpen;
       fileLayer = o.fileLayer;
       maxTableBlockBytes = o.maxTableBlockBytes;
     }
@@ -870,6 +886,23 @@ public final class DbOptions {
      */
     public Builder compactionReadaheadBytes(int bytes) {
       this.compactionReadaheadBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Whether the first open in a JVM runs every read path once before it returns; default false:
+     * an open opens, and does nothing else. A JVM's first Get loads, verifies and links the read
+     * path's classes and lambdas (some tens of classes) and its first compressed block loads LZ4's
+     * native library: CPU time that a first Get otherwise pays. With this on, the open pays it
+     * instead, on a thread beside its own table reads, and waits for it: Gets, a batched Get, cursor
+     * steps and a row read over up to two of the database's tables (a few tens of KB read, through
+     * a block cache of its own, so nothing shows in the statistics or the cache), and the loading
+     * of LZ4 and the platform MBean server. It costs the first open that much more time and CPU;
+     * later opens in the JVM do nothing. docs/PERFORMANCE.md gives the measured first Get with and
+     * without it.
+     */
+    public Builder warmUpOnOpen(boolean warmUp) {
+      this.warmUpOnOpen = warmUp;
       return this;
     }
 

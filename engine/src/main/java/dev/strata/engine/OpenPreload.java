@@ -5,10 +5,10 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Loads, once per JVM and on a daemon thread, the two things the first {@link Db#open} and the
- * first Get need that a JVM loads only once and slowly: LZ4's native decompressor (about 30 ms;
- * the first data block read needs it) and the platform MBean server (about 90 ms to create; the
- * open registers its {@code DbMXBean} there last). Started as the open begins, they overlap its
+ * Loads, once per JVM and on a daemon thread, when an open asks for it ({@code
+ * DbOptions.warmUpOnOpen}), the two things the first {@link Db#open} and the first Get need that a
+ * JVM loads only once and slowly: LZ4's native decompressor (the first data block read needs it)
+ * and the platform MBean server (the open registers its {@code DbMXBean} there last). Started as the open begins, they overlap its
  * manifest, log and table reads instead of adding to them; whoever needs one before it is ready
  * waits for it (class initialisation, and {@code getPlatformMBeanServer}, are synchronised).
  *

@@ -109,9 +109,9 @@ final class Startup {
    * index, index root) then counts in {@code bytesReadAtOpen} and costs the open, as in RocksDB,
    * and the first Get reads only the blocks it needs. Before background work starts, so no
    * compaction deletes a table under it. Takes at most half of the descriptors the process has
-   * left: the reads open the rest when they need them, as they would have without this. The
-   * first open in a JVM also runs the read paths once on the side ({@link ReadPathWarmUp}), on a
-   * thread of its own while this one opens the tables, and waits for it.
+   * left: the reads open the rest when they need them, as they would have without this. With
+   * {@code warmUpOnOpen}, the first open in a JVM also runs the read paths once on the side ({@link
+   * ReadPathWarmUp}), on a thread of its own while this one opens the tables, and waits for it.
    */
   void openTablesAhead() {
     List<FileMetadata> files;
@@ -121,9 +121,12 @@ final class Startup {
     } finally {
       mutex.unlock();
     }
-    Thread warmUp = ReadPathWarmUp.start(dir, files, options.blockCacheOffHeap());
+    Thread warmUp =
+        options.warmUpOnOpen() ? ReadPathWarmUp.start(dir, files, options.blockCacheOffHeap()) : null;
     tables.openAhead(files, FileDescriptors.free() / 2);
-    ReadPathWarmUp.await(warmUp);
+    if (warmUp != null) {
+      ReadPathWarmUp.await(warmUp);
+    }
   }
 
   /** Schedules the flushes and compactions recovery left due; none for a read-only open. */

@@ -10,7 +10,8 @@ import java.util.List;
  * tables at level 0 and below it; {@code read DIR}, in a fresh JVM, opens it and runs each kind of
  * read once, printing a marker line before each and after the last, then {@code ok}. The parent
  * reads the JVM's class-loading log between the markers. After the first marker the child makes
- * no lambda and concatenates no string, so every class loaded there is the engine's doing.
+ * no lambda and concatenates no string, so every class loaded there is the engine's doing. {@code
+ * read DIR heap default} opens without {@code warmUpOnOpen}.
  */
 final class FirstReadsChild {
   /** Rows per table; every row has {@link #COLUMNS} columns. */
@@ -25,10 +26,12 @@ final class FirstReadsChild {
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[1]);
-    // A third argument "off-heap" reads through a cache that keeps data blocks off the heap.
+    // A third argument "off-heap" reads through a cache that keeps data blocks off the heap; a
+    // fourth, "default", opens without the warm-up.
     boolean offHeap = args.length > 2 && args[2].equals("off-heap");
-    DbOptions options = DbOptions.builder().autoCompaction(false).blockSizeBytes(512)
-        .blockCacheOffHeapMinBytes(offHeap ? 0 : Long.MAX_VALUE).build();
+    boolean warmUp = args.length <= 3 || !args[3].equals("default");
+    DbOptions options = DbOptions.builder().warmUpOnOpen(warmUp).autoCompaction(false)
+        .blockSizeBytes(512).blockCacheOffHeapMinBytes(offHeap ? 0 : Long.MAX_VALUE).build();
     if (args[0].equals("fill")) {
       try (Db db = Db.open(dir, options)) {
         fill(db, 0);

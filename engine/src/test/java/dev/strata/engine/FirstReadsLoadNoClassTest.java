@@ -11,9 +11,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The first Get, batched Get, cursor seek and row read after open load no class of the engine
- * (issue 9, cold start): the open has run each read path once on the side ({@code
- * ReadPathWarmUp}), so loading, verifying and linking the paths' classes and lambdas (several
+ * With {@code warmUpOnOpen}, the first Get, batched Get, cursor seek and row read after open load no
+ * class of the engine: the open has run each read path once on the side ({@code ReadPathWarmUp}),
+ * so loading, verifying and linking the paths' classes and lambdas (several
  * milliseconds of CPU each in a fresh JVM) is the open's cost, not the first read's. Checked in a
  * fresh JVM, from its class-loading log, on a database with tables at level 0 and below it, with
  * data blocks in the cache on the heap and off it (the slab and copy-out paths are warmed too).
@@ -50,5 +50,38 @@ final class FirstReadsLoadNoClassTest {
         lines.stream().anyMatch(l -> l.contains(" dev.strata.engine.read.DbCursor ")),
         "the log lists the engine's classes");
     assertEquals(List.of(), loadedByReads, "classes the first reads loaded");
+  }
+
+  /**
+   * Without {@code warmUpOnOpen} (the default) an open runs no read of its own and preloads
+   * nothing: the warm-up's classes are never loaded, and the first reads load the read path.
+   */
+  @org.junit.jupiter.api.Test
+  void defaultOpen_runsNoWarmUp_andTheFirstReadsLoadTheirClasses() throws Exception {
+    Path db = dir.resolve("db");
+    Path fillOutput = dir.resolve("fill.out");
+    ChildJvm fill = ChildJvm.await(
+        ChildJvm.start(FirstReadsChild.class, fillOutput, "fill", db.toString()), fillOutput);
+    assertEquals(0, fill.exit(), fill.output());
+    Path output = dir.resolve("read-default.out");
+    Process p = ChildJvm.startLoggingClasses(
+        FirstReadsChild.class, output, "read", db.toString(), "heap", "default");
+    ChildJvm read = ChildJvm.await(p, output);
+    assertEquals(0, read.exit(), read.output());
+    List<String> lines = read.output().lines().toList();
+    assertTrue(lines.contains("ok"), read.output());
+    assertTrue(
+        lines.stream().noneMatch(l -> l.contains("ReadPathWarmUp") || l.contains("OpenPreload")),
+        "the default open warmed up");
+    int marks = 0;
+    boolean readsLoaded = false;
+    for (String l : lines) {
+      if (l.equals(FirstReadsChild.MARK)) {
+        marks++;
+      } else if (marks >= 1 && marks <= 4 && l.contains(" dev.strata.")) {
+        readsLoaded = true;
+      }
+    }
+    assertTrue(readsLoaded, "without the warm-up the first reads load the read path");
   }
 }

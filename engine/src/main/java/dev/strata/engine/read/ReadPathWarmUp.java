@@ -20,23 +20,21 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs every read path once per JVM, at the first open that has a table, so that its one-time costs
- * are the open's and not the first read's (issue 9, cold start).
+ * Runs every read path once per JVM, at the first open that has a table and asks for it ({@code
+ * DbOptions.warmUpOnOpen}), so that its one-time costs are the open's and not the first read's.
  *
  * <p>Why: the first read of each kind in a fresh JVM loads and verifies its classes, links its
- * lambdas and resolves its call sites. For a Get that was some 60 classes (the filter's hashing,
- * the cache's single-flight futures, the bloom filter), 15-20 ms of CPU, against RocksDB's
- * sub-millisecond first Get, whose code is native; for the first cursor seek, batched Get or row
- * read another 16-40 classes and 6-11 ms of CPU each. A list of class names to load would go stale
- * as the code moves; running the paths keeps itself current.
+ * lambdas and resolves its call sites (a Get's filter hashing, the cache's single-flight loads, the
+ * bloom filter; a cursor, a batched Get and a row read each bring more). A list of class names to
+ * load would go stale as the code moves; running the paths keeps itself current.
  *
  * <p>It reads up to two of the database's tables (a level-0 one and a deeper one, so that both
  * ways a Get finds its tables run) through a table cache, block cache and counters of its own, in
  * a view of just those tables and a memtable of one cell: Gets through the view's Get entry,
  * present and absent, a batched Get, a cursor's seek, steps both ways and reverse seek, and a row
- * read (a filter chunk, an index partition and a few data blocks per table, some tens of KB).
- * Nothing of it shows in the database's statistics or its block cache. Best effort: a failure is
- * the business of the reads that reach the tables, and the next open tries again.
+ * read (a filter chunk, an index partition and a few data blocks per table). Nothing of it shows in
+ * the database's statistics or its block cache. Best effort: a failure is the business of the reads
+ * that reach the tables, and the next open tries again.
  *
  * <p>It runs on a thread of its own ({@link #start}), beside the open's own table reads, which
  * wait on the device and the page cache more than they use a core.
@@ -51,8 +49,8 @@ public final class ReadPathWarmUp {
   private static final long COMPILE_CACHE_BYTES = 8 << 10;
 
   /**
-   * Rounds of {@link #compileGets}, each two Gets per table: 150 took a cold first Get from a
-   * median 2.1 to 0.94 ms; 60 gained half of that, 600 no more (measured under load).
+   * Rounds of {@link #compileGets}, each two Gets per table: enough for the JIT to compile the Get
+   * path (docs/PERFORMANCE.md, "The first Get after open", has the rounds against the first Get).
    */
   private static final int COMPILE_ROUNDS = 150;
 
@@ -70,8 +68,7 @@ public final class ReadPathWarmUp {
    * Starts warming the read paths on tables of {@code files} (the database in {@code dir}) on a
    * daemon thread, unless a warm-up has run in this JVM: the thread, for {@link #await}, or null.
    * With {@code offHeapBlocks} (the database's cache keeps data blocks off the heap) the private
-   * cache does too, so that the slab, reference-count and copy-out paths are warm as well: left
-   * cold, they made the first Get of a 4 GiB cache 3.3 ms against 0.7 ms with heap blocks. Only the
+   * cache does too, so that the slab, reference-count and copy-out paths are warm as well. Only the
    * first open of a JVM warms, so a later database with the other kind of cache is not warmed.
    */
   public static Thread start(Path dir, List<FileMetadata> files, boolean offHeapBlocks) {
@@ -155,9 +152,7 @@ public final class ReadPathWarmUp {
   /**
    * Runs Gets {@link #COMPILE_ROUNDS} times over a block cache of two or three blocks, so that
    * nearly every fetch misses: the miss path (read, checksum, decompress, parse, insert, evict) and
-   * the in-place search run often enough to be compiled before the first Get. Loaded but
-   * interpreted, they made a cold first Get of a 20-million-key tree take 0.9-2.2 ms (median 2.1)
-   * against 0.8-2.5 (median 0.94) after 150 rounds, which cost the open some 40 ms (issue 9).
+   * the in-place search run often enough to be compiled before the first Get, not only loaded.
    */
   private static void compileGets(ReadView view, List<FileMetadata> tables) throws IOException {
     long snapshot = InternalKey.MAX_SEQUENCE;
