@@ -273,7 +273,7 @@ final class BackgroundWork {
       backgroundProgress.signalAll();
       mutex.unlock();
     }
-    tables.reclaimRetired(); // what the install retired: closed and deleted without the mutex
+    versions.obsoleteFiles().purge(); // what the install retired: closed and deleted without the mutex
   }
 
   /** One step on the compaction thread: the manual compaction asked for, or one the tree needs. */
@@ -311,7 +311,7 @@ final class BackgroundWork {
       backgroundProgress.signalAll();
       mutex.unlock();
     }
-    tables.reclaimRetired(); // what the install retired: closed and deleted without the mutex
+    versions.obsoleteFiles().purge(); // what the install retired: closed and deleted without the mutex
   }
 
   /**
@@ -510,7 +510,7 @@ final class BackgroundWork {
     readTrigger.refresh(versions.current(), state.mem);
     state.levelZeroReads = readTrigger.reads();
     state.publishView();
-    reclaimRetiredTables();
+    purgeObsoleteFiles();
   }
 
   /**
@@ -519,11 +519,11 @@ final class BackgroundWork {
    * a compact() that returns has removed what it replaced.
    */
   @GuardedBy("mutex")
-  private void reclaimRetiredTables() {
+  private void purgeObsoleteFiles() {
     assert mutex.isHeldByCurrentThread();
     mutex.unlock();
     try {
-      tables.reclaimRetired();
+      versions.obsoleteFiles().purge();
     } finally {
       mutex.lock();
     }

@@ -124,11 +124,11 @@ public final class Db implements AutoCloseable {
     this.dir = dir;
     this.options = options;
     this.lock = lock;
-    this.state = new EngineState(dir, options.fileLayer());
-    this.mutex = state.mutex;
     this.cache = new ClockBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards(),
         options.blockCacheOffHeap());
-    this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters, mutex);
+    this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters);
+    this.state = new EngineState(dir, options.fileLayer(), tables);
+    this.mutex = state.mutex;
     if (options.readOnly()) {
       tables.servesReadOnlyOpen();
     }
@@ -145,6 +145,7 @@ public final class Db implements AutoCloseable {
             options.targetFileSizeBytes(),
             state.versions::newFileNumber,
             tables,
+            state.versions.obsoleteFiles(),
             () -> SnapshotStripes.of(snapshots.sequences()),
             options.maxTableBlockBytes(),
             options.maxSubcompactions(),
@@ -269,7 +270,7 @@ public final class Db implements AutoCloseable {
         // the open's own failure is what the caller gets
       }
       if (state.view != null) {
-        state.view.release();
+        state.view.close();
       }
       state.versions.close();
     } finally {
@@ -648,10 +649,11 @@ public final class Db implements AutoCloseable {
       } catch (IOException e) {
         failure = addFailure(failure, e);
       }
-      state.view.release();
+      state.view.close();
       state.versions.close();
     } finally {
       mutex.unlock();
+      state.versions.obsoleteFiles().close(); // what the released versions retired, purged here
       tables.close(); // readers a leaked view still pins: the lock goes next
       cache.close(); // frees its direct-memory slabs now, not when the collector finds them
     }

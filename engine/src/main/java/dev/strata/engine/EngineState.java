@@ -7,6 +7,7 @@ import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.manifest.SyncedLog;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
+import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.version.WastedReads;
 import java.io.IOException;
@@ -76,9 +77,9 @@ final class EngineState {
   volatile long lastSequence;
   volatile boolean closed;
 
-  EngineState(Path dir, FileLayer files) {
+  EngineState(Path dir, FileLayer files, TableCache tables) {
     this.dir = dir;
-    this.versions = new VersionSet(dir, mutex, files);
+    this.versions = new VersionSet(dir, mutex, files, tables);
   }
 
   /** A frozen memtable waiting for its flush, with the log that holds it. */
@@ -209,20 +210,6 @@ final class EngineState {
     }
   }
 
-  /**
-   * {@link #acquireView} for one Get on this thread, left with {@link ReadView#exitGet}: it writes
-   * no line other threads' Gets write (see ReadView), so Gets on several cores do not queue.
-   */
-  ReadView enterViewForGet() {
-    while (true) {
-      ReadView v = view;
-      if (v.tryEnterGet()) {
-        return v;
-      }
-      ensureOpen();
-    }
-  }
-
   @GuardedBy("mutex")
   void publishView() {
     ReadView old = view;
@@ -230,7 +217,7 @@ final class EngineState {
         new ReadView(
             mem, frozen.stream().map(f -> f.mem).toList(), versions.current(), levelZeroReads);
     if (old != null) {
-      old.release();
+      old.close();
     }
   }
 

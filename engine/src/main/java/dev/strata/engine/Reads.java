@@ -69,12 +69,12 @@ final class Reads {
     long pinned = pinnedSequence(s);
     gets.increment();
     SlowReadEvent slow = FlightRecording.startRead();
-    ReadView v = state.enterViewForGet();
+    ReadView v = state.acquireView();
     long snapshot = s == null ? state.lastSequence : pinned; // after the view: see acquireView
     try {
       return ReadPath.get(v, snapshot, row, column);
     } finally {
-      v.exitGet();
+      v.release();
       FlightRecording.finishRead(slow, dirName, "get", 1);
     }
   }

@@ -12,6 +12,7 @@ import dev.strata.engine.manifest.ManifestReader;
 import dev.strata.engine.manifest.ManifestWriter;
 import dev.strata.engine.manifest.SyncedLog;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
@@ -76,7 +77,7 @@ final class Recovery {
    * Reads what is on disk. Under {@code options.readOnly()} it writes nothing: a directory without a
    * manifest is then an error instead of a new database.
    */
-  static Recovery run(Path dir, TableCache tables, DbOptions options)
+  static Recovery run(Path dir, TableCache tables, ObsoleteFiles obsolete, DbOptions options)
       throws IOException {
     TreeMap<Long, Path> logs = new TreeMap<>();
     long largestNumber = 0;
@@ -108,7 +109,7 @@ final class Recovery {
     }
     Manifest manifest = found.orElse(Manifest.empty());
     checkNeededLogs(dir, manifest, logs);
-    List<List<TableRef>> levels = openTables(dir, manifest, tables);
+    List<List<TableRef>> levels = openTables(dir, manifest, tables, obsolete);
     Recovery r;
     boolean ok = false;
     try {
@@ -171,7 +172,7 @@ final class Recovery {
   }
 
   private static List<List<TableRef>> openTables(
-      Path dir, Manifest manifest, TableCache tables) throws IOException {
+      Path dir, Manifest manifest, TableCache tables, ObsoleteFiles obsolete) throws IOException {
     for (FileMetadata f : manifest.files()) {
       Path file = FileNames.table(dir, f.fileNumber());
       if (!Files.exists(file)) {
@@ -191,7 +192,7 @@ final class Recovery {
     for (int i = 0; i < Version.NUM_LEVELS; i++) {
       levels.add(new ArrayList<>());
     }
-    for (TableRef t : TableRef.openAll(dir, manifest.files(), tables)) {
+    for (TableRef t : TableRef.openAll(dir, manifest.files(), tables, obsolete)) {
       levels.get(t.metadata().level()).add(t);
     }
     return levels;

@@ -66,7 +66,7 @@ final class Startup {
    * Returns what recovery found, for the counters of what the replay dropped.
    */
   Recovery recover() throws IOException {
-    Recovery r = Recovery.run(dir, tables, options);
+    Recovery r = Recovery.run(dir, tables, versions.obsoleteFiles(), options);
     mutex.lock();
     try {
       if (options.readOnly()) {
@@ -99,7 +99,7 @@ final class Startup {
     } finally {
       mutex.unlock();
     }
-    tables.reclaimRetired();
+    versions.obsoleteFiles().purge();
     return r;
   }
 

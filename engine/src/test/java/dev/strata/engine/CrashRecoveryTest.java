@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.LogFormat;
+import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.cache.ClockBlockCache;
@@ -469,7 +470,8 @@ final class CrashRecoveryTest {
     Path fresh = Files.createDirectories(dir.resolve("fresh"));
     try (TableCache tables =
         new TableCache(fresh, TableCache.UNLIMITED, new ClockBlockCache(0, 1), new ReadCounters())) {
-      Recovery r = Recovery.run(fresh, tables, DbOptions.defaults());
+      Recovery r =
+          Recovery.run(fresh, tables, new ObsoleteFiles(fresh, tables, null), DbOptions.defaults());
       assertTrue(r.levels.stream().allMatch(List::isEmpty));
     }
     assertTrue(Files.exists(FileNames.manifest(fresh)), "a new database starts with its manifest");

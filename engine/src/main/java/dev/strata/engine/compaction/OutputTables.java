@@ -11,6 +11,7 @@ import dev.strata.engine.read.InternalIterator;
 import dev.strata.engine.read.LevelIterator;
 import dev.strata.engine.read.MemTableSource;
 import dev.strata.engine.read.MergingIterator;
+import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
@@ -51,6 +52,8 @@ public final class OutputTables {
   private final LongSupplier newFileNumber;
   /** Where inputs are read and outputs opened: the database's one set of open readers. */
   private final TableCache tables;
+  /** Where the outputs go when no version lists them any more. */
+  private final ObsoleteFiles obsolete;
   /**
    * Compaction reads data blocks past the block cache and counts them here, so it neither evicts
    * the read path's blocks nor shows up in its counters.
@@ -74,6 +77,7 @@ public final class OutputTables {
       long targetFileSizeBytes,
       LongSupplier newFileNumber,
       TableCache tables,
+      ObsoleteFiles obsolete,
       Supplier<SnapshotStripes> liveSnapshots,
       int maxTableBlockBytes,
       int maxSubcompactions,
@@ -87,6 +91,7 @@ public final class OutputTables {
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.newFileNumber = newFileNumber;
     this.tables = tables;
+    this.obsolete = obsolete;
     this.liveSnapshots = liveSnapshots;
   }
 
@@ -402,7 +407,7 @@ public final class OutputTables {
   public void discard(List<TableRef> written) {
     List<FileMetadata> metadata = new ArrayList<>();
     for (TableRef t : written) {
-      tables.retire(t.metadata().fileNumber(), null);
+      obsolete.retire(t.metadata().fileNumber(), null);
       metadata.add(t.metadata());
     }
     deleteFiles(metadata);
@@ -428,7 +433,7 @@ public final class OutputTables {
   }
 
   private List<TableRef> openAll(List<FileMetadata> files) throws IOException {
-    return TableRef.openAll(dir, files, tables);
+    return TableRef.openAll(dir, files, tables, obsolete);
   }
 
 }

@@ -3,6 +3,7 @@ package dev.strata.engine.read;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.observe.FlightRecording;
+import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
@@ -101,20 +102,22 @@ public final class ReadPathWarmUp {
     byte[] row = chosen.get(0).smallest().row();
     byte[] memRow = Arrays.copyOf(row, row.length + 2); // a row no Get of a table asks for
     try {
-      try (TableCache tables = tables(dir, CACHE_BYTES, offHeapBlocks)) {
-        ReadView view = view(dir, chosen, tables, memRow);
+      try (TableCache tables = tables(dir, CACHE_BYTES, offHeapBlocks);
+          ObsoleteFiles released = new ObsoleteFiles(dir, tables, null)) {
+        ReadView view = view(dir, chosen, tables, released, memRow);
         try {
           readAll(view, chosen, memRow);
         } finally {
-          view.release();
+          view.close();
         }
       }
-      try (TableCache tables = tables(dir, COMPILE_CACHE_BYTES, offHeapBlocks)) {
-        ReadView view = view(dir, chosen, tables, memRow);
+      try (TableCache tables = tables(dir, COMPILE_CACHE_BYTES, offHeapBlocks);
+          ObsoleteFiles released = new ObsoleteFiles(dir, tables, null)) {
+        ReadView view = view(dir, chosen, tables, released, memRow);
         try {
           compileGets(view, chosen);
         } finally {
-          view.release();
+          view.close();
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -130,16 +133,18 @@ public final class ReadPathWarmUp {
 
   /**
    * A view of just the {@code chosen} tables, through {@code tables}, and a memtable holding one
-   * cell, of {@code memRow}; the caller releases it (which closes the tables' readers).
+   * cell, of {@code memRow}; the caller closes it, which hands the tables to {@code released}
+   * (their readers are closed, their files kept).
    */
-  private static ReadView view(Path dir, List<FileMetadata> chosen, TableCache tables, byte[] memRow)
+  private static ReadView view(
+      Path dir, List<FileMetadata> chosen, TableCache tables, ObsoleteFiles released, byte[] memRow)
       throws IOException {
     List<List<TableRef>> levels = new ArrayList<>();
     for (int level = 0; level < Version.NUM_LEVELS; level++) {
       levels.add(new ArrayList<>());
     }
     for (FileMetadata f : chosen) {
-      levels.get(f.level()).add(TableRef.open(dir, f, tables));
+      levels.get(f.level()).add(TableRef.open(dir, f, tables, released));
     }
     Version version = Version.of(levels); // holds the tables' references now
     MemTable memtable = new MemTable();
@@ -158,12 +163,12 @@ public final class ReadPathWarmUp {
     long snapshot = InternalKey.MAX_SEQUENCE;
     for (int r = 0; r < COMPILE_ROUNDS; r++) {
       for (FileMetadata f : tables) {
-        if (view.tryEnterGet()) {
+        if (view.tryAcquire()) {
           try {
             ReadPath.get(view, snapshot, f.smallest().row(), f.smallest().column());
             ReadPath.get(view, snapshot, f.largest().row(), f.largest().column());
           } finally {
-            view.exitGet();
+            view.release();
           }
         }
       }
@@ -209,11 +214,11 @@ public final class ReadPathWarmUp {
     FlightRecording.initialized(); // the Get entry's first question: loads the recorder's class
     for (int i = 0; i < rows.size(); i++) {
       Limits.checkCell(rows.get(i), columns.get(i)); // the Get entry's argument check
-      if (view.tryEnterGet()) {
+      if (view.tryAcquire()) {
         try {
           ReadPath.get(view, snapshot, rows.get(i), columns.get(i));
         } finally {
-          view.exitGet();
+          view.release();
         }
       }
     }

@@ -10,32 +10,32 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * published whenever one of them changes; a flush publishes the version holding its table before
  * the view without the flushed memtable, so no read can miss the data in between.
  *
- * <p>Reference-counted like {@link Version}: the engine holds one reference on the current view,
- * each open scan or cursor another. A Get enters the view instead ({@link #tryEnterGet}): counted on
- * a stripe of its thread ({@link StripedReaders}), so concurrent Gets write no shared line (RocksDB
- * caches a SuperVersion per thread for the same reason). The view releases its version once its
- * last reference is released and the last Get inside has left, whichever comes last.
+ * <p>Its lifetime is one {@link StripedRefCount}: the engine owns the current view and closes it
+ * when it publishes the next ({@link #close}); every read, a Get for one call as a scan or cursor
+ * for its whole life, holds it by {@link #tryAcquire} and {@link #release}, on a stripe of its
+ * thread, so concurrent Gets write no shared line (RocksDB caches a SuperVersion per thread for the
+ * same reason). The view releases its version once it is closed and its last holder is gone,
+ * whichever comes last.
  *
- * <p>Thread-safe (immutable apart from the counts).
+ * <p>Thread-safe (immutable apart from the count).
  */
 public final class ReadView {
   private final MemTable mutable;
   private final List<MemTable> frozen;
   private final Version version;
   private final WastedReads levelZeroReads;
-  private final RefCount refs = new RefCount(this);
-  private final StripedReaders gets = new StripedReaders();
-  /** Set by whoever releases the version: the last of the references and the Gets inside. */
+  private final StripedRefCount holders = new StripedRefCount();
+  /** Set by whoever releases the version: the close or the last holder, whichever comes last. */
   private final AtomicBoolean released = new AtomicBoolean();
 
-  /** A view holding one reference, taking one on {@code version}; its reads charge nothing. */
+  /** An open view, taking a reference on {@code version}; its reads charge nothing. */
   public ReadView(MemTable mutable, List<MemTable> frozenNewestFirst, Version version) {
     this(mutable, frozenNewestFirst, version, WastedReads.NONE);
   }
 
   /**
-   * A view holding one reference, taking one on {@code version}, whose reads charge what they waste
-   * on its level 0 to {@code levelZeroReads}.
+   * An open view, taking a reference on {@code version}, whose reads charge what they waste on its
+   * level 0 to {@code levelZeroReads}.
    */
   public ReadView(
       MemTable mutable,
@@ -71,41 +71,34 @@ public final class ReadView {
     return levelZeroReads;
   }
 
-  /** Takes a reference if the view is still alive. */
-  public boolean tryAcquire() {
-    return refs.tryAcquire();
-  }
-
-  /** Drops a reference; after the last, the last Get to leave releases the version. */
-  public void release() {
-    if (refs.release()) {
-      gets.close();
-      releaseVersionIfIdle();
-    }
-  }
-
   /**
-   * Enters a Get if the view still holds a reference (a view whose last reference is gone admits no
-   * new Get: the caller takes the current view again); a true return must be matched by {@link
-   * #exitGet} on the same thread. Writes only a line of the calling thread's.
+   * Holds the view for a read unless it is closed (a newer view is current: the caller takes that
+   * one); a true return must be matched by one {@link #release}, on any thread. Writes only a line
+   * of the calling thread's.
    */
-  public boolean tryEnterGet() {
-    if (gets.tryEnter()) {
+  public boolean tryAcquire() {
+    if (holders.tryAcquire()) {
       return true;
     }
-    releaseVersionIfIdle(); // the release's scan may have seen this refused Get inside
+    releaseVersionIfIdle(); // the close's scan may have seen this refused holder
     return false;
   }
 
-  /** Leaves the Get this thread entered; the last to leave a released view releases its version. */
-  public void exitGet() {
-    if (gets.leave()) {
+  /** Drops a read's hold; the last holder of a closed view releases its version. */
+  public void release() {
+    if (holders.release()) {
       releaseVersionIfIdle();
     }
   }
 
+  /** The owner lets the view go: no new read may hold it, and the last holder releases it. */
+  public void close() {
+    holders.close();
+    releaseVersionIfIdle();
+  }
+
   private void releaseVersionIfIdle() {
-    if (gets.idle() && released.compareAndSet(false, true)) {
+    if (holders.idle() && released.compareAndSet(false, true)) {
       version.release();
     }
   }

@@ -10,65 +10,39 @@ import dev.strata.sstable.TableReader;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.format.CorruptTableException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The open table readers of one database, at most {@code capacity} of them (LevelDB's table cache):
- * a file descriptor each, plus the parsed footer, properties, filter index and index. Every read of a
- * table, by a Get, a scan or a compaction, leases the table's reader here and returns it; the least
- * recently used readers that no lease holds are closed whenever more than {@code capacity} are open,
- * and reopened on the next lease.
+ * a file descriptor each, plus the parsed footer, properties, filter index and index. Every read of
+ * a table, a Get as a scan or a compaction, holds the table's reader here ({@link #acquire}) and
+ * gives it back ({@link #release}); the least recently used readers nobody holds are closed
+ * whenever more than {@code capacity} are open, and reopened on the next acquire. That is all it
+ * does: which tables are live, and when their files go, is the version set's business ({@link
+ * ObsoleteFiles}), which tells it to {@link #evict} a reader.
  *
- * <p><b>Leases.</b> A reader is closed only when no lease holds it, so a Get, scan or compaction never
- * has a reader closed under it; a lease is short for a Get (one table probe) and lasts an iterator's
- * life for scans and compactions, which is why they read deeper levels one table at a time
- * ({@code read.LevelIterator}): a scan holds one lease per level-0 table and one per deeper level.
- * When every open reader is leased the cache opens one more rather than wait (as LevelDB's does), so
- * the bound holds as long as fewer than {@code capacity} leases are out at once; waiting instead
- * could hang a Get forever behind scanners an application keeps open.
+ * <p><b>Holders.</b> A reader is closed only when nobody holds it, so no read has a reader closed
+ * under it. A Get holds a reader for one probe; scans and compactions for their iterator's life,
+ * which is why they read deeper levels one table at a time ({@code read.LevelIterator}). When every
+ * open reader is held the cache opens one more rather than wait (as LevelDB's does), so the bound
+ * holds as long as fewer than {@code capacity} holders are out at once; waiting instead could hang
+ * a Get forever behind scanners an application keeps open.
  *
- * <p><b>Dropping.</b> When a table leaves the last version ({@link TableRef}), its reader is dropped:
- * closed at once, or at its last return when leased. A trivially moved table (same file, new level)
- * then reopens under its new entry.
+ * <p><b>No lock on the way in.</b> A reader's holders are one {@link StripedRefCount}: acquiring an
+ * open reader is a map lookup and an increment of a stripe of the calling thread, so two threads
+ * reading one table write no common cache line. Closing a reader claims it under its monitor: it
+ * closes the count, finds it idle, and only then takes it; a claim that finds a holder reopens the
+ * count and gives up. An acquire refused meanwhile takes the locked path, which reopens the reader
+ * if it is still in the map. The last holder of an evicted reader closes it.
  *
- * <p><b>Retiring.</b> The last reference to a table may go while the database's mutex is held (an
- * install releases the version it replaced). Closing its reader and deleting an obsolete file are
- * I/O that writers must not wait behind, so a table retired under that lock is queued, and the
- * database reclaims the queue once it has released the mutex ({@link #reclaimRetired}), on the
- * background thread that installed. A table retired without it, by a read releasing its view, is
- * reclaimed on the deletes thread ({@link BackgroundDeletes}): an unlink of a 64 MiB table took the
- * Get that released it over 100 ms. A file is deleted only once its reader is closed, since the
- * file system frees an unlinked file's pages at its last close: a reader still held when its table
- * is reclaimed keeps the file, and the close by its last holder hands the deletion to that thread.
- *
- * <p><b>No lock on a lease.</b> A lease of an open reader is a map lookup and a compare-and-set on the
- * reader's lease count, its return a decrement: Gets leased each table they consulted, and a lock
- * taken twice per table (with an access-ordered map reordered under it) made readers on different
- * cores queue behind each other. A reader leaves the map and closes only by setting its count from 0
- * to {@code CLOSED}, so a lease either lands before that (and the reader stays open until its
- * return) or fails and takes the locked path, which reopens it. Recency is a timestamp on the reader,
- * written only when the capacity is bounded (unbounded, nothing is evicted, so nothing is recorded).
- *
- * <p><b>Gets write no shared line.</b> A Get does not take a lease: it enters the open reader
- * ({@link #enterGet}), counted on a stripe of its thread ({@link StripedReaders}), and leaves it
- * ({@link #exitGet}); two threads reading one table then write no common cache line. Closing a
- * reader claims it only when neither a lease nor a Get holds it: under the handle's monitor it
- * closes the reader's Gets, scans their stripes, then sets the lease count from 0 to {@code CLOSED},
- * and reopens the Gets when either finds a holder. A Get refused meanwhile takes a lease instead.
- * The last holder of a dropped reader to leave, lease or Get, closes it.
- *
- * <p>Thread-safe: one lock guards changes to the map and the counts; files are opened and closed
- * outside it (and outside the database's mutex).
+ * <p>Thread-safe: one lock guards changes to the map and the counts of readers opening and leaving;
+ * files are opened and closed outside it (and outside the database's mutex).
  */
 public final class TableCache implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(TableCache.class.getName());
@@ -87,12 +61,12 @@ public final class TableCache implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
 
   /** Open readers; read without the lock, changed under it. */
-  private final ConcurrentHashMap<Long, Handle> open = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Long, TableHandle> open = new ConcurrentHashMap<>();
 
   /** Readers being opened now, counted against the capacity; written under the lock. */
   private volatile int opening;
 
-  /** Readers out of the map but not closed yet: dropped but leased, or being closed; written under the lock. */
+  /** Readers out of the map but not closed yet: evicted but held, or being closed; written under the lock. */
   private volatile int leaving;
 
   private final LongAdder opens = new LongAdder();
@@ -108,110 +82,12 @@ public final class TableCache implements AutoCloseable {
   /** See {@link #readsWith}. */
   private volatile TableReadOptions readOptions = TableReadOptions.defaults();
 
-  /** Tables are retired, not reclaimed, while the current thread holds this; null: never. */
-  private final ReentrantLock deferWhileHeld;
-
-  /** Tables retired under {@link #deferWhileHeld}, waiting for {@link #reclaimRetired}. */
-  private final ConcurrentLinkedQueue<Retired> retired = new ConcurrentLinkedQueue<>();
-
-  /** A table no version lists any more: its reader goes, and its file if compaction replaced it. */
-  private record Retired(long fileNumber, Path obsoleteFile) {}
-
-  /** Where reads hand the reclaiming they must not wait on. */
-  private final BackgroundDeletes deletes = new BackgroundDeletes();
-
-  /** A leased reader; give it back with {@link TableCache#release}. */
-  public static final class Handle {
-    /** The lease count of a reader that left the map to be closed: no lease can be taken any more. */
-    private static final int CLOSED = Integer.MIN_VALUE;
-
-    private final long fileNumber;
-    private final TableReader reader;
-
-    /** Leases out now, or {@link #CLOSED}. */
-    private final AtomicInteger leases = new AtomicInteger(1); // the opener's
-
-    /** Gets inside the reader now; closed (for good) once the reader is claimed for closing. */
-    private final StripedReaders gets = new StripedReaders();
-
-    /** Set (under the lock) when the table left every version: the last return closes it. */
-    private volatile boolean dropped;
-
-    /** The file to delete once this reader is closed; set with {@link #dropped}, before it. */
-    private volatile Path deleteAfterClose;
-
-    /** {@link System#nanoTime} of the last lease; kept only under a bounded capacity. */
-    private volatile long lastUse;
-
-    private Handle(long fileNumber, TableReader reader) {
-      this.fileNumber = fileNumber;
-      this.reader = reader;
-    }
-
-    /** Takes a lease unless the reader is closing. */
-    private boolean tryLease() {
-      for (int n = leases.get(); n >= 0; n = leases.get()) {
-        if (leases.compareAndSet(n, n + 1)) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    /**
-     * Claims a reader no lease and no Get holds for closing; false when one does (or it is claimed
-     * already). Serialised: the Gets are closed for the scan and reopened when it finds one inside,
-     * and a concurrent claim must not reopen them after another's succeeded.
-     */
-    private synchronized boolean tryClose() {
-      if (leases.get() == CLOSED) {
-        return false;
-      }
-      gets.close();
-      if (gets.idle() && leases.compareAndSet(0, CLOSED)) {
-        return true;
-      }
-      gets.reopen();
-      return false;
-    }
-
-    /** Marks a reader closed that no read can reach any more. */
-    private void setClosed() {
-      gets.close();
-      leases.set(CLOSED);
-    }
-
-    /** True when neither a lease nor a Get holds the reader; a hint unless claimed. */
-    private boolean unheld() {
-      return leases.get() == 0 && gets.idle();
-    }
-
-    /** The open reader; valid until the lease is released. */
-    public TableReader reader() {
-      return reader;
-    }
-  }
-
   /**
    * @param maxOpenFiles readers open at once, at most; {@link #UNLIMITED} for no limit
    * @param blockCache where the readers cache blocks
    * @param counters what the readers count into (the read path's counters)
    */
   public TableCache(Path dir, int maxOpenFiles, BlockCache blockCache, ReadCounters counters) {
-    this(dir, maxOpenFiles, blockCache, counters, null);
-  }
-
-  /**
-   * As above, deferring the reclaiming of retired tables while the current thread holds {@code
-   * deferWhileHeld} (the database's mutex), and asserting that no reader is closed under it.
-   */
-  public TableCache(
-      Path dir,
-      int maxOpenFiles,
-      BlockCache blockCache,
-      ReadCounters counters,
-      ReentrantLock deferWhileHeld) {
-    this.deferWhileHeld = deferWhileHeld;
     if (maxOpenFiles != UNLIMITED && maxOpenFiles < 1) {
       throw new IllegalArgumentException("maxOpenFiles must be -1 or positive: " + maxOpenFiles);
     }
@@ -229,31 +105,38 @@ public final class TableCache implements AutoCloseable {
     return capacity == Integer.MAX_VALUE ? Integer.MAX_VALUE : Math.max(2, capacity / 2);
   }
 
-  /** Leases the reader of a table not at level 0; see {@link #acquire(long, boolean)}. */
-  public Handle acquire(long fileNumber) throws IOException {
+  /** Holds the reader of a table not at level 0; see {@link #acquire(Long, boolean)}. */
+  TableHandle acquire(long fileNumber) throws IOException {
     return acquire(fileNumber, false);
   }
 
   /**
-   * Leases the reader of table {@code fileNumber}, opening it when it is not open; a level-0 table
+   * Holds the reader of table {@code fileNumber}, opening it when it is not open; a level-0 table
    * ({@code levelZero}) opens with its filter chunks and index partitions pinned in the block cache
    * when the cache {@link #pinsLevelZeroMetadata}. They stay pinned while the reader is open: until
    * the table leaves every version (compacted away, or moved to a deeper level, which reopens it
-   * unpinned) or the cache closes the reader to stay within {@code maxOpenFiles}.
+   * unpinned) or the cache closes the reader to stay within {@code maxOpenFiles}. Give it back with
+   * {@link #release}, on any thread. The caller holds a reference on the table; {@code fileNumber}
+   * is the table's boxed key, boxed once by it, so a Get boxes nothing.
    *
    * @throws CorruptionException when the table's footer, properties or index is damaged
    */
-  public Handle acquire(long fileNumber, boolean levelZero) throws IOException {
-    Handle h = open.get(fileNumber);
-    if (h != null && h.tryLease()) {
-      touch(h);
-      return h;
+  TableHandle acquire(Long fileNumber, boolean levelZero) throws IOException {
+    TableHandle h = open.get(fileNumber);
+    if (h != null) {
+      if (h.tryAcquire()) {
+        touch(h);
+        return h;
+      }
+      if (h.isEvicted()) {
+        afterLastHolder(h); // a claim's scan may have seen this refused acquire as a holder
+      }
     }
-    List<Handle> evicted;
+    List<TableHandle> evicted;
     lock.lock();
     try {
-      h = open.get(fileNumber); // in the map under the lock: never CLOSED
-      if (h != null && h.tryLease()) {
+      h = open.get(fileNumber); // in the map under the lock: never claimed
+      if (h != null && h.tryAcquire()) {
         touch(h);
         return h;
       }
@@ -263,10 +146,10 @@ public final class TableCache implements AutoCloseable {
       lock.unlock();
     }
     closeAll(evicted);
-    Handle fresh = null;
-    Handle winner;
+    TableHandle fresh = null;
+    TableHandle winner;
     try {
-      fresh = new Handle(fileNumber, openReader(fileNumber, levelZero && pinLevelZero));
+      fresh = new TableHandle(fileNumber, openReader(fileNumber, levelZero && pinLevelZero));
       touch(fresh);
     } finally {
       lock.lock();
@@ -277,7 +160,7 @@ public final class TableCache implements AutoCloseable {
           winner = fresh;
         } else {
           leaving++; // another thread opened it meanwhile: ours goes
-          if (!winner.tryLease()) {
+          if (!winner.tryAcquire()) {
             throw new AssertionError("a reader in the map is closing: table " + fileNumber);
           }
           touch(winner);
@@ -287,7 +170,7 @@ public final class TableCache implements AutoCloseable {
       }
     }
     if (winner != fresh) {
-      fresh.setClosed();
+      fresh.claim();
       closeAll(List.of(fresh));
     }
     return winner;
@@ -329,69 +212,36 @@ public final class TableCache implements AutoCloseable {
     }
   }
 
-  /** Records a lease's time for the least-recently-used choice; unbounded, nothing is evicted. */
-  private void touch(Handle h) {
+  /** Records an acquire's time for the least-recently-used choice; unbounded, nothing is evicted. */
+  private void touch(TableHandle h) {
     if (capacity != Integer.MAX_VALUE) {
-      h.lastUse = System.nanoTime();
+      h.touch();
     }
-  }
-
-  /** Returns a lease; the reader may be closed now if it is dropped or the cache is over capacity. */
-  public void release(Handle h) {
-    int n = h.leases.decrementAndGet();
-    if (n < 0 || n == Integer.MAX_VALUE) { // below zero, or below CLOSED
-      h.leases.incrementAndGet();
-      throw new IllegalStateException("lease returned twice: table " + h.fileNumber);
-    }
-    if (n > 0) {
-      return;
-    }
-    afterLastHolder(h);
   }
 
   /**
-   * Enters a Get on table {@code fileNumber}'s open reader without a lease (see the class comment),
-   * or returns null when the reader is not open or is being closed: the caller then takes a lease
-   * with {@link #acquire}. Leave with {@link #exitGet} on the same thread. The caller holds a
-   * reference on the table; {@code fileNumber} is boxed once by it, so a Get boxes nothing.
+   * Gives back a reader held by {@link #acquire}; the reader may be closed now, when it was evicted
+   * and this was its last holder, or when the cache is over capacity.
    */
-  public Handle enterGet(Long fileNumber) {
-    Handle h = open.get(fileNumber);
-    if (h == null) {
-      return null;
-    }
-    if (h.gets.tryEnter()) {
-      touch(h);
-      return h;
-    }
-    if (h.dropped) {
-      afterLastHolder(h); // a claim's scan may have seen this refused Get inside and given up
-    }
-    return null;
-  }
-
-  /** Leaves a Get entered by {@link #enterGet}; may close the reader, as {@link #release} may. */
-  public void exitGet(Handle h) {
-    h.gets.leave();
-    if (h.dropped || capacity != Integer.MAX_VALUE) {
+  void release(TableHandle h) {
+    if (h.release() || capacity != Integer.MAX_VALUE) {
       afterLastHolder(h);
     }
   }
 
-  /** A holder of {@code h} left: close it if it is dropped and unheld, or if over capacity. */
-  private void afterLastHolder(Handle h) {
-    if (h.dropped) {
-      // Counted as leaving when it was dropped; whoever claims it closes it, and a read must not
-      // wait on the deletion of its file.
-      if (h.tryClose()) {
-        closeAll(List.of(h), false);
+  /** A holder of {@code h} left: close it if it is evicted and unheld, or if over capacity. */
+  private void afterLastHolder(TableHandle h) {
+    if (h.isEvicted()) {
+      // Counted as leaving when it was evicted; whoever claims it closes it.
+      if (h.tryClaim()) {
+        closeAll(List.of(h));
       }
       return;
     }
     if (capacity == Integer.MAX_VALUE || openNow() <= capacity) {
       return;
     }
-    List<Handle> toClose;
+    List<TableHandle> toClose;
     lock.lock();
     try {
       toClose = evictExcess(0);
@@ -401,96 +251,41 @@ public final class TableCache implements AutoCloseable {
     closeAll(toClose);
   }
 
-  /** Closes table {@code fileNumber}'s reader once no lease holds it: the table left every version. */
-  public void drop(long fileNumber) {
-    drop(fileNumber, null);
+  /** What {@link #evict} did with a table's reader. */
+  public enum Eviction {
+    /** No reader of the table was open. */
+    NOT_OPEN,
+    /** The reader was closed before the call returned. */
+    CLOSED,
+    /** The reader is held: its last holder closes it, then runs the given action. */
+    CLOSES_WHEN_RELEASED
   }
 
   /**
-   * As {@link #drop(long)}, and deletes {@code obsoleteFile} (unless null) when the reader is closed:
-   * here if no lease or Get holds it, else on the deletes thread after its last holder closes it.
-   * False when no reader is open, and the caller deletes the file. (A reader that an eviction is
-   * closing at that moment is out of the map and not waited for: its file may then be unlinked
-   * just before that close, which then frees it.)
+   * Takes table {@code fileNumber}'s reader out of the cache and closes it once nobody holds it: the
+   * table left every version ({@link ObsoleteFiles}). When it is held, its last holder closes it and
+   * then runs {@code afterLateClose}. (A reader an eviction for capacity is closing at that very
+   * moment is out of the map already: it is not waited for.)
    */
-  private boolean drop(long fileNumber, Path obsoleteFile) {
-    Handle h;
+  public Eviction evict(long fileNumber, Runnable afterLateClose) {
+    TableHandle h;
     lock.lock();
     try {
       h = open.remove(fileNumber);
       if (h == null) {
-        return false;
+        return Eviction.NOT_OPEN;
       }
       leaving++;
-      h.deleteAfterClose = obsoleteFile;
-      h.dropped = true; // a lease out now (or taken from a lookup just before) closes it at its return
+      h.markEvicted(afterLateClose); // a holder out now (or acquiring from a lookup just before) closes it
     } finally {
       lock.unlock();
     }
-    if (h.tryClose()) {
-      closeAll(List.of(h), true);
+    if (h.tryClaim()) {
+      h.takeAfterClose(); // closed here: the caller acts now
+      closeAll(List.of(h));
+      return Eviction.CLOSED;
     }
-    return true;
-  }
-
-  /**
-   * Table {@code fileNumber} left the last version: drops its reader (see {@link #drop}) and deletes
-   * {@code obsoleteFile} unless it is null (a trivially moved table keeps its file). Queued while the
-   * current thread holds the database's mutex, for {@link #reclaimRetired}; otherwise handed, with
-   * what is queued, to the deletes thread, so the read that let the table go does not wait on it.
-   */
-  public void retire(long fileNumber, Path obsoleteFile) {
-    retired.add(new Retired(fileNumber, obsoleteFile));
-    if (!underDeferringLock()) {
-      deletes.run(this::reclaimRetired);
-    }
-  }
-
-  /**
-   * Reclaims the tables retired under the database's mutex: closes their readers and deletes their
-   * obsolete files. The database calls it after releasing the mutex; never under it.
-   */
-  public void reclaimRetired() {
-    assert !underDeferringLock() : "reclaiming tables under the database mutex";
-    for (Retired r = retired.poll(); r != null; r = retired.poll()) {
-      reclaim(r);
-    }
-  }
-
-  /** Tables retired and not yet reclaimed; for tests. */
-  int retiredCount() {
-    return retired.size();
-  }
-
-  private boolean underDeferringLock() {
-    return deferWhileHeld != null && deferWhileHeld.isHeldByCurrentThread();
-  }
-
-  private void reclaim(Retired r) {
-    if (!drop(r.fileNumber(), r.obsoleteFile()) && r.obsoleteFile() != null) {
-      delete(r.obsoleteFile());
-    }
-  }
-
-  private static void delete(Path obsoleteFile) {
-    try {
-      Files.deleteIfExists(obsoleteFile);
-    } catch (IOException e) {
-      // The file is unreachable either way; a leftover is deleted by the next open's cleanup.
-      LOG.log(System.Logger.Level.WARNING, "could not delete table " + obsoleteFile, e);
-    }
-  }
-
-  /** Waits until everything handed to the deletes thread so far is done; for tests. */
-  void awaitDeletes() throws InterruptedException {
-    CountDownLatch done = new CountDownLatch(1);
-    deletes.run(done::countDown);
-    done.await();
-  }
-
-  /** The deletes thread, for tests that hold it busy. */
-  BackgroundDeletes deletes() {
-    return deletes;
+    return Eviction.CLOSES_WHEN_RELEASED;
   }
 
   /**
@@ -516,7 +311,7 @@ public final class TableCache implements AutoCloseable {
     readOptions = options;
   }
 
-  /** Readers open now, leased or not. */
+  /** Readers open now, held or not. */
   public int openReaders() {
     lock.lock();
     try {
@@ -542,16 +337,14 @@ public final class TableCache implements AutoCloseable {
   /** Closes every reader still open; the database has released every version before. */
   @Override
   public void close() {
-    deletes.close(); // what reads handed it is done; from here on, deletes run on this thread
-    reclaimRetired();
-    List<Handle> all;
+    List<TableHandle> all;
     lock.lock();
     try {
       all = new ArrayList<>(open.values());
       open.clear();
       leaving += all.size();
-      for (Handle h : all) {
-        h.setClosed(); // no read runs any more: every version is released
+      for (TableHandle h : all) {
+        h.claim(); // no read runs any more: every version is released
       }
     } finally {
       lock.unlock();
@@ -565,28 +358,28 @@ public final class TableCache implements AutoCloseable {
   }
 
   /**
-   * Takes least recently used, unleased readers out of the map until {@code extra} more fit under
+   * Takes least recently used readers nobody holds out of the map until {@code extra} more fit under
    * the capacity (or none is left to take); the caller closes them outside the lock. Each pass
-   * claims the oldest unleased reader (a scan: the bound is small, and this runs only over it).
+   * claims the oldest reader nobody holds (a scan: the bound is small, and this runs only over it).
    */
   @GuardedBy("lock")
-  private List<Handle> evictExcess(int extra) {
-    List<Handle> out = List.of();
+  private List<TableHandle> evictExcess(int extra) {
+    List<TableHandle> out = List.of();
     long excess = (long) openNow() + extra - capacity;
     while (excess > 0) {
-      Handle oldest = null;
-      for (Handle h : open.values()) {
-        if (h.unheld() && (oldest == null || h.lastUse - oldest.lastUse < 0)) {
+      TableHandle oldest = null;
+      for (TableHandle h : open.values()) {
+        if (h.unheld() && (oldest == null || h.usedBefore(oldest))) {
           oldest = h;
         }
       }
       if (oldest == null) {
-        break; // every reader is leased
+        break; // every reader is held
       }
-      if (!oldest.tryClose()) {
-        continue; // leased meanwhile: choose again
+      if (!oldest.tryClaim()) {
+        continue; // held meanwhile: choose again
       }
-      open.remove(oldest.fileNumber);
+      open.remove(oldest.fileNumber());
       leaving++; // still open until the caller closes it, but no longer in excess
       excess--;
       if (out.isEmpty()) {
@@ -629,36 +422,25 @@ public final class TableCache implements AutoCloseable {
     }
   }
 
-  /** {@link #closeAll(List, boolean)}, handing any deletion to the deletes thread. */
-  private void closeAll(List<Handle> handles) {
-    closeAll(handles, false);
-  }
-
   /**
-   * Closes readers already counted as leaving, outside the lock, then deletes the files of those
-   * whose table was reclaimed while they were held: here when {@code deleteHere} (the caller is
-   * reclaiming), else on the deletes thread.
+   * Closes readers already counted as leaving, outside the lock, and runs the action an eviction
+   * left for each.
    */
-  private void closeAll(List<Handle> handles, boolean deleteHere) {
+  private void closeAll(List<TableHandle> handles) {
     if (handles.isEmpty()) {
       return;
     }
-    assert !underDeferringLock() : "closing table readers under the database mutex";
-    for (Handle h : handles) {
-      pinnedBytes.add(-h.reader.pinnedBytes());
+    for (TableHandle h : handles) {
+      pinnedBytes.add(-h.reader().pinnedBytes());
       try {
-        h.reader.close();
+        h.reader().close();
       } catch (IOException e) {
         // A read-only file: nothing is lost; the descriptor is gone or goes with the channel.
-        LOG.log(System.Logger.Level.WARNING, "could not close " + h.reader.path(), e);
+        LOG.log(System.Logger.Level.WARNING, "could not close " + h.reader().path(), e);
       }
-      Path obsolete = h.deleteAfterClose;
-      if (obsolete != null) {
-        if (deleteHere) {
-          delete(obsolete);
-        } else {
-          deletes.run(() -> delete(obsolete));
-        }
+      Runnable after = h.takeAfterClose();
+      if (after != null) {
+        after.run();
       }
     }
     lock.lock();

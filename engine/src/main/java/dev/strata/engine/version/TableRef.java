@@ -23,11 +23,11 @@ import java.util.Objects;
 /**
  * One live table: its manifest entry, shared by every {@link Version} that lists it,
  * reference-counted. Each version holding the table holds one reference; when the last is released
- * the table leaves the {@link TableCache} (its reader is closed once no read still leases it), and
- * the file is deleted if compaction has made it obsolete. So a table leaves the disk only after no
+ * the table goes to {@link ObsoleteFiles}: its reader leaves the {@link TableCache} (closed once no
+ * read still holds it), and the file is deleted if compaction has made it obsolete. So a table leaves the disk only after no
  * Get or scan can still reach it.
  *
- * <p>It holds no open file itself: every read leases the reader from the table cache for as long as
+ * <p>It holds no open file itself: every read holds the reader from the table cache for as long as
  * it needs it, so at most {@code maxOpenFiles} tables are open however many are live.
  *
  * <p>It is also the one place where the engine reads tables, so it is where the sstable module's
@@ -39,6 +39,8 @@ public final class TableRef {
 
   private final FileMetadata metadata;
   private final TableCache tables;
+  /** Where the table goes when the last version listing it is released. */
+  private final ObsoleteFiles obsolete;
   private final Path path;
   private final RefCount refs = new RefCount(this);
   /** The file number boxed once: the table cache's key, looked up by every Get. */
@@ -50,9 +52,15 @@ public final class TableRef {
    */
   private final TableFileLife file;
 
-  private TableRef(FileMetadata metadata, TableCache tables, Path path, TableFileLife file) {
+  private TableRef(
+      FileMetadata metadata,
+      TableCache tables,
+      ObsoleteFiles obsolete,
+      Path path,
+      TableFileLife file) {
     this.metadata = metadata;
     this.tables = tables;
+    this.obsolete = obsolete;
     this.path = path;
     this.file = file;
     this.fileKey = metadata.fileNumber();
@@ -76,11 +84,12 @@ public final class TableRef {
    *
    * @throws CorruptionException when such a table's footer, properties or index is damaged
    */
-  public static TableRef open(Path dir, FileMetadata metadata, TableCache tables)
+  public static TableRef open(
+      Path dir, FileMetadata metadata, TableCache tables, ObsoleteFiles obsolete)
       throws IOException {
     FileMetadata m = metadata;
     if (m.filterBytes() == FileMetadata.UNKNOWN_FILTER_BYTES) {
-      TableCache.Handle h = lease(tables, m);
+      TableHandle h = hold(tables, m);
       try {
         TableProperties p = h.reader().properties();
         m = m.withFilterBytes(p.filterType() == FilterType.NONE ? 0 : p.filterBytes());
@@ -89,20 +98,21 @@ public final class TableRef {
       }
     }
     Path path = FileNames.table(dir, m.fileNumber());
-    return new TableRef(m, tables, path, new TableFileLife(path));
+    return new TableRef(m, tables, obsolete, path, new TableFileLife(path));
   }
 
   /**
    * Opens the tables of {@code files} in {@code dir}, in order and one at a time, with one reference
    * each held by the caller; when one fails, those already open are released.
    */
-  public static List<TableRef> openAll(Path dir, List<FileMetadata> files, TableCache tables)
+  public static List<TableRef> openAll(
+      Path dir, List<FileMetadata> files, TableCache tables, ObsoleteFiles obsolete)
       throws IOException {
     List<TableRef> refs = new ArrayList<>(files.size());
     boolean ok = false;
     try {
       for (FileMetadata f : files) {
-        refs.add(open(dir, f, tables));
+        refs.add(open(dir, f, tables, obsolete));
       }
       ok = true;
       return refs;
@@ -122,7 +132,7 @@ public final class TableRef {
       throw new IllegalArgumentException("not the same file: " + moved + " for " + metadata);
     }
     file.entries.acquire();
-    return new TableRef(moved, tables, path, file);
+    return new TableRef(moved, tables, obsolete, path, file);
   }
 
   /** The table's manifest entry. */
@@ -140,31 +150,19 @@ public final class TableRef {
 
   /**
    * Bytes of the index in the file, trailer included. The manifest does not carry this figure, so
-   * it leases the table's reader (opening it if the table cache had closed it).
+   * it holds the table's reader (opening it if the table cache had closed it).
    */
   public long indexBytes() throws IOException {
     return withReader(r -> r.properties().indexBytes());
   }
 
   /**
-   * See {@link TableReader#get(FilterProbe, long, CellLookup)}. Written out rather than through {@link #withReader}: the lambda
-   * capturing the probe and snapshot was an allocation per table per Get. Enters the open reader
-   * without a lease ({@link TableCache#enterGet}), which writes no line other threads' Gets write;
-   * leases it when it is not open.
+   * See {@link TableReader#get(FilterProbe, long, CellLookup)}. Written out rather than through
+   * {@link #withReader}: the lambda capturing the probe and snapshot would be an allocation per
+   * table per Get. Holding an open reader writes only a line of this thread's ({@link TableCache}).
    */
   public void get(FilterProbe probe, long snapshot, CellLookup out) throws IOException {
-    TableCache.Handle entered = tables.enterGet(fileKey);
-    if (entered != null) {
-      try {
-        entered.reader().get(probe, snapshot, out);
-        return;
-      } catch (CorruptTableException e) {
-        throw translate(e);
-      } finally {
-        tables.exitGet(entered);
-      }
-    }
-    TableCache.Handle h = lease(tables, metadata);
+    TableHandle h = tables.acquire(fileKey, metadata.level() == 0);
     try {
       h.reader().get(probe, snapshot, out);
     } catch (CorruptTableException e) {
@@ -193,25 +191,25 @@ public final class TableRef {
   /**
    * {@link TableReader#getAll(TableReader[], int[], int, FilterProbe[], int, long, CellLookup[])}:
    * tables {@code refs[0, n)} answer their runs of the probes together (the runs end at {@code
-   * ends[0, n)}), each table's reader leased for the call; damage becomes a CorruptionException.
+   * ends[0, n)}), each table's reader held for the call; damage becomes a CorruptionException.
    * For the tables of one level below level 0, which are disjoint.
    */
   public static void getAll(TableRef[] refs, int[] ends, int n, FilterProbe[] probes, int count,
       long snapshot, CellLookup[] out) throws IOException {
-    TableCache.Handle[] leases = new TableCache.Handle[n];
+    TableHandle[] held = new TableHandle[n];
     TableReader[] readers = new TableReader[n];
     try {
       for (int t = 0; t < n; t++) {
         TableRef ref = refs[t];
-        leases[t] = lease(ref.tables, ref.metadata);
-        readers[t] = leases[t].reader();
+        held[t] = hold(ref.tables, ref.metadata);
+        readers[t] = held[t].reader();
       }
       TableReader.getAll(readers, ends, n, probes, count, snapshot, out);
     } catch (CorruptTableException e) {
       throw translate(e);
     } finally {
-      for (int t = 0; t < n && leases[t] != null; t++) {
-        refs[t].tables.release(leases[t]);
+      for (int t = 0; t < n && held[t] != null; t++) {
+        refs[t].tables.release(held[t]);
       }
     }
   }
@@ -238,16 +236,16 @@ public final class TableRef {
   }
 
   /**
-   * Table {@code m}'s reader, leased from {@code tables} until released; a level-0 table's with its
-   * metadata pinned ({@link TableCache#acquire(long, boolean)}).
+   * Table {@code m}'s reader, held from {@code tables} until released; a level-0 table's with its
+   * metadata pinned ({@link TableCache#acquire(Long, boolean)}).
    */
-  private static TableCache.Handle lease(TableCache tables, FileMetadata m) throws IOException {
+  private static TableHandle hold(TableCache tables, FileMetadata m) throws IOException {
     return tables.acquire(m.fileNumber(), m.level() == 0);
   }
 
-  /** One call on the table's reader, leased for the call; damage becomes a CorruptionException. */
+  /** One call on the table's reader, held for the call; damage becomes a CorruptionException. */
   private <T> T withReader(ReaderCall<T> call) throws IOException {
-    TableCache.Handle h = lease(tables, metadata);
+    TableHandle h = hold(tables, metadata);
     try {
       return call.on(h.reader());
     } catch (CorruptTableException e) {
@@ -263,24 +261,24 @@ public final class TableRef {
   }
 
   /**
-   * An iterator over the table's entries, holding the table's reader leased until closed; the
+   * An iterator over the table's entries, holding the table's reader until closed; the
    * caller holds a reference on this table meanwhile.
    */
   public InternalIterator iterator() throws IOException {
-    return leasedIterator(null);
+    return heldIterator(null);
   }
 
   /**
-   * An iterator for compaction through the same leased reader: its data blocks bypass the block
+   * An iterator for compaction through the same held reader: its data blocks bypass the block
    * cache (see {@link TableReader#bulkIterator}) and count into {@code counters}, so compaction
    * neither evicts the read path's blocks nor shows up in its counters.
    */
   public InternalIterator bulkIterator(ReadCounters counters) throws IOException {
-    return leasedIterator(Objects.requireNonNull(counters, "counters"));
+    return heldIterator(Objects.requireNonNull(counters, "counters"));
   }
 
-  private InternalIterator leasedIterator(ReadCounters bulk) throws IOException {
-    TableCache.Handle h = lease(tables, metadata);
+  private InternalIterator heldIterator(ReadCounters bulk) throws IOException {
+    TableHandle h = hold(tables, metadata);
     try {
       TableReader r = h.reader();
       return new Iterator(bulk == null ? r.iterator() : r.bulkIterator(bulk), h);
@@ -301,9 +299,9 @@ public final class TableRef {
   }
 
   /**
-   * Drops one reference; the last retires the table in the cache, which closes its reader and
-   * deletes an obsolete file (later, when this runs under the database's mutex). No read can lease
-   * it then: every read holds a version that holds a reference.
+   * Drops one reference; the last retires the table ({@link ObsoleteFiles#retire}), which closes its
+   * reader and deletes an obsolete file (later, when this runs under the database's mutex). No read
+   * can reach it then: every read holds a version that holds a reference.
    */
   public void release() {
     if (!refs.release()) {
@@ -312,7 +310,7 @@ public final class TableRef {
     // The reader goes with any entry (a moved table reopens under its new level's settings, such
     // as unpinned metadata); the file only with the last entry.
     boolean lastEntry = file.entries.release();
-    tables.retire(metadata.fileNumber(), lastEntry && file.obsolete ? path : null);
+    obsolete.retire(metadata.fileNumber(), lastEntry && file.obsolete ? path : null);
   }
 
   /** References held now; for invariant checks. */
@@ -329,14 +327,14 @@ public final class TableRef {
     return new CorruptionException(e.getMessage(), e);
   }
 
-  /** Adapts the table's iterator, translating its corruption reports; returns the lease on close. */
+  /** Adapts the table's iterator, translating its corruption reports; gives the reader back on close. */
   private final class Iterator implements InternalIterator {
     private final TableIterator it;
-    private TableCache.Handle lease;
+    private TableHandle held;
 
-    Iterator(TableIterator it, TableCache.Handle lease) {
+    Iterator(TableIterator it, TableHandle held) {
       this.it = it;
-      this.lease = lease;
+      this.held = held;
     }
 
     @Override
@@ -432,9 +430,9 @@ public final class TableRef {
     @Override
     public void close() {
       it.close();
-      if (lease != null) {
-        tables.release(lease);
-        lease = null;
+      if (held != null) {
+        tables.release(held);
+        held = null;
       }
     }
   }

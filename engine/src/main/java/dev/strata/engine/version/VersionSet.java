@@ -2,9 +2,6 @@ package dev.strata.engine.version;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.strata.engine.fs.FileLayer;
-import dev.strata.engine.fs.FileNames;
-import dev.strata.engine.fs.FileNames.DbFile;
-import dev.strata.engine.fs.FileNames.FileType;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.Manifest;
 import dev.strata.engine.manifest.ManifestEdit;
@@ -12,11 +9,9 @@ import dev.strata.engine.manifest.ManifestLog;
 import dev.strata.engine.manifest.ManifestWriteException;
 import dev.strata.engine.manifest.SyncedLog;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -26,8 +21,8 @@ import java.util.function.LongSupplier;
 /**
  * The current {@link Version} of a database and the manifest log that makes it durable (LevelDB's
  * VersionSet). It hands out file numbers; it installs edits, manifest first and then in memory;
- * it marks dropped tables obsolete, so their files go once no read holds them; and it deletes the
- * files no manifest needs any more.
+ * it marks dropped tables obsolete, so their files go once no read holds them; and it owns the
+ * deletion of the files no version needs any more ({@link ObsoleteFiles}).
  *
  * <p>Thread-safety: guarded by the database mutex passed in, which every method but {@link
  * #newFileNumber} requires; the file-number counter is atomic because flush and compaction draw
@@ -64,12 +59,24 @@ public final class VersionSet {
   /** Run before each manifest write, without the mutex; a test seam. */
   private volatile Runnable beforeManifestWrite = () -> {};
 
-  /** A set whose manifest is written through {@code files}. */
-  public VersionSet(Path dir, ReentrantLock mutex, FileLayer files) {
+  /** The files no version needs any more, and their deletion. */
+  private final ObsoleteFiles obsolete;
+
+  /**
+   * A set whose manifest is written through {@code files}, and whose obsolete tables leave {@code
+   * tables} and the disk.
+   */
+  public VersionSet(Path dir, ReentrantLock mutex, FileLayer files, TableCache tables) {
     this.dir = dir;
     this.mutex = mutex;
     this.manifestIdle = mutex.newCondition();
     this.manifest = new ManifestLog(dir, files);
+    this.obsolete = new ObsoleteFiles(dir, tables, mutex);
+  }
+
+  /** Where tables listed by no version go: tables made for this set are created with it. */
+  public ObsoleteFiles obsoleteFiles() {
+    return obsolete;
   }
 
   /**
@@ -154,7 +161,7 @@ public final class VersionSet {
       try {
         beforeManifestWrite.run();
         manifest.write(record, after);
-        deleteLogsBelow(logNumber); // the record that no longer needs them is durable
+        obsolete.deleteLogsBelow(logNumber); // the record that no longer needs them is durable
       } catch (IOException | RuntimeException e) {
         next.release();
         throw e;
@@ -247,13 +254,7 @@ public final class VersionSet {
   @GuardedBy("mutex")
   public void deleteUnlistedFiles() throws IOException {
     assert mutex.isHeldByCurrentThread();
-    Set<Long> live = current.fileNumbers();
-    for (DbFile f : FileNames.list(dir)) {
-      boolean orphanTable = f.is(FileType.TABLE) && !live.contains(f.number());
-      if (orphanTable || f.is(FileType.TEMP)) {
-        Files.deleteIfExists(f.path());
-      }
-    }
+    obsolete.deleteUnlisted(current.fileNumbers());
   }
 
   /** Releases the current version and closes the manifest; the set is unusable afterwards. */
@@ -266,28 +267,6 @@ public final class VersionSet {
     } catch (IOException e) {
       // Every record written was fsynced; closing a channel loses nothing.
       LOG.log(System.Logger.Level.WARNING, "could not close the manifest of " + dir, e);
-    }
-  }
-
-  /**
-   * Deletes the logs the manifest no longer needs. Best effort: the edit is installed by now, so a
-   * failure here must not fail it (the caller would undo an installed change, and flush a frozen
-   * memtable twice); a log left behind is below every later manifest's log number, never replayed,
-   * and the next install deletes it.
-   */
-  private void deleteLogsBelow(long logNumber) {
-    try {
-      for (DbFile f : FileNames.list(dir)) {
-        if (f.is(FileType.LOG) && f.number() < logNumber) {
-          try {
-            Files.deleteIfExists(f.path());
-          } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not delete obsolete log " + f.path(), e);
-          }
-        }
-      }
-    } catch (IOException e) {
-      LOG.log(System.Logger.Level.WARNING, "could not list " + dir + " for obsolete logs", e);
     }
   }
 }

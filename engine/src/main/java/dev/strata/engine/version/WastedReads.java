@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * rather than per table, since a level-0 compaction takes all of level 0 anyway).
  *
  * <p>Charged by every reader thread, so it must not make them write one shared line (see {@link
- * StripedReaders}): each thread adds to a stripe of its own, and sums the stripes only when its own
+ * StripedRefCount}): each thread adds to a stripe of its own, and sums the stripes only when its own
  * count crosses a multiple of {@code stride}, so at most {@code STRIPES * stride} charges pass
  * unseen and the budget is overshot by at most that (half the budget at most). Once the budget is
  * spent, {@code onSpent} runs once, on the reader that saw it (it must not block), and charging stops: later reads
@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * <p>Thread-safe.
  */
 public final class WastedReads {
-  /** Stripes: a power of two, as in {@link StripedReaders}. */
+  /** Stripes: a power of two, as in {@link StripedRefCount}. */
   private static final int STRIPES = 8;
 
   /** Most charges a stripe takes between two sums. */
@@ -52,7 +52,7 @@ public final class WastedReads {
     this.budget = budget;
     this.stride = Math.max(1, Math.min(MAX_STRIDE, budget / (2 * STRIPES)));
     this.onSpent = onSpent;
-    this.counts = new AtomicLongArray(StripedReaders.arrayLength(STRIPES));
+    this.counts = new AtomicLongArray(StripedRefCount.arrayLength(STRIPES));
     this.fired = new AtomicBoolean();
   }
 
@@ -70,7 +70,7 @@ public final class WastedReads {
     if (reads <= 0 || spent) {
       return;
     }
-    int s = StripedReaders.slot(StripedReaders.stripeOfThisThread(STRIPES)); // padded as there
+    int s = StripedRefCount.slot(StripedRefCount.stripeOfThisThread(STRIPES)); // padded as there
     long after = counts.addAndGet(s, reads);
     if (after / stride != (after - reads) / stride && total() >= budget) {
       spent = true;
@@ -84,7 +84,7 @@ public final class WastedReads {
   public long total() {
     long sum = 0;
     for (int i = 0; i < STRIPES && counts.length() > 0; i++) {
-      sum += counts.get(StripedReaders.slot(i));
+      sum += counts.get(StripedRefCount.slot(i));
     }
     return sum;
   }

@@ -7,6 +7,7 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.engine.read.MergingIterator;
+import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.sstable.ReadCounters;
@@ -62,6 +63,7 @@ final class CompactionWriterViewsTest {
           .withCompression(BlockCompression.LZ4)
           .withBlockSizeBytes(128 << random.nextInt(4));
       TableCache cache = new TableCache(in, TableCache.UNLIMITED, new ClockBlockCache(1 << 16), new ReadCounters());
+      ObsoleteFiles obsolete = new ObsoleteFiles(in, cache, null);
       List<TableRef> refs = new ArrayList<>();
       List<FileMetadata> written;
       try {
@@ -69,7 +71,7 @@ final class CompactionWriterViewsTest {
           List<Entry> entries = inputs.get(i);
           Tables.write(FileNames.table(in, i + 1), options, entries);
           refs.add(TableRef.open(in, new FileMetadata(i + 1, 0, 1, entries.size(), 1, 1,
-              entries.get(0).key(), entries.get(entries.size() - 1).key(), 0), cache));
+              entries.get(0).key(), entries.get(entries.size() - 1).key(), 0), cache, obsolete));
         }
         ReadCounters bulk = new ReadCounters();
         List<InternalIterator> sources = new ArrayList<>();
@@ -85,6 +87,7 @@ final class CompactionWriterViewsTest {
         }
       } finally {
         refs.forEach(TableRef::release);
+        obsolete.close();
         cache.close();
       }
       List<Entry> all = new ArrayList<>();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.sstable.ReadCounters;
@@ -24,14 +25,17 @@ import org.junit.jupiter.api.io.TempDir;
 class SubcompactionsTest {
   @TempDir Path dir;
   private TableCache cache;
+  private ObsoleteFiles obsolete;
 
   @BeforeEach
   void open() {
     cache = new TableCache(dir, -1, new ClockBlockCache(1 << 20), new ReadCounters());
+    obsolete = new ObsoleteFiles(dir, cache, null);
   }
 
   @AfterEach
   void close() {
+    obsolete.close();
     cache.close();
   }
 
@@ -75,7 +79,7 @@ class SubcompactionsTest {
     for (int i = 0; i < sizes.length; i++) {
       FileMetadata m =
           new FileMetadata(i + 1, 1, sizes[i], 1, 1, 1, key("t" + i), key("t" + i + "~"), 0);
-      out.add(TableRef.open(dir, m, cache));
+      out.add(TableRef.open(dir, m, cache, obsolete));
     }
     return out;
   }

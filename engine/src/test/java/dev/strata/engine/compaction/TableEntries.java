@@ -1,6 +1,7 @@
 package dev.strata.engine.compaction;
 
 import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
@@ -24,11 +25,13 @@ import java.util.List;
 final class TableEntries implements AutoCloseable {
   private final Path dir;
   private final TableCache cache;
+  private final ObsoleteFiles obsolete;
   private long nextFile = 1;
 
   TableEntries(Path dir) {
     this.dir = dir;
     this.cache = new TableCache(dir, -1, new ClockBlockCache(1 << 20), new ReadCounters());
+    this.obsolete = new ObsoleteFiles(dir, cache, null);
   }
 
   /** An entry at {@code level} spanning rows [from, to]; level-0 entries go in newest first. */
@@ -37,7 +40,7 @@ final class TableEntries implements AutoCloseable {
     FileMetadata m =
         new FileMetadata(
             number, level, bytes, 1, number, number, key(from, number), key(to, number), 0);
-    return TableRef.open(dir, m, cache);
+    return TableRef.open(dir, m, cache, obsolete);
   }
 
   /** One empty, mutable list per level, for {@link Version#of}. */
@@ -51,6 +54,7 @@ final class TableEntries implements AutoCloseable {
 
   @Override
   public void close() {
+    obsolete.close();
     cache.close();
   }
 

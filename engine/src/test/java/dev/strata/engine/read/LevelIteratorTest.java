@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.sstable.ReadCounters;
@@ -33,6 +34,7 @@ final class LevelIteratorTest {
   @TempDir Path dir;
 
   private TableCache cache;
+  private ObsoleteFiles obsolete;
   private final List<TableRef> tables = new ArrayList<>();
   /** Rows r00..r29 in three tables of ten; the expected order. */
   private final List<String> rows = new ArrayList<>();
@@ -44,6 +46,7 @@ final class LevelIteratorTest {
   @BeforeEach
   void level() throws IOException {
     cache = new TableCache(dir, 1, new ClockBlockCache(1 << 20), new ReadCounters());
+    obsolete = new ObsoleteFiles(dir, cache, null);
     for (int t = 0; t < 3; t++) {
       List<Entry> entries = new ArrayList<>();
       for (int i = 0; i < 10; i++) {
@@ -56,13 +59,14 @@ final class LevelIteratorTest {
       FileMetadata m =
           new FileMetadata(
               number, 1, 1, 10, 1, 1, entries.get(0).key(), entries.get(9).key(), 0);
-      tables.add(TableRef.open(dir, m, cache));
+      tables.add(TableRef.open(dir, m, cache, obsolete));
     }
   }
 
   @AfterEach
   void release() {
     tables.forEach(TableRef::release);
+    obsolete.close();
     cache.close();
   }
 

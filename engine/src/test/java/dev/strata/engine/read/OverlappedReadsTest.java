@@ -13,6 +13,7 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ReadView;
+import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
@@ -125,7 +126,7 @@ final class OverlappedReadsTest {
     for (List<FileMetadata> level : files) {
       List<TableRef> refs = new ArrayList<>();
       for (FileMetadata f : level) {
-        refs.add(TableRef.open(dir, f, tables));
+        refs.add(TableRef.open(dir, f, tables, new ObsoleteFiles(dir, tables, null)));
       }
       levels.add(refs);
     }

@@ -27,17 +27,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The table cache: bounded by its capacity, LRU, never closing a leased reader. */
+/** The table cache: bounded by its capacity, LRU, never closing a held reader. */
 final class TableCacheTest {
   @TempDir Path dir;
 
@@ -56,7 +55,7 @@ final class TableCacheTest {
         List.of(new Entry(key, b("v" + number))));
   }
 
-  private GetResult get(TableCache.Handle h, long number) throws IOException {
+  private GetResult get(TableHandle h, long number) throws IOException {
     return h.reader().get(FilterProbe.of(b("r" + number), new byte[0]), InternalKey.MAX_SEQUENCE);
   }
 
@@ -76,7 +75,7 @@ final class TableCacheTest {
   @Test
   void staysWithinCapacityClosingTheLeastRecentlyUsed() throws IOException {
     for (long n = 1; n <= 5; n++) {
-      TableCache.Handle h = cache.acquire(n);
+      TableHandle h = cache.acquire(n);
       assertArrayEquals(b("v" + n), get(h, n).value());
       cache.release(h);
       assertTrue(cache.openReaders() <= 2, "open: " + cache.openReaders());
@@ -92,51 +91,23 @@ final class TableCacheTest {
   }
 
   @Test
-  void neverClosesALeasedReader() throws IOException {
-    TableCache.Handle one = cache.acquire(1);
-    TableCache.Handle two = cache.acquire(2);
-    TableCache.Handle three = cache.acquire(3); // all leased: the cache goes over its capacity
+  void neverClosesAHeldReader() throws IOException {
+    TableHandle one = cache.acquire(1);
+    TableHandle two = cache.acquire(2);
+    TableHandle three = cache.acquire(3); // all held: the cache goes over its capacity
     assertEquals(3, cache.openReaders());
-    assertArrayEquals(b("v1"), get(one, 1).value(), "still open under its lease");
+    assertArrayEquals(b("v1"), get(one, 1).value(), "still open while held");
     cache.release(one);
-    assertEquals(2, cache.openReaders(), "back within capacity once a lease is returned");
+    assertEquals(2, cache.openReaders(), "back within capacity once a holder lets go");
     assertArrayEquals(b("v2"), get(two, 2).value());
     cache.release(two);
     cache.release(three);
-    assertThrows(IllegalStateException.class, () -> cache.release(three));
   }
 
   @Test
-  void aGetEntersAnOpenReaderOnly_andKeepsADroppedOneOpenUntilItLeaves() throws IOException {
-    assertEquals(null, cache.enterGet(1L), "not open: the Get takes a lease instead");
-    cache.release(cache.acquire(1));
-    TableCache.Handle h = cache.enterGet(1L);
-    assertArrayEquals(b("v1"), get(h, 1).value());
-    cache.drop(1);
-    assertEquals(1, cache.openReaders(), "a Get inside keeps the dropped reader open");
-    assertArrayEquals(b("v1"), get(h, 1).value());
-    assertEquals(null, cache.enterGet(1L), "dropped: no Get finds it");
-    cache.exitGet(h);
-    assertEquals(0, cache.openReaders(), "closed when the Get left");
-  }
-
-  @Test
-  void neverEvictsAReaderAGetIsIn() throws IOException {
-    cache.release(cache.acquire(1));
-    TableCache.Handle in = cache.enterGet(1L);
-    cache.release(cache.acquire(2));
-    cache.release(cache.acquire(3)); // over capacity: 2 is older but 1 is held by the Get
-    assertEquals(2, cache.openReaders());
-    assertArrayEquals(b("v1"), get(in, 1).value(), "still open under the Get");
-    cache.exitGet(in);
-    cache.release(cache.acquire(4));
-    assertEquals(2, cache.openReaders());
-  }
-
-  @Test
-  void sharesOneReaderBetweenLeases() throws IOException {
-    TableCache.Handle a = cache.acquire(1);
-    TableCache.Handle b = cache.acquire(1);
+  void sharesOneReaderBetweenHolders() throws IOException {
+    TableHandle a = cache.acquire(1);
+    TableHandle b = cache.acquire(1);
     assertSame(a, b);
     assertEquals(1, cache.opens());
     cache.release(a);
@@ -144,16 +115,43 @@ final class TableCacheTest {
   }
 
   @Test
-  void aDroppedReaderClosesAtItsLastRelease() throws IOException {
-    TableCache.Handle h = cache.acquire(1);
-    cache.drop(1);
-    assertEquals(1, cache.openReaders(), "leased: still open");
+  void anEvictedReaderClosesAtItsLastRelease_thenRunsTheEvictionsAction() throws IOException {
+    TableHandle h = cache.acquire(1);
+    TableHandle other = cache.acquire(1);
+    AtomicInteger actions = new AtomicInteger();
+    assertEquals(TableCache.Eviction.CLOSES_WHEN_RELEASED, cache.evict(1, actions::incrementAndGet));
+    assertEquals(1, cache.openReaders(), "held: still open");
     assertArrayEquals(b("v1"), get(h, 1).value());
     cache.release(h);
+    assertEquals(1, cache.openReaders(), "one holder left");
+    assertEquals(0, actions.get());
+    cache.release(other);
     assertEquals(0, cache.openReaders());
-    TableCache.Handle again = cache.acquire(1);
+    assertEquals(1, actions.get(), "run once, after the close");
+    TableHandle again = cache.acquire(1);
     assertNotSame(h, again, "reopened");
     cache.release(again);
+  }
+
+  @Test
+  void anUnheldReaderIsClosedByTheEviction_andAnUnopenedOneIsNotOpen() throws IOException {
+    cache.release(cache.acquire(1));
+    AtomicInteger actions = new AtomicInteger();
+    assertEquals(TableCache.Eviction.CLOSED, cache.evict(1, actions::incrementAndGet));
+    assertEquals(0, cache.openReaders());
+    assertEquals(0, actions.get(), "closed here: the caller acts");
+    assertEquals(TableCache.Eviction.NOT_OPEN, cache.evict(2, actions::incrementAndGet));
+  }
+
+  /** A holder may give the reader back on another thread (a scan closed elsewhere). */
+  @Test
+  void aReaderReleasedOnAnotherThread_closesWhenEvicted() throws Exception {
+    TableHandle h = cache.acquire(1);
+    assertEquals(TableCache.Eviction.CLOSES_WHEN_RELEASED, cache.evict(1, () -> {}));
+    Thread other = new Thread(() -> cache.release(h));
+    other.start();
+    other.join();
+    assertEquals(0, cache.openReaders());
   }
 
   @Test
@@ -164,109 +162,15 @@ final class TableCacheTest {
     assertEquals(0, cache.openReaders());
   }
 
-  @Test
-  void aTableRetiredUnderTheDatabaseMutexIsClosedAndDeletedOnlyAfterIt() throws IOException {
-    ReentrantLock mutex = new ReentrantLock();
-    try (TableCache deferring =
-        new TableCache(dir, 2, new ClockBlockCache(1 << 20), new ReadCounters(), mutex)) {
-      deferring.release(deferring.acquire(1));
-      deferring.release(deferring.acquire(2));
-      Path file = FileNames.table(dir, 1);
-      mutex.lock();
-      try {
-        deferring.retire(1, file);
-        deferring.retire(2, null);
-        assertEquals(2, deferring.openReaders(), "closed under the mutex");
-        assertTrue(Files.exists(file), "deleted under the mutex");
-        assertEquals(2, deferring.retiredCount());
-      } finally {
-        mutex.unlock();
-      }
-      deferring.reclaimRetired();
-      assertEquals(0, deferring.openReaders());
-      assertFalse(Files.exists(file));
-      assertTrue(Files.exists(FileNames.table(dir, 2)), "a retired table keeps a file not obsolete");
-      assertEquals(0, deferring.retiredCount());
-    }
-  }
-
-  @Test
-  void aTableRetiredWithoutTheMutex_isReclaimedOnTheDeletesThread_withWhatWasQueued()
-      throws Exception {
-    ReentrantLock mutex = new ReentrantLock();
-    try (TableCache deferring =
-        new TableCache(dir, 2, new ClockBlockCache(1 << 20), new ReadCounters(), mutex)) {
-      deferring.release(deferring.acquire(2));
-      mutex.lock();
-      try {
-        deferring.retire(1, FileNames.table(dir, 1));
-      } finally {
-        mutex.unlock();
-      }
-      CountDownLatch busy = new CountDownLatch(1);
-      deferring.deletes().run(() -> awaitQuietly(busy));
-      try {
-        deferring.retire(2, FileNames.table(dir, 2)); // as a read releasing the table's last version
-        assertTrue(Files.exists(FileNames.table(dir, 1)), "the caller does not reclaim");
-        assertTrue(Files.exists(FileNames.table(dir, 2)), "the caller does not reclaim");
-        assertEquals(1, deferring.openReaders());
-      } finally {
-        busy.countDown();
-      }
-      deferring.awaitDeletes();
-      assertFalse(Files.exists(FileNames.table(dir, 1)));
-      assertFalse(Files.exists(FileNames.table(dir, 2)));
-      assertEquals(0, deferring.openReaders());
-      assertEquals(0, deferring.retiredCount());
-    }
-  }
-
   /**
-   * A Get inside a reader when its table is reclaimed keeps the file (the file system frees an
-   * unlinked file at its last close, which must not be the Get's), and the Get's exit closes the
-   * reader and leaves the deletion to the deletes thread.
+   * Readers held and given back without the lock race with evictions for capacity (capacity 2, five
+   * tables) and evictions of tables: every held reader still reads its table, none is lost, and once
+   * all are given back the cache is back within its capacity.
    */
   @Test
-  void aReaderHeldWhenItsTableIsReclaimed_keepsItsFileUntilClosed_thenTheDeletesThreadDeletesIt()
-      throws Exception {
-    Path file = FileNames.table(dir, 1);
-    cache.release(cache.acquire(1));
-    TableCache.Handle in = cache.enterGet(1L);
-    cache.retire(1, file);
-    cache.awaitDeletes();
-    assertTrue(Files.exists(file), "a Get still reads it");
-    assertArrayEquals(b("v1"), get(in, 1).value());
-    CountDownLatch busy = new CountDownLatch(1);
-    cache.deletes().run(() -> awaitQuietly(busy));
-    try {
-      cache.exitGet(in);
-      assertEquals(0, cache.openReaders(), "closed by the Get's exit");
-      assertTrue(Files.exists(file), "but not deleted by it");
-    } finally {
-      busy.countDown();
-    }
-    cache.awaitDeletes();
-    assertFalse(Files.exists(file));
-  }
-
-  private static void awaitQuietly(CountDownLatch latch) {
-    try {
-      latch.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-
-  /**
-   * Leases taken and returned without the lock race with evictions (capacity 2, five tables) and
-   * drops: every leased reader still reads its table, no lease is lost, and once all are returned
-   * the cache is back within its capacity.
-   */
-  @Test
-  void concurrentLeasesEvictionsAndDropsNeverCloseALeasedReader() throws Exception {
+  void concurrentHoldersAndEvictionsNeverCloseAHeldReader() throws Exception {
     long seed = System.nanoTime();
-    System.out.println("concurrentLeasesEvictionsAndDropsNeverCloseALeasedReader seed=" + seed);
+    System.out.println("concurrentHoldersAndEvictionsNeverCloseAHeldReader seed=" + seed);
     int threads = 4;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
@@ -279,10 +183,10 @@ final class TableCacheTest {
               for (int i = 0; i < 2_000; i++) {
                 long n = 1 + random.nextInt(5);
                 if (dropper && random.nextInt(8) == 0) {
-                  cache.drop(n);
+                  cache.evict(n, () -> {});
                   continue;
                 }
-                TableCache.Handle h = cache.acquire(n);
+                TableHandle h = cache.acquire(n);
                 try {
                   assertArrayEquals(b("v" + n), get(h, n).value(), "seed=" + seed);
                 } finally {

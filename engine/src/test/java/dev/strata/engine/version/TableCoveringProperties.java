@@ -36,6 +36,7 @@ final class TableCoveringProperties {
   @Test
   void tableCovering_isTheTableWhoseRangeHoldsTheRow() {
     TableCache cache = new TableCache(dir, -1, new ClockBlockCache(1 << 20), new ReadCounters());
+    ObsoleteFiles obsolete = new ObsoleteFiles(dir, cache, null);
     long[] fileNumber = {1};
     qt().withExamples(500)
         .forAll(SourceDSL.lists().of(rows()).ofSizeBetween(0, 30), rows())
@@ -52,7 +53,7 @@ final class TableCoveringProperties {
             long n = fileNumber[0]++;
             FileMetadata m = new FileMetadata(n, 1, 100, 1, n, n, key(b.get(i), n), key(b.get(i + 1), n), 0);
             try {
-              level1.add(TableRef.open(dir, m, cache));
+              level1.add(TableRef.open(dir, m, cache, obsolete));
             } catch (IOException e) {
               throw new UncheckedIOException(e);
             }
@@ -69,6 +70,7 @@ final class TableCoveringProperties {
           assertSame(null, v.tableCovering(2, row), "an empty level");
           v.release();
         });
+    obsolete.close();
     cache.close();
   }
 

@@ -51,7 +51,7 @@ final class VersionSetTest {
   void start() {
     mutex.lock();
     tables = new TableCache(dir, TableCache.UNLIMITED, new ClockBlockCache(1 << 20), new ReadCounters());
-    versions = new VersionSet(dir, mutex, FileLayer.real());
+    versions = new VersionSet(dir, mutex, FileLayer.real(), tables);
     versions.start(Version.empty(), 10, Manifest.empty());
     outputs =
         new OutputTables(
@@ -61,6 +61,7 @@ final class VersionSetTest {
             Long.MAX_VALUE,
             versions::newFileNumber,
             tables,
+            versions.obsoleteFiles(),
             () -> dev.strata.engine.compaction.SnapshotStripes.NONE,
             SstableFormat.MAX_BLOCK_BYTES,
             1,
@@ -190,8 +191,8 @@ final class VersionSetTest {
     drop.delete(kept.metadata().fileNumber());
     versions.install(drop, 1, 0, true);
     assertTrue(Files.exists(keptFile), "a pinned version still reads the table");
-    pinned.release();
-    tables.awaitDeletes(); // the release hands the reclaiming to the deletes thread
+    outsideMutex(pinned::release); // a read releases its version without the database's mutex
+    versions.obsoleteFiles().awaitDeletes(); // the release hands the purge to the deletes thread
     assertFalse(Files.exists(keptFile), "obsolete and unreferenced: deleted");
 
     // A trivial move: the same file leaves level 0 and reappears at level 1; it must survive.
@@ -225,14 +226,14 @@ final class VersionSetTest {
     VersionEdit compactedAway = new VersionEdit();
     compactedAway.delete(t.metadata().fileNumber());
     versions.install(compactedAway, 1, 0, true);
-    tables.reclaimRetired();
+    outsideMutex(versions.obsoleteFiles()::purge); // as the installing job does, once it let go
     assertTrue(Files.exists(file), "the version from before the move still lists it");
     byte[] row = "a".getBytes(StandardCharsets.UTF_8);
     GetResult read = beforeMove.level(0).get(0).get(FilterProbe.of(row, new byte[0]), 1);
     assertArrayEquals(row, read.value(), "and reads it");
 
-    beforeMove.release();
-    tables.awaitDeletes();
+    outsideMutex(beforeMove::release);
+    versions.obsoleteFiles().awaitDeletes();
     assertFalse(Files.exists(file), "obsolete and unreferenced by every version: deleted");
   }
 
@@ -271,5 +272,15 @@ final class VersionSetTest {
     assertTrue(Files.exists(log), "logs are the log number's business, not this");
     assertTrue(Files.exists(FileNames.table(dir, listed.metadata().fileNumber())));
     assertTrue(Files.exists(FileNames.manifest(dir)));
+  }
+
+  /** Runs {@code r} with the database's mutex, which the tests hold, released. */
+  private void outsideMutex(Runnable r) {
+    mutex.unlock();
+    try {
+      r.run();
+    } finally {
+      mutex.lock();
+    }
   }
 }

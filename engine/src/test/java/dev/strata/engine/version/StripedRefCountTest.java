@@ -14,26 +14,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link StripedReaders} and the Gets of a {@link ReadView}: closed, no read enters; idle only once
+ * {@link StripedRefCount} and the Gets of a {@link ReadView}: closed, no read enters; idle only once
  * the last read inside has left; a view's version goes once, after its last reference and Get.
  */
-final class StripedReadersTest {
+final class StripedRefCountTest {
 
   @Test
   void close_refusesNewReads_andIsIdleOnlyWhenTheLastLeft() {
-    StripedReaders r = new StripedReaders();
-    assertTrue(r.tryEnter());
-    assertTrue(r.tryEnter());
+    StripedRefCount r = new StripedRefCount();
+    assertTrue(r.tryAcquire());
+    assertTrue(r.tryAcquire());
     r.close();
-    assertFalse(r.tryEnter(), "closed: no read enters");
+    assertFalse(r.tryAcquire(), "closed: no read enters");
     assertFalse(r.idle());
-    assertTrue(r.leave(), "leave reports the close");
+    assertTrue(r.release(), "leave reports the close");
     assertFalse(r.idle(), "one read still inside");
-    r.leave();
+    r.release();
     assertTrue(r.idle());
     r.reopen();
-    assertTrue(r.tryEnter(), "reopened");
-    assertFalse(r.leave());
+    assertTrue(r.tryAcquire(), "reopened");
+    assertFalse(r.release());
   }
 
   @Test
@@ -41,35 +41,46 @@ final class StripedReadersTest {
     // The array's element 0 shares a cache line with its header and the object allocated before it,
     // which every reader thread reads; its last element with the object after it.
     int stripes = 8;
-    int length = StripedReaders.arrayLength(stripes);
+    int length = StripedRefCount.arrayLength(stripes);
     for (int s = 0; s < stripes; s++) {
-      int i = StripedReaders.slot(s);
+      int i = StripedRefCount.slot(s);
       assertTrue(i >= 8, "stripe " + s + " at long " + i + ": within 64 bytes of the header");
       assertTrue(i + 8 < length, "stripe " + s + " at long " + i + " of " + length + ": no line after it");
-      assertTrue(s == 0 || i - StripedReaders.slot(s - 1) >= 8, "stripes share a line");
+      assertTrue(s == 0 || i - StripedRefCount.slot(s - 1) >= 8, "stripes share a line");
     }
   }
 
   @Test
   void leave_withoutEnter_isCaughtByTheScan() {
-    StripedReaders r = new StripedReaders();
-    r.leave();
+    StripedRefCount r = new StripedRefCount();
+    r.release();
     r.close();
     assertThrows(IllegalStateException.class, r::idle);
   }
 
   @Test
-  void readView_releasedWithAGetInside_keepsItsVersionUntilTheGetLeaves() {
+  void readView_closedWhileHeld_keepsItsVersionUntilTheLastHolderLetsGo() {
     Version version = Version.empty();
     ReadView view = new ReadView(new MemTable(), List.of(), version);
     version.release(); // the view's reference is the only one left
-    assertTrue(view.tryEnterGet());
-    view.release();
-    assertFalse(view.tryEnterGet(), "a released view admits no new Get");
-    assertTrue(version.tryAcquire(), "the Get inside keeps the version");
+    assertTrue(view.tryAcquire());
+    view.close();
+    assertFalse(view.tryAcquire(), "a closed view admits no new holder");
+    assertTrue(version.tryAcquire(), "the holder keeps the version");
     version.release();
-    view.exitGet();
-    assertFalse(version.tryAcquire(), "released once the Get left");
+    view.release();
+    assertFalse(version.tryAcquire(), "released once the holder let go");
+  }
+
+  @Test
+  void aHolderMayLetGoOnAnotherThread() throws Exception {
+    StripedRefCount r = new StripedRefCount();
+    assertTrue(r.tryAcquire());
+    Thread other = new Thread(r::release); // a scan closed on another thread than it opened on
+    other.start();
+    other.join();
+    r.close();
+    assertTrue(r.idle(), "the stripes' sum is zero, whatever each stripe holds");
   }
 
   /**
@@ -81,7 +92,7 @@ final class StripedReadersTest {
     for (int round = 0; round < 50; round++) {
       AtomicInteger ends = new AtomicInteger();
       AtomicBoolean ended = new AtomicBoolean();
-      StripedReaders r = new StripedReaders();
+      StripedRefCount r = new StripedRefCount();
       Runnable endIfIdle = () -> {
         if (r.idle() && ended.compareAndSet(false, true)) {
           ends.incrementAndGet();
@@ -94,11 +105,11 @@ final class StripedReadersTest {
         Thread th = new Thread(() -> {
           started.countDown();
           for (int i = 0; i < 20_000; i++) {
-            if (r.tryEnter()) {
+            if (r.tryAcquire()) {
               if (ended.get()) {
                 violation.set(true);
               }
-              if (r.leave()) {
+              if (r.release()) {
                 endIfIdle.run();
               }
             } else {
