@@ -152,7 +152,7 @@ public final class Db implements AutoCloseable {
             () -> state.closing);
     this.background = new BackgroundWork(state, options, tables, outputs, backgroundErrors);
     this.writePath = new WritePath(state, options, backgroundErrors, background);
-    this.reads = new Reads(state, gets, readers, prefixScans, snapshots, options.blockCacheBytes() > 0);
+    this.reads = new Reads(state, gets, readers, prefixScans, snapshots, options.multiGetThreads());
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */

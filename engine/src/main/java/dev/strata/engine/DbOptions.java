@@ -52,6 +52,9 @@ public final class DbOptions {
   /** Upper bound of {@link #maxSubcompactions()}. */
   public static final int MAX_SUBCOMPACTIONS = 64;
 
+  /** Upper bound of {@link #multiGetThreads()}. */
+  public static final int MAX_MULTI_GET_THREADS = 64;
+
   /** Smallest growth factor between levels: below two, leveling degenerates. */
   public static final int MIN_LEVEL_SIZE_MULTIPLIER = 2;
 
@@ -94,6 +97,7 @@ public final class DbOptions {
   private final boolean useDirectReads;
   private final int compactionReadaheadBytes;
   private final boolean warmUpOnOpen;
+  private final int multiGetThreads;
   private final FileLayer fileLayer;
   private final int maxTableBlockBytes;
 
@@ -128,6 +132,7 @@ public final class DbOptions {
     this.useDirectReads = b.useDirectReads;
     this.compactionReadaheadBytes = b.compactionReadaheadBytes;
     this.warmUpOnOpen = b.warmUpOnOpen;
+    this.multiGetThreads = b.multiGetThreads;
     this.fileLayer = b.fileLayer;
     this.maxTableBlockBytes = b.maxTableBlockBytes;
   }
@@ -372,6 +377,14 @@ public final class DbOptions {
     return warmUpOnOpen;
   }
 
+  /**
+   * Threads a batched Get may use besides its caller; default 0. See {@link
+   * Builder#multiGetThreads(int)}.
+   */
+  public int multiGetThreads() {
+    return multiGetThreads;
+  }
+
   /** How table readers read their files. */
   TableReadOptions tableReadOptions() {
     return new TableReadOptions(useDirectReads, compactionReadaheadBytes);
@@ -445,6 +458,7 @@ public final class DbOptions {
         && useDirectReads == d.useDirectReads
         && compactionReadaheadBytes == d.compactionReadaheadBytes
         && warmUpOnOpen == d.warmUpOnOpen
+        && multiGetThreads == d.multiGetThreads
         && fileLayer == d.fileLayer
         && maxTableBlockBytes == d.maxTableBlockBytes;
   }
@@ -481,6 +495,7 @@ public final class DbOptions {
         useDirectReads,
         compactionReadaheadBytes,
         warmUpOnOpen,
+        multiGetThreads,
         prefixBloomLength);
   }
 
@@ -544,6 +559,8 @@ public final class DbOptions {
         + compactionReadaheadBytes
         + ", warmUpOnOpen="
         + warmUpOnOpen
+        + ", multiGetThreads="
+        + multiGetThreads
         + ", prefixBloomLength="
         + prefixBloomLength
         + "}";
@@ -586,6 +603,7 @@ public final class DbOptions {
     private boolean useDirectReads = false;
     private int compactionReadaheadBytes = TableReadOptions.DEFAULT_COMPACTION_READAHEAD_BYTES;
     private boolean warmUpOnOpen = false;
+    private int multiGetThreads = 0;
     private FileLayer fileLayer = FileLayer.real();
     private int maxTableBlockBytes = SstableFormat.MAX_BLOCK_BYTES;
 
@@ -622,6 +640,7 @@ public final class DbOptions {
       useDirectReads = o.useDirectReads;
       compactionReadaheadBytes = o.compactionReadaheadBytes;
       warmUpOnOpen = o.warmUpOnOpen;
+      multiGetThreads = o.multiGetThreads;
       fileLayer = o.fileLayer;
       maxTableBlockBytes = o.maxTableBlockBytes;
     }
@@ -907,6 +926,23 @@ public final class DbOptions {
     }
 
     /**
+     * Threads a batched Get ({@code multiGet}) may use besides its caller, 0 to {@value
+     * #MAX_MULTI_GET_THREADS}; default 0, every batch on its caller's thread. Java cannot overlap
+     * the reads of one thread (it has no asynchronous positional read of a buffered file), so a
+     * batch whose blocks come from files rather than the block cache overlaps them by running parts
+     * of itself (8 keys each, by key range) on this many pool threads as well, when it has 16
+     * undecided keys or more after the memtables. The choice is this option's alone, never a
+     * clock's: the same batch always takes the same path. The threads start with the first batch
+     * that uses them, park when idle and end after 30 seconds without work. RocksDB's {@code
+     * ReadOptions::async_io} is the nearest equivalent. docs/PERFORMANCE.md ("Batched Gets") gives
+     * what it saves, and costs, with a caller per core and with fewer callers than cores.
+     */
+    public Builder multiGetThreads(int threads) {
+      this.multiGetThreads = threads;
+      return this;
+    }
+
+    /**
      * Keeps every table's index under {@code bytes} instead of what a reader accepts ({@code
      * SstableFormat.MAX_BLOCK_BYTES}): tests of the limit only, to reach it with small batches.
      */
@@ -946,6 +982,7 @@ public final class DbOptions {
       checkRange(
           "level0CompactionTrigger", level0CompactionTrigger, 1, MAX_LEVEL0_COMPACTION_TRIGGER);
       checkRange("maxSubcompactions", maxSubcompactions, 1, MAX_SUBCOMPACTIONS);
+      checkRange("multiGetThreads", multiGetThreads, 0, MAX_MULTI_GET_THREADS);
       checkRange(
           "readTriggeredCompactionBytesPerRead",
           readTriggeredCompactionBytesPerRead,

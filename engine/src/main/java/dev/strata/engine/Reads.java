@@ -8,7 +8,7 @@ import dev.strata.engine.read.DbScanner;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.engine.read.MergingIterator;
 import dev.strata.engine.read.OpenReaders;
-import dev.strata.engine.read.OverlappedReads;
+import dev.strata.engine.read.ReadThreads;
 import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
@@ -39,8 +39,11 @@ final class Reads {
   private final PrefixScans prefixScans;
   /** Live snapshots; flushes and compactions keep what they see. */
   private final Snapshots snapshots;
-  /** Where a batched Get overlaps its table reads (cold, or shared); closed by Db.close(). */
-  private final OverlappedReads overlapped;
+  /**
+   * Where a batched Get runs parts of itself, when the options ask for it ({@code
+   * multiGetThreads}); null: on the caller's thread alone. Closed by Db.close().
+   */
+  private final ReadThreads multiGetThreads;
 
   Reads(
       EngineState state,
@@ -48,19 +51,22 @@ final class Reads {
       OpenReaders readers,
       PrefixScans prefixScans,
       Snapshots snapshots,
-      boolean blockCache) {
+      int multiGetThreads) {
     this.state = state;
     this.dirName = state.dir.toString();
     this.gets = gets;
     this.readers = readers;
     this.prefixScans = prefixScans;
     this.snapshots = snapshots;
-    this.overlapped = OverlappedReads.forDatabase(dirName, blockCache);
+    this.multiGetThreads =
+        multiGetThreads > 0 ? new ReadThreads(dirName, multiGetThreads) : null;
   }
 
-  /** Ends the threads of overlapped reads, once the batches running are done with them. */
+  /** Ends the threads of batched Gets, once the batches running are done with them. */
   void close() {
-    overlapped.close();
+    if (multiGetThreads != null) {
+      multiGetThreads.close();
+    }
   }
 
   /** Db.get: the value of cell (row, column), as of {@code s} (null: now). */
@@ -134,7 +140,7 @@ final class Reads {
     ReadView v = acquireView();
     long snapshot = state.lastSequence; // after the view: see acquireView
     try {
-      return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns, overlapped)));
+      return Collections.unmodifiableList(Arrays.asList(BatchedGets.get(v, snapshot, rows, columns, multiGetThreads)));
     } finally {
       v.release();
       FlightRecording.finishRead(slow, dirName, "multiGet", rows.length);

@@ -102,6 +102,7 @@ final class DbModelProperties {
         .levelSizeMultiplier(2)
         .prefixBloomLength(r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(3))
         .maxSubcompactions(1 + r.nextInt(3))
+        .multiGetThreads(r.nextInt(3)) // batches on their caller, or in parts on 1 or 2 helpers
         .useDirectReads(direct)
         .compactionReadaheadBytes(r.nextBoolean() ? 0 : 1 << (6 + r.nextInt(16)))
         .blockCacheOffHeapMinBytes(r.nextBoolean() ? 0 : Long.MAX_VALUE) // data blocks off heap or not

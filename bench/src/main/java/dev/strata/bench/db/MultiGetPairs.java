@@ -13,7 +13,7 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <ul>
  *   <li><b>wall</b> (elapsed time): the throughput the calling thread sees, including what a batch
- *       hands to other threads ({@code OverlappedReads}, when its blocks come from files); firm
+ *       hands to other threads ({@code DbOptions.multiGetThreads}, when it gives it some); firm
  *       only on an idle machine;
  *   <li><b>thread CPU</b>: the calling thread's processor time, which leaves out the time other
  *       processes held the core (the figure for a loaded machine), but also the work a batch

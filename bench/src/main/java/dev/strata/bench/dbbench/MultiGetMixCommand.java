@@ -23,13 +23,11 @@ import picocli.CommandLine.Spec;
  * Gets, timed apart; the warm-up's rounds are not counted. Prints each side's time per key, summed
  * over the callers, and their ratio (above 1: a batch is faster).
  *
- * <p>Run it with {@code -XX:ActiveProcessorCount=1} for Strata: a batch shares its keys with pool
- * threads when it finds a core no other batch uses ({@code OverlappedReads}), and while one caller
- * runs its Gets the other's batches would find one, taking time from the Gets; with one processor
- * counted no batch takes a helper, as in {@code dbbench} with a caller per core.
+ * <p>Strata's batches run on their callers' threads here ({@code multiGetThreads} at its default,
+ * 0), as in {@code dbbench} with a caller per core.
  *
  * <pre>
- * java -XX:ActiveProcessorCount=1 -Xmx8g -jar bench/target/strata-bench.jar multigetmix \
+ * java -Xmx8g -jar bench/target/strata-bench.jar multigetmix \
  *   --out dbbench-large --engine strata --cache-mb 4096 --threads 2 --warmup 25 --duration 20
  * </pre>
  *

@@ -23,8 +23,8 @@ import java.util.TreeMap;
  * in which order, and when it stops.
  *
  * <ul>
- *   <li>A point read asks the memtables newest first, then the tables that may hold the row newest
- *       first ({@link dev.strata.engine.version.Version#tablesForRow}); each table checks its row
+ *   <li>A point read asks the memtables newest first, then the tables that may hold the row, in
+ *       the order of {@link dev.strata.engine.version.Version#runCount}; each table checks its row
  *       range and its filter chunk before it touches an index or data block. The first source whose
  *       {@link Verdict} is not UNKNOWN decides.
  *   <li>A row read merges the memtables with those tables whose row filter admits the row.
@@ -57,41 +57,56 @@ public final class ReadPath {
     GetScratch scratch = SCRATCH.get();
     // Hashed once, for the memtables' row filters and every table's filter.
     FilterProbe probe = scratch.probe.aim(row, column);
-    GetResult r = view.mutable().get(probe, snapshot);
-    Verdict verdict = Verdict.of(r);
-    for (int i = 0; verdict == Verdict.UNKNOWN && i < view.frozen().size(); i++) {
-      r = view.frozen().get(i).get(probe, snapshot);
-      verdict = Verdict.of(r);
-    }
-    if (verdict != Verdict.UNKNOWN) {
-      return verdict == Verdict.FOUND ? r.value() : null; // the memtable's copy, ours to hand out
+    GetResult r = askMemTables(view, probe, snapshot, null);
+    if (r != null) {
+      return Verdict.of(r) == Verdict.FOUND ? r.value() : null; // the memtable's copy, ours to hand out
     }
     CellLookup found = scratch.found;
-    // Version.tablesForRow's order, walked in place: a Get makes no list.
+    // Version.runCount's order, walked in place: a Get makes no list.
     Version version = view.version();
-    List<TableRef> level0 = version.level(0);
     int wasted = 0; // level-0 tables consulted that did not decide: see WastedReads
-    for (int i = 0; i < level0.size(); i++) {
-      TableRef t = level0.get(i);
-      if (t.metadata().coversRow(row)) {
-        t.get(probe, snapshot, found);
-        verdict = Verdict.of(found);
-        if (verdict != Verdict.UNKNOWN) {
-          view.levelZeroReads().charge(wasted);
-          return verdict == Verdict.FOUND ? found.takeValue() : null; // a fresh copy from the block
-        }
+    for (int run = 0; run < version.runCount(); run++) {
+      TableRef t = version.tableInRun(run, row);
+      if (t == null) {
+        continue;
+      }
+      t.get(probe, snapshot, found);
+      Verdict verdict = Verdict.of(found);
+      if (verdict != Verdict.UNKNOWN) {
+        view.levelZeroReads().charge(wasted);
+        return verdict == Verdict.FOUND ? found.takeValue() : null; // a fresh copy from the block
+      }
+      if (run < version.levelZeroRuns()) {
         wasted++;
       }
     }
     view.levelZeroReads().charge(wasted);
-    for (int level = 1; level < Version.NUM_LEVELS; level++) {
-      TableRef t = version.tableCovering(level, row);
-      if (t != null) {
-        t.get(probe, snapshot, found);
-        verdict = Verdict.of(found);
-        if (verdict != Verdict.UNKNOWN) {
-          return verdict == Verdict.FOUND ? found.takeValue() : null;
-        }
+    return null;
+  }
+
+  /**
+   * The memtables' word on {@code probe}'s cell as of {@code snapshot}, asked newest first (the
+   * mutable one, then the frozen ones): the first result that decides, or null when none does. With
+   * {@code fingers} (the mutable memtable's first, then the frozen ones'), each search starts where
+   * the finger's last ended: a batch asks its keys in order.
+   */
+  static GetResult askMemTables(
+      ReadView view, FilterProbe probe, long snapshot, MemTable.Finger[] fingers) {
+    GetResult r =
+        fingers == null
+            ? view.mutable().get(probe, snapshot)
+            : view.mutable().get(probe, snapshot, fingers[0]);
+    if (Verdict.of(r) != Verdict.UNKNOWN) {
+      return r;
+    }
+    List<MemTable> frozen = view.frozen();
+    for (int m = 0; m < frozen.size(); m++) {
+      r =
+          fingers == null
+              ? frozen.get(m).get(probe, snapshot)
+              : frozen.get(m).get(probe, snapshot, fingers[1 + m]);
+      if (Verdict.of(r) != Verdict.UNKNOWN) {
+        return r;
       }
     }
     return null;
@@ -106,12 +121,9 @@ public final class ReadPath {
   public static boolean mayContain(ReadView view, long snapshot, byte[] row, byte[] column)
       throws IOException {
     FilterProbe probe = FilterProbe.of(row, column);
-    Verdict verdict = Verdict.of(view.mutable().get(probe, snapshot));
-    for (int i = 0; verdict == Verdict.UNKNOWN && i < view.frozen().size(); i++) {
-      verdict = Verdict.of(view.frozen().get(i).get(probe, snapshot));
-    }
-    if (verdict != Verdict.UNKNOWN) {
-      return verdict == Verdict.FOUND;
+    GetResult r = askMemTables(view, probe, snapshot, null);
+    if (r != null) {
+      return Verdict.of(r) == Verdict.FOUND;
     }
     for (TableRef t : view.version().tablesForRow(row)) {
       if (t.mayContain(probe)) {
@@ -210,12 +222,11 @@ public final class ReadPath {
   public static void tableSources(
       Version version, LevelIterator.Opener opener, List<InternalIterator> out)
       throws IOException {
-    for (TableRef t : version.level(0)) {
-      out.add(opener.open(t));
-    }
-    for (int level = 1; level < Version.NUM_LEVELS; level++) {
-      List<TableRef> tables = version.level(level);
-      if (!tables.isEmpty()) {
+    for (int run = 0; run < version.runCount(); run++) {
+      List<TableRef> tables = version.run(run);
+      if (run < version.levelZeroRuns()) {
+        out.add(opener.open(tables.get(0)));
+      } else if (!tables.isEmpty()) {
         out.add(new LevelIterator(tables, opener));
       }
     }

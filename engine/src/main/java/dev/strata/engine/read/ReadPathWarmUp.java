@@ -225,12 +225,7 @@ public final class ReadPathWarmUp {
     byte[][] batchRows = rows.toArray(new byte[0][]);
     byte[][] batchColumns = columns.toArray(new byte[0][]);
     BatchedGets.get(view, snapshot, batchRows, batchColumns);
-    // And as a cold batch does, its reads overlapped on helper threads (a threshold of 0).
-    try (OverlappedReads overlapped = new OverlappedReads("warm-up", 1, 0)) {
-      BatchedGets.get(view, snapshot, batchRows, batchColumns, overlapped);
-    }
-    // And as a batch with a core to spare whose keys are worth sharing (a threshold of 0) does,
-    // in parts, twice (the first records the pace, then shares): the rows repeated to enough keys
+    // And as a batch split into parts does, on a helper thread: the rows repeated to enough keys
     // for two parts or more after the memtable's (every fifth or so is its row).
     int shared = 4 * BatchedGets.PART_KEYS;
     byte[][] sharedRows = new byte[shared][];
@@ -239,9 +234,8 @@ public final class ReadPathWarmUp {
       sharedRows[i] = batchRows[i % batchRows.length];
       sharedColumns[i] = batchColumns[i % batchColumns.length];
     }
-    try (OverlappedReads sharing = new OverlappedReads("warm-up", 1, Long.MAX_VALUE, 0, 2)) {
-      BatchedGets.get(view, snapshot, sharedRows, sharedColumns, sharing);
-      BatchedGets.get(view, snapshot, sharedRows, sharedColumns, sharing);
+    try (ReadThreads threads = new ReadThreads("warm-up", 1)) {
+      BatchedGets.get(view, snapshot, sharedRows, sharedColumns, threads);
     }
     OpenReaders readers = new OpenReaders();
     for (byte[] row : rows) {

@@ -4,10 +4,12 @@
  * dev.strata.engine.read.NewestVersions} (tombstones applied to a merged stream, shared with
  * compaction), {@link dev.strata.engine.read.Verdict} (the point-read decision of one source),
  * {@link dev.strata.engine.read.DbScanner} and {@link dev.strata.engine.read.OpenReaders} (the
- * scanners a closing database must close), {@link dev.strata.engine.read.ReadPathWarmUp} (the Get
- * path run once per JVM at open, on the side, so that loading it is the open's cost), {@link
- * dev.strata.engine.read.OverlappedReads} and {@link dev.strata.engine.read.OverlappedLevel} (a
- * cold batched Get's table reads on several threads, so the device serves them together).
+ * scanners a closing database must close), {@link dev.strata.engine.read.ReadPath} (the order a
+ * read consults its sources in), {@link dev.strata.engine.read.BatchedGets} (many Gets as one plan
+ * and its execution) with {@link dev.strata.engine.read.ReadThreads} (the threads a batch may run
+ * parts of itself on, when the options ask for them), and {@link
+ * dev.strata.engine.read.ReadPathWarmUp} (the read paths run once per JVM at an open that asks for
+ * it, so that loading them is the open's cost).
  *
  * <pre>{@code
  * MergingIterator merged = new MergingIterator(sources);   // memtables and tables

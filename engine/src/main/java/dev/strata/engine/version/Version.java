@@ -147,18 +147,43 @@ public final class Version {
   }
 
   /**
-   * The tables that may hold {@code row}, newest first: the level-0 tables whose range covers it,
-   * then at most one table per deeper level.
+   * The read path's order, the one place it is written: the sorted runs a read of one row consults,
+   * newest first. Each level-0 table is a run of its own (they overlap; newest first), then each
+   * deeper level is one (its tables disjoint and sorted), so a row is in at most one table of a run
+   * ({@link #tableInRun}). Runs {@code [0, levelZeroRuns())} are level 0's.
    */
+  public int runCount() {
+    return levels.get(0).size() + NUM_LEVELS - 1;
+  }
+
+  /** The runs that are level-0 tables: the first ones. */
+  public int levelZeroRuns() {
+    return levels.get(0).size();
+  }
+
+  /** The tables of run {@code run} (see {@link #runCount}), sorted and disjoint. */
+  public List<TableRef> run(int run) {
+    List<TableRef> levelZero = levels.get(0);
+    return run < levelZero.size()
+        ? levelZero.subList(run, run + 1)
+        : levels.get(run - levelZero.size() + 1);
+  }
+
+  /** The table of run {@code run} whose row range covers {@code row}, or null. */
+  public TableRef tableInRun(int run, byte[] row) {
+    List<TableRef> levelZero = levels.get(0);
+    if (run < levelZero.size()) {
+      TableRef t = levelZero.get(run);
+      return t.metadata().coversRow(row) ? t : null;
+    }
+    return tableCovering(run - levelZero.size() + 1, row);
+  }
+
+  /** The tables that may hold {@code row}, in the read path's order ({@link #runCount}). */
   public List<TableRef> tablesForRow(byte[] row) {
     List<TableRef> out = new ArrayList<>();
-    for (TableRef t : levels.get(0)) {
-      if (t.metadata().coversRow(row)) {
-        out.add(t);
-      }
-    }
-    for (int level = 1; level < NUM_LEVELS; level++) {
-      TableRef t = tableCovering(level, row);
+    for (int r = 0; r < runCount(); r++) {
+      TableRef t = tableInRun(r, row);
       if (t != null) {
         out.add(t);
       }

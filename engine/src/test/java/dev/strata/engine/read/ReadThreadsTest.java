@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -45,10 +46,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Overlapped table reads: a cold batched Get answers as the sequential one does, fails as it does,
- * and leaves no task or thread behind.
+ * Batched Gets in parts on {@link ReadThreads}: a batch answers as the sequential one does, fails as
+ * it does, takes the same path every time, and leaves no task behind and no thread running.
  */
-final class OverlappedReadsTest {
+final class ReadThreadsTest {
   private static final byte[] EMPTY = new byte[0];
   private static final int ROWS = 600;
 
@@ -136,14 +137,14 @@ final class OverlappedReadsTest {
     return view;
   }
 
-  /** The answers of one batch, read sequentially or overlapped, through empty caches. */
-  private byte[][] batch(List<List<FileMetadata>> files, byte[][] rows, OverlappedReads reads)
+  /** The answers of one batch, read on its thread or in parts, through empty caches. */
+  private byte[][] batch(List<List<FileMetadata>> files, byte[][] rows, ReadThreads reads)
       throws IOException {
     return batch(files, rows, reads, new ReadCounters());
   }
 
   /** {@link #batch}, counting its table reads in {@code counters}. */
-  private byte[][] batch(List<List<FileMetadata>> files, byte[][] rows, OverlappedReads reads,
+  private byte[][] batch(List<List<FileMetadata>> files, byte[][] rows, ReadThreads reads,
       ReadCounters counters) throws IOException {
     byte[][] columns = new byte[rows.length][];
     Arrays.fill(columns, EMPTY);
@@ -153,32 +154,17 @@ final class OverlappedReadsTest {
       try {
         return BatchedGets.get(view, InternalKey.MAX_SEQUENCE, rows, columns, reads);
       } finally {
-        view.release();
+        view.close();
       }
     }
   }
 
-  /**
-   * Reads that share every warm batch of two parts or more on up to {@code cores - 1} helpers: a
-   * threshold of 0 and a pace already recorded (else the first batch runs unshared to record one).
-   */
-  private static OverlappedReads alwaysSharing(int helpers, int cores) {
-    OverlappedReads reads = new OverlappedReads("test", helpers, Long.MAX_VALUE, 0, cores);
-    reads.recordPace(0, 1);
-    return reads;
-  }
-
   @Test
-  void overlappedBatch_answersAsTheSequentialOne() {
-    Seeded.run("overlapped batch", 15, random -> {
+  void batchInParts_answersAsTheSequentialOne() {
+    Seeded.run("batch in parts", 15, random -> {
       TreeMap<Integer, byte[]> model = new TreeMap<>();
       List<List<FileMetadata>> files = writeTree(random, model);
-      int helpers = 1 + random.nextInt(6);
-      // Cold (every deeper level overlapped) or warm (the keys after the first 8 shared in parts).
-      boolean cold = random.nextBoolean();
-      try (OverlappedReads reads = cold
-          ? new OverlappedReads("test", helpers, 0)
-          : alwaysSharing(helpers, 2 + random.nextInt(4))) {
+      try (ReadThreads reads = new ReadThreads("test", 1 + random.nextInt(6))) {
         for (int b = 0; b < 5; b++) {
           int n = 2 + random.nextInt(60);
           byte[][] rows = new byte[n][];
@@ -186,11 +172,11 @@ final class OverlappedReadsTest {
             rows[i] = row(random.nextInt(ROWS + 20)); // some absent, some twice
           }
           byte[][] sequential = batch(files, rows, null);
-          byte[][] overlapped = batch(files, rows, reads);
+          byte[][] inParts = batch(files, rows, reads);
           for (int i = 0; i < n; i++) {
             int r = Integer.parseInt(new String(rows[i], UTF_8).substring(1));
             assertArrayEquals(model.get(r), sequential[i], "sequential, row " + r);
-            assertArrayEquals(sequential[i], overlapped[i], (cold ? "cold" : "warm") + ", row " + r);
+            assertArrayEquals(sequential[i], inParts[i], "in parts, row " + r);
           }
         }
       }
@@ -204,206 +190,74 @@ final class OverlappedReadsTest {
   }
 
   @Test
-  void damagedBlockDuringOverlappedBatch_failsAsTheSequentialBatchDoes() throws Exception {
+  void damagedBlockDuringABatchInParts_failsAsTheSequentialBatchDoes() throws Exception {
     List<List<FileMetadata>> files = writeTree(new Random(7), new TreeMap<>());
     // Damage the first data block of level 2's last table: rows r00400.. now read as corruption.
-    // (Not the first table: a warm batch asks a level's first keys on its own thread.)
     CorruptFiles.flipBit(FileNames.table(dir, 3), 20, 3);
     byte[][] rows = new byte[40][];
     for (int i = 0; i < rows.length; i++) {
       rows[i] = row(i * ROWS / rows.length);
     }
     IOException sequential = assertThrows(IOException.class, () -> batch(files, rows, null));
-    OverlappedReads cold = new OverlappedReads("test", 4, 0);
-    OverlappedReads warm = alwaysSharing(4, 4);
-    for (OverlappedReads reads : List.of(cold, warm)) {
-      try (reads) {
-        IOException overlapped = assertThrows(IOException.class, () -> batch(files, rows, reads));
-        assertEquals(sequential.getClass(), overlapped.getClass());
-        assertEquals(sequential.getMessage(), overlapped.getMessage());
-        assertTrue(reads.threads() >= 1, "overlapped: " + reads.threads());
-        reads.close();
-        assertTrue(reads.awaitTermination(10_000), "pool threads end after close");
-      }
+    ReadThreads reads = new ReadThreads("test", 4);
+    try (reads) {
+      IOException inParts = assertThrows(IOException.class, () -> batch(files, rows, reads));
+      assertEquals(sequential.getClass(), inParts.getClass());
+      assertEquals(sequential.getMessage(), inParts.getMessage());
+      assertTrue(reads.threads() >= 1, "parts ran on helpers: " + reads.threads());
     }
-  }
-
-  @Test
-  void warmBatch_sharesItsKeys_onlyWhenWorthSharing_andACoreIsFree()
-      throws IOException {
-    List<List<FileMetadata>> files = writeTree(new Random(11), new TreeMap<>());
-    byte[][] rows = new byte[60][];
-    for (int i = 0; i < rows.length; i++) {
-      rows[i] = row(i * ROWS / rows.length);
-    }
-    // Never worth sharing: the batch stays on its thread.
-    try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, Long.MAX_VALUE, 4)) {
-      batch(files, rows, reads);
-      assertEquals(0, reads.threads());
-    }
-    // Always worth sharing, but the batch itself takes the only core.
-    try (OverlappedReads reads = alwaysSharing(4, 1)) {
-      batch(files, rows, reads);
-      assertEquals(0, reads.threads());
-    }
-    // Always worth sharing, cores to spare: parts of the keys go to a helper.
-    try (OverlappedReads reads = alwaysSharing(4, 4)) {
-      batch(files, rows, reads);
-      assertTrue(reads.threads() >= 1, "threads: " + reads.threads());
-    }
-    // No pace recorded yet: the first batch runs on its thread, timed; the second shares.
-    try (OverlappedReads reads = new OverlappedReads("test", 4, Long.MAX_VALUE, 0, 4)) {
-      batch(files, rows, reads);
-      assertEquals(0, reads.threads());
-      batch(files, rows, reads);
-      assertTrue(reads.threads() >= 1, "threads: " + reads.threads());
-    }
-  }
-
-  @Test
-  void worthSharing_followsTheLastPaceRecorded() {
-    try (OverlappedReads reads = new OverlappedReads("test", 1, 0, 100, 2)) {
-      assertFalse(reads.worthSharing(1_000), "no pace yet");
-      reads.recordPace(500, 10); // 50 ns a key
-      assertTrue(reads.worthSharing(2));
-      assertFalse(reads.worthSharing(1));
-      reads.recordPace(10, 10); // 1 ns a key: cached
-      assertFalse(reads.worthSharing(64));
-    }
-    try (OverlappedReads never = new OverlappedReads("test", 1, 0, Long.MAX_VALUE, 2)) {
-      never.recordPace(Long.MAX_VALUE, 1);
-      assertFalse(never.worthSharing(64), "a database that never shares");
-    }
-  }
-
-  @Test
-  void sharedBatch_readsEachNeededBlockOnce_asTheSequentialOneDoes() throws IOException {
-    List<List<FileMetadata>> files = writeTree(new Random(13), new TreeMap<>());
-    byte[][] rows = new byte[64][];
-    for (int i = 0; i < rows.length; i++) {
-      rows[i] = row(200 + i); // neighbours: parts of 8 keys share their blocks with the next
-    }
-    ReadCounters sequential = new ReadCounters();
-    batch(files, rows, null, sequential);
-    for (int trial = 0; trial < 20; trial++) {
-      try (OverlappedReads reads = alwaysSharing(4, 4)) {
-        ReadCounters shared = new ReadCounters();
-        batch(files, rows, reads, shared);
-        assertTrue(reads.threads() >= 1, "shared: " + reads.threads());
-        assertEquals(sequential.snapshot().dataBlocksRead(), shared.snapshot().dataBlocksRead(),
-            "trial " + trial);
-      }
-    }
-  }
-
-  @Test
-  void freeHelpers_areTheCoresBeyondTheBatchesRunning_atMostMaxHelpers() {
-    try (OverlappedReads reads = new OverlappedReads("test", 2, 0, 0, 4)) {
-      assertEquals(2, reads.freeHelpers(), "capped by maxHelpers");
-      reads.enter();
-      reads.enter();
-      reads.enter();
-      assertEquals(1, reads.freeHelpers());
-      reads.enter();
-      reads.enter();
-      assertEquals(0, reads.freeHelpers(), "never negative");
-      for (int i = 0; i < 5; i++) {
-        reads.exit();
-      }
-      assertEquals(2, reads.freeHelpers());
-    }
-  }
-
-  @Test
-  void helperOutOfTasks_spinsForTheNextRun_andTakesIt() throws IOException {
-    try (OverlappedReads reads = new OverlappedReads("test", 1, 0, 0, 2)) {
-      // Runs back to back: a helper that finished one spins for the next, so some are taken
-      // that way (all of them on an idle machine; at least one however loaded it is).
-      for (int round = 0; round < 2_000 && reads.runsTakenLingering() == 0; round++) {
-        reads.runAll(2, i -> {
-          long end = System.nanoTime() + 50_000;
-          while (System.nanoTime() < end) {
-            Thread.onSpinWait();
-          }
-        });
-      }
-      assertTrue(reads.runsTakenLingering() > 0, "no run taken by a lingering helper");
-    }
+    assertTrue(reads.awaitTermination(10_000), "pool threads end after close");
   }
 
   /**
-   * A process at its thread limit: starting a pool thread throws the JVM's "unable to create native
-   * thread". Whether the caller's first helper fails to start or a helper's next one does, every
-   * task runs once, the batch returns normally, and no helper dies of an uncaught error. The first
-   * round's tasks wait until a thread has failed to start: a helper starts the next only while
-   * tasks are left, and quick tasks could all be taken before the last startable helper asks
-   * (the test then failed on a loaded machine, having tested nothing).
+   * Whether a batch runs in parts depends on its keys alone, never on a clock: below {@link
+   * BatchedGets#MIN_SHARED_KEYS} undecided keys it runs on its caller, at or above it in parts,
+   * every time.
    */
   @Test
-  void threadsThatCannotStart_meanFewerHelpers_notAFailedBatch() throws Exception {
-    for (int startable : new int[] {0, 1, 2}) {
-      AtomicInteger made = new AtomicInteger();
-      AtomicReference<Throwable> uncaught = new AtomicReference<>();
-      CountDownLatch refused = new CountDownLatch(1);
-      ThreadFactory atTheLimit = r -> {
-        if (made.get() >= startable) {
-          refused.countDown(); // this thread's start throws
-        }
-        Thread t = made.incrementAndGet() <= startable
-            ? new Thread(r)
-            : new Thread(r) {
-                @Override
-                public synchronized void start() {
-                  throw new OutOfMemoryError("unable to create native thread: possibly out of "
-                      + "memory or process/resource limits reached");
-                }
-              };
-        t.setDaemon(true);
-        t.setUncaughtExceptionHandler((thread, e) -> uncaught.compareAndSet(null, e));
-        return t;
-      };
-      OverlappedReads reads = new OverlappedReads(4, 0, Long.MAX_VALUE, 4, atTheLimit);
-      try {
-        for (int round = 0; round < 20; round++) {
-          ConcurrentHashMap<Integer, Integer> runs = new ConcurrentHashMap<>();
-          reads.runAll(12, i -> {
-            runs.merge(i, 1, Integer::sum);
-            awaitUninterruptibly(refused);
-          });
-          assertEquals(12, runs.size(), startable + " threads startable");
-          runs.values().forEach(v -> assertEquals(1, v));
-        }
-        assertTrue(made.get() > startable, "no thread failed to start: " + made.get());
-      } finally {
-        reads.close();
-        assertTrue(reads.awaitTermination(10_000));
+  void theSameBatchTakesTheSamePath_everyTime() throws Exception {
+    List<List<FileMetadata>> files = writeTree(new Random(11), new TreeMap<>());
+    Set<String> smallThreads = ConcurrentHashMap.newKeySet();
+    try (ReadThreads reads = new ReadThreads("test", 2)) {
+      byte[][] small = new byte[BatchedGets.MIN_SHARED_KEYS - 1][];
+      for (int i = 0; i < small.length; i++) {
+        small[i] = row(i * 7);
       }
-      assertNull(uncaught.get(), "a helper died of " + uncaught.get());
+      for (int round = 0; round < 20; round++) {
+        batch(files, small, reads);
+      }
+      assertEquals(0, reads.threads(), "a batch below the threshold never used a helper");
+      byte[][] large = new byte[4 * BatchedGets.PART_KEYS][];
+      for (int i = 0; i < large.length; i++) {
+        large[i] = row(i * 13);
+      }
+      batch(files, large, reads);
+      assertTrue(reads.threads() >= 1, "a batch at the threshold runs in parts");
     }
   }
 
-  /** Waits for {@code latch}, ten seconds at most (a caller's assertion then fails), however interrupted. */
-  private static void awaitUninterruptibly(CountDownLatch latch) {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    boolean interrupted = false;
-    try {
-      while (latch.getCount() > 0 && System.nanoTime() < until) {
-        try {
-          latch.await(until - System.nanoTime(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+  /** A pool thread out of work parks, it does not spin: a quiet database uses no CPU. */
+  @Test
+  void idleHelpers_park() throws Exception {
+    try (ReadThreads reads = new ReadThreads("test", 3)) {
+      reads.runAll(12, i -> Thread.yield());
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      boolean allParked;
+      do {
+        Thread.sleep(10);
+        allParked = Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith("strata-multiget-"))
+            .allMatch(t -> t.getState() == Thread.State.WAITING
+                || t.getState() == Thread.State.TIMED_WAITING
+                || t.getState() == Thread.State.TERMINATED);
+      } while (!allParked && System.nanoTime() < deadline);
+      assertTrue(allParked, "a helper kept running with no task");
     }
   }
 
   @Test
   void runAll_runsEachTaskOnce_andReturnsAfterAllEnded() throws IOException {
-    try (OverlappedReads reads = new OverlappedReads("test", 3, 0)) {
+    try (ReadThreads reads = new ReadThreads("test", 3)) {
       for (int round = 0; round < 50; round++) {
         int count = 1 + round % 17;
         AtomicInteger running = new AtomicInteger();
@@ -424,7 +278,7 @@ final class OverlappedReadsTest {
 
   @Test
   void failedTask_isThrownAsThrown_afterTheRunningTasksEnded() throws InterruptedException {
-    try (OverlappedReads reads = new OverlappedReads("test", 2, 0)) {
+    try (ReadThreads reads = new ReadThreads("test", 2)) {
       IOException boom = new IOException("boom");
       AtomicInteger running = new AtomicInteger();
       CountDownLatch failed = new CountDownLatch(1);
@@ -456,7 +310,7 @@ final class OverlappedReadsTest {
   @Test
   void closeDuringABatch_letsItFinish_thenEndsThePool_andLaterBatchesRunOnTheCaller()
       throws Exception {
-    OverlappedReads reads = new OverlappedReads("test", 3, 0);
+    ReadThreads reads = new ReadThreads("test", 3);
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch go = new CountDownLatch(1);
     AtomicInteger done = new AtomicInteger();
@@ -492,7 +346,7 @@ final class OverlappedReadsTest {
 
   @Test
   void interruptedCaller_stillWaitsForItsTasks_andKeepsTheInterrupt() throws Exception {
-    try (OverlappedReads reads = new OverlappedReads("test", 2, 0)) {
+    try (ReadThreads reads = new ReadThreads("test", 2)) {
       AtomicInteger running = new AtomicInteger();
       AtomicInteger runningAtReturn = new AtomicInteger(-1);
       AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
