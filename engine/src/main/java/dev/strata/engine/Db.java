@@ -60,6 +60,7 @@ import javax.management.ObjectName;
  * the interrupt flag stays set.
  *
  * <p>Thread-safe: any number of threads may read and write at once.
+ */
 /*
  * Structure (RocksDB splits DBImpl the same way across db_impl_*.cc). Db is the facade: it checks
  * arguments and delegates. The state the parts share (memtables, logs, the current version, the
