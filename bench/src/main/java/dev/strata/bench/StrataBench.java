@@ -11,6 +11,7 @@ import dev.strata.bench.readamp.ReadAmpCommand;
 import dev.strata.bench.tools.InspectCommand;
 import dev.strata.bench.tools.StatsCommand;
 import dev.strata.bench.tools.VerifyCommand;
+import dev.strata.bench.ycsb.YcsbCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -52,6 +53,7 @@ import picocli.CommandLine.Spec;
       CompactionReadsCommand.class,
       ColdReadsCommand.class,
       MultiGetMixCommand.class,
+      YcsbCommand.class,
     })
 public final class StrataBench implements Runnable {
   @Spec private CommandSpec spec;

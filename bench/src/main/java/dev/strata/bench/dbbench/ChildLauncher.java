@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Immutable.
  */
-final class ChildLauncher {
+public final class ChildLauncher {
   /** Lines of a failed child's log quoted in the error. */
   private static final int TAIL_LINES = 25;
 
@@ -29,7 +29,7 @@ final class ChildLauncher {
    * A launcher of children run with {@code jvmFlags}, extracting native libraries into {@code
    * tmpDir}, each killed after {@code timeoutSeconds}.
    */
-  ChildLauncher(List<String> jvmFlags, Path tmpDir, long timeoutSeconds) {
+  public ChildLauncher(List<String> jvmFlags, Path tmpDir, long timeoutSeconds) {
     this.jvmFlags = List.copyOf(jvmFlags);
     this.tmpDir = tmpDir;
     this.timeoutSeconds = timeoutSeconds;
@@ -39,7 +39,7 @@ final class ChildLauncher {
    * The JVM flags of this process that children should share: heap sizes and {@code -XX} options;
    * {@code defaultHeap} when no {@code -Xmx} is among them. Agents and debugging flags stay out.
    */
-  static List<String> inheritedFlags(String defaultHeap) {
+  public static List<String> inheritedFlags(String defaultHeap) {
     List<String> flags = new ArrayList<>();
     boolean heap = false;
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -56,19 +56,28 @@ final class ChildLauncher {
   }
 
   /** The JVM flags children get. */
-  List<String> jvmFlags() {
+  public List<String> jvmFlags() {
     return jvmFlags;
   }
 
   /** Runs {@code phase} in a child, logging to {@code log}; IOException when it fails or hangs. */
   void run(Phase phase, List<String> args, Path log) throws IOException {
+    run(phase.toString(), PhaseMain.class.getName(), args, log);
+  }
+
+  /**
+   * Runs {@code mainClass} with {@code args} in a child named {@code phase} in errors, logging to
+   * {@code log}; IOException when it fails (a non-zero exit) or hangs.
+   */
+  public void run(String phase, String mainClass, List<String> args, Path log)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmFlags);
     command.add("-Djava.io.tmpdir=" + tmpDir.toAbsolutePath());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(PhaseMain.class.getName());
+    command.add(mainClass);
     command.addAll(args);
     Files.createDirectories(log.getParent());
     Files.createDirectories(tmpDir);

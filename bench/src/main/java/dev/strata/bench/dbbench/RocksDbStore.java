@@ -2,22 +2,17 @@ package dev.strata.bench.dbbench;
 
 import dev.strata.bench.common.RocksDbLibrary;
 import dev.strata.bench.common.RocksDbRows;
-import dev.strata.engine.DbOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
 import org.rocksdb.ColumnFamilyMetaData;
-import org.rocksdb.CompressionType;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.HyperClockCache;
-import org.rocksdb.IndexType;
-import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.LevelMetaData;
 import org.rocksdb.OptionsUtil;
@@ -62,12 +57,6 @@ import org.rocksdb.WriteOptions;
  * <p>Thread-safe, as RocksDB; the PerfContext is per thread by design.
  */
 final class RocksDbStore implements Store {
-  /** Data block target size of both engines. */
-  static final int BLOCK_SIZE_BYTES = 4096;
-
-  /** Share of the LRU cache reserved for index and filter blocks (RocksDB's default, 0.5). */
-  static final double HIGH_PRIORITY_POOL_RATIO = 0.5;
-
   /** RocksDB's default number of levels. */
   private static final int NUM_LEVELS = 7;
 
@@ -91,38 +80,13 @@ final class RocksDbStore implements Store {
     rowReadOptions = new ReadOptions().setPrefixSameAsStart(true);
     cache = engine == EngineKind.ROCKSDB_HCC
         ? new HyperClockCache(c.cacheBytes(), 0, -1, false)
-        : new LRUCache(c.cacheBytes(), -1, false, HIGH_PRIORITY_POOL_RATIO);
+        : new LRUCache(c.cacheBytes(), -1, false, Parity.HIGH_PRIORITY_POOL_RATIO);
     filter = new BloomFilter(c.bitsPerKey(), false);
-    BlockBasedTableConfig table = new BlockBasedTableConfig()
-        .setBlockSize(BLOCK_SIZE_BYTES)
-        .setBlockCache(cache)
-        .setFilterPolicy(filter)
-        .setCacheIndexAndFilterBlocks(true)
-        .setCacheIndexAndFilterBlocksWithHighPriority(true)
-        .setPinL0FilterAndIndexBlocksInCache(false)
-        .setPartitionFilters(true)
-        .setIndexType(IndexType.kTwoLevelIndexSearch)
-        .setMetadataBlockSize(DbOptions.defaults().bloomChunkBytes())
-        .setPinTopLevelIndexAndFilter(true)
-        .setOptimizeFiltersForMemory(false)
-        .setWholeKeyFiltering(true);
-    table.setFormatVersion(RocksDbLibrary.formatVersion());
-    Tree t = c.tree();
-    options = new Options()
-        .setCreateIfMissing(true)
-        .setStatistics(statistics)
-        .setCompressionType(CompressionType.LZ4_COMPRESSION)
-        .setWriteBufferSize(t.memtableBytes())
-        .setLevel0FileNumCompactionTrigger(t.level0Trigger())
-        .setTargetFileSizeBase(t.targetFileBytes())
-        .setMaxBytesForLevelBase(t.level1Bytes())
-        .setMaxBytesForLevelMultiplier(t.multiplier())
-        .setLevelCompactionDynamicLevelBytes(false)
-        .setInfoLogLevel(InfoLogLevel.WARN_LEVEL);
+    options = Parity.rocksDbOptions(c.tree(), Parity.rocksDbTable(cache, filter))
+        .setStatistics(statistics);
     if (layout == Benchmark.Layout.WIDE) {
       options.useFixedLengthPrefixExtractor(KeySpace.KEY_BYTES);
     }
-    options.setTableFormatConfig(table);
     try {
       db = RocksDB.open(options, dir.toString());
     } catch (RocksDBException e) {

@@ -2,7 +2,6 @@ package dev.strata.bench.dbbench;
 
 import dev.strata.engine.CellCursor;
 import dev.strata.engine.CellScanner;
-import dev.strata.engine.Compression;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.DbStats;
@@ -35,43 +34,7 @@ final class StrataStore implements Store {
 
   /** Strata's options for a run: the tree, the cache and the filter of the run, the rest default. */
   static DbOptions options(RunConfig c) {
-    return DbOptions.builder()
-        .bloomType(c.bloomType())
-        .bloomBitsPerKey(c.bitsPerKey())
-        .blockSizeBytes(RocksDbStore.BLOCK_SIZE_BYTES)
-        .compression(Compression.LZ4)
-        .blockCacheBytes(c.cacheBytes())
-        .memtableBytes(c.tree().memtableBytes())
-        .level0CompactionTrigger(c.tree().level0Trigger())
-        .targetFileSizeBytes(c.tree().targetFileBytes())
-        .maxBytesForLevelBase(c.tree().level1Bytes())
-        .levelSizeMultiplier(c.tree().multiplier())
-        // RocksDB runs without subcompactions (its default); this property, for measuring Strata's
-        // alone, is passed with --jvm-args "-Dstrata.maxSubcompactions=N".
-        .maxSubcompactions(Integer.getInteger("strata.maxSubcompactions", 1))
-        // Buffered reads, as RocksDB's default; --jvm-args "-Dstrata.useDirectReads=true" measures
-        // O_DIRECT table reads (see "Direct reads" in docs/OPERATING.md).
-        .useDirectReads(Boolean.getBoolean("strata.useDirectReads"))
-        // The default (off heap from a 1 GiB cache) unless --jvm-args
-        // "-Dstrata.blockCacheOffHeapMinBytes=N" moves the threshold (0 = always off heap,
-        // 9223372036854775807 = never), to compare the two in one run.
-        .blockCacheOffHeapMinBytes(Long.getLong("strata.blockCacheOffHeapMinBytes",
-            DbOptions.defaults().blockCacheOffHeapMinBytes()))
-        .compactionReadaheadBytes(Integer.getInteger("strata.compactionReadaheadBytes", 2 << 20))
-        // Read-triggered compaction of level 0 at the engine's default; --jvm-args
-        // "-Dstrata.readTriggeredCompactionBytesPerRead=0" measures the tree without it.
-        .readTriggeredCompactionBytesPerRead(
-            Long.getLong(
-                "strata.readTriggeredCompactionBytesPerRead",
-                DbOptions.defaults().readTriggeredCompactionBytesPerRead()))
-        // The engine's filter chunk size unless --jvm-args "-Dstrata.bloomChunkBytes=N" sweeps it
-        // (the chunk-size sweep at 20M keys under "The block cache" in docs/PERFORMANCE.md); a table
-        // records its own, so reads of an existing database take the size it was written with.
-        .bloomChunkBytes(Integer.getInteger("strata.bloomChunkBytes",
-            DbOptions.defaults().bloomChunkBytes()))
-        .syncWrites(false)
-        .autoCompaction(true)
-        .build();
+    return Parity.strataOptions(c.tree(), c.cacheBytes(), c.bitsPerKey(), c.bloomType());
   }
 
   @Override

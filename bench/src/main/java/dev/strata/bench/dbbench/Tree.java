@@ -12,13 +12,13 @@ package dev.strata.bench.dbbench;
  *
  * <p>Immutable.
  */
-record Tree(long memtableBytes, int level0Trigger, long targetFileBytes, long level1Bytes,
+public record Tree(long memtableBytes, int level0Trigger, long targetFileBytes, long level1Bytes,
     int multiplier) {
   private static final long MIB = 1L << 20;
 
   /** The tree of the issue and of RocksDB's defaults: 64 MiB memtables and files, 256 MiB L1. */
-  static final Tree STANDARD = new Tree(64 * MIB, 4, 64 * MIB, 256 * MIB, 10);
+  public static final Tree STANDARD = new Tree(64 * MIB, 4, 64 * MIB, 256 * MIB, 10);
 
   /** The same tree scaled down 64 times, so the smoke's few megabytes still build several levels. */
-  static final Tree SMOKE = new Tree(MIB, 4, MIB, 4 * MIB, 10);
+  public static final Tree SMOKE = new Tree(MIB, 4, MIB, 4 * MIB, 10);
 }
