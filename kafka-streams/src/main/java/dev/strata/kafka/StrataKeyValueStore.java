@@ -1,0 +1,379 @@
+package dev.strata.kafka;
+
+import dev.strata.engine.Db;
+import dev.strata.engine.DbOptions;
+import dev.strata.engine.WriteBatch;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * A Kafka Streams {@code KeyValueStore<Bytes, byte[]>} in a Strata {@link Db} of its own, under
+ * {@code <task state dir>/strata/<name>}.
+ *
+ * <p>What it guarantees:
+ *
+ * <ul>
+ *   <li>Every write is in the database's log when it returns (it survives the process being
+ *       killed); {@code putAll} and each restored batch are one {@link WriteBatch}, all or nothing.
+ *   <li>Iterators see the store as of their creation (a {@code Db} snapshot and a cursor over it)
+ *       and release both on close; closing the store closes the iterators still open.
+ *   <li>Changelog offsets (Kafka Streams' {@code managesOffsets}, KIP-1035) live in the same
+ *       database ({@link ChangelogOffsets}). A restored batch and the offset of its last record are
+ *       one write batch, so a restore interrupted by a crash resumes after the last batch it
+ *       applied, never replaying one. Under at-least-once, {@code commit} writes the offsets after
+ *       the data they cover and flushes the memtable (durable across power loss, as RocksDB's store
+ *       flushes on commit); after a crash the store restores from the last committed offset, so
+ *       the writes of at most one commit interval are applied again (puts of the same values: the
+ *       result is the same). Under exactly-once the store may hold writes of a transaction that
+ *       never committed, so, like Kafka's checkpoint file, the offsets are removed from the database
+ *       when the store opens and written back only by a clean {@code close}: after a crash Kafka
+ *       Streams finds no offset and rebuilds the store from the changelog.
+ * </ul>
+ *
+ * <p>Thread-safety: one stream thread writes; interactive queries may read and iterate from other
+ * threads at the same time ({@link Db} is thread-safe).
+ */
+final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
+  private final String name;
+  private final DbOptions options;
+  private final Set<StrataIterator> iterators = ConcurrentHashMap.newKeySet();
+  private volatile Db db;
+  private StateStoreContext context;
+  private ChangelogOffsets offsets = new ChangelogOffsets();
+  private boolean exactlyOnce;
+  private boolean dirty;
+  private Position position = Position.emptyPosition();
+
+  StrataKeyValueStore(String name, DbOptions options) {
+    this.name = name;
+    this.options = options;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void init(StateStoreContext context, StateStore root) {
+    if (db != null) {
+      throw new IllegalStateException("store " + name + " is already open");
+    }
+    this.context = context;
+    Path dir = context.stateDir().toPath().resolve("strata").resolve(name);
+    try {
+      Files.createDirectories(dir);
+      Db opened = Db.open(dir, options);
+      try {
+        offsets = ChangelogOffsets.read(opened);
+        exactlyOnce = !StreamsConfig.AT_LEAST_ONCE.equals(
+            context.appConfigs().getOrDefault(StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                StreamsConfig.AT_LEAST_ONCE));
+        if (exactlyOnce && !offsets.isEmpty()) {
+          opened.write(new WriteBatch().deleteRow(StoreKeys.OFFSETS_ROW));
+        }
+      } catch (IOException | RuntimeException e) {
+        opened.close();
+        throw e;
+      }
+      db = opened;
+    } catch (IOException e) {
+      throw new ProcessorStateException("cannot open store " + name + " in " + dir, e);
+    }
+    context.register(root, new Restorer());
+  }
+
+  /** Writes each restored batch and the offset of its last record as one write batch. */
+  private final class Restorer implements RecordBatchingStateRestoreCallback {
+    @Override
+    public void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
+      WriteBatch batch = new WriteBatch();
+      Map<TopicPartition, Long> last = new HashMap<>();
+      for (ConsumerRecord<byte[], byte[]> r : records) {
+        add(batch, r.key(), r.value());
+        last.put(new TopicPartition(r.topic(), r.partition()), r.offset());
+      }
+      last.forEach((tp, offset) -> offsets.set(tp, offset, exactlyOnce ? null : batch));
+      write(batch);
+    }
+
+    @Override
+    public void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
+      WriteBatch batch = new WriteBatch();
+      records.forEach(kv -> add(batch, kv.key, kv.value));
+      write(batch);
+    }
+  }
+
+  private static void add(WriteBatch batch, byte[] key, byte[] value) {
+    byte[] row = StoreKeys.row(key);
+    if (value == null) {
+      batch.delete(row, StoreKeys.COLUMN);
+    } else {
+      batch.put(row, StoreKeys.COLUMN, value);
+    }
+  }
+
+  private Db db() {
+    Db d = db;
+    if (d == null) {
+      throw new InvalidStateStoreException("store " + name + " is not open");
+    }
+    return d;
+  }
+
+  private static byte[] keyBytes(Bytes key) {
+    return Objects.requireNonNull(key, "key").get();
+  }
+
+  private void write(WriteBatch batch) {
+    try {
+      db().write(batch);
+      dirty = true;
+    } catch (IOException e) {
+      throw new ProcessorStateException("cannot write to store " + name, e);
+    }
+  }
+
+  /** Records the input record being processed, for interactive queries' position bounds. */
+  private void track() {
+    if (context != null) {
+      context.recordMetadata().ifPresent(m ->
+          position = position.withComponent(m.topic(), m.partition(), m.offset()));
+    }
+  }
+
+  @Override
+  public void put(Bytes key, byte[] value) {
+    WriteBatch batch = new WriteBatch();
+    add(batch, keyBytes(key), value);
+    write(batch);
+    track();
+  }
+
+  @Override
+  public byte[] putIfAbsent(Bytes key, byte[] value) {
+    byte[] old = get(key);
+    if (old == null) {
+      put(key, value);
+    }
+    return old;
+  }
+
+  @Override
+  public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+    WriteBatch batch = new WriteBatch();
+    for (KeyValue<Bytes, byte[]> kv : entries) {
+      add(batch, keyBytes(kv.key), kv.value);
+    }
+    write(batch);
+    track();
+  }
+
+  @Override
+  public byte[] delete(Bytes key) {
+    byte[] old = get(key);
+    put(key, null);
+    return old;
+  }
+
+  @Override
+  public byte[] get(Bytes key) {
+    byte[] k = keyBytes(key);
+    try {
+      return db().get(StoreKeys.row(k), StoreKeys.COLUMN);
+    } catch (IOException e) {
+      throw new ProcessorStateException("cannot read store " + name, e);
+    }
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+    return range(from, to, true);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
+    return range(from, to, false);
+  }
+
+  /** Keys in [from, to] (null: unbounded); empty when from is after to, as Kafka's stores. */
+  KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean forward) {
+    byte[] lower = from == null ? StoreKeys.FIRST : StoreKeys.row(from.get());
+    if (to == null) {
+      return iterator(lower, StoreKeys.END, false, forward);
+    }
+    byte[] upper = StoreKeys.row(to.get());
+    if (from != null && from.compareTo(to) > 0) {
+      return iterator(upper, upper, false, forward);
+    }
+    return iterator(lower, upper, true, forward);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> all() {
+    return range(null, null, true);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> reverseAll() {
+    return range(null, null, false);
+  }
+
+  @Override
+  public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix,
+      PS prefixKeySerializer) {
+    Objects.requireNonNull(prefix, "prefix");
+    Objects.requireNonNull(prefixKeySerializer, "prefixKeySerializer");
+    byte[] row = StoreKeys.row(prefixKeySerializer.serialize(null, prefix));
+    return iterator(row, StoreKeys.prefixEnd(row), false, true);
+  }
+
+  private KeyValueIterator<Bytes, byte[]> iterator(byte[] lower, byte[] upper,
+      boolean upperInclusive, boolean forward) {
+    try {
+      StrataIterator it = new StrataIterator(db(), name, lower, upper, upperInclusive, forward,
+          iterators::remove);
+      iterators.add(it);
+      return it;
+    } catch (IOException e) {
+      throw new ProcessorStateException("cannot iterate store " + name, e);
+    }
+  }
+
+  /**
+   * The exact number of keys, counted through a snapshot: the engine keeps no estimate of its
+   * entries (RocksDB's {@code rocksdb.estimate-num-keys}), so this reads every key.
+   */
+  @Override
+  public long approximateNumEntries() {
+    long n = 0;
+    try (KeyValueIterator<Bytes, byte[]> it = all()) {
+      for (; it.hasNext(); it.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Makes every write durable (a memtable flush), without touching the changelog offsets. */
+  @Override
+  @SuppressWarnings("deprecation")
+  public void flush() {
+    flushData();
+  }
+
+  private void flushData() {
+    if (!dirty) {
+      return;
+    }
+    try {
+      db().flush();
+      dirty = false;
+    } catch (IOException e) {
+      throw new ProcessorStateException("cannot flush store " + name, e);
+    }
+  }
+
+  @Override
+  public void commit(Map<TopicPartition, Long> changelogOffsets) {
+    if (exactlyOnce) {
+      offsets.apply(changelogOffsets, null);
+      return;
+    }
+    WriteBatch batch = new WriteBatch();
+    offsets.apply(changelogOffsets, batch);
+    write(batch);
+    flushData();
+  }
+
+  @Override
+  public Long committedOffset(TopicPartition partition) {
+    return offsets.get(partition);
+  }
+
+  @Override
+  @SuppressWarnings("deprecation")
+  public boolean managesOffsets() {
+    return true;
+  }
+
+  @Override
+  public <R> QueryResult<R> query(Query<R> query, PositionBound bound, QueryConfig config) {
+    int partition = context == null ? -1 : context.taskId().partition();
+    return StoreQueries.run(this, query, bound, config, position, partition);
+  }
+
+  @Override
+  public Position getPosition() {
+    return position;
+  }
+
+  @Override
+  public boolean persistent() {
+    return true;
+  }
+
+  @Override
+  public boolean isOpen() {
+    return db != null;
+  }
+
+  /**
+   * Closes the iterators still open and the database. Under exactly-once the offsets held in
+   * memory are written first: a clean close is the point where the store matches them. Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    Db d = db;
+    if (d == null) {
+      return;
+    }
+    List<StrataIterator> open = new ArrayList<>(iterators);
+    open.forEach(StrataIterator::close);
+    try {
+      if (exactlyOnce && !offsets.isEmpty()) {
+        WriteBatch batch = new WriteBatch();
+        offsets.writeAll(batch);
+        d.write(batch);
+      }
+      d.flush();
+    } catch (IOException e) {
+      throw new ProcessorStateException("cannot close store " + name, e);
+    } finally {
+      db = null;
+      try {
+        d.close();
+      } catch (IOException e) {
+        throw new ProcessorStateException("cannot close store " + name, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package dev.strata.kafka;
+
+import dev.strata.engine.DbOptions;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Makes a new {@link StrataKeyValueStore} for each task that asks.
+ *
+ * <p>Immutable.
+ */
+final class StrataStoreSupplier implements KeyValueBytesStoreSupplier {
+  private final String name;
+  private final DbOptions options;
+
+  StrataStoreSupplier(String name, DbOptions options) {
+    this.name = name;
+    this.options = options;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public KeyValueStore<Bytes, byte[]> get() {
+    return new StrataKeyValueStore(name, options);
+  }
+
+  @Override
+  public String metricsScope() {
+    return "strata";
+  }
+}
