@@ -18,7 +18,15 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Not thread-safe: the stream thread that owns the store changes it.
  */
 final class ChangelogOffsets {
+  /**
+   * Records an offset may advance before a commit writes it (Kafka's own checkpoint file waits for
+   * the same): a commit per record, as the test driver makes, then costs no log write each.
+   */
+  static final long WRITE_THRESHOLD = 10_000;
+
   private final Map<TopicPartition, Long> offsets = new HashMap<>();
+  /** The offsets as last written to the database. */
+  private final Map<TopicPartition, Long> written = new HashMap<>();
 
   /** The offsets stored in {@code db}. */
   static ChangelogOffsets read(Db db) throws IOException {
@@ -29,6 +37,7 @@ final class ChangelogOffsets {
       String topic = StandardCharsets.UTF_8.decode(column).toString();
       o.offsets.put(new TopicPartition(topic, partition), ByteBuffer.wrap(e.getValue()).getLong());
     }
+    o.written.putAll(o.offsets);
     return o;
   }
 
@@ -42,27 +51,37 @@ final class ChangelogOffsets {
   }
 
   /**
-   * Applies Kafka Streams' commit semantics in memory, and to {@code batch} when it is not null:
-   * an empty map forgets every offset, a null offset forgets its partition, any other sets it.
+   * Applies Kafka Streams' commit semantics in memory (an empty map forgets every offset, a null
+   * offset forgets its partition, any other sets it) and, when {@code batch} is not null and the
+   * offsets differ from those last written in more than {@link #WRITE_THRESHOLD} records of a
+   * partition or in the partitions they name, adds them all to {@code batch}.
    */
   void apply(Map<TopicPartition, Long> changes, WriteBatch batch) {
     if (changes.isEmpty()) {
       offsets.clear();
-      if (batch != null) {
-        batch.deleteRow(StoreKeys.OFFSETS_ROW);
-      }
-      return;
     }
     for (Map.Entry<TopicPartition, Long> e : changes.entrySet()) {
       if (e.getValue() == null) {
         offsets.remove(e.getKey());
-        if (batch != null) {
-          batch.delete(StoreKeys.OFFSETS_ROW, column(e.getKey()));
-        }
       } else {
-        set(e.getKey(), e.getValue(), batch);
+        offsets.put(e.getKey(), e.getValue());
       }
     }
+    if (batch != null && writeNeeded()) {
+      writeAll(batch);
+    }
+  }
+
+  private boolean writeNeeded() {
+    if (!offsets.keySet().equals(written.keySet())) {
+      return true;
+    }
+    for (Map.Entry<TopicPartition, Long> e : offsets.entrySet()) {
+      if (Math.abs(e.getValue() - written.get(e.getKey())) >= WRITE_THRESHOLD) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Sets the offset of {@code partition} in memory and, when not null, in {@code batch}. */
@@ -71,12 +90,14 @@ final class ChangelogOffsets {
     if (batch != null) {
       batch.put(StoreKeys.OFFSETS_ROW, column(partition),
           ByteBuffer.allocate(Long.BYTES).putLong(offset).array());
+      written.put(partition, offset);
     }
   }
 
   /** Writes every offset held in memory into {@code batch}, replacing what the database has. */
   void writeAll(WriteBatch batch) {
     batch.deleteRow(StoreKeys.OFFSETS_ROW);
+    written.clear();
     Map<TopicPartition, Long> copy = Map.copyOf(offsets);
     copy.forEach((tp, offset) -> set(tp, offset, batch));
   }

@@ -47,11 +47,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *   <li>Changelog offsets (Kafka Streams' {@code managesOffsets}, KIP-1035) live in the same
  *       database ({@link ChangelogOffsets}). A restored batch and the offset of its last record are
  *       one write batch, so a restore interrupted by a crash resumes after the last batch it
- *       applied, never replaying one. Under at-least-once, {@code commit} writes the offsets after
- *       the data they cover and flushes the memtable (durable across power loss, as RocksDB's store
- *       flushes on commit); after a crash the store restores from the last committed offset, so
- *       the writes of at most one commit interval are applied again (puts of the same values: the
- *       result is the same). Under exactly-once the store may hold writes of a transaction that
+ *       applied, never replaying one. Under at-least-once, {@code commit} appends the offsets to
+ *       the log after the data they cover, once they have moved {@link
+ *       ChangelogOffsets#WRITE_THRESHOLD} records (as Kafka's checkpoint file), so the store never
+ *       holds an offset ahead of its data; after a crash it restores from the last offset written,
+ *       applying again the writes made since (puts of the same values: the result is the same).
+ *       The log is not forced at commit (the engine has no call that forces the log without
+ *       flushing the memtable); {@code flush()} flushes the memtable, durable across power loss.
+ *       Under exactly-once the store may hold writes of a transaction that
  *       never committed, so, like Kafka's checkpoint file, the offsets are removed from the database
  *       when the store opens and written back only by a clean {@code close}: after a crash Kafka
  *       Streams finds no offset and rebuilds the store from the changelog.
@@ -310,8 +313,9 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
     WriteBatch batch = new WriteBatch();
     offsets.apply(changelogOffsets, batch);
-    write(batch);
-    flushData();
+    if (!batch.isEmpty()) {
+      write(batch);
+    }
   }
 
   @Override
