@@ -4,12 +4,14 @@ import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.compaction.SnapshotStripes;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
+import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.observe.DbDescription;
 import dev.strata.engine.observe.MBeans;
 import dev.strata.engine.read.OpenReaders;
 import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
+import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
@@ -552,6 +554,29 @@ public final class Db implements AutoCloseable {
   public String describe() {
     return DbDescription.format(
         dir.toString(), stats(), writeStats(), tablesPerLevel(), bytesPerLevel());
+  }
+
+  /**
+   * An estimate of the entries the database holds now (RocksDB's {@code rocksdb.estimate-num-keys}):
+   * the entries of the memtables and of every table, tombstones and overwritten versions included,
+   * so it counts a key once per version a compaction has not yet merged. Reads nothing from disk:
+   * a count kept by the memtables and the manifest.
+   */
+  public long approximateEntries() {
+    ensureOpen();
+    ReadView v = state.acquireView();
+    try {
+      long n = v.mutable().entryCount();
+      for (MemTable m : v.frozen()) {
+        n += m.entryCount();
+      }
+      for (TableRef t : v.version().allTables()) {
+        n += t.metadata().entryCount();
+      }
+      return n;
+    } finally {
+      v.release();
+    }
   }
 
   /** The number of tables at each level now, level 0 first. */

@@ -2,6 +2,7 @@ package dev.strata.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -119,7 +120,9 @@ class StrataKeyValueStoreModelProperties {
             check(before, it, false, where + " snapshot");
           }
         } else if (op < 96) {
-          assertEquals(model.size(), store.approximateNumEntries(), where);
+          // An estimate, as RocksDB's: every live key counts at least once.
+          long estimate = store.approximateNumEntries();
+          assertTrue(estimate >= model.size(), where + ": " + estimate + " < " + model.size());
         } else if (op < 98) {
           store.flush();
         } else {

@@ -116,7 +116,8 @@ class StrataStoreTopologyTest {
       List<String> forward = new ArrayList<>(range.keySet());
       java.util.Collections.reverse(forward);
       assertEquals(forward, reversed);
-      assertEquals(expected.size(), sales.approximateNumEntries());
+      long estimate = sales.approximateNumEntries(); // an estimate: every key at least once
+      assertTrue(estimate >= expected.size(), estimate + " < " + expected.size());
     }
   }
 
