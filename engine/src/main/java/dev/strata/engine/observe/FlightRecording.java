@@ -7,7 +7,8 @@ import jdk.jfr.FlightRecorder;
  * classes only then.
  *
  * <p>Why: the first load of any {@code jdk.jfr.Event} subclass makes the JDK instrument it and load
- * JFR's own classes, about 150 ms of one thread in a fresh JVM even when no recording ever starts.
+ * JFR's own classes, a large part of a second of one thread in a fresh JVM even when no recording
+ * ever starts.
  * Created on the read path, {@link SlowReadEvent} put that on the first Get after open. Every way to
  * record (the {@code -XX:StartFlightRecording} flag, {@code jcmd JFR.start}, the JMX bean, a {@code
  * jdk.jfr.Recording} or a {@code RecordingStream}) initialises the recorder before its first

@@ -9,11 +9,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs the reclaiming of obsolete tables (closing a reader, deleting its file) on a thread of its
  * own, {@code strata-deletes-N}, for the threads that must not wait on it: a read that lets go of a
- * table's last version, or the last Get or scan to leave a dropped reader. Deleting a table file is
- * the file system freeing tens of MiB of pages and extents; measured in {@code dbbench
- * readwhilewriting} (2.5M keys, 64 MiB tables), one unlink on a reader's thread made that Get take
- * 97-131 ms. RocksDB keeps it off the foreground the same way ({@code avoid_unnecessary_blocking_io},
- * its {@code DeleteScheduler}'s thread).
+ * table's last version, or the last holder of an evicted reader. Deleting a table file is the file
+ * system freeing tens of MiB of pages and extents, long enough to show as a read's worst latency
+ * (docs/PERFORMANCE.md has the figures). RocksDB keeps it off the foreground the same way ({@code
+ * avoid_unnecessary_blocking_io}, its {@code DeleteScheduler}'s thread).
  *
  * <p>The thread starts with the first job and ends when idle for a second, so a database that
  * deletes nothing holds no thread. Jobs run in the order given. After {@link #close} a job runs on the
