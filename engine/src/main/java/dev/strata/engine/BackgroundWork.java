@@ -395,7 +395,7 @@ final class BackgroundWork {
     try {
       if (!options.syncWrites()) { // with syncWrites every append was forced, and the entry too
         old.sync();
-        options.fileLayer().syncDirectory(state.dir);
+        state.files.syncDirectory(state.dir);
       }
       return old.size();
     } catch (IOException | RuntimeException e) {

@@ -123,14 +123,14 @@ public final class Db implements AutoCloseable {
 
   private long walRecordsDroppedAtOpen;
 
-  private Db(Path dir, DbOptions options, DirectoryLock lock) {
+  private Db(Path dir, DbOptions options, EngineHooks hooks, DirectoryLock lock) {
     this.dir = dir;
     this.options = options;
     this.lock = lock;
     this.cache = new ClockBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards(),
         options.blockCacheOffHeap());
     this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters);
-    this.state = new EngineState(dir, options.fileLayer(), tables);
+    this.state = new EngineState(dir, hooks.fileLayer(), tables);
     this.mutex = state.mutex;
     if (options.readOnly()) {
       tables.servesReadOnlyOpen();
@@ -143,14 +143,14 @@ public final class Db implements AutoCloseable {
     this.outputs =
         new OutputTables(
             dir,
-            options.fileLayer(),
+            hooks.fileLayer(),
             options.tableOptions(),
             options.targetFileSizeBytes(),
             state.versions::newFileNumber,
             tables,
             state.versions.obsoleteFiles(),
             () -> SnapshotStripes.of(snapshots.sequences()),
-            options.maxTableBlockBytes(),
+            hooks.maxTableBlockBytes(),
             options.maxSubcompactions(),
             () -> state.closing);
     this.background = new BackgroundWork(state, options, tables, outputs, backgroundErrors);
@@ -173,6 +173,11 @@ public final class Db implements AutoCloseable {
    *     is damaged
    */
   public static Db open(Path dir, DbOptions options) throws IOException {
+    return open(dir, options, EngineHooks.NONE);
+  }
+
+  /** Opens as {@link #open(Path, DbOptions)} does, with what a test substitutes in the engine. */
+  static Db open(Path dir, DbOptions options, EngineHooks hooks) throws IOException {
     Objects.requireNonNull(dir, "dir");
     Objects.requireNonNull(options, "options");
     // The JDK's file channels are interruptible: with the caller's interrupt pending, the lock, the
@@ -181,7 +186,7 @@ public final class Db implements AutoCloseable {
     // fail it, with nothing lost: a failed open leaves the directory as a crash would.)
     boolean interrupted = Thread.interrupted();
     try {
-      return openSetUp(dir, options);
+      return openSetUp(dir, options, hooks);
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
@@ -189,7 +194,8 @@ public final class Db implements AutoCloseable {
     }
   }
 
-  private static Db openSetUp(Path dir, DbOptions options) throws IOException {
+  private static Db openSetUp(Path dir, DbOptions options, EngineHooks hooks)
+      throws IOException {
     if (options.warmUpOnOpen()) {
       OpenPreload.start();
     }
@@ -202,7 +208,7 @@ public final class Db implements AutoCloseable {
     // and open again in this process.
     Db db;
     try {
-      db = new Db(dir, options, lock);
+      db = new Db(dir, options, hooks, lock);
     } catch (Throwable t) {
       Closeables.closeSuppressing(t, lock);
       throw t;

@@ -1,6 +1,5 @@
 package dev.strata.engine;
 
-import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.WriteController;
 import dev.strata.sstable.TableOptions;
@@ -8,7 +7,6 @@ import dev.strata.sstable.TableReadOptions;
 import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.filter.FilterType;
-import dev.strata.sstable.format.SstableFormat;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -98,8 +96,6 @@ public final class DbOptions {
   private final int compactionReadaheadBytes;
   private final boolean warmUpOnOpen;
   private final int multiGetThreads;
-  private final FileLayer fileLayer;
-  private final int maxTableBlockBytes;
 
   private DbOptions(Builder b) {
     this.bloomType = b.bloomType;
@@ -133,8 +129,6 @@ public final class DbOptions {
     this.compactionReadaheadBytes = b.compactionReadaheadBytes;
     this.warmUpOnOpen = b.warmUpOnOpen;
     this.multiGetThreads = b.multiGetThreads;
-    this.fileLayer = b.fileLayer;
-    this.maxTableBlockBytes = b.maxTableBlockBytes;
   }
 
   /** Every option at its default. */
@@ -390,16 +384,6 @@ public final class DbOptions {
     return new TableReadOptions(useDirectReads, compactionReadaheadBytes);
   }
 
-  /** The file layer logs and tables are written through: the real one but in fault tests. */
-  FileLayer fileLayer() {
-    return fileLayer;
-  }
-
-  /** The largest index a table may get: what a reader accepts, but in tests of the limit. */
-  int maxTableBlockBytes() {
-    return maxTableBlockBytes;
-  }
-
   /**
    * Bytes of each row's prefix that new tables' filters also hold, so {@code scanPrefix} can skip
    * tables; default 0 (off). Not used under {@link BloomType#NONE}.
@@ -458,9 +442,7 @@ public final class DbOptions {
         && useDirectReads == d.useDirectReads
         && compactionReadaheadBytes == d.compactionReadaheadBytes
         && warmUpOnOpen == d.warmUpOnOpen
-        && multiGetThreads == d.multiGetThreads
-        && fileLayer == d.fileLayer
-        && maxTableBlockBytes == d.maxTableBlockBytes;
+        && multiGetThreads == d.multiGetThreads;
   }
 
   @Override
@@ -604,8 +586,6 @@ public final class DbOptions {
     private int compactionReadaheadBytes = TableReadOptions.DEFAULT_COMPACTION_READAHEAD_BYTES;
     private boolean warmUpOnOpen = false;
     private int multiGetThreads = 0;
-    private FileLayer fileLayer = FileLayer.real();
-    private int maxTableBlockBytes = SstableFormat.MAX_BLOCK_BYTES;
 
     private Builder() {}
 
@@ -641,8 +621,6 @@ public final class DbOptions {
       compactionReadaheadBytes = o.compactionReadaheadBytes;
       warmUpOnOpen = o.warmUpOnOpen;
       multiGetThreads = o.multiGetThreads;
-      fileLayer = o.fileLayer;
-      maxTableBlockBytes = o.maxTableBlockBytes;
     }
 
     /** What new tables' filters index; default {@link BloomType#ROW}. */
@@ -939,24 +917,6 @@ public final class DbOptions {
      */
     public Builder multiGetThreads(int threads) {
       this.multiGetThreads = threads;
-      return this;
-    }
-
-    /**
-     * Keeps every table's index under {@code bytes} instead of what a reader accepts ({@code
-     * SstableFormat.MAX_BLOCK_BYTES}): tests of the limit only, to reach it with small batches.
-     */
-    Builder maxTableBlockBytes(int bytes) {
-      if (bytes < 1 || bytes > SstableFormat.MAX_BLOCK_BYTES) {
-        throw new IllegalArgumentException("maxTableBlockBytes out of range: " + bytes);
-      }
-      this.maxTableBlockBytes = bytes;
-      return this;
-    }
-
-    /** Writes logs and tables through {@code files}: fault-injection tests only. */
-    Builder fileLayer(FileLayer files) {
-      this.fileLayer = Limits.requireNonNull(files, "fileLayer");
       return this;
     }
 

@@ -37,6 +37,9 @@ final class EngineState {
 
   final Path dir;
 
+  /** What logs, tables and the manifest are written through: the real file system but in tests. */
+  final FileLayer files;
+
   /** Guards every mutable field of the engine (here, in WritePath and in BackgroundWork). */
   final ReentrantLock mutex = new ReentrantLock();
 
@@ -79,6 +82,7 @@ final class EngineState {
 
   EngineState(Path dir, FileLayer files, TableCache tables) {
     this.dir = dir;
+    this.files = files;
     this.versions = new VersionSet(dir, mutex, files, tables);
   }
 

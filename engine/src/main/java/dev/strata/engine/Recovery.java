@@ -1,6 +1,7 @@
 package dev.strata.engine;
 
 import dev.strata.engine.fs.Directories;
+import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.fs.FileNames.FileType;
 import dev.strata.engine.fs.FileNames.DbFile;
@@ -75,9 +76,11 @@ final class Recovery {
 
   /**
    * Reads what is on disk. Under {@code options.readOnly()} it writes nothing: a directory without a
-   * manifest is then an error instead of a new database.
+   * manifest is then an error instead of a new database; a new database's manifest is written
+   * through {@code files}.
    */
-  static Recovery run(Path dir, TableCache tables, ObsoleteFiles obsolete, DbOptions options)
+  static Recovery run(
+      Path dir, FileLayer files, TableCache tables, ObsoleteFiles obsolete, DbOptions options)
       throws IOException {
     TreeMap<Long, Path> logs = new TreeMap<>();
     long largestNumber = 0;
@@ -103,9 +106,9 @@ final class Recovery {
       // A new database: its first durable act is the empty manifest, before any log exists, so a
       // crash at any later moment of this open leaves a directory that opens (and the check above
       // keeps its meaning: data without a manifest is damage, never a half-created database).
-      ManifestWriter.write(dir, options.fileLayer(), Manifest.empty());
+      ManifestWriter.write(dir, files, Manifest.empty());
       // The database directory's own entry.
-      options.fileLayer().syncDirectory(Directories.parentOf(dir));
+      files.syncDirectory(Directories.parentOf(dir));
     }
     Manifest manifest = found.orElse(Manifest.empty());
     checkNeededLogs(dir, manifest, logs);

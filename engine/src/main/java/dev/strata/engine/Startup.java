@@ -52,7 +52,7 @@ final class Startup {
     this.versions = state.versions;
     this.dir = state.dir;
     this.options = options;
-    this.files = options.fileLayer();
+    this.files = state.files;
     this.tables = tables;
     this.outputs = outputs;
     this.background = background;
@@ -66,7 +66,7 @@ final class Startup {
    * Returns what recovery found, for the counters of what the replay dropped.
    */
   Recovery recover() throws IOException {
-    Recovery r = Recovery.run(dir, tables, versions.obsoleteFiles(), options);
+    Recovery r = Recovery.run(dir, files, tables, versions.obsoleteFiles(), options);
     mutex.lock();
     try {
       if (options.readOnly()) {

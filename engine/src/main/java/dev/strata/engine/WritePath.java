@@ -77,7 +77,7 @@ final class WritePath {
     this.versions = state.versions;
     this.dir = state.dir;
     this.options = options;
-    this.files = options.fileLayer();
+    this.files = state.files;
     this.writeController = options.writeController();
     this.backgroundErrors = backgroundErrors;
     this.background = background;

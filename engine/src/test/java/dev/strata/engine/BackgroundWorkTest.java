@@ -329,7 +329,6 @@ final class BackgroundWorkTest {
     DbOptions options =
         DbOptions.builder()
             .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
-            .maxTableBlockBytes(96 << 10)
             .memtableBytes(128 << 10)
             .level0CompactionTrigger(2)
             .level0SlowdownTrigger(stop)
@@ -338,7 +337,7 @@ final class BackgroundWorkTest {
     int mostInLevelZero = 0;
     int rows = 1200;
     AtomicInteger puts = new AtomicInteger();
-    try (Db db = Db.open(dbDir, options)) {
+    try (Db db = Db.open(dbDir, options, EngineHooks.NONE.withMaxTableBlockBytes(96 << 10))) {
       db.beforeEachCompaction(
           () -> {
             compacting.countDown();

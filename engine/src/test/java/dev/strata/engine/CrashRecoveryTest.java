@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.LogFormat;
 import dev.strata.engine.version.ObsoleteFiles;
@@ -471,7 +472,12 @@ final class CrashRecoveryTest {
     try (TableCache tables =
         new TableCache(fresh, TableCache.UNLIMITED, new ClockBlockCache(0, 1), new ReadCounters())) {
       Recovery r =
-          Recovery.run(fresh, tables, new ObsoleteFiles(fresh, tables, null), DbOptions.defaults());
+          Recovery.run(
+              fresh,
+              FileLayer.real(),
+              tables,
+              new ObsoleteFiles(fresh, tables, null),
+              DbOptions.defaults());
       assertTrue(r.levels.stream().allMatch(List::isEmpty));
     }
     assertTrue(Files.exists(FileNames.manifest(fresh)), "a new database starts with its manifest");

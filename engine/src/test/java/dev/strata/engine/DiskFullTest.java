@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.fs.FaultyFileLayer;
-import dev.strata.engine.fs.FileLayer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +29,7 @@ final class DiskFullTest {
   void flushOnAFullDisk_failsThenResumesOnItsOwnOnceSpaceReturns() throws Exception {
     FaultyFileLayer files = new FaultyFileLayer();
     DbOptions.Builder b = DbOptions.builder().autoCompaction(false);
-    try (Db db = Db.open(dir, b.fileLayer(files).build())) {
+    try (Db db = Db.open(dir, b.build(), EngineHooks.NONE.withFileLayer(files))) {
       for (int i = 0; i < 50; i++) {
         db.put(b("k" + i), b("v" + i));
       }
@@ -62,7 +61,7 @@ final class DiskFullTest {
       db.put(b("after"), b("space returned"));
       assertTrue(db.stats().tableCount() >= 1);
     }
-    try (Db db = Db.open(dir, b.fileLayer(FileLayer.real()).build())) {
+    try (Db db = Db.open(dir, b.build())) {
       assertArrayEquals(b("v49"), db.get(b("k49")));
       assertArrayEquals(b("space returned"), db.get(b("after")));
       assertNull(db.get(b("refused")), "a write that failed on the full log is not there");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.fs.FaultyFileLayer;
-import dev.strata.engine.fs.FileLayer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
@@ -34,7 +33,7 @@ final class LogRetirementTest {
         });
     DbOptions.Builder b =
         DbOptions.builder().autoCompaction(false).memtableBytes(4096).syncWrites(false);
-    try (Db db = Db.open(dir, b.fileLayer(files).build())) {
+    try (Db db = Db.open(dir, b.build(), EngineHooks.NONE.withFileLayer(files))) {
       for (int i = 0; i < 300; i++) {
         db.put(b("k" + i), b("value-" + i + "-" + "x".repeat(40)));
       }
@@ -45,7 +44,7 @@ final class LogRetirementTest {
       assertFalse(forcingThreads.contains(writer), "logs forced by the writer: " + forcingThreads);
       assertFalse(forcingThreads.isEmpty(), "no old log was forced");
     }
-    try (Db db = Db.open(dir, b.fileLayer(FileLayer.real()).build())) {
+    try (Db db = Db.open(dir, b.build())) {
       for (int i = 0; i < 300; i++) {
         assertArrayEquals(b("value-" + i + "-" + "x".repeat(40)), db.get(b("k" + i)));
       }

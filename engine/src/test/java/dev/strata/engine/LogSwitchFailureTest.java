@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.fs.FaultyFileLayer;
-import dev.strata.engine.fs.FileLayer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -24,7 +23,7 @@ final class LogSwitchFailureTest {
   void switch_whoseOldLogFailsToForceAndClose_stillFlushesTheFrozenMemtable() throws Exception {
     FaultyFileLayer files = new FaultyFileLayer();
     DbOptions.Builder b = DbOptions.builder().autoCompaction(false).memtableBytes(4096);
-    try (Db db = Db.open(dir, b.fileLayer(files).build())) {
+    try (Db db = Db.open(dir, b.build(), EngineHooks.NONE.withFileLayer(files))) {
       files.failForces(FaultyFileLayer::isLog);
       files.failCloses(FaultyFileLayer::isLog);
       for (int i = 0; i < 300; i++) {
@@ -35,7 +34,7 @@ final class LogSwitchFailureTest {
       files.failForces(f -> false);
       files.failCloses(f -> false);
     }
-    try (Db db = Db.open(dir, b.fileLayer(FileLayer.real()).build())) {
+    try (Db db = Db.open(dir, b.build())) {
       for (int i = 0; i < 300; i++) {
         assertArrayEquals(b("value-" + i + "-" + "x".repeat(40)), db.get(b("k" + i)));
       }

@@ -32,7 +32,7 @@ final class ManifestFaultsTest {
   void manifestOnAFullDisk_failsTheFlushThenResumesOnceSpaceReturns() throws Exception {
     FaultyFileLayer files = new FaultyFileLayer();
     DbOptions.Builder b = DbOptions.builder().autoCompaction(false);
-    try (Db db = Db.open(dir, b.fileLayer(files).build())) {
+    try (Db db = Db.open(dir, b.build(), EngineHooks.NONE.withFileLayer(files))) {
       putKeys(db);
       files.diskFull(FaultyFileLayer::isManifest); // the table fits, its manifest record does not
       assertThrows(IOException.class, db::flush);
@@ -50,7 +50,7 @@ final class ManifestFaultsTest {
   void manifestFsyncFailure_failsTheFlushThenResumesOnceFsyncsPass() throws Exception {
     FaultyFileLayer files = new FaultyFileLayer();
     DbOptions.Builder b = DbOptions.builder().autoCompaction(false);
-    try (Db db = Db.open(dir, b.fileLayer(files).build())) {
+    try (Db db = Db.open(dir, b.build(), EngineHooks.NONE.withFileLayer(files))) {
       putKeys(db);
       files.failForces(FaultyFileLayer::isManifest);
       assertThrows(IOException.class, db::flush);
@@ -64,7 +64,7 @@ final class ManifestFaultsTest {
   }
 
   private void assertEverythingReopens(DbOptions.Builder b) throws IOException {
-    try (Db db = Db.open(dir, b.fileLayer(FileLayer.real()).build())) {
+    try (Db db = Db.open(dir, b.build())) {
       for (int i = 0; i < KEYS; i++) {
         assertArrayEquals(b("v" + i), db.get(b("k" + i)), "k" + i);
       }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strata.engine.fs.FaultyFileLayer;
-import dev.strata.engine.fs.FileLayer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -50,8 +49,7 @@ final class PowerLossProperties {
               .memtableBytes(512 + random.nextInt(8192))
               .autoCompaction(random.nextBoolean())
               .level0CompactionTrigger(2);
-      DbOptions faulty = b.fileLayer(files).build();
-      DbOptions real = b.fileLayer(FileLayer.real()).build();
+      DbOptions options = b.build();
       if (random.nextInt(3) == 0) {
         files.powerLossAfterWrites(random.nextInt(8), FaultyFileLayer::isManifest);
       } else {
@@ -60,10 +58,10 @@ final class PowerLossProperties {
       int attempted = 0;
       int acked = 0;
       int durable = 0;
-      String context = "seed=" + seed + " cycle=" + cycle + " options=" + real;
+      String context = "seed=" + seed + " cycle=" + cycle + " options=" + options;
       List<Integer> sizes = new ArrayList<>();
       batchSizes.add(sizes);
-      try (Db db = Db.open(dir, faulty)) {
+      try (Db db = Db.open(dir, options, EngineHooks.NONE.withFileLayer(files))) {
         while (attempted < 1000) {
           int size = 1 + random.nextInt(3);
           WriteBatch batch = new WriteBatch();
@@ -93,7 +91,7 @@ final class PowerLossProperties {
       batchesPerCycle.add(attempted);
       context += " attempted=" + attempted + " acked=" + acked + " durable=" + durable
           + " damage=" + damage;
-      try (Db db = Db.open(dir, real)) {
+      try (Db db = Db.open(dir, options)) {
         context += " dropped at open: " + db.stats().walBytesDroppedAtOpen() + " bytes, "
             + db.stats().walRecordsDroppedAtOpen() + " records";
         int kept = keptPrefix(db, cycle, attempted, batchSizes, context);

@@ -35,11 +35,9 @@ final class RealDiskFullTest {
       Path db = mount.resolve("db");
       DbOptions.Builder b =
           DbOptions.builder().memtableBytes(256 << 10).autoCompaction(false).compression(Compression.NONE);
-      if (!real) {
-        b.fileLayer(simulated);
-      }
+      EngineHooks hooks = real ? EngineHooks.NONE : EngineHooks.NONE.withFileLayer(simulated);
       List<Integer> acked = new ArrayList<>();
-      try (Db d = Db.open(db, b.build())) {
+      try (Db d = Db.open(db, b.build(), hooks)) {
         Path ballast = mount.resolve("ballast");
         if (real) {
           fill(ballast, 5 << 20);
@@ -76,7 +74,7 @@ final class RealDiskFullTest {
           }
         }
       }
-      try (Db d = Db.open(db, b.build())) {
+      try (Db d = Db.open(db, b.build(), hooks)) {
         for (int i : acked) {
           assertArrayEquals(value(i), d.get(key(i)));
         }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.strata.engine.fs.FaultyFileLayer;
-import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -41,7 +40,7 @@ final class RecoveryWithoutFlushTest {
     FileTime manifestBefore = Files.getLastModifiedTime(FileNames.manifest(dir));
     FaultyFileLayer files = new FaultyFileLayer();
     files.diskFull(true);
-    try (Db db = Db.open(dir, b.fileLayer(files).build())) {
+    try (Db db = Db.open(dir, b.build(), EngineHooks.NONE.withFileLayer(files))) {
       assertArrayEquals(b("v150"), db.get(b("k150")));
       assertEquals(0, db.stats().tableCount(), "nothing was flushed");
       assertEquals(manifestBefore, Files.getLastModifiedTime(FileNames.manifest(dir)));
@@ -49,7 +48,7 @@ final class RecoveryWithoutFlushTest {
       files.diskFull(false);
       db.put(b("after"), b("space returned")); // appended to the replayed log
     }
-    try (Db db = Db.open(dir, b.fileLayer(FileLayer.real()).build())) {
+    try (Db db = Db.open(dir, b.build())) {
       assertArrayEquals(b("v199"), db.get(b("k199")));
       assertArrayEquals(b("space returned"), db.get(b("after")));
       assertNull(db.get(b("refused")));

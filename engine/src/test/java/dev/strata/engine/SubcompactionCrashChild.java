@@ -28,9 +28,8 @@ public final class SubcompactionCrashChild {
                 Runtime.getRuntime().halt(HALTED);
               }
             });
-    DbOptions options =
-        CrashWorkload.options().toBuilder().maxSubcompactions(3).fileLayer(halting).build();
-    try (Db db = Db.open(dir, options)) {
+    DbOptions options = CrashWorkload.options().toBuilder().maxSubcompactions(3).build();
+    try (Db db = Db.open(dir, options, EngineHooks.NONE.withFileLayer(halting))) {
       for (long id = 0; id < MAX_STEPS; id++) {
         CrashWorkload.step(seed, id).applyTo(db);
         out.println(id);

@@ -36,16 +36,14 @@ final class SubcompactionTest {
 
   @TempDir Path dir;
 
-  private static DbOptions options(FileLayer files) {
-    return DbOptions.builder()
-        .memtableBytes(24 << 10)
-        .targetFileSizeBytes(4 << 10)
-        .maxBytesForLevelBase(32 << 10)
-        .blockSizeBytes(512)
-        .maxSubcompactions(4)
-        .fileLayer(files)
-        .build();
-  }
+  private static final DbOptions OPTIONS =
+      DbOptions.builder()
+          .memtableBytes(24 << 10)
+          .targetFileSizeBytes(4 << 10)
+          .maxBytesForLevelBase(32 << 10)
+          .blockSizeBytes(512)
+          .maxSubcompactions(4)
+          .build();
 
   @Test
   void subcompactionsAgreeWithAModel() throws IOException {
@@ -55,7 +53,7 @@ final class SubcompactionTest {
     Set<String> threads = ConcurrentHashMap.newKeySet();
     FileLayer files = new TableCreationHook(table -> threads.add(Thread.currentThread().getName()));
     TreeMap<String, byte[]> model = new TreeMap<>();
-    try (Db db = Db.open(dir, options(files))) {
+    try (Db db = Db.open(dir, OPTIONS, EngineHooks.NONE.withFileLayer(files))) {
       write(db, model, r, OPS);
       flush(db);
       awaitQuiet(db);
@@ -64,7 +62,7 @@ final class SubcompactionTest {
           "seed " + seed + ": no table written by a subcompaction: " + threads);
       assertAgrees(db, model, "seed " + seed);
     }
-    try (Db db = Db.open(dir, options(FileLayer.real()))) {
+    try (Db db = Db.open(dir, OPTIONS)) {
       assertAgrees(db, model, "seed " + seed + ", reopened");
     }
   }
@@ -88,14 +86,14 @@ final class SubcompactionTest {
               }
             });
     TreeMap<String, byte[]> model = new TreeMap<>();
-    try (Db db = Db.open(dir, options(files))) {
+    try (Db db = Db.open(dir, OPTIONS, EngineHooks.NONE.withFileLayer(files))) {
       write(db, model, r, OPS);
       flush(db);
       awaitQuiet(db);
       assertTrue(failed.get(), "seed " + seed + ": no subcompaction reached the fault");
       assertAgrees(db, model, "seed " + seed);
     }
-    try (Db db = Db.open(dir, options(FileLayer.real()))) {
+    try (Db db = Db.open(dir, OPTIONS)) {
       assertAgrees(db, model, "seed " + seed + ", reopened");
     }
   }

@@ -32,10 +32,10 @@ final class TableLimitFlushTest {
         DbOptions.builder()
             .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
             .autoCompaction(false)
-            .maxTableBlockBytes(LIMIT)
             .build();
+    EngineHooks hooks = EngineHooks.NONE.withMaxTableBlockBytes(LIMIT);
     int puts = 600; // rows and columns of 400 bytes: about 800 index bytes per put
-    try (Db db = Db.open(dir, options)) {
+    try (Db db = Db.open(dir, options, hooks)) {
       WriteBatch batch = new WriteBatch();
       for (int i = 0; i < puts; i++) {
         batch.put(row(i), column(i), new byte[] {(byte) i});
@@ -49,7 +49,7 @@ final class TableLimitFlushTest {
       assertAllTablesOpenWithin(LIMIT);
       assertArrayEquals(new byte[] {(byte) 321}, db.get(row(321), column(321)));
     }
-    try (Db db = Db.open(dir, options)) {
+    try (Db db = Db.open(dir, options, hooks)) {
       int n = 0;
       try (CellScanner cells = db.scan(null, null)) {
         while (cells.hasNext()) {
