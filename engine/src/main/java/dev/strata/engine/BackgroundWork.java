@@ -167,7 +167,7 @@ final class BackgroundWork {
           || !state.frozen.isEmpty()
           || manualCompactionsDone < manualCompactionsRequested
           || spentReads.get() != null
-          || (options.autoCompaction() && (compactionNeeded() || readTrigger.due()));
+          || (options.compaction().autoCompaction() && (compactionNeeded() || readTrigger.due()));
     } finally {
       mutex.unlock();
     }
@@ -195,7 +195,8 @@ final class BackgroundWork {
       background.submitFlush(this::flushStep);
     }
     boolean manual = manualCompactionsDone < manualCompactionsRequested;
-    boolean auto = options.autoCompaction() && (compactionNeeded() || readTrigger.due());
+    boolean auto =
+        options.compaction().autoCompaction() && (compactionNeeded() || readTrigger.due());
     if (!compactionScheduled && (manual || auto)) {
       compactionScheduled = true;
       background.submitCompaction(this::compactionStep);
@@ -289,11 +290,12 @@ final class BackgroundWork {
             runCompaction(all);
           }
           manualCompactionsDone = target;
-        } else if (options.autoCompaction() && picker.needsCompaction(versions.current())) {
+        } else if (options.compaction().autoCompaction()
+            && picker.needsCompaction(versions.current())) {
           runCompaction(picker.pick(versions.current()));
-        } else if (options.autoCompaction() && compactionNeeded()) {
+        } else if (options.compaction().autoCompaction() && compactionNeeded()) {
           runCompaction(picker.levelZero(versions.current()));
-        } else if (options.autoCompaction() && readTrigger.due()) {
+        } else if (options.compaction().autoCompaction() && readTrigger.due()) {
           boolean flushPending = flushScheduled || !state.frozen.isEmpty();
           Compaction c = readTrigger.take(versions.current(), flushPending);
           if (c != null) {
@@ -339,7 +341,7 @@ final class BackgroundWork {
       }
       beforeFlush.run();
       written = outputs.flush(oldest.mem);
-      if (options.pinL0FilterAndIndexBlocksInCache()) {
+      if (options.blockCache().pinL0FilterAndIndexBlocksInCache()) {
         // On the flush thread, before the tables are installed: the Get that first consults one
         // must not load all its metadata to pin it. A failed install drops the readers again.
         List<FileMetadata> levelZero = new ArrayList<>();
@@ -393,7 +395,8 @@ final class BackgroundWork {
    */
   private long retire(LogWriter old) {
     try {
-      if (!options.syncWrites()) { // with syncWrites every append was forced, and the entry too
+      // with syncWrites every append was forced, and the entry too
+      if (!options.memtable().syncWrites()) {
         old.sync();
         state.files.syncDirectory(state.dir);
       }

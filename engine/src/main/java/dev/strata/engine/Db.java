@@ -92,7 +92,7 @@ public final class Db implements AutoCloseable {
   /** The exclusive directory lock; null for a read-only open, which takes none. */
   private final DirectoryLock lock;
   private final BlockCache cache;
-  /** The open table readers, at most options.maxOpenFiles() of them. */
+  /** The open table readers, at most options.files().maxOpenFiles() of them. */
   private final TableCache tables;
   /** Read costs of Gets and scans; compaction counts into a counter of its own. */
   private final ReadCounters readCounters = new ReadCounters();
@@ -127,15 +127,18 @@ public final class Db implements AutoCloseable {
     this.dir = dir;
     this.options = options;
     this.lock = lock;
-    this.cache = new ClockBlockCache(options.blockCacheBytes(), options.effectiveBlockCacheShards(),
-        options.blockCacheOffHeap());
-    this.tables = new TableCache(dir, options.maxOpenFiles(), cache, readCounters);
+    this.cache =
+        new ClockBlockCache(
+            options.blockCache().blockCacheBytes(),
+            options.effectiveBlockCacheShards(),
+            options.blockCacheOffHeap());
+    this.tables = new TableCache(dir, options.files().maxOpenFiles(), cache, readCounters);
     this.state = new EngineState(dir, hooks.fileLayer(), tables);
     this.mutex = state.mutex;
-    if (options.readOnly()) {
+    if (options.files().readOnly()) {
       tables.servesReadOnlyOpen();
     }
-    if (options.pinL0FilterAndIndexBlocksInCache()) {
+    if (options.blockCache().pinL0FilterAndIndexBlocksInCache()) {
       tables.pinsLevelZeroMetadata();
     }
     tables.readsWith(options.tableReadOptions());
@@ -145,17 +148,19 @@ public final class Db implements AutoCloseable {
             dir,
             hooks.fileLayer(),
             options.tableOptions(),
-            options.targetFileSizeBytes(),
+            options.compaction().targetFileSizeBytes(),
             state.versions::newFileNumber,
             tables,
             state.versions.obsoleteFiles(),
             () -> SnapshotStripes.of(snapshots.sequences()),
             hooks.maxTableBlockBytes(),
-            options.maxSubcompactions(),
+            options.compaction().maxSubcompactions(),
             () -> state.closing);
     this.background = new BackgroundWork(state, options, tables, outputs, backgroundErrors);
     this.writePath = new WritePath(state, options, backgroundErrors, background);
-    this.reads = new Reads(state, gets, readers, prefixScans, snapshots, options.multiGetThreads());
+    this.reads =
+        new Reads(
+            state, gets, readers, prefixScans, snapshots, options.reads().multiGetThreads());
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */
@@ -196,14 +201,14 @@ public final class Db implements AutoCloseable {
 
   private static Db openSetUp(Path dir, DbOptions options, EngineHooks hooks)
       throws IOException {
-    if (options.warmUpOnOpen()) {
+    if (options.reads().warmUpOnOpen()) {
       OpenPreload.start();
     }
     // A read-only open writes nothing, not even the lock file: see DbOptions.Builder.readOnly.
-    if (!options.readOnly()) {
+    if (!options.files().readOnly()) {
       Files.createDirectories(dir);
     }
-    DirectoryLock lock = options.readOnly() ? null : DirectoryLock.acquire(dir);
+    DirectoryLock lock = options.files().readOnly() ? null : DirectoryLock.acquire(dir);
     // A failed open releases everything it took, the lock last, so the caller can fix the cause
     // and open again in this process.
     Db db;
@@ -220,7 +225,9 @@ public final class Db implements AutoCloseable {
       db.walRecordsDroppedAtOpen = r.replay.droppedRecords();
       startup.openTablesAhead();
       startup.startBackgroundWork();
-      db.management = MBeans.register(dir, options.readOnly(), new DbManagement(db, dir.toString()));
+      db.management =
+          MBeans.register(
+              dir, options.files().readOnly(), new DbManagement(db, dir.toString()));
       return db;
     } catch (Throwable t) {
       Closeables.closeSuppressing(t, db::abandonOpen);
@@ -270,7 +277,7 @@ public final class Db implements AutoCloseable {
     }
     mutex.lock();
     try {
-      if (!options.readOnly()) {
+      if (!options.files().readOnly()) {
         state.recordForcedLogs();
       }
       try {
@@ -673,7 +680,7 @@ public final class Db implements AutoCloseable {
     reads.close();
     mutex.lock();
     try {
-      if (!options.readOnly()) {
+      if (!options.files().readOnly()) {
         state.recordForcedLogs();
       }
       try {
@@ -716,7 +723,7 @@ public final class Db implements AutoCloseable {
   /** For every call that writes: the database is open, and not read-only. */
   private void ensureWritable() {
     ensureOpen();
-    if (options.readOnly()) {
+    if (options.files().readOnly()) {
       throw new IllegalStateException("database is open read-only: " + dir);
     }
   }

@@ -75,9 +75,9 @@ final class Recovery {
   }
 
   /**
-   * Reads what is on disk. Under {@code options.readOnly()} it writes nothing: a directory without a
-   * manifest is then an error instead of a new database; a new database's manifest is written
-   * through {@code files}.
+   * Reads what is on disk. Under {@code options.files().readOnly()} it writes nothing: a directory
+   * without a manifest is then an error instead of a new database; a new database's manifest is
+   * written through {@code files}.
    */
   static Recovery run(
       Path dir, FileLayer files, TableCache tables, ObsoleteFiles obsolete, DbOptions options)
@@ -99,7 +99,7 @@ final class Recovery {
       throw new CorruptionException(
           dir, CorruptionException.UNKNOWN_OFFSET, "no MANIFEST, but the directory holds tables or logs");
     }
-    if (found.isEmpty() && options.readOnly()) {
+    if (found.isEmpty() && options.files().readOnly()) {
       throw new IOException("no database in " + dir + " (a read-only open creates none)");
     }
     if (found.isEmpty()) {
@@ -116,7 +116,7 @@ final class Recovery {
     Recovery r;
     boolean ok = false;
     try {
-      MemTable mem = new MemTable(options.memtableBytes());
+      MemTable mem = new MemTable(options.memtable().memtableBytes());
       SortedMap<Long, Path> replayed = new TreeMap<>(logs.tailMap(manifest.logNumber(), true));
       Map<Long, Long> forced = new HashMap<>();
       manifest.syncedLogs().forEach(l -> forced.put(l.logNumber(), l.bytes()));
@@ -125,7 +125,7 @@ final class Recovery {
               replayed,
               forced,
               manifest.lastSequence(),
-              options.walRecovery(),
+              options.memtable().walRecovery(),
               record -> apply(record, mem));
       if (replay.droppedBytes() > 0) {
         LOG.log(

@@ -69,7 +69,7 @@ final class Startup {
     Recovery r = Recovery.run(dir, files, tables, versions.obsoleteFiles(), options);
     mutex.lock();
     try {
-      if (options.readOnly()) {
+      if (options.files().readOnly()) {
         // Serve what recovery found: the tables and, in memory, the replayed logs. Nothing is
         // written or deleted, no log is opened and no background work is scheduled.
         versions.start(Version.of(r.levels), r.nextFileNumber, r.manifest);
@@ -87,7 +87,8 @@ final class Startup {
         }
         long logNumber = versions.newFileNumber();
         state.log =
-            LogWriter.create(files, FileNames.log(dir, logNumber), logNumber, options.syncWrites());
+            LogWriter.create(
+                files, FileNames.log(dir, logNumber), logNumber, options.memtable().syncWrites());
         // The install below names this log as the oldest needed: its entry must be durable first,
         // or a power loss could leave a manifest needing a log that is not there (Recovery).
         files.syncDirectory(dir);
@@ -122,7 +123,9 @@ final class Startup {
       mutex.unlock();
     }
     Thread warmUp =
-        options.warmUpOnOpen() ? ReadPathWarmUp.start(dir, files, options.blockCacheOffHeap()) : null;
+        options.reads().warmUpOnOpen()
+            ? ReadPathWarmUp.start(dir, files, options.blockCacheOffHeap())
+            : null;
     tables.openAhead(files, FileDescriptors.free() / 2);
     if (warmUp != null) {
       ReadPathWarmUp.await(warmUp);
@@ -131,7 +134,7 @@ final class Startup {
 
   /** Schedules the flushes and compactions recovery left due; none for a read-only open. */
   void startBackgroundWork() {
-    if (options.readOnly()) {
+    if (options.files().readOnly()) {
       return;
     }
     mutex.lock();
@@ -153,7 +156,7 @@ final class Startup {
    */
   @GuardedBy("mutex")
   private boolean resumeLogs(Recovery r) throws IOException {
-    if (r.logs.isEmpty() || r.replayed.approximateBytes() >= options.memtableBytes()) {
+    if (r.logs.isEmpty() || r.replayed.approximateBytes() >= options.memtable().memtableBytes()) {
       return false;
     }
     if (r.replay.stop() != null && !r.replay.tornTailOnly()) {
@@ -175,7 +178,9 @@ final class Startup {
       forced.add(new SyncedLog(older.getKey(), Files.size(older.getValue())));
     }
     state.resumedLogs = List.copyOf(forced);
-    state.log = LogWriter.reopen(files, newestFile, newest, validLength, options.syncWrites());
+    state.log =
+        LogWriter.reopen(
+            files, newestFile, newest, validLength, options.memtable().syncWrites());
     state.mem = r.replayed;
     state.memLogNumber = r.logs.firstKey();
     state.publishView();

@@ -201,7 +201,7 @@ final class WritePath {
     try {
       targetLog.append(first, group, Writer::mutations); // encodes into the log's own buffer
       logWrites.increment();
-      if (options.syncWrites()) {
+      if (options.memtable().syncWrites()) {
         logSyncs.increment();
       }
     } catch (IOException e) {
@@ -248,7 +248,7 @@ final class WritePath {
           wait = !roomToFreeze(levelZero);
         } else if (writeController.mustStop(levelZero, background.pendingCompactionBytes())) {
           wait = true;
-        } else if (state.mem.approximateBytes() < options.memtableBytes()) {
+        } else if (state.mem.approximateBytes() < options.memtable().memtableBytes()) {
           return;
         } else {
           wait = !roomToFreeze(levelZero);
@@ -329,12 +329,14 @@ final class WritePath {
       return;
     }
     long number = versions.newFileNumber();
-    LogWriter next = LogWriter.create(files, FileNames.log(dir, number), number, options.syncWrites());
+    LogWriter next =
+        LogWriter.create(
+            files, FileNames.log(dir, number), number, options.memtable().syncWrites());
     LogWriter old = state.log;
     state.log = next;
     state.mem.freeze();
     state.frozen.addFirst(new Frozen(state.mem, state.memLogNumber, old));
-    state.mem = new MemTable(options.memtableBytes());
+    state.mem = new MemTable(options.memtable().memtableBytes());
     state.memLogNumber = number;
     state.publishView();
     background.schedule();

@@ -1,7 +1,8 @@
 /**
  * Strata's public API: the embedded LSM key-value store {@code Db}, its options ({@link
- * dev.strata.engine.DbOptions}, {@link dev.strata.engine.BloomType}, {@link
- * dev.strata.engine.Compression}), atomic batches ({@link dev.strata.engine.WriteBatch}), scans
+ * dev.strata.engine.DbOptions}, grouped in records such as {@link dev.strata.engine.FilterOptions}
+ * and {@link dev.strata.engine.CompactionOptions}, with {@link dev.strata.engine.BloomType} and
+ * {@link dev.strata.engine.Compression}), atomic batches ({@link dev.strata.engine.WriteBatch}), scans
  * ({@link dev.strata.engine.CellScanner} over {@link dev.strata.engine.Cell}s), read-path counters
  * ({@link dev.strata.engine.DbStats}) and the checked exceptions for damaged or unreadable files
  * ({@link dev.strata.engine.CorruptionException}, {@link

@@ -328,7 +328,7 @@ final class BackgroundWorkTest {
     int stop = 4;
     DbOptions options =
         DbOptions.builder()
-            .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
+            .blockSizeBytes(DataBlockOptions.MIN_BLOCK_SIZE_BYTES)
             .memtableBytes(128 << 10)
             .level0CompactionTrigger(2)
             .level0SlowdownTrigger(stop)

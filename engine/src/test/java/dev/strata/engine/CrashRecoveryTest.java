@@ -415,7 +415,7 @@ final class CrashRecoveryTest {
             assertThrows(
                 CorruptionException.class,
                 () -> Db.open(copy, options).close(),
-                c.getKey() + " under " + options.walRecovery());
+                c.getKey() + " under " + options.memtable().walRecovery());
         assertTrue(e.getMessage().contains("MANIFEST"), e.getMessage());
         assertArrayEquals(damaged, Files.readAllBytes(FileNames.manifest(copy)), "left as it is");
       }

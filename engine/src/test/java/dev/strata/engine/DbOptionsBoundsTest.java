@@ -13,45 +13,49 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every range the builder accepts is one the database works with: each bound of each option,
- * through a real open, writes, a flush, reads, and a reopen (issue 11, item 3: {@code
- * blockSizeBytes(1)} passed the builder and failed every open).
+ * Every range the builder accepts is one the database works with: each bound of each numeric
+ * option, through a real open, writes, a flush, reads, and a reopen. A bound the builder accepts
+ * but the table layer does not would fail every open, long after the options were built.
  */
 final class DbOptionsBoundsTest {
   @TempDir Path dir;
 
   static Stream<Arguments> bounds() {
     return Stream.of(
-        bound("bloomBitsPerKey min", b -> b.bloomBitsPerKey(DbOptions.MIN_BLOOM_BITS_PER_KEY)),
-        bound("bloomBitsPerKey max", b -> b.bloomBitsPerKey(DbOptions.MAX_BLOOM_BITS_PER_KEY)),
-        bound("bloomChunkBytes min", b -> b.bloomChunkBytes(DbOptions.MIN_BLOOM_CHUNK_BYTES)),
-        bound("bloomChunkBytes max", b -> b.bloomChunkBytes(DbOptions.MAX_BLOOM_CHUNK_BYTES)),
+        bound("bloomBitsPerKey min", b -> b.bloomBitsPerKey(FilterOptions.MIN_BLOOM_BITS_PER_KEY)),
+        bound("bloomBitsPerKey max", b -> b.bloomBitsPerKey(FilterOptions.MAX_BLOOM_BITS_PER_KEY)),
+        bound("bloomChunkBytes min", b -> b.bloomChunkBytes(FilterOptions.MIN_BLOOM_CHUNK_BYTES)),
+        bound("bloomChunkBytes max", b -> b.bloomChunkBytes(FilterOptions.MAX_BLOOM_CHUNK_BYTES)),
         bound(
             "bloomChunkBytes max, bits max",
             b ->
-                b.bloomChunkBytes(DbOptions.MAX_BLOOM_CHUNK_BYTES)
-                    .bloomBitsPerKey(DbOptions.MAX_BLOOM_BITS_PER_KEY)),
-        bound("blockSizeBytes min", b -> b.blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)),
-        bound("blockSizeBytes max", b -> b.blockSizeBytes(DbOptions.MAX_BLOCK_SIZE_BYTES)),
+                b.bloomChunkBytes(FilterOptions.MAX_BLOOM_CHUNK_BYTES)
+                    .bloomBitsPerKey(FilterOptions.MAX_BLOOM_BITS_PER_KEY)),
+        bound("blockSizeBytes min", b -> b.blockSizeBytes(DataBlockOptions.MIN_BLOCK_SIZE_BYTES)),
+        bound("blockSizeBytes max", b -> b.blockSizeBytes(DataBlockOptions.MAX_BLOCK_SIZE_BYTES)),
         bound("blockCacheBytes min", b -> b.blockCacheBytes(0)),
         bound("blockCacheBytes max", b -> b.blockCacheBytes(Long.MAX_VALUE)),
         bound("blockCacheShards min", b -> b.blockCacheShards(1)),
-        bound("blockCacheShards max", b -> b.blockCacheShards(DbOptions.MAX_BLOCK_CACHE_SHARDS)),
+        bound(
+            "blockCacheShards max",
+            b -> b.blockCacheShards(BlockCacheOptions.MAX_BLOCK_CACHE_SHARDS)),
         bound(
             "blockCacheShards max, cache max",
-            b -> b.blockCacheShards(DbOptions.MAX_BLOCK_CACHE_SHARDS).blockCacheBytes(Long.MAX_VALUE)),
+            b ->
+                b.blockCacheShards(BlockCacheOptions.MAX_BLOCK_CACHE_SHARDS)
+                    .blockCacheBytes(Long.MAX_VALUE)),
         bound("memtableBytes min", b -> b.memtableBytes(1)),
         bound("memtableBytes max", b -> b.memtableBytes(Long.MAX_VALUE)),
         bound("level0CompactionTrigger min", b -> b.level0CompactionTrigger(1)),
         bound(
             "level0CompactionTrigger max",
-            b -> b.level0CompactionTrigger(DbOptions.MAX_LEVEL0_COMPACTION_TRIGGER)),
+            b -> b.level0CompactionTrigger(CompactionOptions.MAX_LEVEL0_COMPACTION_TRIGGER)),
         bound(
             "levelSizeMultiplier min",
-            b -> b.levelSizeMultiplier(DbOptions.MIN_LEVEL_SIZE_MULTIPLIER)),
+            b -> b.levelSizeMultiplier(CompactionOptions.MIN_LEVEL_SIZE_MULTIPLIER)),
         bound(
             "levelSizeMultiplier max",
-            b -> b.levelSizeMultiplier(DbOptions.MAX_LEVEL_SIZE_MULTIPLIER)),
+            b -> b.levelSizeMultiplier(CompactionOptions.MAX_LEVEL_SIZE_MULTIPLIER)),
         bound("targetFileSizeBytes min", b -> b.targetFileSizeBytes(1)),
         bound("targetFileSizeBytes max", b -> b.targetFileSizeBytes(Long.MAX_VALUE)),
         bound("maxBytesForLevelBase min", b -> b.maxBytesForLevelBase(1)),
@@ -59,11 +63,11 @@ final class DbOptionsBoundsTest {
         bound("level0SlowdownTrigger min", b -> b.level0SlowdownTrigger(1)),
         bound(
             "level0SlowdownTrigger max",
-            b -> b.level0SlowdownTrigger(DbOptions.MAX_LEVEL0_COMPACTION_TRIGGER)),
+            b -> b.level0SlowdownTrigger(CompactionOptions.MAX_LEVEL0_COMPACTION_TRIGGER)),
         bound("level0StopTrigger min", b -> b.level0StopTrigger(1)),
         bound(
             "level0StopTrigger max",
-            b -> b.level0StopTrigger(DbOptions.MAX_LEVEL0_COMPACTION_TRIGGER)),
+            b -> b.level0StopTrigger(CompactionOptions.MAX_LEVEL0_COMPACTION_TRIGGER)),
         bound("softPendingCompactionBytesLimit min", b -> b.softPendingCompactionBytesLimit(0)),
         bound(
             "softPendingCompactionBytesLimit max",
@@ -75,10 +79,12 @@ final class DbOptionsBoundsTest {
         bound("delayedWriteRate min", b -> b.delayedWriteRate(1)),
         bound("delayedWriteRate max", b -> b.delayedWriteRate(Long.MAX_VALUE)),
         bound("maxOpenFiles unlimited", b -> b.maxOpenFiles(-1)),
-        bound("maxOpenFiles min", b -> b.maxOpenFiles(DbOptions.MIN_MAX_OPEN_FILES)),
+        bound("maxOpenFiles min", b -> b.maxOpenFiles(FileOptions.MIN_MAX_OPEN_FILES)),
         bound("maxOpenFiles max", b -> b.maxOpenFiles(Integer.MAX_VALUE)),
         bound("maxSubcompactions min", b -> b.maxSubcompactions(1)),
-        bound("maxSubcompactions max", b -> b.maxSubcompactions(DbOptions.MAX_SUBCOMPACTIONS)),
+        bound(
+            "maxSubcompactions max",
+            b -> b.maxSubcompactions(CompactionOptions.MAX_SUBCOMPACTIONS)),
         bound(
             "readTriggeredCompactionBytesPerRead off",
             b -> b.readTriggeredCompactionBytesPerRead(0)),
@@ -89,20 +95,29 @@ final class DbOptionsBoundsTest {
             "readTriggeredCompactionBytesPerRead max",
             b -> b.readTriggeredCompactionBytesPerRead(Long.MAX_VALUE)),
         bound(
+            "prefixBloomLength max",
+            b -> b.prefixBloomLength(FilterOptions.MAX_PREFIX_BLOOM_LENGTH)),
+        bound("blockCacheOffHeapMinBytes min", b -> b.blockCacheOffHeapMinBytes(0)),
+        bound("compactionReadaheadBytes min", b -> b.compactionReadaheadBytes(0)),
+        bound(
+            "compactionReadaheadBytes max",
+            b -> b.compactionReadaheadBytes(FileOptions.MAX_COMPACTION_READAHEAD_BYTES)),
+        bound("multiGetThreads max", b -> b.multiGetThreads(ReadOptions.MAX_MULTI_GET_THREADS)),
+        bound(
             "walRecovery absolute",
             b -> b.walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY)),
         bound("every minimum", DbOptionsBoundsTest::allMinimums));
   }
 
   private static DbOptions.Builder allMinimums(DbOptions.Builder b) {
-    return b.bloomBitsPerKey(DbOptions.MIN_BLOOM_BITS_PER_KEY)
-        .bloomChunkBytes(DbOptions.MIN_BLOOM_CHUNK_BYTES)
-        .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
+    return b.bloomBitsPerKey(FilterOptions.MIN_BLOOM_BITS_PER_KEY)
+        .bloomChunkBytes(FilterOptions.MIN_BLOOM_CHUNK_BYTES)
+        .blockSizeBytes(DataBlockOptions.MIN_BLOCK_SIZE_BYTES)
         .blockCacheBytes(0)
         .blockCacheShards(1)
         .memtableBytes(1)
         .level0CompactionTrigger(1)
-        .levelSizeMultiplier(DbOptions.MIN_LEVEL_SIZE_MULTIPLIER)
+        .levelSizeMultiplier(CompactionOptions.MIN_LEVEL_SIZE_MULTIPLIER)
         .targetFileSizeBytes(1)
         .maxBytesForLevelBase(1);
   }

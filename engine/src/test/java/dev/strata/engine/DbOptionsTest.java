@@ -7,38 +7,52 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 final class DbOptionsTest {
 
   @Test
   void defaults_matchTheDocumentedValues() {
     DbOptions o = DbOptions.defaults();
-    assertEquals(BloomType.ROW, o.bloomType());
-    assertEquals(10.0, o.bloomBitsPerKey());
-    assertEquals(4096, o.bloomChunkBytes());
-    assertEquals(4096, o.blockSizeBytes());
-    assertEquals(Compression.LZ4, o.compression());
-    assertEquals(64L << 20, o.blockCacheBytes());
-    assertEquals(16, o.blockCacheShards());
-    assertEquals(64L << 20, o.memtableBytes());
-    assertFalse(o.syncWrites());
-    assertTrue(o.autoCompaction());
-    assertEquals(4, o.level0CompactionTrigger());
-    assertEquals(1, o.maxSubcompactions());
-    assertEquals(16L << 10, o.readTriggeredCompactionBytesPerRead());
-    assertEquals(10, o.levelSizeMultiplier());
-    assertEquals(64L << 20, o.targetFileSizeBytes());
-    assertEquals(256L << 20, o.maxBytesForLevelBase());
-    assertEquals(20, o.level0SlowdownTrigger());
-    assertEquals(36, o.level0StopTrigger());
-    assertEquals(64L << 30, o.softPendingCompactionBytesLimit());
-    assertEquals(256L << 30, o.hardPendingCompactionBytesLimit());
-    assertEquals(16L << 20, o.delayedWriteRate());
-    assertEquals(-1, o.maxOpenFiles());
-    assertFalse(o.useDirectReads());
-    assertEquals(2 << 20, o.compactionReadaheadBytes());
+    assertEquals(BloomType.ROW, o.filters().bloomType());
+    assertEquals(10.0, o.filters().bloomBitsPerKey());
+    assertEquals(4096, o.filters().bloomChunkBytes());
+    assertEquals(0, o.filters().prefixBloomLength());
+    assertEquals(4096, o.dataBlocks().blockSizeBytes());
+    assertEquals(Compression.LZ4, o.dataBlocks().compression());
+    assertEquals(64L << 20, o.blockCache().blockCacheBytes());
+    assertEquals(16, o.blockCache().blockCacheShards());
+    assertEquals(1L << 30, o.blockCache().blockCacheOffHeapMinBytes());
+    assertFalse(o.blockCache().pinL0FilterAndIndexBlocksInCache());
+    assertEquals(64L << 20, o.memtable().memtableBytes());
+    assertFalse(o.memtable().syncWrites());
+    assertEquals(WalRecoveryMode.POINT_IN_TIME, o.memtable().walRecovery());
+    assertTrue(o.compaction().autoCompaction());
+    assertEquals(4, o.compaction().level0CompactionTrigger());
+    assertEquals(1, o.compaction().maxSubcompactions());
+    assertEquals(16L << 10, o.compaction().readTriggeredCompactionBytesPerRead());
+    assertEquals(10, o.compaction().levelSizeMultiplier());
+    assertEquals(64L << 20, o.compaction().targetFileSizeBytes());
+    assertEquals(256L << 20, o.compaction().maxBytesForLevelBase());
+    assertEquals(20, o.writeStalls().level0SlowdownTrigger());
+    assertEquals(36, o.writeStalls().level0StopTrigger());
+    assertEquals(64L << 30, o.writeStalls().softPendingCompactionBytesLimit());
+    assertEquals(256L << 30, o.writeStalls().hardPendingCompactionBytesLimit());
+    assertEquals(16L << 20, o.writeStalls().delayedWriteRate());
+    assertFalse(o.files().readOnly());
+    assertEquals(-1, o.files().maxOpenFiles());
+    assertFalse(o.files().useDirectReads());
+    assertEquals(2 << 20, o.files().compactionReadaheadBytes());
+    assertEquals(0, o.reads().multiGetThreads());
+    assertFalse(o.reads().warmUpOnOpen());
     assertEquals(DbOptions.builder().build(), o);
   }
 
@@ -49,14 +63,20 @@ final class DbOptionsTest {
             .bloomType(BloomType.ROWCOL)
             .bloomBitsPerKey(7.5)
             .bloomChunkBytes(64)
+            .prefixBloomLength(3)
             .blockSizeBytes(64)
             .compression(Compression.NONE)
             .blockCacheBytes(0)
             .blockCacheShards(1)
+            .blockCacheOffHeapMinBytes(0)
+            .pinL0FilterAndIndexBlocksInCache(true)
             .memtableBytes(1)
             .syncWrites(true)
+            .walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY)
             .autoCompaction(false)
             .level0CompactionTrigger(1)
+            .maxSubcompactions(3)
+            .readTriggeredCompactionBytesPerRead(0)
             .levelSizeMultiplier(2)
             .targetFileSizeBytes(1)
             .maxBytesForLevelBase(1)
@@ -65,34 +85,25 @@ final class DbOptionsTest {
             .softPendingCompactionBytesLimit(0)
             .hardPendingCompactionBytesLimit(7)
             .delayedWriteRate(1)
+            .readOnly(true)
             .maxOpenFiles(16)
             .useDirectReads(true)
             .compactionReadaheadBytes(0)
+            .multiGetThreads(2)
+            .warmUpOnOpen(true)
             .build();
-    assertEquals(BloomType.ROWCOL, o.bloomType());
-    assertEquals(7.5, o.bloomBitsPerKey());
-    assertEquals(64, o.bloomChunkBytes());
-    assertEquals(64, o.blockSizeBytes());
-    assertEquals(Compression.NONE, o.compression());
-    assertEquals(0, o.blockCacheBytes());
-    assertEquals(1, o.blockCacheShards());
-    assertEquals(1, o.memtableBytes());
-    assertTrue(o.syncWrites());
-    assertFalse(o.autoCompaction());
-    assertEquals(1, o.level0CompactionTrigger());
-    assertEquals(2, o.levelSizeMultiplier());
-    assertEquals(1, o.targetFileSizeBytes());
-    assertEquals(1, o.maxBytesForLevelBase());
-    assertEquals(3, o.level0SlowdownTrigger());
-    assertEquals(2, o.level0StopTrigger());
-    assertEquals(0, o.softPendingCompactionBytesLimit());
-    assertEquals(7, o.hardPendingCompactionBytesLimit());
-    assertEquals(1, o.delayedWriteRate());
-    assertEquals(16, o.maxOpenFiles());
-    assertTrue(o.useDirectReads());
-    assertEquals(0, o.compactionReadaheadBytes());
+    assertEquals(new FilterOptions(BloomType.ROWCOL, 7.5, 64, 3), o.filters());
+    assertEquals(new DataBlockOptions(64, Compression.NONE), o.dataBlocks());
+    assertEquals(new BlockCacheOptions(0, 1, 0, true), o.blockCache());
+    assertEquals(
+        new MemtableOptions(1, true, WalRecoveryMode.ABSOLUTE_CONSISTENCY), o.memtable());
+    assertEquals(new CompactionOptions(false, 1, 3, 0, 2, 1, 1), o.compaction());
+    assertEquals(new WriteStallOptions(3, 2, 0, 7, 1), o.writeStalls());
+    assertEquals(new FileOptions(true, 16, true, 0), o.files());
+    assertEquals(new ReadOptions(2, true), o.reads());
     assertEquals(o, o.toBuilder().build());
     assertEquals(o.hashCode(), o.toBuilder().build().hashCode());
+    assertEquals(o.toString(), o.toBuilder().build().toString());
     assertNotEquals(o, DbOptions.defaults());
   }
 
@@ -103,11 +114,15 @@ final class DbOptionsTest {
     assertRejected("bloomBitsPerKey", b -> b.bloomBitsPerKey(Double.NaN));
     assertRejected("bloomBitsPerKey", b -> b.bloomType(BloomType.NONE).bloomBitsPerKey(-1));
     assertRejected("bloomChunkBytes", b -> b.bloomChunkBytes(63));
+    assertRejected("prefixBloomLength", b -> b.prefixBloomLength(-1));
+    assertRejected(
+        "prefixBloomLength", b -> b.prefixBloomLength(FilterOptions.MAX_PREFIX_BLOOM_LENGTH + 1));
     assertRejected("blockSizeBytes", b -> b.blockSizeBytes(63));
     assertRejected("blockSizeBytes", b -> b.blockSizeBytes((64 << 20) + 1));
     assertRejected("blockCacheBytes", b -> b.blockCacheBytes(-1));
     assertRejected("blockCacheShards", b -> b.blockCacheShards(0));
     assertRejected("blockCacheShards", b -> b.blockCacheShards(1025));
+    assertRejected("blockCacheOffHeapMinBytes", b -> b.blockCacheOffHeapMinBytes(-1));
     assertRejected("memtableBytes", b -> b.memtableBytes(0));
     assertRejected("level0CompactionTrigger", b -> b.level0CompactionTrigger(0));
     assertRejected("levelSizeMultiplier", b -> b.levelSizeMultiplier(1));
@@ -129,6 +144,37 @@ final class DbOptionsTest {
         "readTriggeredCompactionBytesPerRead", b -> b.readTriggeredCompactionBytesPerRead(-1));
     assertRejected("compactionReadaheadBytes", b -> b.compactionReadaheadBytes(-1));
     assertRejected("compactionReadaheadBytes", b -> b.compactionReadaheadBytes((64 << 20) + 1));
+    assertRejected("multiGetThreads", b -> b.multiGetThreads(-1));
+    assertRejected("multiGetThreads", b -> b.multiGetThreads(65));
+  }
+
+  @Test
+  void groups_rejectOutOfRangeValuesThemselves_namingTheBuildersOption() {
+    assertNamed(
+        IllegalArgumentException.class,
+        "bloomBitsPerKey",
+        () -> new FilterOptions(BloomType.ROW, 0.5, 4096, 0));
+    assertNamed(NullPointerException.class, "bloomType", () -> new FilterOptions(null, 10, 64, 0));
+    assertNamed(
+        NullPointerException.class, "compression", () -> new DataBlockOptions(4096, null));
+    assertNamed(
+        IllegalArgumentException.class,
+        "blockCacheShards",
+        () -> new BlockCacheOptions(0, 0, 0, false));
+    assertNamed(
+        NullPointerException.class, "walRecovery", () -> new MemtableOptions(1, false, null));
+    assertNamed(
+        IllegalArgumentException.class,
+        "targetFileSizeBytes",
+        () -> new CompactionOptions(true, 4, 1, 0, 10, 0, 1));
+    assertNamed(
+        IllegalArgumentException.class,
+        "delayedWriteRate",
+        () -> new WriteStallOptions(20, 36, 0, 0, 0));
+    assertNamed(
+        IllegalArgumentException.class, "maxOpenFiles", () -> new FileOptions(false, 3, false, 0));
+    assertNamed(
+        IllegalArgumentException.class, "multiGetThreads", () -> new ReadOptions(-1, false));
   }
 
   @Test
@@ -139,6 +185,10 @@ final class DbOptionsTest {
     DbOptions.builder().level0CompactionTrigger(1 << 16).memtableBytes(Long.MAX_VALUE).build();
     DbOptions.builder().maxOpenFiles(-1).build();
     DbOptions.builder().maxOpenFiles(16).level0StopTrigger(1 << 16).build();
+    DbOptions.builder()
+        .prefixBloomLength(FilterOptions.MAX_PREFIX_BLOOM_LENGTH)
+        .multiGetThreads(ReadOptions.MAX_MULTI_GET_THREADS)
+        .build();
   }
 
   @Test
@@ -148,42 +198,92 @@ final class DbOptionsTest {
     assertTrue(e.getMessage().contains("bloomType"), e.getMessage());
     e = assertThrows(NullPointerException.class, () -> DbOptions.builder().compression(null));
     assertTrue(e.getMessage().contains("compression"), e.getMessage());
+    e = assertThrows(NullPointerException.class, () -> DbOptions.builder().walRecovery(null));
+    assertTrue(e.getMessage().contains("walRecovery"), e.getMessage());
+  }
+
+  /**
+   * One variant per option, each differing from the defaults in that option alone. The test below
+   * checks that the list names every option of every group, so a new option needs a line here.
+   */
+  private static final Map<String, UnaryOperator<DbOptions.Builder>> ONE_OPTION_CHANGED =
+      new LinkedHashMap<>();
+
+  static {
+    Map<String, UnaryOperator<DbOptions.Builder>> m = ONE_OPTION_CHANGED;
+    m.put("bloomType", b -> b.bloomType(BloomType.ROWCOL));
+    m.put("bloomBitsPerKey", b -> b.bloomBitsPerKey(11));
+    m.put("bloomChunkBytes", b -> b.bloomChunkBytes(8192));
+    m.put("prefixBloomLength", b -> b.prefixBloomLength(4));
+    m.put("blockSizeBytes", b -> b.blockSizeBytes(8192));
+    m.put("compression", b -> b.compression(Compression.NONE));
+    m.put("blockCacheBytes", b -> b.blockCacheBytes(1 << 20));
+    m.put("blockCacheShards", b -> b.blockCacheShards(8));
+    m.put("blockCacheOffHeapMinBytes", b -> b.blockCacheOffHeapMinBytes(0));
+    m.put("pinL0FilterAndIndexBlocksInCache", b -> b.pinL0FilterAndIndexBlocksInCache(true));
+    m.put("memtableBytes", b -> b.memtableBytes(1 << 20));
+    m.put("syncWrites", b -> b.syncWrites(true));
+    m.put("walRecovery", b -> b.walRecovery(WalRecoveryMode.ABSOLUTE_CONSISTENCY));
+    m.put("autoCompaction", b -> b.autoCompaction(false));
+    m.put("level0CompactionTrigger", b -> b.level0CompactionTrigger(5));
+    m.put("maxSubcompactions", b -> b.maxSubcompactions(2));
+    m.put("readTriggeredCompactionBytesPerRead", b -> b.readTriggeredCompactionBytesPerRead(0));
+    m.put("levelSizeMultiplier", b -> b.levelSizeMultiplier(8));
+    m.put("targetFileSizeBytes", b -> b.targetFileSizeBytes(1 << 20));
+    m.put("maxBytesForLevelBase", b -> b.maxBytesForLevelBase(1 << 20));
+    m.put("level0SlowdownTrigger", b -> b.level0SlowdownTrigger(21));
+    m.put("level0StopTrigger", b -> b.level0StopTrigger(37));
+    m.put("softPendingCompactionBytesLimit", b -> b.softPendingCompactionBytesLimit(0));
+    m.put("hardPendingCompactionBytesLimit", b -> b.hardPendingCompactionBytesLimit(0));
+    m.put("delayedWriteRate", b -> b.delayedWriteRate(1));
+    m.put("readOnly", b -> b.readOnly(true));
+    m.put("maxOpenFiles", b -> b.maxOpenFiles(100));
+    m.put("useDirectReads", b -> b.useDirectReads(true));
+    m.put("compactionReadaheadBytes", b -> b.compactionReadaheadBytes(0));
+    m.put("multiGetThreads", b -> b.multiGetThreads(1));
+    m.put("warmUpOnOpen", b -> b.warmUpOnOpen(true));
   }
 
   @Test
-  void toString_namesEveryOption() {
-    String s = DbOptions.defaults().toString();
-    for (String name :
-        new String[] {
-          "bloomType=ROW",
-          "bloomBitsPerKey=10.0",
-          "bloomChunkBytes=4096",
-          "blockSizeBytes=4096",
-          "compression=LZ4",
-          "blockCacheBytes=67108864",
-          "blockCacheShards=16",
-          "memtableBytes=67108864",
-          "syncWrites=false",
-          "autoCompaction=true",
-          "level0CompactionTrigger=4",
-          "levelSizeMultiplier=10",
-          "targetFileSizeBytes=67108864",
-          "maxBytesForLevelBase=268435456",
-          "level0SlowdownTrigger=20",
-          "level0StopTrigger=36",
-          "delayedWriteRate=16777216",
-          "maxOpenFiles=-1",
-          "useDirectReads=false",
-          "compactionReadaheadBytes=2097152"
-        }) {
-      assertTrue(s.contains(name), name + " missing from " + s);
+  void equals_optionsDifferingInAnySingleOption_areUnequal() throws Exception {
+    DbOptions defaults = DbOptions.defaults();
+    Map<String, Object> defaultValues = optionValues(defaults);
+    assertEquals(defaultValues.keySet(), ONE_OPTION_CHANGED.keySet(), "one variant per option");
+    for (Map.Entry<String, UnaryOperator<DbOptions.Builder>> e : ONE_OPTION_CHANGED.entrySet()) {
+      String option = e.getKey();
+      DbOptions changed = e.getValue().apply(DbOptions.builder()).build();
+      List<String> differing = new ArrayList<>();
+      optionValues(changed)
+          .forEach((name, v) -> {
+            if (!v.equals(defaultValues.get(name))) {
+              differing.add(name);
+            }
+          });
+      assertEquals(List.of(option), differing, "the variant changes " + option + " alone");
+      assertNotEquals(defaults, changed, option + " left out of equals");
+      assertNotEquals(changed, defaults, option + " left out of equals");
+      DbOptions again = changed.toBuilder().build();
+      assertEquals(changed, again, option + " lost by toBuilder");
+      assertEquals(changed.hashCode(), again.hashCode(), option);
     }
+  }
+
+  @Test
+  void toString_namesEveryOptionWithItsValue() throws Exception {
+    String s = DbOptions.defaults().toString();
+    optionValues(DbOptions.defaults())
+        .forEach((name, value) -> assertTrue(s.contains(name + "=" + value), name + " in " + s));
+    assertTrue(s.contains("bloomType=ROW"), s);
+    assertTrue(s.contains("blockCacheBytes=67108864"), s);
+    String changed = DbOptions.builder().maxOpenFiles(100).build().toString();
+    assertTrue(changed.contains("maxOpenFiles=100"), changed);
   }
 
   @Test
   void writeController_raisesTriggersThatWouldStopWritesForever() {
     // Stopping below the compaction trigger would wait for a compaction that never starts.
-    assertEquals(20, DbOptions.builder().level0StopTrigger(2).build().writeController().level0StopTrigger());
+    assertEquals(
+        20, DbOptions.builder().level0StopTrigger(2).build().writeController().level0StopTrigger());
     assertEquals(
         30,
         DbOptions.builder()
@@ -201,9 +301,30 @@ final class DbOptionsTest {
     assertSame(DbOptions.defaults(), DbOptions.defaults());
   }
 
+  /** Every option of every group, by its name: the record components of the group accessors. */
+  private static Map<String, Object> optionValues(DbOptions o) throws Exception {
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (Method group : DbOptions.class.getMethods()) {
+      if (group.getParameterCount() == 0 && group.getReturnType().isRecord()) {
+        Object record = group.invoke(o);
+        for (RecordComponent c : group.getReturnType().getRecordComponents()) {
+          Object previous = values.put(c.getName(), c.getAccessor().invoke(record));
+          assertEquals(null, previous, c.getName() + " is in two groups");
+        }
+      }
+    }
+    return values;
+  }
+
   private static void assertRejected(String option, UnaryOperator<DbOptions.Builder> setter) {
     DbOptions.Builder b = setter.apply(DbOptions.builder());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
+    assertTrue(e.getMessage().startsWith(option + " "), e.getMessage());
+  }
+
+  private static void assertNamed(
+      Class<? extends RuntimeException> type, String option, Executable construction) {
+    RuntimeException e = assertThrows(type, construction);
     assertTrue(e.getMessage().startsWith(option + " "), e.getMessage());
   }
 }

@@ -161,7 +161,7 @@ final class ReadTriggeredCompactionTest {
           options().readTriggeredCompactionBytesPerRead(0).build(),
           options().autoCompaction(false).build()
         }) {
-      Path d = dir.resolve(o.autoCompaction() ? "zero" : "manual");
+      Path d = dir.resolve(o.compaction().autoCompaction() ? "zero" : "manual");
       try (Db db = Db.open(d, o)) {
         fillTwoTables(db);
         absentGets(db, 0, 1000);

@@ -35,7 +35,7 @@ final class ReadsDuringCloseTest {
   private static DbOptions options() {
     return DbOptions.builder()
         .memtableBytes(16 << 10)
-        .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
+        .blockSizeBytes(DataBlockOptions.MIN_BLOCK_SIZE_BYTES)
         .blockCacheBytes(64 << 10)
         .blockCacheOffHeapMinBytes(0)
         .build();

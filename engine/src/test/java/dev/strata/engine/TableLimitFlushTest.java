@@ -30,7 +30,7 @@ final class TableLimitFlushTest {
   void batchTooLargeForOneTable_flushesAndCompactsIntoTablesThatAllOpen() throws Exception {
     DbOptions options =
         DbOptions.builder()
-            .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
+            .blockSizeBytes(DataBlockOptions.MIN_BLOCK_SIZE_BYTES)
             .autoCompaction(false)
             .build();
     EngineHooks hooks = EngineHooks.NONE.withMaxTableBlockBytes(LIMIT);

@@ -163,7 +163,7 @@ final class DbBenchReport {
         + " thread, a JIT warm-up before every measured read phase, and both engines in the same"
         + " run on the same machine. RocksDB " + "(table format " + RocksDbLibrary.formatVersion()
         + "): index and filter blocks in the block cache at high priority, partitioned filters"
-        + " and index (kTwoLevelIndexSearch, " + DbOptions.defaults().bloomChunkBytes()
+        + " and index (kTwoLevelIndexSearch, " + DbOptions.defaults().filters().bloomChunkBytes()
         + "-byte partitions, Strata's filter chunk size), top level pinned;"
         + " level_compaction_dynamic_level_bytes=false (Strata sizes levels from level 1 down);"
         + " RocksDB's default 2 background jobs (one flush and one compaction thread, as Strata"

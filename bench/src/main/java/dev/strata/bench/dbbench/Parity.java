@@ -56,19 +56,19 @@ public final class Parity {
         // "-Dstrata.blockCacheOffHeapMinBytes=N" moves the threshold (0 = always off heap,
         // 9223372036854775807 = never), to compare the two in one run.
         .blockCacheOffHeapMinBytes(Long.getLong("strata.blockCacheOffHeapMinBytes",
-            DbOptions.defaults().blockCacheOffHeapMinBytes()))
+            DbOptions.defaults().blockCache().blockCacheOffHeapMinBytes()))
         .compactionReadaheadBytes(Integer.getInteger("strata.compactionReadaheadBytes", 2 << 20))
         // Read-triggered compaction of level 0 at the engine's default; --jvm-args
         // "-Dstrata.readTriggeredCompactionBytesPerRead=0" measures the tree without it.
         .readTriggeredCompactionBytesPerRead(
             Long.getLong(
                 "strata.readTriggeredCompactionBytesPerRead",
-                DbOptions.defaults().readTriggeredCompactionBytesPerRead()))
+                DbOptions.defaults().compaction().readTriggeredCompactionBytesPerRead()))
         // The engine's filter chunk size unless --jvm-args "-Dstrata.bloomChunkBytes=N" sweeps it
         // (the chunk-size sweep at 20M keys under "The block cache" in docs/PERFORMANCE.md); a table
         // records its own, so reads of an existing database take the size it was written with.
         .bloomChunkBytes(Integer.getInteger("strata.bloomChunkBytes",
-            DbOptions.defaults().bloomChunkBytes()))
+            DbOptions.defaults().filters().bloomChunkBytes()))
         .syncWrites(false)
         .autoCompaction(true)
         .build();
@@ -89,7 +89,7 @@ public final class Parity {
         .setPinL0FilterAndIndexBlocksInCache(false)
         .setPartitionFilters(true)
         .setIndexType(IndexType.kTwoLevelIndexSearch)
-        .setMetadataBlockSize(DbOptions.defaults().bloomChunkBytes())
+        .setMetadataBlockSize(DbOptions.defaults().filters().bloomChunkBytes())
         .setPinTopLevelIndexAndFilter(true)
         .setOptimizeFiltersForMemory(false)
         .setWholeKeyFiltering(true);

@@ -203,7 +203,7 @@ public final class ReadAmpCommand implements Callable<Integer> {
       cacheMb = Math.max(1, keys * DISK_BYTES_PER_CELL / 10 / (1 << 20));
     }
     if (filterChunkBytes == 0) {
-      filterChunkBytes = DbOptions.defaults().bloomChunkBytes();
+      filterChunkBytes = DbOptions.defaults().filters().bloomChunkBytes();
     }
     require(strataCacheShards >= 0 && strataCacheShards <= 1024,
         "--strata-cache-shards must be in [0, 1024]");

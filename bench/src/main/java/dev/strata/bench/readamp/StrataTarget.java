@@ -109,7 +109,7 @@ final class StrataTarget implements Target {
 
   @Override
   public PassMetrics metrics(QueryKind kind, Counters before, Counters after, long gets) {
-    boolean filter = options.bloomType() != BloomType.NONE;
+    boolean filter = options.filters().bloomType() != BloomType.NONE;
     boolean tables = kind.isPointGet(); // getRow does not count tables
     long skipped = after.skipped() - before.skipped();
     long falsePositives = after.falsePositives() - before.falsePositives();
@@ -135,7 +135,7 @@ final class StrataTarget implements Target {
 
   @Override
   public Double fprModel() throws IOException {
-    if (options.bloomType() == BloomType.NONE) {
+    if (options.filters().bloomType() == BloomType.NONE) {
       return null;
     }
     Manifest m = ManifestReader.readIfExists(dir).orElse(Manifest.empty());

@@ -1,5 +1,6 @@
 package dev.strata.engine.compaction;
 
+import dev.strata.engine.CompactionOptions;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.version.TableRef;
@@ -35,17 +36,17 @@ import java.util.List;
  * Stateless; called by the one compaction thread.
  */
 public final class CompactionPicker {
-  private final DbOptions options;
+  private final CompactionOptions compaction;
 
   public CompactionPicker(DbOptions options) {
-    this.options = options;
+    this.compaction = options.compaction();
   }
 
   /** The limit of level {@code level >= 1}, in bytes. */
   public long maxBytesForLevel(int level) {
-    double limit = options.maxBytesForLevelBase();
+    double limit = compaction.maxBytesForLevelBase();
     for (int l = 1; l < level; l++) {
-      limit *= options.levelSizeMultiplier();
+      limit *= compaction.levelSizeMultiplier();
     }
     return (long) Math.min(limit, Long.MAX_VALUE);
   }
@@ -65,7 +66,7 @@ public final class CompactionPicker {
   public long pendingCompactionBytes(Version v) {
     long pending = 0;
     long incoming = 0;
-    if (v.level(0).size() >= options.level0CompactionTrigger()) {
+    if (v.level(0).size() >= compaction.level0CompactionTrigger()) {
       incoming = v.levelBytes(0);
       pending = incoming;
     }
@@ -75,7 +76,8 @@ public final class CompactionPicker {
       if (excess <= 0) {
         break;
       }
-      pending = saturatedAdd(pending, saturatedMultiply(excess, options.levelSizeMultiplier() + 1));
+      pending =
+          saturatedAdd(pending, saturatedMultiply(excess, compaction.levelSizeMultiplier() + 1));
       incoming = excess;
     }
     return pending;
@@ -140,12 +142,12 @@ public final class CompactionPicker {
   double score(Version v, int level) {
     if (level == 0) {
       int tables = v.level(0).size();
-      if (tables < options.level0CompactionTrigger()) {
+      if (tables < compaction.level0CompactionTrigger()) {
         return 0;
       }
       return Math.max(
-          (double) tables / options.level0CompactionTrigger(),
-          (double) v.levelBytes(0) / options.maxBytesForLevelBase());
+          (double) tables / compaction.level0CompactionTrigger(),
+          (double) v.levelBytes(0) / compaction.maxBytesForLevelBase());
     }
     return (double) v.levelBytes(level) / maxBytesForLevel(level);
   }

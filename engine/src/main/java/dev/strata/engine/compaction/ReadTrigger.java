@@ -88,9 +88,9 @@ public final class ReadTrigger {
 
   /** Whether the options let it run: it is an automatic compaction, and not for read-only opens. */
   private boolean enabled() {
-    return options.readTriggeredCompactionBytesPerRead() > 0
-        && options.autoCompaction()
-        && !options.readOnly();
+    return options.compaction().readTriggeredCompactionBytesPerRead() > 0
+        && options.compaction().autoCompaction()
+        && !options.files().readOnly();
   }
 
   /**
@@ -139,7 +139,7 @@ public final class ReadTrigger {
       return Outcome.STALE;
     }
     long growth = mem.approximateBytes() - windowMemBytes;
-    if (mem != windowMem || growth > options.memtableBytes() / QUIET_GROWTH_FRACTION) {
+    if (mem != windowMem || growth > options.memtable().memtableBytes() / QUIET_GROWTH_FRACTION) {
       reads = new WastedReads(spent.budget(), onSpent);
       openWindow(mem);
       return Outcome.REARMED;
@@ -185,7 +185,7 @@ public final class ReadTrigger {
     for (TableRef t : Compaction.overlapping(v, 1, levelZero)) {
       bytes += t.metadata().fileSize();
     }
-    return Math.max(MIN_BUDGET, bytes / options.readTriggeredCompactionBytesPerRead());
+    return Math.max(MIN_BUDGET, bytes / options.compaction().readTriggeredCompactionBytesPerRead());
   }
 
   private void openWindow(MemTable mem) {

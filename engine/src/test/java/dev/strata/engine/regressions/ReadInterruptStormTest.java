@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.engine.DataBlockOptions;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.EvenRows;
@@ -39,7 +40,7 @@ final class ReadInterruptStormTest {
     // readers all the time, so interrupts land on opens (a file's size asked) as well as reads.
     DbOptions options = DbOptions.builder()
         .memtableBytes(16 << 10)
-        .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
+        .blockSizeBytes(DataBlockOptions.MIN_BLOCK_SIZE_BYTES)
         .blockCacheBytes(32 << 10)
         .autoCompaction(false)
         .maxOpenFiles(16)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.Compression;
+import dev.strata.engine.DataBlockOptions;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.WriteBatch;
@@ -32,7 +33,7 @@ final class WideRowIndexTest {
   void wideRowOfMaximalKeys_flushesAndCompactsToTablesWithSmallIndexes() throws Exception {
     DbOptions options =
         DbOptions.builder()
-            .blockSizeBytes(DbOptions.MIN_BLOCK_SIZE_BYTES)
+            .blockSizeBytes(DataBlockOptions.MIN_BLOCK_SIZE_BYTES)
             .compression(Compression.NONE)
             .autoCompaction(false)
             .build();
