@@ -217,7 +217,7 @@ final class BackgroundWork {
     schedule();
   }
 
-  /** Read-triggered compactions installed since open (DbStats.readTriggeredCompactions). */
+  /** Read-triggered compactions installed since open (DbStats.CompactionStats.readTriggered). */
   long readTriggeredCompactions() {
     return readTrigger.compactions();
   }

@@ -28,9 +28,9 @@ import dev.strata.sstable.cache.ClockBlockCache;
  *     it opens (at {@code Db.open}, or on the flush thread after a flush) and they are never
  *     evicted while it stays at level 0: level 0 is consulted by nearly every Get and its tables
  *     overlap, so their metadata is the hottest there is. Pinned blocks are charged to the cache
- *     (they show in {@link DbStats#blockCacheBytes()} and {@code
- *     pinnedMetadataBytes}) and may take it past its capacity when they alone exceed it, as in
- *     RocksDB. They are unpinned when the table leaves level 0 or the database;
+ *     (they show in {@link DbStats#blockCacheBytes()} and {@link
+ *     DbStats.MetadataStats#pinnedBytes()}) and may take it past its capacity when they alone
+ *     exceed it, as in RocksDB. They are unpinned when the table leaves level 0 or the database;
  *     with a cache of capacity 0 nothing is pinned. The top level of each table's index and its
  *     filter index are always held by the open table
  */

@@ -408,7 +408,8 @@ public final class Db implements AutoCloseable {
    * The live cells of the rows starting with {@code rowPrefix}, in (row, column) order, as of this
    * call (the empty prefix: every row). With {@link DbOptions.Builder#prefixBloomLength} n and a
    * prefix of at least n bytes, tables whose filter says no row starts with the prefix are skipped
-   * (counted in {@link DbStats#prefixTablesSkipped()}). Close the scanner as for {@link #scan}.
+   * (counted in {@link DbStats.PrefixScanStats#tablesSkipped()}). Close the scanner as for {@link
+   * #scan}.
    */
   public CellScanner scanPrefix(byte[] rowPrefix) throws IOException {
     Limits.requireNonNull(rowPrefix, "rowPrefix");
@@ -530,20 +531,18 @@ public final class Db implements AutoCloseable {
           cached.bytesHeld(),
           tables.tableCount(),
           tables.filterBytes(),
-          snapshots.count(),
-          snapshots.oldestAgeMillis(),
-          s.bytesReadAtOpen(),
-          walBytesDroppedAtOpen,
-          walRecordsDroppedAtOpen,
-          prefixScans.scans(),
-          prefixScans.tablesConsulted(),
-          prefixScans.tablesSkipped(),
-          s.indexBlocksRead(),
-          s.indexBlockCacheHits(),
-          cached.metadataBytesHeld(),
-          tables.indexBytes(),
-          this.tables.pinnedBytes() + cached.pinnedBytesHeld(),
-          background.readTriggeredCompactions());
+          new DbStats.MetadataStats(
+              s.indexBlocksRead(),
+              s.indexBlockCacheHits(),
+              s.bytesReadAtOpen(),
+              cached.metadataBytesHeld(),
+              tables.indexBytes(),
+              this.tables.pinnedBytes() + cached.pinnedBytesHeld()),
+          new DbStats.PrefixScanStats(
+              prefixScans.scans(), prefixScans.tablesConsulted(), prefixScans.tablesSkipped()),
+          new DbStats.SnapshotStats(snapshots.count(), snapshots.oldestAgeMillis()),
+          new DbStats.RecoveryStats(walBytesDroppedAtOpen, walRecordsDroppedAtOpen),
+          new DbStats.CompactionStats(background.readTriggeredCompactions()));
     } finally {
       v.release();
     }

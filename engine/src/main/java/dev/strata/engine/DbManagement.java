@@ -85,12 +85,12 @@ final class DbManagement implements DbMXBean {
 
   @Override
   public long getLiveSnapshots() {
-    return db.stats().liveSnapshots();
+    return db.stats().snapshots().live();
   }
 
   @Override
   public long getOldestSnapshotAgeMillis() {
-    return db.stats().oldestSnapshotAgeMillis();
+    return db.stats().snapshots().oldestAgeMillis();
   }
 
   @Override

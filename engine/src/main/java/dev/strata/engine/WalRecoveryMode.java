@@ -23,8 +23,8 @@ public enum WalRecoveryMode {
    * the rest. At the first record that cannot be read (torn, damaged, or not the successor of the
    * record before it), replay stops; that record, every later record of its log and every newer log
    * are dropped, and the drop is reported (bytes, records, files) through {@link System.Logger} and
-   * {@link DbStats#walBytesDroppedAtOpen()}. Every write that was forced to disk before the power
-   * went is in the prefix: damage can only hit what was never forced. A log the manifest records as
+   * {@link DbStats#recovery()}. Every write that was forced to disk before the power went is in the
+   * prefix: damage can only hit what was never forced. A log the manifest records as
    * forced (a clean close forces its logs and records them) is never cut: damage before its forced
    * length fails the open with {@link CorruptionException}, since those writes were durable.
    */

@@ -59,7 +59,8 @@ final class ColdStartReadsTest {
       assertEquals(List.of(TABLES, 0, 0, 0, 0, 0, 0), db.tablesPerLevel());
       DbStats s = db.stats();
       assertTrue(s.filterBytesOnDisk() > 10L * TABLES * 256, "many chunks per table: " + s);
-      assertTrue(s.indexBytesOnDisk() > 10L * TABLES * 256, "many partitions per table: " + s);
+      assertTrue(s.metadata().indexBytesOnDisk() > 10L * TABLES * 256,
+          "many partitions per table: " + s);
     }
     long seed = new Random().nextLong();
     System.out.println("ColdStartReadsTest seed " + seed);
@@ -75,7 +76,8 @@ final class ColdStartReadsTest {
         assertEquals(TABLES, db.openTableReaders(), "the open opened every table"); // before stats()
         DbStats before = db.stats();
         assertEquals(0, before.bytesReadFromDisk(), "seed " + seed + ": " + before);
-        assertTrue(before.bytesReadAtOpen() > 0, "the open opened the tables: " + before);
+        assertTrue(before.metadata().bytesReadAtOpen() > 0,
+            "the open opened the tables: " + before);
         byte[] got = present ? db.get(key(i)) : db.get(absentKey(i));
         DbStats after = db.stats();
         String why = "seed " + seed + ", key " + i + (present ? "" : " (absent)") + ": " + after;
@@ -90,7 +92,8 @@ final class ColdStartReadsTest {
         assertTrue(present ? consulted >= 1 && consulted <= TABLES : consulted == TABLES, why);
         assertEquals(consulted, after.filterBlocksRead() - before.filterBlocksRead(), why);
         assertEquals(0, after.filterBlockCacheHits() - before.filterBlockCacheHits(), why);
-        assertTrue(after.indexBlocksRead() - before.indexBlocksRead() <= passed, why);
+        assertTrue(after.metadata().indexBlocksRead() - before.metadata().indexBlocksRead()
+            <= passed, why);
         assertTrue(after.dataBlocksRead() - before.dataBlocksRead() <= passed, why);
         if (present) {
           assertTrue(passed >= 1, why);
@@ -100,7 +103,8 @@ final class ColdStartReadsTest {
           long falsePositives = after.bloomFalsePositives() - before.bloomFalsePositives();
           assertTrue(blocks >= 1 && blocks <= 1 + falsePositives, why);
         }
-        assertEquals(before.bytesReadAtOpen(), after.bytesReadAtOpen(), "no table opened: " + why);
+        assertEquals(before.metadata().bytesReadAtOpen(), after.metadata().bytesReadAtOpen(),
+            "no table opened: " + why);
       }
     }
   }

@@ -314,7 +314,7 @@ final class DbModelProperties {
       for (HeldSnapshot h : snapshots) {
         checkSnapshot(h, row(), column());
       }
-      assertEquals(snapshots.size(), db.stats().liveSnapshots(), "live snapshots");
+      assertEquals(snapshots.size(), db.stats().snapshots().live(), "live snapshots");
     }
 
     /**

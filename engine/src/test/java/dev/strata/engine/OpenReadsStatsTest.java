@@ -36,21 +36,24 @@ final class OpenReadsStatsTest {
       DbStats afterFlushes = db.stats();
       assertEquals(3, afterFlushes.tableCount());
       assertEquals(0, afterFlushes.bytesReadFromDisk(), afterFlushes.toString());
-      assertEquals(0, afterFlushes.bytesReadAtOpen(), afterFlushes.toString());
+      assertEquals(0, afterFlushes.metadata().bytesReadAtOpen(), afterFlushes.toString());
     }
     try (Db db = Db.open(dir, options)) {
       assertEquals(3, db.openTableReaders(), "the open opened every table");
       DbStats opened = db.stats();
       assertEquals(0, opened.bytesReadFromDisk(), opened.toString());
-      assertTrue(opened.bytesReadAtOpen() > 0, opened.toString());
-      assertTrue(opened.pinnedMetadataBytes() > 0, "open tables pin their index roots: " + opened);
+      assertTrue(opened.metadata().bytesReadAtOpen() > 0, opened.toString());
+      assertTrue(opened.metadata().pinnedBytes() > 0,
+          "open tables pin their index roots: " + opened);
       assertArrayEquals(b("v7"), db.get(b("k1-7")));
       DbStats afterGet = db.stats();
       assertTrue(afterGet.bytesReadFromDisk() > 0, afterGet.toString());
-      assertEquals(opened.bytesReadAtOpen(), afterGet.bytesReadAtOpen(), "already open: " + afterGet);
+      assertEquals(opened.metadata().bytesReadAtOpen(), afterGet.metadata().bytesReadAtOpen(),
+          "already open: " + afterGet);
       assertArrayEquals(b("v8"), db.get(b("k1-8")));
       DbStats again = db.stats();
-      assertEquals(opened.bytesReadAtOpen(), again.bytesReadAtOpen(), "still open: " + again);
+      assertEquals(opened.metadata().bytesReadAtOpen(), again.metadata().bytesReadAtOpen(),
+          "still open: " + again);
       assertTrue(again.bytesReadFromDisk() > afterGet.bytesReadFromDisk(), again.toString());
     }
   }

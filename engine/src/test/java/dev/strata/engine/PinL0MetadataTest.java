@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code pinL0FilterAndIndexBlocksInCache}: level-0 tables hold every filter chunk and index
  * partition pinned in the block cache from their open, through any flood of other tables' blocks,
- * charged in {@code pinnedMetadataBytes}, and let go when they leave level 0.
+ * charged in {@code metadata().pinnedBytes()}, and let go when they leave level 0.
  */
 final class PinL0MetadataTest {
   /** Deeper-level rows: "a" keys; level-0 rows: "z" keys, outside the deeper tables' range. */
@@ -70,11 +70,11 @@ final class PinL0MetadataTest {
     Random random = new Random(seed);
     try (Db db = Db.open(dir, options(true));
         Db unpinned = Db.open(dir, options(false).toBuilder().readOnly(true).build())) {
-      long heldOutside = unpinned.stats().pinnedMetadataBytes(); // every table is open in both
+      long heldOutside = unpinned.stats().metadata().pinnedBytes(); // every table is open in both
       DbStats opened = db.stats();
-      assertTrue(opened.pinnedMetadataBytes() > heldOutside, opened + " vs " + heldOutside);
-      long pinnedInCache = opened.pinnedMetadataBytes() - heldOutside;
-      assertTrue(opened.metadataCacheBytes() >= pinnedInCache, opened.toString());
+      assertTrue(opened.metadata().pinnedBytes() > heldOutside, opened + " vs " + heldOutside);
+      long pinnedInCache = opened.metadata().pinnedBytes() - heldOutside;
+      assertTrue(opened.metadata().cacheBytes() >= pinnedInCache, opened.toString());
 
       // A flood: Gets all over the deeper level, whose filters, partitions and data blocks are many
       // times the cache.
@@ -84,7 +84,8 @@ final class PinL0MetadataTest {
       }
       DbStats flooded = db.stats();
       assertTrue(flooded.filterBlocksRead() > opened.filterBlocksRead(), "the flood missed");
-      assertEquals(opened.pinnedMetadataBytes(), flooded.pinnedMetadataBytes(), flooded.toString());
+      assertEquals(opened.metadata().pinnedBytes(), flooded.metadata().pinnedBytes(),
+          flooded.toString());
 
       // Level-0 Gets then find every filter chunk and index partition in the cache.
       for (int i = 0; i < 2_000; i++) {
@@ -95,7 +96,7 @@ final class PinL0MetadataTest {
       DbStats after = db.stats();
       String why = "seed " + seed + ": " + after;
       assertEquals(flooded.filterBlocksRead(), after.filterBlocksRead(), why);
-      assertEquals(flooded.indexBlocksRead(), after.indexBlocksRead(), why);
+      assertEquals(flooded.metadata().indexBlocksRead(), after.metadata().indexBlocksRead(), why);
       assertTrue(after.dataBlocksRead() > flooded.dataBlocksRead(), why);
 
       // Compaction takes the tables out of level 0 (and deletes them): their pins go.
@@ -103,7 +104,7 @@ final class PinL0MetadataTest {
       assertEquals(List.of(0), db.tablesPerLevel().subList(0, 1));
       DbStats compacted = db.stats();
       try (Db now = Db.open(dir, options(false).toBuilder().readOnly(true).build())) {
-        assertEquals(now.stats().pinnedMetadataBytes(), compacted.pinnedMetadataBytes(),
+        assertEquals(now.stats().metadata().pinnedBytes(), compacted.metadata().pinnedBytes(),
             "nothing pinned in the cache after the compaction: " + compacted);
       }
     }
@@ -112,14 +113,14 @@ final class PinL0MetadataTest {
   @Test
   void aFlushedTable_isPinnedByTheFlush_beforeAnyGet() throws IOException {
     try (Db db = Db.open(dir, options(true))) {
-      long before = db.stats().pinnedMetadataBytes();
+      long before = db.stats().metadata().pinnedBytes();
       for (int i = 0; i < L0_KEYS; i++) {
         db.put(top(0, i), value(i));
       }
       db.flush();
       assertEquals(1, db.openTableReaders(), "the flush opened its table"); // before stats()
       DbStats flushed = db.stats();
-      assertTrue(flushed.pinnedMetadataBytes() > before, flushed.toString());
+      assertTrue(flushed.metadata().pinnedBytes() > before, flushed.toString());
       assertTrue(flushed.filterBlocksRead() > 0, "the flush loaded the chunks: " + flushed);
       long filterReads = flushed.filterBlocksRead();
       for (int i = 0; i < 200; i++) {

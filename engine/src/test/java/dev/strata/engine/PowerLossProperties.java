@@ -92,8 +92,8 @@ final class PowerLossProperties {
       context += " attempted=" + attempted + " acked=" + acked + " durable=" + durable
           + " damage=" + damage;
       try (Db db = Db.open(dir, options)) {
-        context += " dropped at open: " + db.stats().walBytesDroppedAtOpen() + " bytes, "
-            + db.stats().walRecordsDroppedAtOpen() + " records";
+        context += " dropped at open: " + db.stats().recovery().walBytesDropped() + " bytes, "
+            + db.stats().recovery().walRecordsDropped() + " records";
         int kept = keptPrefix(db, cycle, attempted, batchSizes, context);
         assertTrue(
             kept >= durable,

@@ -53,23 +53,25 @@ final class PrefixScanTest {
       assertEquals(20, got.size());
       assertTrue(got.stream().allMatch(r -> r.startsWith("t3bb")), got.toString());
       DbStats after = db.stats();
-      assertEquals(1, after.prefixScans() - before.prefixScans());
+      assertEquals(1, after.prefixScans().scans() - before.prefixScans().scans());
       // Only the table of t3's rows has a range meeting "t3bb"; the filter keeps it (it holds t3bb).
-      assertEquals(1, after.prefixTablesConsulted() - before.prefixTablesConsulted());
-      assertEquals(0, after.prefixTablesSkipped() - before.prefixTablesSkipped());
+      assertEquals(1, after.prefixScans().tablesConsulted()
+          - before.prefixScans().tablesConsulted());
+      assertEquals(0, after.prefixScans().tablesSkipped() - before.prefixScans().tablesSkipped());
       // "t3ba" lies inside t3's table range but no row has that prefix: the filter skips it.
       before = db.stats();
       assertEquals(List.of(), rows(db.scanPrefix(b("t3ba"))));
       after = db.stats();
-      assertEquals(1, after.prefixTablesConsulted() - before.prefixTablesConsulted());
-      assertEquals(1, after.prefixTablesSkipped() - before.prefixTablesSkipped());
+      assertEquals(1, after.prefixScans().tablesConsulted()
+          - before.prefixScans().tablesConsulted());
+      assertEquals(1, after.prefixScans().tablesSkipped() - before.prefixScans().tablesSkipped());
       // Longer prefixes use the filter too; shorter ones cannot.
       assertEquals(List.of("t3bb1", "t3bb10", "t3bb11", "t3bb12", "t3bb13", "t3bb14", "t3bb15",
           "t3bb16", "t3bb17", "t3bb18", "t3bb19"), rows(db.scanPrefix(b("t3bb1"))));
       before = db.stats();
       assertEquals(41, rows(db.scanPrefix(b("t3"))).size());
       after = db.stats();
-      assertEquals(0, after.prefixTablesSkipped() - before.prefixTablesSkipped());
+      assertEquals(0, after.prefixScans().tablesSkipped() - before.prefixScans().tablesSkipped());
     }
   }
 
@@ -80,7 +82,8 @@ final class PrefixScanTest {
       DbStats before = db.stats();
       assertEquals(List.of(), rows(db.scanPrefix(b("t3ba"))));
       assertEquals(20, rows(db.scanPrefix(b("t3bb"))).size());
-      assertEquals(0, db.stats().prefixTablesSkipped() - before.prefixTablesSkipped());
+      assertEquals(0, db.stats().prefixScans().tablesSkipped()
+          - before.prefixScans().tablesSkipped());
     }
   }
 
@@ -93,13 +96,15 @@ final class PrefixScanTest {
     try (Db db = Db.open(dir, options)) {
       DbStats before = db.stats();
       assertEquals(List.of(), rows(db.scanPrefix(b("t3ba"))));
-      assertEquals(0, db.stats().prefixTablesSkipped() - before.prefixTablesSkipped(),
+      assertEquals(0, db.stats().prefixScans().tablesSkipped()
+          - before.prefixScans().tablesSkipped(),
           "a table written without a prefix length is never skipped");
       db.compact(); // rewritten with the prefix length
       before = db.stats();
       assertEquals(List.of(), rows(db.scanPrefix(b("t3ba"))));
       assertEquals(20, rows(db.scanPrefix(b("t5aa"))).size());
-      assertTrue(db.stats().prefixTablesSkipped() - before.prefixTablesSkipped() >= 1);
+      assertTrue(db.stats().prefixScans().tablesSkipped() - before.prefixScans().tablesSkipped()
+          >= 1);
     }
   }
 

@@ -82,6 +82,10 @@ final class ReadAmplificationTest {
   }
 
   private static DbStats minus(DbStats a, DbStats b) {
+    DbStats.MetadataStats am = a.metadata();
+    DbStats.MetadataStats bm = b.metadata();
+    DbStats.PrefixScanStats ap = a.prefixScans();
+    DbStats.PrefixScanStats bp = b.prefixScans();
     return new DbStats(
         a.gets() - b.gets(),
         a.tablesConsulted() - b.tablesConsulted(),
@@ -95,20 +99,21 @@ final class ReadAmplificationTest {
         a.blockCacheBytes(),
         a.tableCount(),
         a.filterBytesOnDisk(),
-        a.liveSnapshots(),
-        a.oldestSnapshotAgeMillis(),
-        a.bytesReadAtOpen() - b.bytesReadAtOpen(),
-        a.walBytesDroppedAtOpen(),
-        a.walRecordsDroppedAtOpen(),
-        a.prefixScans() - b.prefixScans(),
-        a.prefixTablesConsulted() - b.prefixTablesConsulted(),
-        a.prefixTablesSkipped() - b.prefixTablesSkipped(),
-        a.indexBlocksRead() - b.indexBlocksRead(),
-        a.indexBlockCacheHits() - b.indexBlockCacheHits(),
-        a.metadataCacheBytes(),
-        a.indexBytesOnDisk(),
-        a.pinnedMetadataBytes(),
-        a.readTriggeredCompactions() - b.readTriggeredCompactions());
+        new DbStats.MetadataStats(
+            am.indexBlocksRead() - bm.indexBlocksRead(),
+            am.indexBlockCacheHits() - bm.indexBlockCacheHits(),
+            am.bytesReadAtOpen() - bm.bytesReadAtOpen(),
+            am.cacheBytes(),
+            am.indexBytesOnDisk(),
+            am.pinnedBytes()),
+        new DbStats.PrefixScanStats(
+            ap.scans() - bp.scans(),
+            ap.tablesConsulted() - bp.tablesConsulted(),
+            ap.tablesSkipped() - bp.tablesSkipped()),
+        a.snapshots(),
+        a.recovery(),
+        new DbStats.CompactionStats(
+            a.compactions().readTriggered() - b.compactions().readTriggered()));
   }
 
   private static double dataBlocksPerGet(DbStats d) {
@@ -232,10 +237,12 @@ final class ReadAmplificationTest {
       // The filters (one chunk per table) stay above the cache's metadata floor while data blocks
       // stream through it: each chunk loads once.
       assertEquals(4, s.filterBlocksRead(), "each table's chunk loaded once: " + s);
-      assertTrue(s.metadataCacheBytes() > 0 && s.metadataCacheBytes() < s.blockCacheBytes(), s.toString());
-      assertTrue(s.indexBlocksRead() >= 4 && s.indexBytesOnDisk() > 0, s.toString());
-      assertTrue(s.indexBlockCacheHits() > 0, s.toString());
-      assertTrue(s.pinnedMetadataBytes() > 0, "open tables pin their index top levels: " + s);
+      assertTrue(s.metadata().cacheBytes() > 0 && s.metadata().cacheBytes() < s.blockCacheBytes(),
+          s.toString());
+      assertTrue(s.metadata().indexBlocksRead() >= 4 && s.metadata().indexBytesOnDisk() > 0,
+          s.toString());
+      assertTrue(s.metadata().indexBlockCacheHits() > 0, s.toString());
+      assertTrue(s.metadata().pinnedBytes() > 0, "open tables pin their index top levels: " + s);
       assertTrue(s.dataBlocksRead() > 1000, "data blocks evicted and reloaded: " + s);
     }
   }

@@ -43,14 +43,14 @@ final class ReadTriggeredCompactionTest {
       absentGets(db, 0, 50);
       assertFalse(db.backgroundWorkPending(), "100 charges: the budget is not spent yet");
       assertEquals(2, levelZero(db));
-      assertEquals(0, db.stats().readTriggeredCompactions());
+      assertEquals(0, db.stats().compactions().readTriggered());
 
       absentGets(db, 50, 1);
       assertTrue(db.backgroundWorkPending(), "102 charges: the spent budget is pending work");
       awaitQuiet(db);
       assertEquals(0, levelZero(db), "level 0 compacted: " + db.tablesPerLevel());
       assertTrue(db.tablesPerLevel().get(1) > 0, "into level 1: " + db.tablesPerLevel());
-      assertEquals(1, db.stats().readTriggeredCompactions());
+      assertEquals(1, db.stats().compactions().readTriggered());
       assertTrue(db.describe().contains("Read-triggered compactions: 1"), db.describe());
       assertEveryRowReads(db);
 
@@ -59,7 +59,7 @@ final class ReadTriggeredCompactionTest {
       absentGets(db, 100, 500);
       awaitQuiet(db);
       DbStats after = db.stats();
-      assertEquals(1, after.readTriggeredCompactions(), "never twice for one state of level 0");
+      assertEquals(1, after.compactions().readTriggered(), "never twice for one state of level 0");
       assertEquals(500, after.tablesConsulted() - before.tablesConsulted(), "one table per Get");
     }
     try (Db db = Db.open(dir, options().build())) {
@@ -82,7 +82,7 @@ final class ReadTriggeredCompactionTest {
       }
       awaitQuiet(db);
       assertEquals(0, levelZero(db), db.tablesPerLevel().toString());
-      assertEquals(1, db.stats().readTriggeredCompactions());
+      assertEquals(1, db.stats().compactions().readTriggered());
       assertEveryRowReads(db);
     }
   }
@@ -111,7 +111,7 @@ final class ReadTriggeredCompactionTest {
         }
         awaitQuiet(db);
         assertEquals(0, levelZero(db), db.tablesPerLevel().toString());
-        assertEquals(1, db.stats().readTriggeredCompactions());
+        assertEquals(1, db.stats().compactions().readTriggered());
         assertEveryRowReads(db);
       }
     }
@@ -126,7 +126,7 @@ final class ReadTriggeredCompactionTest {
       db.multiGet(absentRows(49, 2));
       awaitQuiet(db);
       assertEquals(0, levelZero(db), db.tablesPerLevel().toString());
-      assertEquals(1, db.stats().readTriggeredCompactions());
+      assertEquals(1, db.stats().compactions().readTriggered());
       assertEveryRowReads(db);
     }
   }
@@ -141,14 +141,14 @@ final class ReadTriggeredCompactionTest {
         absentGets(db, 0, 51);
         awaitQuiet(db);
         assertEquals(2, levelZero(db), "writes kept coming: round " + round);
-        assertEquals(0, db.stats().readTriggeredCompactions());
+        assertEquals(0, db.stats().compactions().readTriggered());
       }
       absentGets(db, 0, 50); // the third window, with no write: 100 charges
       assertEquals(2, levelZero(db));
       absentGets(db, 50, 1);
       awaitQuiet(db);
       assertEquals(0, levelZero(db), db.tablesPerLevel().toString());
-      assertEquals(1, db.stats().readTriggeredCompactions());
+      assertEquals(1, db.stats().compactions().readTriggered());
       assertEveryRowReads(db);
       assertArrayEquals(value(7), db.get(bytes("w0-7")), "the memtable's writes stay readable");
     }
@@ -167,7 +167,7 @@ final class ReadTriggeredCompactionTest {
         absentGets(db, 0, 1000);
         awaitQuiet(db);
         assertEquals(2, levelZero(db), o.toString());
-        assertEquals(0, db.stats().readTriggeredCompactions());
+        assertEquals(0, db.stats().compactions().readTriggered());
       }
     }
   }

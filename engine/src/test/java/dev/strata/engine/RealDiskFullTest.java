@@ -79,7 +79,7 @@ final class RealDiskFullTest {
           assertArrayEquals(value(i), d.get(key(i)));
         }
         assertArrayEquals(b("space returned"), d.get(b("after")));
-        assertEquals(0, d.stats().walBytesDroppedAtOpen());
+        assertEquals(0, d.stats().recovery().walBytesDropped());
       }
     } finally {
       if (real && !run("umount", mount.toString())) {

@@ -52,7 +52,7 @@ final class RecoveryWithoutFlushTest {
       assertArrayEquals(b("v199"), db.get(b("k199")));
       assertArrayEquals(b("space returned"), db.get(b("after")));
       assertNull(db.get(b("refused")));
-      assertEquals(0, db.stats().walBytesDroppedAtOpen());
+      assertEquals(0, db.stats().recovery().walBytesDropped());
     }
   }
 
@@ -71,14 +71,14 @@ final class RecoveryWithoutFlushTest {
     }
     try (Db db = Db.open(dir, options)) {
       assertNull(db.get(b("k9")));
-      assertEquals(1, db.stats().walRecordsDroppedAtOpen());
+      assertEquals(1, db.stats().recovery().walRecordsDropped());
       db.put(b("k9"), b("again"));
     }
     assertEquals(log, onlyLog(), "the same log took the new write");
     try (Db db = Db.open(dir, options)) {
       assertArrayEquals(b("v8"), db.get(b("k8")));
       assertArrayEquals(b("again"), db.get(b("k9")));
-      assertEquals(0, db.stats().walBytesDroppedAtOpen(), "the log is a clean prefix again");
+      assertEquals(0, db.stats().recovery().walBytesDropped(), "the log is a clean prefix again");
     }
   }
 

@@ -108,19 +108,19 @@ final class SnapshotTest {
   @Test
   void stats_countLiveSnapshots_andTheOldestAge() throws Exception {
     try (Db db = Db.open(dir, manual())) {
-      assertEquals(0, db.stats().liveSnapshots());
-      assertEquals(0, db.stats().oldestSnapshotAgeMillis());
+      assertEquals(0, db.stats().snapshots().live());
+      assertEquals(0, db.stats().snapshots().oldestAgeMillis());
       Snapshot a = db.snapshot();
       Thread.sleep(20);
       Snapshot b = db.snapshot();
-      assertEquals(2, db.stats().liveSnapshots());
-      assertTrue(db.stats().oldestSnapshotAgeMillis() >= 20, () -> "age " + db.stats());
+      assertEquals(2, db.stats().snapshots().live());
+      assertTrue(db.stats().snapshots().oldestAgeMillis() >= 20, () -> "age " + db.stats());
       a.close();
       a.close(); // idempotent
-      assertEquals(1, db.stats().liveSnapshots());
-      assertTrue(db.stats().oldestSnapshotAgeMillis() < 20_000);
+      assertEquals(1, db.stats().snapshots().live());
+      assertTrue(db.stats().snapshots().oldestAgeMillis() < 20_000);
       b.close();
-      assertEquals(0, db.stats().liveSnapshots());
+      assertEquals(0, db.stats().snapshots().live());
     }
   }
 

@@ -125,8 +125,8 @@ final class StrataStore implements Store {
   public Counters counters() {
     DbStats s = db.stats();
     WriteStats w = db.writeStats();
-    return new Counters(s.bytesReadFromDisk(), s.filterBlocksRead(), s.indexBlocksRead(),
-        s.dataBlocksRead(), s.filterBlockCacheHits(), s.indexBlockCacheHits(),
+    return new Counters(s.bytesReadFromDisk(), s.filterBlocksRead(), s.metadata().indexBlocksRead(),
+        s.dataBlocksRead(), s.filterBlockCacheHits(), s.metadata().indexBlockCacheHits(),
         s.dataBlockCacheHits(), s.tablesSkippedByBloom(),
         (w.slowdownNanos() + w.stopNanos()) / 1000);
   }

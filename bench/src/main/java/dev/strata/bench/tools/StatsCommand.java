@@ -64,13 +64,24 @@ public final class StatsCommand implements Callable<Integer> {
               Printable.cell(f.largest().row(), f.largest().column()));
         }
       }
-      DbStats stats = db.stats();
       out.println("DbStats");
-      for (RecordComponent c : DbStats.class.getRecordComponents()) {
-        out.printf(Locale.ROOT, "  %-22s %,d%n", c.getName(), (Long) c.getAccessor().invoke(stats));
-      }
+      print(out, "  ", db.stats());
     }
     out.flush();
     return 0;
+  }
+
+  /** Each counter of a stats record by name, a group's under its name and indented, aligned. */
+  private static void print(PrintWriter out, String indent, Record stats) throws Exception {
+    int width = 24 - indent.length();
+    for (RecordComponent c : stats.getClass().getRecordComponents()) {
+      Object value = c.getAccessor().invoke(stats);
+      if (value instanceof Record group) {
+        out.printf(Locale.ROOT, "%s%s%n", indent, c.getName());
+        print(out, indent + "  ", group);
+      } else {
+        out.printf(Locale.ROOT, "%s%-" + width + "s %,d%n", indent, c.getName(), (Long) value);
+      }
+    }
   }
 }

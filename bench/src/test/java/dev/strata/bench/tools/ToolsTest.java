@@ -96,5 +96,6 @@ final class ToolsTest {
     assertTrue(run.out().contains("L0    2 tables"), run.out());
     assertTrue(run.out().contains("tableCount             2"), run.out());
     assertTrue(run.out().contains("filterBytesOnDisk"), run.out());
+    assertTrue(run.out().contains("\n  metadata\n    indexBlocksRead"), run.out());
   }
 }

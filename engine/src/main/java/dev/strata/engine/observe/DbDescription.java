@@ -48,15 +48,16 @@ public final class DbDescription {
         s.bytesReadFromDisk(), s.blockCacheBytes()));
     b.append(String.format(Locale.ROOT,
         "Prefix scans: %d, tables consulted %d, skipped by prefix filter %d%n",
-        s.prefixScans(), s.prefixTablesConsulted(), s.prefixTablesSkipped()));
+        s.prefixScans().scans(), s.prefixScans().tablesConsulted(),
+        s.prefixScans().tablesSkipped()));
     b.append(String.format(Locale.ROOT, "Filters: %d bytes on disk in %d tables%n",
         s.filterBytesOnDisk(), s.tableCount()));
     b.append(String.format(Locale.ROOT, "Writes: %d acknowledged, %d log writes%n",
         w.writes(), w.logWrites()));
     b.append(String.format(Locale.ROOT, "Snapshots: %d live, the oldest held %d ms%n",
-        s.liveSnapshots(), s.oldestSnapshotAgeMillis()));
+        s.snapshots().live(), s.snapshots().oldestAgeMillis()));
     b.append(String.format(Locale.ROOT, "Read-triggered compactions: %d%n",
-        s.readTriggeredCompactions()));
+        s.compactions().readTriggered()));
     return b.toString();
   }
 
