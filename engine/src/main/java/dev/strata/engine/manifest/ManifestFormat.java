@@ -329,7 +329,7 @@ public final class ManifestFormat {
         if (state != null && allZero(bytes, payload, bytes.length)) {
           break; // torn: the file grew but the payload's bytes never arrived
         }
-        if (state != null && lastSectorsMissing(bytes, at)) {
+        if (state != null && lastSectorsMissing(bytes, at, end)) {
           break; // torn: the append's first sectors reached the disk, its last ones did not
         }
         throw new CorruptionException(
@@ -373,18 +373,19 @@ public final class ManifestFormat {
   }
 
   /**
-   * Whether the bytes from {@code from} to the end of the file end in whole sectors that never
-   * arrived: after the last non-zero byte, a sector boundary ({@value #SECTOR_BYTES} bytes) from
-   * which only zeros follow to the end. A device writes a sector whole or not at all, so a power
-   * loss during an append leaves its first sectors and zeros after them; a bit flip leaves none.
+   * Whether the record at [{@code from}, {@code end}) ends in whole sectors that never arrived: a
+   * sector boundary ({@value #SECTOR_BYTES} bytes) inside the record from which only zeros follow,
+   * to the end of the file. A device writes a sector whole or not at all, so a power loss during an
+   * append leaves its first sectors and zeros after them; a bit flip leaves none, and a whole record
+   * after this one is no tail at all.
    */
-  private static boolean lastSectorsMissing(byte[] bytes, int from) {
+  private static boolean lastSectorsMissing(byte[] bytes, int from, int end) {
     int lastNonZero = bytes.length - 1;
     while (lastNonZero >= from && bytes[lastNonZero] == 0) {
       lastNonZero--;
     }
     long boundary = ((long) lastNonZero + SECTOR_BYTES) / SECTOR_BYTES * SECTOR_BYTES;
-    return boundary < bytes.length;
+    return boundary < end;
   }
 
   private static boolean allZero(byte[] bytes, int from, int to) {

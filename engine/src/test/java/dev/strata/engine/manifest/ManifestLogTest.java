@@ -279,6 +279,47 @@ final class ManifestLogTest {
     assertThrows(CorruptionException.class, () -> ManifestReader.read(file));
   }
 
+  /**
+   * A damaged record followed by a whole one whose last bytes are zeros (a synced log of length 0
+   * ends a record with fifteen) is damage, not a torn tail, even when a sector boundary falls in
+   * those zeros: the zeros are the whole record's, not sectors of the damaged one that never arrived.
+   * (A regression: the tail rule once looked only at the file's last non-zero byte.)
+   */
+  @Test
+  void aDamagedRecordFollowedByAWholeOneEndingInZeros_isCorruption() throws IOException {
+    List<Manifest> states;
+    try (ManifestLog log = new ManifestLog(dir)) {
+      states = writeGoldenHistory(log);
+    }
+    Path file = FileNames.manifest(dir);
+    byte[] whole = Files.readAllBytes(file);
+    List<ManifestEdit> edits = goldenV3Edits();
+    byte[] last = ManifestFormat.editRecord(edits.get(edits.size() - 1));
+    byte[] damaged = last.clone();
+    damaged[ManifestFormat.RECORD_HEADER_BYTES + 3] ^= 0x5A; // a whole record failing its crc
+    byte[] zeroEnded =
+        ManifestFormat.editRecord(
+            new ManifestEdit(23, 610, 21, List.of(), List.of(), List.of(new SyncedLog(21, 0))));
+    // The record's length is odd, so some count of them puts the file's end at every residue.
+    for (int fillers = 0; fillers < ManifestFormat.SECTOR_BYTES; fillers++) {
+      ByteArrayBuilder out = new ByteArrayBuilder();
+      out.add(whole);
+      for (int f = 0; f < fillers; f++) {
+        out.add(zeroEnded); // whole records, each shifting the end's place in its sector
+      }
+      out.add(damaged);
+      out.add(zeroEnded);
+      byte[] bytes = out.bytes();
+      int end = bytes.length % ManifestFormat.SECTOR_BYTES;
+      if (end >= 1 && end <= 15) { // a sector boundary inside the final record's zeros
+        Files.write(file, bytes);
+        assertThrows(CorruptionException.class, () -> ManifestReader.read(file));
+        return;
+      }
+    }
+    throw new AssertionError("no filler count put a sector boundary in the final zeros");
+  }
+
   @Test
   void theLogIsRewrittenWholeOnceItOutgrowsItsSnapshot() throws IOException {
     Manifest state = goldenV2Snapshot();
