@@ -4,34 +4,24 @@ import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.compaction.SnapshotStripes;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
-import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.observe.DbDescription;
 import dev.strata.engine.observe.MBeans;
 import dev.strata.engine.read.OpenReaders;
 import dev.strata.engine.read.PrefixScans;
-import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
-import dev.strata.engine.version.TableRef;
-import dev.strata.engine.version.Version;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.Mutation;
-import dev.strata.sstable.cache.BlockCache;
-import dev.strata.sstable.cache.CacheStats;
 import dev.strata.sstable.ReadCounters;
-import dev.strata.sstable.TableReadStats;
+import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.ClockBlockCache;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 import javax.management.ObjectName;
 
 /**
@@ -63,18 +53,6 @@ import javax.management.ObjectName;
  *
  * <p>Thread-safe: any number of threads may read and write at once.
  */
-/*
- * Structure (RocksDB splits DBImpl the same way across db_impl_*.cc). Db is the facade: it checks
- * arguments and delegates. The state the parts share (memtables, logs, the current version, the
- * published view and the last sequence) is EngineState, guarded by its one ReentrantLock, `mutex`;
- * reads never take it: they acquire the volatile view, then read the volatile lastSequence as their
- * snapshot (EngineState.acquireView says why in that order). A write is visible once lastSequence
- * covers it, which is published only after its entries are in the memtable, so a read never sees
- * half a batch. WritePath runs the write group (leader and followers, log append, memtable switch,
- * stalls); BackgroundWork schedules, runs and installs flushes and compactions; Startup takes what
- * Recovery found on disk into the engine state; Reads serves the read entry points. Each of them
- * states its own concurrency rules.
- */
 public final class Db implements AutoCloseable {
   /** Longest row in bytes; rows are 1..MAX_ROW_LENGTH. */
   public static final int MAX_ROW_LENGTH = Limits.MAX_ROW_LENGTH;
@@ -89,52 +67,34 @@ public final class Db implements AutoCloseable {
 
   private final Path dir;
   private final DbOptions options;
-  /** The exclusive directory lock; null for a read-only open, which takes none. */
-  private final DirectoryLock lock;
-  private final BlockCache cache;
   /** The open table readers, at most options.files().maxOpenFiles() of them. */
   private final TableCache tables;
-  /** Read costs of Gets and scans; compaction counts into a counter of its own. */
-  private final ReadCounters readCounters = new ReadCounters();
-  private final LongAdder gets = new LongAdder();
-  /** Open scanners and cursors, which close() closes so none keeps a file open past it. */
-  private final OpenReaders readers = new OpenReaders();
   /** The registered management bean's name; null when registration failed. */
   private volatile ObjectName management;
-  /** Which tables prefix scans read, and their counters. */
-  private final PrefixScans prefixScans = new PrefixScans();
-  /** Live snapshots; flushes and compactions keep what they see. */
-  private final Snapshots snapshots = new Snapshots();
-
   /** Where flushes and compactions write their tables, and recovery its replayed logs. */
   private final OutputTables outputs;
-
   /** Memtables, logs, the current version and the published view: see EngineState. */
   private final EngineState state;
-  private final ReentrantLock mutex;
-  /** Failures of flushes and compactions: retried when they lost nothing, else final. */
-  private final BackgroundErrors backgroundErrors;
   private final BackgroundWork background;
   private final WritePath writePath;
   private final Reads reads;
+  /** The counters and the tree's shape, as DbStats and the introspection calls give them. */
+  private final Statistics statistics;
+  /** How a close, or a failed open, lets everything go. */
+  private final Shutdown shutdown;
 
-  /** What the open's log replay dropped (DbStats): set before the database is published. */
-  private long walBytesDroppedAtOpen;
-
-  private long walRecordsDroppedAtOpen;
-
+  /** Builds the parts of an open database; the parts they share are made here and passed on. */
   private Db(Path dir, DbOptions options, EngineHooks hooks, DirectoryLock lock) {
     this.dir = dir;
     this.options = options;
-    this.lock = lock;
-    this.cache =
+    BlockCache cache =
         new ClockBlockCache(
             options.blockCache().blockCacheBytes(),
             options.effectiveBlockCacheShards(),
             options.blockCacheOffHeap());
+    ReadCounters readCounters = new ReadCounters(); // compaction counts into its own
     this.tables = new TableCache(dir, options.files().maxOpenFiles(), cache, readCounters);
     this.state = new EngineState(dir, hooks.fileLayer(), tables);
-    this.mutex = state.mutex;
     if (options.files().readOnly()) {
       tables.servesReadOnlyOpen();
     }
@@ -142,7 +102,7 @@ public final class Db implements AutoCloseable {
       tables.pinsLevelZeroMetadata();
     }
     tables.readsWith(options.tableReadOptions());
-    this.backgroundErrors = new BackgroundErrors(dir, mutex);
+    Snapshots snapshots = new Snapshots(); // flushes and compactions keep what they see
     this.outputs =
         new OutputTables(
             dir,
@@ -156,11 +116,21 @@ public final class Db implements AutoCloseable {
             hooks.maxTableBlockBytes(),
             options.compaction().maxSubcompactions(),
             () -> state.closing);
-    this.background = new BackgroundWork(state, options, tables, outputs, backgroundErrors);
-    this.writePath = new WritePath(state, options, backgroundErrors, background);
+    BackgroundErrors errors = new BackgroundErrors(dir, state.mutex);
+    this.background = new BackgroundWork(state, options, tables, outputs, errors);
+    this.writePath = new WritePath(state, options, errors, background);
+    LongAdder gets = new LongAdder();
+    OpenReaders readers = new OpenReaders(); // scanners and cursors: close() closes them
+    PrefixScans prefixScans = new PrefixScans();
     this.reads =
         new Reads(
             state, gets, readers, prefixScans, snapshots, options.reads().multiGetThreads());
+    this.statistics =
+        new Statistics(state, readCounters, cache, tables, gets, prefixScans, snapshots, background);
+    this.shutdown =
+        new Shutdown(
+            state, options.files().readOnly(), background, writePath, snapshots, readers, reads,
+            tables, cache, lock);
   }
 
   /** Opens the database in {@code dir} with {@link DbOptions#defaults()}. */
@@ -221,8 +191,7 @@ public final class Db implements AutoCloseable {
     try {
       Startup startup = new Startup(db.state, options, db.tables, db.outputs, db.background);
       Recovery r = startup.recover();
-      db.walBytesDroppedAtOpen = r.replay.droppedBytes();
-      db.walRecordsDroppedAtOpen = r.replay.droppedRecords();
+      db.statistics.droppedAtOpen(r.replay.droppedBytes(), r.replay.droppedRecords());
       startup.openTablesAhead();
       startup.startBackgroundWork();
       db.management =
@@ -230,72 +199,14 @@ public final class Db implements AutoCloseable {
               dir, options.files().readOnly(), new DbManagement(db, dir.toString()));
       return db;
     } catch (Throwable t) {
-      Closeables.closeSuppressing(t, db::abandonOpen);
+      Closeables.closeSuppressing(t, db.shutdown::abandonOpen);
       throw t;
     }
   }
 
-  /**
-   * Makes every compaction run {@code hook} on the compaction thread, without the mutex, before it
-   * reads its inputs: a test holds compactions there to show what does not wait for them.
-   */
-  void beforeEachCompaction(Runnable hook) {
-    background.beforeEachCompaction(hook);
-  }
-
-  /**
-   * Makes every writer run {@code hook}, under the mutex, when it starts to wait for room (a stop,
-   * which {@link WriteStats#stops} counts once it ends): a test learns the writer is stopped now.
-   */
-  void onEachWriterStop(Runnable hook) {
-    writePath.onEachWriterStop(hook);
-  }
-
-  /** Table readers open now, leased or not; for tests of the {@code maxOpenFiles} bound. */
-  int openTableReaders() {
-    return tables.openReaders();
-  }
-
-  /** Makes every flush run {@code hook} on the flush thread, without the mutex, before it writes. */
-  void beforeEachFlush(Runnable hook) {
-    background.beforeEachFlush(hook);
-  }
-
-  /** Releases what a failed open holds. */
-  private void abandonOpen() throws IOException {
-    state.closed = true;
-    mutex.lock();
-    try {
-      state.closing = true; // a background step scheduled by recover() does nothing now
-    } finally {
-      mutex.unlock();
-    }
-    try {
-      background.shutdown(1, TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    mutex.lock();
-    try {
-      if (!options.files().readOnly()) {
-        state.recordForcedLogs();
-      }
-      try {
-        state.closeLogs();
-      } catch (IOException | RuntimeException e) {
-        // the open's own failure is what the caller gets
-      }
-      if (state.view != null) {
-        state.view.close();
-      }
-      state.versions.close();
-    } finally {
-      mutex.unlock();
-      tables.close();
-      if (lock != null) {
-        lock.close();
-      }
-    }
+  /** What tests substitute or observe in an open database; never used by the engine itself. */
+  TestSeams seams() {
+    return new TestSeams(background, writePath, tables);
   }
 
   // ---------------------------------------------------------------- writes
@@ -422,15 +333,7 @@ public final class Db implements AutoCloseable {
    * together ({@link dev.strata.engine.read.BatchedGets}). Each counts as a Get.
    */
   public List<byte[]> multiGet(List<byte[]> keys) throws IOException {
-    Limits.requireNonNull(keys, "keys");
-    byte[][] rows = new byte[keys.size()][];
-    byte[][] columns = new byte[keys.size()][];
-    for (int i = 0; i < rows.length; i++) {
-      rows[i] = keys.get(i);
-      Limits.checkKey(rows[i]);
-      columns[i] = EMPTY;
-    }
-    return reads.getAll(rows, columns);
+    return reads.multiGet(keys);
   }
 
   /**
@@ -440,20 +343,7 @@ public final class Db implements AutoCloseable {
    * @throws IllegalArgumentException when the lists differ in size
    */
   public List<byte[]> multiGet(List<byte[]> rows, List<byte[]> columns) throws IOException {
-    Limits.requireNonNull(rows, "rows");
-    Limits.requireNonNull(columns, "columns");
-    if (rows.size() != columns.size()) {
-      throw new IllegalArgumentException(
-          "rows and columns differ in size: " + rows.size() + " and " + columns.size());
-    }
-    byte[][] r = new byte[rows.size()][];
-    byte[][] c = new byte[rows.size()][];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = rows.get(i);
-      c[i] = columns.get(i);
-      Limits.checkCell(r[i], c[i]);
-    }
-    return reads.getAll(r, c);
+    return reads.multiGet(rows, columns);
   }
 
   /**
@@ -488,8 +378,6 @@ public final class Db implements AutoCloseable {
     return reads.snapshot();
   }
 
-  /** The sequence {@code s} pins (checked: open and of this database); -1 for null (now). */
-
   // ---------------------------------------------------------------- flush and compaction
 
   /**
@@ -513,39 +401,7 @@ public final class Db implements AutoCloseable {
   /** A snapshot of the read-path counters and of the table set now. */
   public DbStats stats() {
     ensureOpen();
-    TableReadStats s = readCounters.snapshot();
-    ReadView v = state.acquireView();
-    try {
-      Version tables = v.version();
-      CacheStats cached = cache.stats();
-      return new DbStats(
-          gets.sum(),
-          s.tablesConsulted(),
-          s.tablesSkippedByFilter(),
-          s.filterFalsePositives(),
-          s.dataBlocksRead(),
-          s.dataBlockCacheHits(),
-          s.filterChunksRead(),
-          s.filterChunkCacheHits(),
-          s.bytesRead(),
-          cached.bytesHeld(),
-          tables.tableCount(),
-          tables.filterBytes(),
-          new DbStats.MetadataStats(
-              s.indexBlocksRead(),
-              s.indexBlockCacheHits(),
-              s.bytesReadAtOpen(),
-              cached.metadataBytesHeld(),
-              tables.indexBytes(),
-              this.tables.pinnedBytes() + cached.pinnedBytesHeld()),
-          new DbStats.PrefixScanStats(
-              prefixScans.scans(), prefixScans.tablesConsulted(), prefixScans.tablesSkipped()),
-          new DbStats.SnapshotStats(snapshots.count(), snapshots.oldestAgeMillis()),
-          new DbStats.RecoveryStats(walBytesDroppedAtOpen, walRecordsDroppedAtOpen),
-          new DbStats.CompactionStats(background.readTriggeredCompactions()));
-    } finally {
-      v.release();
-    }
+    return statistics.dbStats();
   }
 
   /** Counters of the write path: acknowledged writes and the log writes that carried them. */
@@ -576,49 +432,19 @@ public final class Db implements AutoCloseable {
    */
   public long approximateEntries() {
     ensureOpen();
-    ReadView v = state.acquireView();
-    try {
-      long n = v.mutable().entryCount();
-      for (MemTable m : v.frozen()) {
-        n += m.entryCount();
-      }
-      for (TableRef t : v.version().allTables()) {
-        n += t.metadata().entryCount();
-      }
-      return n;
-    } finally {
-      v.release();
-    }
+    return statistics.approximateEntries();
   }
 
   /** The number of tables at each level now, level 0 first. */
   public List<Integer> tablesPerLevel() {
     ensureOpen();
-    ReadView v = state.acquireView();
-    try {
-      List<Integer> out = new ArrayList<>();
-      for (int level = 0; level < Version.NUM_LEVELS; level++) {
-        out.add(v.version().level(level).size());
-      }
-      return Collections.unmodifiableList(out);
-    } finally {
-      v.release();
-    }
+    return statistics.tablesPerLevel();
   }
 
   /** The bytes of the tables at each level now, level 0 first (what the compaction picker sizes). */
   public List<Long> bytesPerLevel() {
     ensureOpen();
-    ReadView v = state.acquireView();
-    try {
-      List<Long> out = new ArrayList<>();
-      for (int level = 0; level < Version.NUM_LEVELS; level++) {
-        out.add(v.version().levelBytes(level));
-      }
-      return Collections.unmodifiableList(out);
-    } finally {
-      v.release();
-    }
+    return statistics.bytesPerLevel();
   }
 
   /**
@@ -641,78 +467,12 @@ public final class Db implements AutoCloseable {
     // logs' last writes; set aside for the close and left set.
     boolean interrupted = Thread.interrupted();
     try {
-      closeSetDown();
+      shutdown.close(management);
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
-  }
-
-  private void closeSetDown() throws IOException {
-    mutex.lock();
-    try {
-      if (state.closed) {
-        return;
-      }
-      state.closed = true;
-      state.closing = true;
-      MBeans.unregister(management);
-      snapshots.closeAll();
-      state.backgroundProgress.signalAll(); // a waiting flush() or compact() now sees `closing`
-      while (background.running() || !writePath.idle()) {
-        state.backgroundProgress.awaitUninterruptibly();
-      }
-    } finally {
-      mutex.unlock();
-    }
-    IOException failure = null;
-    try {
-      if (!background.shutdown(1, TimeUnit.MINUTES)) {
-        failure = new IOException("background threads did not stop: " + dir);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failure = new IOException("interrupted while closing " + dir, e);
-    }
-    readers.closeAll(); // before the lock goes: a later open may delete what they pinned
-    reads.close();
-    mutex.lock();
-    try {
-      if (!options.files().readOnly()) {
-        state.recordForcedLogs();
-      }
-      try {
-        state.closeLogs();
-      } catch (IOException e) {
-        failure = addFailure(failure, e);
-      }
-      state.view.close();
-      state.versions.close();
-    } finally {
-      mutex.unlock();
-      state.versions.obsoleteFiles().close(); // what the released versions retired, purged here
-      tables.close(); // readers a leaked view still pins: the lock goes next
-      cache.close(); // frees its direct-memory slabs now, not when the collector finds them
-    }
-    try {
-      if (lock != null) {
-        lock.close();
-      }
-    } catch (IOException e) {
-      failure = addFailure(failure, e);
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private static IOException addFailure(IOException first, IOException next) {
-    if (first == null) {
-      return next;
-    }
-    first.addSuppressed(next);
-    return first;
   }
 
   private void ensureOpen() {

@@ -12,6 +12,7 @@ import dev.strata.engine.read.ReadThreads;
 import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.read.ReadPath;
 import dev.strata.engine.version.ReadView;
+import dev.strata.engine.write.Limits;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collections;
@@ -28,6 +29,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Thread-safe: any number of threads may read at once.
  */
 final class Reads {
+  private static final byte[] EMPTY = new byte[0];
+
   private final EngineState state;
   /** The directory as slow-read events name it. */
   private final String dirName;
@@ -132,8 +135,39 @@ final class Reads {
         prefix.length == 0 ? null : prefix, PrefixScans.end(prefix), readers);
   }
 
-  /** Db.multiGet: the values of cells (rows[i], columns[i]), as of now. */
-  List<byte[]> getAll(byte[][] rows, byte[][] columns) throws IOException {
+  /** Db.multiGet(keys): the values under {@code keys}, rows with the empty column, as of now. */
+  List<byte[]> multiGet(List<byte[]> keys) throws IOException {
+    Limits.requireNonNull(keys, "keys");
+    byte[][] rows = new byte[keys.size()][];
+    byte[][] columns = new byte[keys.size()][];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = keys.get(i);
+      Limits.checkKey(rows[i]);
+      columns[i] = EMPTY;
+    }
+    return getAll(rows, columns);
+  }
+
+  /** Db.multiGet(rows, columns): the lists checked (same size, every cell), then read. */
+  List<byte[]> multiGet(List<byte[]> rows, List<byte[]> columns) throws IOException {
+    Limits.requireNonNull(rows, "rows");
+    Limits.requireNonNull(columns, "columns");
+    if (rows.size() != columns.size()) {
+      throw new IllegalArgumentException(
+          "rows and columns differ in size: " + rows.size() + " and " + columns.size());
+    }
+    byte[][] r = new byte[rows.size()][];
+    byte[][] c = new byte[rows.size()][];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = rows.get(i);
+      c[i] = columns.get(i);
+      Limits.checkCell(r[i], c[i]);
+    }
+    return getAll(r, c);
+  }
+
+  /** The values of cells (rows[i], columns[i]), as of now. */
+  private List<byte[]> getAll(byte[][] rows, byte[][] columns) throws IOException {
     ensureOpen();
     gets.add(rows.length);
     SlowReadEvent slow = FlightRecording.startRead();

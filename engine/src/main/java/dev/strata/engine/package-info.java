@@ -13,6 +13,17 @@
  * limits), {@code log} (write-ahead log), {@code memtable}, {@code manifest} and {@code fs} (file
  * names, directory lock, durable file replacement).
  *
+ * <p>Inside this package (RocksDB splits DBImpl the same way across db_impl_*.cc), {@code Db} is the
+ * facade: it checks arguments and delegates. The state the parts share (memtables, logs, the current
+ * version, the published view and the last sequence) is {@code EngineState}, guarded by its one
+ * mutex; reads never take it: they acquire the volatile view, then read the volatile last sequence
+ * as their snapshot. A write is visible once the last sequence covers it, which is published only
+ * after its entries are in the memtable, so a read never sees half a batch. {@code WritePath} runs
+ * the write group; {@code BackgroundWork} schedules, runs and installs flushes and compactions;
+ * {@code Startup} takes what {@code Recovery} found on disk into the engine state; {@code Reads}
+ * serves the read entry points; {@code Statistics} gathers the counters; {@code Shutdown} lets
+ * everything go. Each states its own concurrency rules.
+ *
  * <pre>{@code
  * DbOptions options = DbOptions.builder().bloomType(BloomType.ROWCOL).syncWrites(true).build();
  * try (Db db = Db.open(Path.of("/var/lib/app/db"), options)) {

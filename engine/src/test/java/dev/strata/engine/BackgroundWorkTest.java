@@ -78,7 +78,7 @@ final class BackgroundWorkTest {
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger compactionsPassed = new AtomicInteger();
     try (Db db = Db.open(dir, SMALL_MEMTABLES)) {
-      db.beforeEachCompaction(
+      db.seams().beforeEachCompaction(
           () -> {
             compacting.countDown();
             await(release);
@@ -128,7 +128,7 @@ final class BackgroundWorkTest {
     Semaphore entered = new Semaphore(0);
     DbOptions options = SMALL_MEMTABLES.toBuilder().autoCompaction(false).build();
     try (Db db = Db.open(dir, options)) {
-      db.beforeEachFlush(
+      db.seams().beforeEachFlush(
           () -> {
             entered.release();
             permits.acquireUninterruptibly();
@@ -217,7 +217,7 @@ final class BackgroundWorkTest {
     int memtables = 7;
     int mostInLevelZero = 0;
     try (Db db = Db.open(dir, options)) {
-      db.beforeEachCompaction(
+      db.seams().beforeEachCompaction(
           () -> {
             compacting.countDown();
             await(release);
@@ -239,7 +239,7 @@ final class BackgroundWorkTest {
         assertTrue(slowed.slowdowns() > 0 && slowed.slowdownNanos() > 0, slowed.toString());
         assertEquals(0, slowed.stops(), slowed.toString());
 
-        db.onEachWriterStop(writerStopped::countDown);
+        db.seams().onEachWriterStop(writerStopped::countDown);
         Future<?> fill =
             worker.submit(
                 () -> {
@@ -338,7 +338,7 @@ final class BackgroundWorkTest {
     int rows = 1200;
     AtomicInteger puts = new AtomicInteger();
     try (Db db = Db.open(dbDir, options, EngineHooks.NONE.withMaxTableBlockBytes(96 << 10))) {
-      db.beforeEachCompaction(
+      db.seams().beforeEachCompaction(
           () -> {
             compacting.countDown();
             await(release);

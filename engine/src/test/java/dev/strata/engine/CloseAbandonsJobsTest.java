@@ -57,7 +57,7 @@ final class CloseAbandonsJobsTest {
     tablesBefore = tables();
     CountDownLatch started = new CountDownLatch(1);
     Db db = Db.open(dir, options);
-    db.beforeEachCompaction(
+    db.seams().beforeEachCompaction(
         () -> {
           started.countDown();
           // Holds the compaction until the close has begun (every call then throws), so that it is

@@ -73,7 +73,7 @@ final class ColdStartReadsTest {
           ? random.nextInt(TABLES * KEYS_PER_TABLE)
           : TABLES + random.nextInt(TABLES * KEYS_PER_TABLE - 2 * TABLES);
       try (Db db = Db.open(dir, OPTIONS)) {
-        assertEquals(TABLES, db.openTableReaders(), "the open opened every table"); // before stats()
+        assertEquals(TABLES, db.seams().openTableReaders(), "the open opened every table"); // before stats()
         DbStats before = db.stats();
         assertEquals(0, before.bytesReadFromDisk(), "seed " + seed + ": " + before);
         assertTrue(before.metadata().bytesReadAtOpen() > 0,

@@ -34,7 +34,7 @@ final class DiskFullTest {
         db.put(b("k" + i), b("v" + i));
       }
       AtomicBoolean fill = new AtomicBoolean(true);
-      db.beforeEachFlush(
+      db.seams().beforeEachFlush(
           () -> {
             if (fill.getAndSet(false)) {
               files.diskFull(true); // the disk fills up just as the flush starts writing

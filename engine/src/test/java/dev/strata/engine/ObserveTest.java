@@ -164,7 +164,7 @@ final class ObserveTest {
       r.enable("dev.strata.WriteStall").withThreshold(Duration.ZERO);
       r.start();
       try (Db db = Db.open(dir.resolve("db"), options)) {
-        db.beforeEachCompaction(
+        db.seams().beforeEachCompaction(
             () -> {
               compacting.countDown();
               BackgroundWorkTest.await(release);

@@ -39,7 +39,7 @@ final class OpenReadsStatsTest {
       assertEquals(0, afterFlushes.metadata().bytesReadAtOpen(), afterFlushes.toString());
     }
     try (Db db = Db.open(dir, options)) {
-      assertEquals(3, db.openTableReaders(), "the open opened every table");
+      assertEquals(3, db.seams().openTableReaders(), "the open opened every table");
       DbStats opened = db.stats();
       assertEquals(0, opened.bytesReadFromDisk(), opened.toString());
       assertTrue(opened.metadata().bytesReadAtOpen() > 0, opened.toString());
@@ -69,11 +69,11 @@ final class OpenReadsStatsTest {
       }
     }
     try (Db db = Db.open(dir, options)) {
-      assertEquals(4, db.openTableReaders(), "16 / 4 tables opened ahead");
+      assertEquals(4, db.seams().openTableReaders(), "16 / 4 tables opened ahead");
       for (int t = 0; t < 6; t++) {
         assertArrayEquals(b("v" + t), db.get(b("k" + t)));
       }
-      assertEquals(6, db.openTableReaders());
+      assertEquals(6, db.seams().openTableReaders());
     }
   }
 
@@ -100,7 +100,7 @@ final class OpenReadsStatsTest {
     Arrays.fill(damaged, damaged.length - 16, damaged.length, (byte) 0x5A); // the footer's magic
     Files.write(table, damaged);
     try (Db db = Db.open(dir, options)) {
-      assertEquals(1, db.openTableReaders(), "the undamaged table is open");
+      assertEquals(1, db.seams().openTableReaders(), "the undamaged table is open");
       assertThrows(CorruptionException.class, () -> db.get(b("a")));
       assertArrayEquals(b("2"), db.get(b("b")));
     }

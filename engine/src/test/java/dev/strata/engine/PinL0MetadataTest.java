@@ -118,7 +118,7 @@ final class PinL0MetadataTest {
         db.put(top(0, i), value(i));
       }
       db.flush();
-      assertEquals(1, db.openTableReaders(), "the flush opened its table"); // before stats()
+      assertEquals(1, db.seams().openTableReaders(), "the flush opened its table"); // before stats()
       DbStats flushed = db.stats();
       assertTrue(flushed.metadata().pinnedBytes() > before, flushed.toString());
       assertTrue(flushed.filterBlocksRead() > 0, "the flush loaded the chunks: " + flushed);

@@ -67,12 +67,12 @@ final class TableCacheLimitTest {
       for (int t = 0; t < 40; t++) {
         db.put(b("row" + t), b("v" + t));
         db.flush();
-        assertTrue(db.openTableReaders() <= 16, "open: " + db.openTableReaders());
+        assertTrue(db.seams().openTableReaders() <= 16, "open: " + db.seams().openTableReaders());
       }
       assertEquals(40, (int) db.tablesPerLevel().get(0));
       for (int t = 0; t < 40; t++) {
         assertArrayEquals(b("v" + t), db.get(b("row" + t)));
-        assertTrue(db.openTableReaders() <= 16, "open: " + db.openTableReaders());
+        assertTrue(db.seams().openTableReaders() <= 16, "open: " + db.seams().openTableReaders());
       }
       int cells = 0;
       try (CellScanner scan = db.scan(null, null)) {
@@ -82,10 +82,10 @@ final class TableCacheLimitTest {
         }
       }
       assertEquals(40, cells);
-      assertTrue(db.openTableReaders() <= 16, "after the scan: " + db.openTableReaders());
+      assertTrue(db.seams().openTableReaders() <= 16, "after the scan: " + db.seams().openTableReaders());
     }
     try (Db db = Db.open(dir, options)) {
-      assertTrue(db.openTableReaders() <= 16, "recovery: " + db.openTableReaders());
+      assertTrue(db.seams().openTableReaders() <= 16, "recovery: " + db.seams().openTableReaders());
       assertArrayEquals(b("v7"), db.get(b("row7")));
     }
   }

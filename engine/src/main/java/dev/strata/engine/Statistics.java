@@ -1,0 +1,146 @@
+package dev.strata.engine;
+
+import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.read.PrefixScans;
+import dev.strata.engine.version.ReadView;
+import dev.strata.engine.version.TableCache;
+import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
+import dev.strata.sstable.ReadCounters;
+import dev.strata.sstable.TableReadStats;
+import dev.strata.sstable.cache.BlockCache;
+import dev.strata.sstable.cache.CacheStats;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What a database tells about itself: the counters of {@link DbStats} gathered from the parts that
+ * keep them, and the tree's shape as the current view holds it (entries, tables and bytes per
+ * level). Each call reads the current view once, so its figures are of one version.
+ *
+ * <p>Thread-safe: the counters are atomic, the view held for the call; the dropped-at-open figures
+ * are set once, before the database is published.
+ */
+final class Statistics {
+  private final EngineState state;
+  private final ReadCounters readCounters;
+  private final BlockCache cache;
+  private final TableCache tables;
+  private final LongAdder gets;
+  private final PrefixScans prefixScans;
+  private final Snapshots snapshots;
+  private final BackgroundWork background;
+
+  /** What the open's log replay dropped. */
+  private long walBytesDroppedAtOpen;
+
+  private long walRecordsDroppedAtOpen;
+
+  Statistics(
+      EngineState state,
+      ReadCounters readCounters,
+      BlockCache cache,
+      TableCache tables,
+      LongAdder gets,
+      PrefixScans prefixScans,
+      Snapshots snapshots,
+      BackgroundWork background) {
+    this.state = state;
+    this.readCounters = readCounters;
+    this.cache = cache;
+    this.tables = tables;
+    this.gets = gets;
+    this.prefixScans = prefixScans;
+    this.snapshots = snapshots;
+    this.background = background;
+  }
+
+  /** Records what the open's log replay dropped; once, before the database is published. */
+  void droppedAtOpen(long bytes, long records) {
+    walBytesDroppedAtOpen = bytes;
+    walRecordsDroppedAtOpen = records;
+  }
+
+  DbStats dbStats() {
+    TableReadStats s = readCounters.snapshot();
+    ReadView v = state.acquireView();
+    try {
+      Version version = v.version();
+      CacheStats cached = cache.stats();
+      return new DbStats(
+          gets.sum(),
+          s.tablesConsulted(),
+          s.tablesSkippedByFilter(),
+          s.filterFalsePositives(),
+          s.dataBlocksRead(),
+          s.dataBlockCacheHits(),
+          s.filterChunksRead(),
+          s.filterChunkCacheHits(),
+          s.bytesRead(),
+          cached.bytesHeld(),
+          version.tableCount(),
+          version.filterBytes(),
+          new DbStats.MetadataStats(
+              s.indexBlocksRead(),
+              s.indexBlockCacheHits(),
+              s.bytesReadAtOpen(),
+              cached.metadataBytesHeld(),
+              version.indexBytes(),
+              tables.pinnedBytes() + cached.pinnedBytesHeld()),
+          new DbStats.PrefixScanStats(
+              prefixScans.scans(), prefixScans.tablesConsulted(), prefixScans.tablesSkipped()),
+          new DbStats.SnapshotStats(snapshots.count(), snapshots.oldestAgeMillis()),
+          new DbStats.RecoveryStats(walBytesDroppedAtOpen, walRecordsDroppedAtOpen),
+          new DbStats.CompactionStats(background.readTriggeredCompactions()));
+    } finally {
+      v.release();
+    }
+  }
+
+  /** See {@link Db#approximateEntries}. */
+  long approximateEntries() {
+    ReadView v = state.acquireView();
+    try {
+      long n = v.mutable().entryCount();
+      for (MemTable m : v.frozen()) {
+        n += m.entryCount();
+      }
+      for (TableRef t : v.version().allTables()) {
+        n += t.metadata().entryCount();
+      }
+      return n;
+    } finally {
+      v.release();
+    }
+  }
+
+  /** See {@link Db#tablesPerLevel}. */
+  List<Integer> tablesPerLevel() {
+    ReadView v = state.acquireView();
+    try {
+      List<Integer> out = new ArrayList<>();
+      for (int level = 0; level < Version.NUM_LEVELS; level++) {
+        out.add(v.version().level(level).size());
+      }
+      return Collections.unmodifiableList(out);
+    } finally {
+      v.release();
+    }
+  }
+
+  /** See {@link Db#bytesPerLevel}. */
+  List<Long> bytesPerLevel() {
+    ReadView v = state.acquireView();
+    try {
+      List<Long> out = new ArrayList<>();
+      for (int level = 0; level < Version.NUM_LEVELS; level++) {
+        out.add(v.version().levelBytes(level));
+      }
+      return Collections.unmodifiableList(out);
+    } finally {
+      v.release();
+    }
+  }
+}
