@@ -51,7 +51,7 @@ public final class ManifestReader {
       throw new CorruptionException(file, 0, "manifest of %d bytes is implausibly large", size);
     }
     byte[] bytes = Files.readAllBytes(file);
-    ManifestFormat.Decoded decoded = ManifestFormat.decode(bytes, file);
+    ManifestDecoder.Decoded decoded = ManifestDecoder.decode(bytes, file);
     if (decoded.validBytes() < bytes.length) {
       LOG.log(
           System.Logger.Level.WARNING,

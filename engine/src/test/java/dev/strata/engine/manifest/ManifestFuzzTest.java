@@ -44,7 +44,7 @@ final class ManifestFuzzTest {
     byte[] bytes = b.array();
     Manifest decoded;
     try {
-      decoded = ManifestFormat.decode(bytes, FILE).manifest();
+      decoded = ManifestDecoder.decode(bytes, FILE).manifest();
     } catch (CorruptionException | FormatVersionException reported) {
       return;
     }
