@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11, item 1, the engine's half, with the issue's batch scaled down against a 4 KiB limit
+ * The table-size limit, the engine's half, with a batch scaled down against a 4 KiB limit
  * instead of the 1 GiB a reader accepts: one acknowledged batch whose flush would build a table
  * with too large an index becomes several tables, each of which opens; so do the outputs of the
  * compaction after it, and every open after that succeeds.
