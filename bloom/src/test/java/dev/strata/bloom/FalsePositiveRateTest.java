@@ -40,6 +40,18 @@ final class FalsePositiveRateTest {
     }
   }
 
+  /**
+   * Sized by rate: the measured rate is within the z-bound of the requested one (the model's rate
+   * at the chosen size is the request to within one block: checked in the unit test).
+   */
+  @ParameterizedTest(name = "fpp {0}")
+  @ValueSource(doubles = {0.05, 0.02, 0.01, 0.001, 0.0002})
+  void blockedByRate_measuredRateMatchesRequested(double fpp) {
+    BlockedBloomFilter f = BlockedBloomFilter.forFalsePositiveRate(KEYS, fpp);
+    assertTrue(f.expectedFpp(KEYS) <= fpp && f.expectedFpp(KEYS) >= 0.99 * fpp, f.toString());
+    measureAndCheck(f::put, f::mightContain, keys -> fpp, 0, f.bitSize() / (double) KEYS);
+  }
+
   @ParameterizedTest(name = "{0} bits/key")
   @ValueSource(doubles = {6, 10, 16})
   void classic_measuredRateMatchesModel(double bitsPerKey) {
