@@ -4,7 +4,9 @@ import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.sstable.block.BlockBuilder;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.filter.FilterChunk;
 import dev.strata.sstable.filter.FilterIndex;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterKeys;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.format.SstableFormat;
@@ -29,9 +31,12 @@ import java.util.Arrays;
  * <p>Not thread-safe.
  */
 final class FilterWriter {
-  /** Where chunks go: writes a filter payload 64-byte aligned and returns its handle. */
+  /**
+   * Where chunks go: writes a filter payload 64-byte aligned and returns its handle; {@code chunk}
+   * is the filter the payload holds, as a reader would load it (for the block cache).
+   */
   interface Sink {
-    BlockHandle writeFilter(BlockType type, byte[] payload) throws IOException;
+    BlockHandle writeFilter(BlockType type, byte[] payload, FilterChunk chunk) throws IOException;
   }
 
   private final FilterType type;
@@ -140,11 +145,7 @@ final class FilterWriter {
     if (tombstoneRowCount == 0) {
       return BlockHandle.NONE;
     }
-    BlockedBloomFilter f = BlockedBloomFilter.create(tombstoneRowCount, bitsPerKey);
-    for (int i = 0; i < tombstoneRowCount; i++) {
-      f.putHash(tombstoneRows[i]);
-    }
-    BlockHandle h = sink.writeFilter(BlockType.ROW_TOMBSTONE_FILTER, f.toByteArray());
+    BlockHandle h = writeBloom(BlockType.ROW_TOMBSTONE_FILTER, tombstoneRows, tombstoneRowCount);
     bytes += h.storedLength();
     return h;
   }
@@ -185,16 +186,31 @@ final class FilterWriter {
   }
 
   private void cutChunk() throws IOException {
-    BlockedBloomFilter f = BlockedBloomFilter.create(count, bitsPerKey);
-    for (int i = 0; i < count; i++) {
-      f.putHash(hashes[i]);
-    }
-    BlockHandle h = sink.writeFilter(BlockType.FILTER_CHUNK, f.toByteArray());
+    BlockHandle h = writeBloom(BlockType.FILTER_CHUNK, hashes, count);
     h.encodeTo(handleBytes, 0);
     index.add(chunkLastCell, chunkLastCellLength, handleBytes, 0, handleBytes.length);
     bytes += h.storedLength();
     chunkCount++;
     count = 0;
     hasChunkPrefix = false;
+  }
+
+  /**
+   * Builds a blocked Bloom filter of {@code hashes[0, count)} and writes it as a {@code type}
+   * payload: the filter's bytes, then its kind (format version 4).
+   */
+  private BlockHandle writeBloom(BlockType type, long[] hashes, int count) throws IOException {
+    BlockedBloomFilter f = BlockedBloomFilter.create(count, bitsPerKey);
+    for (int i = 0; i < count; i++) {
+      f.putHash(hashes[i]);
+    }
+    return sink.writeFilter(type, withKind(f.toByteArray(), FilterKind.BLOOM), new FilterChunk(f));
+  }
+
+  /** {@code filter} followed by {@code kind}'s id: a version-4 filter payload. */
+  private static byte[] withKind(byte[] filter, FilterKind kind) {
+    byte[] payload = Arrays.copyOf(filter, filter.length + SstableFormat.FILTER_KIND_BYTES);
+    payload[filter.length] = (byte) kind.id();
+    return payload;
   }
 }

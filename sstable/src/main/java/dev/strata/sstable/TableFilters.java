@@ -87,7 +87,7 @@ final class TableFilters {
 
   private static void pinFilter(TableReader r, BlockHandle h, BlockType type) throws IOException {
     try {
-      r.pinned(h, BlockKind.FILTER, () -> loadFilter(r.channel, r.path, h, type));
+      r.pinned(h, BlockKind.FILTER, () -> loadFilter(r.channel, r.path, h, type, r.properties().formatVersion()));
     } catch (CorruptTableException e) {
       r.counters.filterChunksCorrupt.increment();
     }
@@ -195,7 +195,7 @@ final class TableFilters {
     FilterChunk filter;
     try {
       filter = r.fetch(h, BlockKind.FILTER,
-          () -> loadFilter(r.channel, r.path, h, BlockType.ROW_TOMBSTONE_FILTER));
+          () -> loadFilter(r.channel, r.path, h, BlockType.ROW_TOMBSTONE_FILTER, r.properties().formatVersion()));
     } catch (CorruptTableException e) {
       filter = null;
     }
@@ -214,7 +214,7 @@ final class TableFilters {
       r.counters.filterChunksCorrupt.increment();
       return true;
     }
-    return chunk.filter.mightContainHash(hash);
+    return chunk.mightContainHash(hash);
   }
 
   /** Chunk {@code i} through the cache, or null when it is damaged. */
@@ -228,7 +228,7 @@ final class TableFilters {
     BlockHandle h = r.filterIndex.handle(i);
     try {
       return r.fetch(key, h, BlockKind.FILTER,
-          () -> loadFilter(r.channel, r.path, h, BlockType.FILTER_CHUNK));
+          () -> loadFilter(r.channel, r.path, h, BlockType.FILTER_CHUNK, r.properties().formatVersion()));
     } catch (CorruptTableException e) {
       return null;
     }
@@ -305,7 +305,7 @@ final class TableFilters {
       }
       filters[i] = fetched;
       if (fetched != null) {
-        touched += fetched.filter.touch(filterHash(type, probes[i]));
+        touched += fetched.touch(filterHash(type, probes[i]));
       }
     }
     s.touched += (int) touched;

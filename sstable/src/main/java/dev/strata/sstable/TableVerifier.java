@@ -56,13 +56,13 @@ final class TableVerifier {
     long footerOffset = reader.fileSize() - FOOTER_BYTES;
     Footer.decode(readFully(channel, path, footerOffset, FOOTER_BYTES), path, footerOffset);
     for (int i = 0; i < filterIndex.chunkCount(); i++) {
-      loadFilter(channel, path, filterIndex.handle(i), BlockType.FILTER_CHUNK);
+      loadFilter(channel, path, filterIndex.handle(i), BlockType.FILTER_CHUNK, footer.version());
       if (i > 0 && compareCellKeys(filterIndex.lastKey(i - 1), filterIndex.lastKey(i)) >= 0) {
         throw new CorruptTableException(path, footer.filterIndex().offset(), "filter index keys out of order at %d", i);
       }
     }
     if (!footer.rowTombstoneFilter().equals(BlockHandle.NONE)) {
-      loadFilter(channel, path, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER);
+      loadFilter(channel, path, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER, footer.version());
     }
     IndexCursor ic = topIndex == null
         ? IndexCursor.oneLevel(readBlock(channel, path, footer.index(), BlockType.INDEX))

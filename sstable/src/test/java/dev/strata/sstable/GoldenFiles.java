@@ -21,12 +21,12 @@ import java.util.List;
  * the format cannot drift unnoticed. A format change adds {@code vN/} with a new generator run and
  * keeps the older directories, which the reader must still read ({@code v1/} was written by format
  * 1's writer; {@code v2/} adds tables with a row-prefix filter; {@code v3/} holds the same tables with
- * a two-level index).
+ * a two-level index; {@code v4/} the same tables whose filter payloads end with their kind).
  *
  * <pre>
  * mvn -q -pl sstable test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/sst-cp.txt -Dmdep.includeScope=test
  * java -cp "sstable/target/test-classes:sstable/target/classes:$(cat /tmp/sst-cp.txt)" \
- *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v3
+ *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v4
  * </pre>
  *
  * <p>Not thread-safe (a main program).

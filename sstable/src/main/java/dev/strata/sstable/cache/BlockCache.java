@@ -131,6 +131,15 @@ public interface BlockCache {
     return 0;
   }
 
+  /**
+   * Caches {@code block} under {@code key} unless the cache holds (or is loading) a block of that
+   * key, counting neither a hit nor a miss: a table writer's metadata, put as it is written ({@code
+   * TableWriter.cacheMetadataIn}), so the table's first reads find it. The block must be what a
+   * loader of that key would return. Admitted as a loaded block of {@code kind} is, so metadata stays
+   * within the cache's metadata share. Nothing by default.
+   */
+  default <T extends CachedBlock> void put(BlockCacheKey key, BlockKind kind, T block) {}
+
   /** A snapshot of the counters and the bytes held. */
   CacheStats stats();
 
