@@ -1,6 +1,7 @@
 package dev.strata.engine;
 
 import dev.strata.engine.observe.DbMXBean;
+import dev.strata.engine.version.Version;
 import java.util.List;
 
 /**
@@ -112,6 +113,34 @@ final class DbManagement implements DbMXBean {
   public long[] getBytesPerLevel() {
     List<Long> bytes = db.bytesPerLevel();
     return bytes.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  @Override
+  public long[] getEntriesPerLevel() {
+    long[] out = new long[Version.NUM_LEVELS];
+    db.levelStats().forEach(l -> out[l.level()] = l.entries());
+    return out;
+  }
+
+  @Override
+  public long[] getFilterBytesPerLevel() {
+    long[] out = new long[Version.NUM_LEVELS];
+    db.levelStats().forEach(l -> out[l.level()] = l.filterBytes());
+    return out;
+  }
+
+  @Override
+  public double[] getFilterBitsPerKeyPerLevel() {
+    double[] out = new double[Version.NUM_LEVELS];
+    db.levelStats().forEach(l -> out[l.level()] = l.filterBitsPerKey());
+    return out;
+  }
+
+  @Override
+  public double[] getExpectedFalsePositivesPerLevel() {
+    double[] out = new double[Version.NUM_LEVELS];
+    db.levelStats().forEach(l -> out[l.level()] = l.expectedFalsePositiveRate());
+    return out;
   }
 
   @Override

@@ -1,0 +1,108 @@
+package dev.strata.engine.compaction;
+
+import dev.strata.engine.DbOptions;
+import dev.strata.engine.FilterAllocation;
+import dev.strata.engine.FilterOptions;
+import dev.strata.engine.version.Version;
+import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.filter.FilterType;
+import java.util.function.Supplier;
+
+/**
+ * The table layout of each table a flush or compaction writes: the options' blocks, compression
+ * and filter type, with the filter's bits per key chosen for the table's level. Under {@link
+ * FilterAllocation#UNIFORM} every table gets the budget; under {@link FilterAllocation#BY_LEVEL}
+ * the budget is spread over the tree's runs by {@link FilterBudget}, on the shape the tree will
+ * have once the table is installed, and the table gets its run's share. Tables record what they
+ * were written with, so earlier tables keep their bits: the allocation follows the tree as it grows.
+ *
+ * <p>Thread-safe: immutable, and the current shape is asked of the supplier each time.
+ */
+public final class FilterChoice {
+  private final TableOptions base;
+  private final FilterAllocation allocation;
+  private final double budgetBitsPerKey;
+  private final Supplier<TreeShape> currentShape;
+  private final boolean cacheMetadataOnWrite;
+
+  /**
+   * The choices {@code options} ask for; {@code currentShape} gives the tree's shape when a flush
+   * starts (the shape of the current version).
+   */
+  public FilterChoice(DbOptions options, Supplier<TreeShape> currentShape) {
+    this.base = tableOptions(options);
+    FilterOptions f = options.filters();
+    this.allocation = f.filterAllocation();
+    this.budgetBitsPerKey = f.budgetBitsPerKey();
+    this.currentShape = currentShape;
+    this.cacheMetadataOnWrite = f.cacheMetadataOnWrite();
+  }
+
+  private FilterChoice(TableOptions base) {
+    this.base = base;
+    this.allocation = FilterAllocation.UNIFORM;
+    this.budgetBitsPerKey = base.bitsPerKey();
+    this.currentShape = () -> new TreeShape(new long[0], new long[1]);
+    this.cacheMetadataOnWrite = false;
+  }
+
+  /** Every table laid out as {@code options} say, its metadata not cached on write (for tests). */
+  public static FilterChoice uniform(TableOptions options) {
+    return new FilterChoice(options);
+  }
+
+  /** Whether the outputs' filter chunks and index partitions go into the block cache as written. */
+  public boolean cacheMetadataOnWrite() {
+    return cacheMetadataOnWrite;
+  }
+
+  /** The layout of a table the options describe, with the budget's bits per key. */
+  public static TableOptions tableOptions(DbOptions options) {
+    FilterOptions f = options.filters();
+    FilterType filter =
+        switch (f.bloomType()) {
+          case NONE -> FilterType.NONE;
+          case ROW -> FilterType.ROW;
+          case ROWCOL -> FilterType.ROWCOL;
+        };
+    BlockCompression codec =
+        switch (options.dataBlocks().compression()) {
+          case NONE -> BlockCompression.NONE;
+          case LZ4 -> BlockCompression.LZ4;
+        };
+    return new TableOptions(
+        options.dataBlocks().blockSizeBytes(),
+        filter,
+        f.budgetBitsPerKey(),
+        f.bloomChunkBytes(),
+        codec,
+        f.prefixBloomLength());
+  }
+
+  /** The layout at the budget's bits per key, whatever the level. */
+  public TableOptions uniform() {
+    return base;
+  }
+
+  /** The layout of the level-0 table a flush of {@code entries} entries writes. */
+  public TableOptions forFlush(long entries) {
+    if (allocation == FilterAllocation.UNIFORM) {
+      return base;
+    }
+    TreeShape shape = currentShape.get().withLevel0Table(entries);
+    double[] bits = FilterBudget.byLevel(shape.runs(), budgetBitsPerKey);
+    return base.withBitsPerKey(bits[shape.level0Tables().length - 1]);
+  }
+
+  /** The layout of the tables compaction {@code c} of {@code baseVersion} writes. */
+  public TableOptions forCompaction(Compaction c, Version baseVersion) {
+    if (allocation == FilterAllocation.UNIFORM) {
+      return base;
+    }
+    TreeShape shape = TreeShape.afterCompaction(baseVersion, c);
+    double[] bits = FilterBudget.byLevel(shape.runs(), budgetBitsPerKey);
+    int run = c.outputLevel() == 0 ? shape.level0Tables().length - 1 : shape.runOfLevel(c.outputLevel());
+    return base.withBitsPerKey(bits[run]);
+  }
+}
