@@ -31,7 +31,9 @@ import dev.strata.sstable.TableOptions;
  *     blocked Bloom filters, in [0, {@link Integer#MAX_VALUE}]; 0 = every table, {@link
  *     Integer#MAX_VALUE} (the default) = never. A Ribbon table gets the false-positive rate the
  *     Bloom plan gives its level, in the fewer bits Ribbon needs for it: the budget counts rates, so
- *     Ribbon saves memory at the same false positives (and costs more CPU to build)
+ *     Ribbon saves memory at the same false positives (and costs several times the CPU to build,
+ *     chunk by chunk, so its memory stays bounded by a chunk's). Level 0 is flushed often and
+ *     compacted soon: RocksDB's advice, kept here, is Ribbon from level 1
  * @param bloomFalsePositiveRate the budget given as a rate, in (0, 1), instead of bits per key; 0
  *     (the default) = not set, {@code bloomBitsPerKey} decides. When set it decides, converted
  *     through the blocked filter's own model (10 bits per key reach about 1 %); the builder's

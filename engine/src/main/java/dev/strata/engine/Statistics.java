@@ -168,7 +168,6 @@ final class Statistics {
     long entries = 0;
     long bytes = 0;
     long filterBytes = 0;
-    double weightedBits = 0;
     double sumFpp = 0;
     double weightedFpp = 0;
     for (TableRef t : tables) {
@@ -178,20 +177,19 @@ final class Statistics {
       entries += m.entryCount();
       bytes += m.fileSize();
       filterBytes += Math.max(0, m.filterBytes());
-      weightedBits += bits * m.entryCount();
       sumFpp += fpp;
       weightedFpp += fpp * m.entryCount();
     }
     double perEntry = entries == 0 ? 0 : 1.0 / entries;
     double rate = level == 0 ? sumFpp : entries == 0 ? sumFpp / tables.size() : weightedFpp * perEntry;
     return new LevelStats(
-        level, tables.size(), entries, bytes, filterBytes, weightedBits * perEntry, rate);
+        level, tables.size(), entries, bytes, filterBytes, filterBytes * 8.0 * perEntry, rate);
   }
 
   /**
-   * The bits per key table {@code m}'s filter was built with: as the manifest records it, or for a
-   * table whose manifest entry predates that, its filter bytes per entry (an estimate); 0 without
-   * a filter.
+   * The blocked Bloom bits per key whose rate table {@code m}'s filter was built for: as the
+   * manifest records it, or for a table whose manifest entry predates that (a Bloom table), its
+   * filter bits per entry (an estimate); 0 without a filter.
    */
   private static double bitsPerKey(FileMetadata m) {
     if (m.filterKind() != null) {
@@ -203,9 +201,16 @@ final class Statistics {
     return Math.min(FilterModel.MAX_BITS_PER_KEY, m.filterBytes() * 8.0 / m.entryCount());
   }
 
-  /** The tree's shape in the current view, for the filter budget. */
+  /**
+   * The tree's shape in the current view, for the filter budget; empty before the open publishes
+   * its first view (the flush of a replayed log) or once the view is closed (a flush at close):
+   * such a table gets the budget's bits, and never waits or fails for a shape.
+   */
   static TreeShape shape(EngineState state) {
-    ReadView v = state.acquireView();
+    ReadView v = state.view;
+    if (v == null || !v.tryAcquire()) {
+      return TreeShape.EMPTY;
+    }
     try {
       return TreeShape.of(v.version());
     } finally {

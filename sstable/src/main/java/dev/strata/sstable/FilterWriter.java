@@ -1,6 +1,9 @@
 package dev.strata.sstable;
 
 import dev.strata.bloom.BlockedBloomFilter;
+import dev.strata.bloom.BloomFormat;
+import dev.strata.bloom.BloomSizing;
+import dev.strata.bloom.RibbonFilter;
 import dev.strata.sstable.block.BlockBuilder;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
@@ -14,6 +17,8 @@ import dev.strata.sstable.key.EncodedKeys;
 import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Builds a table's partitioned filter while the writer adds entries: collects the filter-key hashes
@@ -41,6 +46,9 @@ final class FilterWriter {
 
   private final FilterType type;
   private final double bitsPerKey;
+  private final FilterKind kind;
+  /** The rate a Ribbon chunk is built for: a blocked Bloom filter's at bitsPerKey (model). */
+  private final double ribbonRate;
   private final long keysPerChunk;
   private final int prefixLength;
   /** The prefix added last to the current chunk, in its first prefixLength bytes, if {@link #hasChunkPrefix}. */
@@ -71,6 +79,8 @@ final class FilterWriter {
     this.hashes = buffers.filterHashes;
     this.type = options.filterType();
     this.bitsPerKey = options.bitsPerKey();
+    this.kind = options.filterKind();
+    this.ribbonRate = kind == FilterKind.RIBBON ? ribbonRate(bitsPerKey) : 0;
     this.keysPerChunk = options.keysPerChunk();
     this.prefixLength = options.prefixLength();
     this.sink = sink;
@@ -186,7 +196,9 @@ final class FilterWriter {
   }
 
   private void cutChunk() throws IOException {
-    BlockHandle h = writeBloom(BlockType.FILTER_CHUNK, hashes, count);
+    BlockHandle h = kind == FilterKind.RIBBON
+        ? writeRibbon(hashes, count)
+        : writeBloom(BlockType.FILTER_CHUNK, hashes, count);
     h.encodeTo(handleBytes, 0);
     index.add(chunkLastCell, chunkLastCellLength, handleBytes, 0, handleBytes.length);
     bytes += h.storedLength();
@@ -206,6 +218,32 @@ final class FilterWriter {
     }
     return sink.writeFilter(type, withKind(f.toByteArray(), FilterKind.BLOOM), new FilterChunk(f));
   }
+
+  /**
+   * Builds a Ribbon filter of {@code hashes[0, count)} for {@link #ribbonRate} and writes it as a
+   * chunk. Each chunk is a filter of its own, so the build's memory is bounded by the chunk.
+   */
+  private BlockHandle writeRibbon(long[] hashes, int count) throws IOException {
+    RibbonFilter f = RibbonFilter.forFalsePositiveRate(hashes, count, ribbonRate);
+    return sink.writeFilter(BlockType.FILTER_CHUNK, withKind(f.toByteArray(), FilterKind.RIBBON), new FilterChunk(f));
+  }
+
+  /**
+   * The blocked Bloom filter's model rate at {@code bitsPerKey}, as it builds a filter of that
+   * size, no lower than the smallest rate a Ribbon filter reaches (32 fingerprint bits).
+   */
+  static double ribbonRate(double bitsPerKey) {
+    // The model sums over bit patterns (milliseconds at high bits per key): computed once per size,
+    // and the sizes a database asks for are few (its budget, or its plan's grid of 1/32 bit).
+    return RIBBON_RATES.computeIfAbsent(bitsPerKey, b -> Math.max(MIN_RIBBON_RATE,
+        BloomSizing.blockedFpp(BloomFormat.BLOCK_BITS / b, BloomSizing.probesFor(b))));
+  }
+
+  /** {@link #ribbonRate} by bits per key. */
+  private static final Map<Double, Double> RIBBON_RATES = new ConcurrentHashMap<>();
+
+  /** The smallest rate a Ribbon filter is built for: 2^-32, its widest fingerprint. */
+  private static final double MIN_RIBBON_RATE = 0x1p-32;
 
   /** {@code filter} followed by {@code kind}'s id: a version-4 filter payload. */
   private static byte[] withKind(byte[] filter, FilterKind kind) {

@@ -10,7 +10,6 @@ import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableWriter;
 import dev.strata.sstable.WriteBuffers;
-import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.key.EncodedKeys;
 import dev.strata.sstable.key.ValueKind;
@@ -260,7 +259,7 @@ public final class CompactionWriter {
             t.smallest(),
             t.largest(),
             p.filterType() == FilterType.NONE ? 0 : p.filterBytes(),
-            p.filterType() == FilterType.NONE ? null : FilterKind.BLOOM,
+            p.filterType() == FilterType.NONE ? null : tableOptions.filterKind(),
             p.filterType() == FilterType.NONE ? 0 : p.bitsPerKey()));
   }
 

@@ -23,7 +23,7 @@ import java.util.Arrays;
  * <p>Thread-safe (stateless).
  */
 public final class FilterBudget {
-  private static final int BISECTIONS = 100;
+  private static final int BISECTIONS = 64;
   private static final double MIN_LOG_MU = Math.log(1e-16);
   private static final double MAX_LOG_MU = Math.log(1e3);
 

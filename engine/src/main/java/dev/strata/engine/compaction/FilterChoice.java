@@ -6,6 +6,7 @@ import dev.strata.engine.FilterOptions;
 import dev.strata.engine.version.Version;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
 import java.util.function.Supplier;
 
@@ -22,6 +23,7 @@ import java.util.function.Supplier;
 public final class FilterChoice {
   private final TableOptions base;
   private final FilterAllocation allocation;
+  private final int ribbonFromLevel;
   private final double budgetBitsPerKey;
   private final Supplier<TreeShape> currentShape;
   private final boolean cacheMetadataOnWrite;
@@ -34,6 +36,7 @@ public final class FilterChoice {
     this.base = tableOptions(options);
     FilterOptions f = options.filters();
     this.allocation = f.filterAllocation();
+    this.ribbonFromLevel = f.ribbonFromLevel();
     this.budgetBitsPerKey = f.budgetBitsPerKey();
     this.currentShape = currentShape;
     this.cacheMetadataOnWrite = f.cacheMetadataOnWrite();
@@ -42,8 +45,9 @@ public final class FilterChoice {
   private FilterChoice(TableOptions base) {
     this.base = base;
     this.allocation = FilterAllocation.UNIFORM;
+    this.ribbonFromLevel = Integer.MAX_VALUE;
     this.budgetBitsPerKey = base.bitsPerKey();
-    this.currentShape = () -> new TreeShape(new long[0], new long[1]);
+    this.currentShape = () -> TreeShape.EMPTY;
     this.cacheMetadataOnWrite = false;
   }
 
@@ -88,21 +92,31 @@ public final class FilterChoice {
   /** The layout of the level-0 table a flush of {@code entries} entries writes. */
   public TableOptions forFlush(long entries) {
     if (allocation == FilterAllocation.UNIFORM) {
-      return base;
+      return atLevel(0, base);
     }
     TreeShape shape = currentShape.get().withLevel0Table(entries);
     double[] bits = FilterBudget.byLevel(shape.runs(), budgetBitsPerKey);
-    return base.withBitsPerKey(bits[shape.level0Tables().length - 1]);
+    return atLevel(0, base.withBitsPerKey(bits[shape.level0Count() - 1]));
   }
 
   /** The layout of the tables compaction {@code c} of {@code baseVersion} writes. */
   public TableOptions forCompaction(Compaction c, Version baseVersion) {
     if (allocation == FilterAllocation.UNIFORM) {
-      return base;
+      return atLevel(c.outputLevel(), base);
     }
     TreeShape shape = TreeShape.afterCompaction(baseVersion, c);
     double[] bits = FilterBudget.byLevel(shape.runs(), budgetBitsPerKey);
-    int run = c.outputLevel() == 0 ? shape.level0Tables().length - 1 : shape.runOfLevel(c.outputLevel());
-    return base.withBitsPerKey(bits[run]);
+    int run = c.outputLevel() == 0 ? shape.level0Count() - 1 : shape.runOfLevel(c.outputLevel());
+    return atLevel(c.outputLevel(), base.withBitsPerKey(bits[run]));
+  }
+
+  /**
+   * {@code layout} for a table at {@code level}: Ribbon chunks from {@code ribbonFromLevel} on. Its
+   * bits per key stay the Bloom plan's: a Ribbon chunk is built for the rate a Bloom filter of that
+   * size has, in fewer bits, so the budget counts rates and Ribbon saves memory at equal false
+   * positives.
+   */
+  private TableOptions atLevel(int level, TableOptions layout) {
+    return level >= ribbonFromLevel ? layout.withFilterKind(FilterKind.RIBBON) : layout;
   }
 }

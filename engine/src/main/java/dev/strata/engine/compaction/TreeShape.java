@@ -18,6 +18,9 @@ import java.util.Set;
  * <p>Immutable (the arrays are the record's own: copied in and out).
  */
 public record TreeShape(long[] level0Tables, long[] levels) {
+  /** A tree without tables. */
+  public static final TreeShape EMPTY = new TreeShape(new long[0], new long[Version.NUM_LEVELS]);
+
   public TreeShape {
     level0Tables = level0Tables.clone();
     levels = levels.clone();
@@ -74,6 +77,23 @@ public record TreeShape(long[] level0Tables, long[] levels) {
     long[] l0 = Arrays.copyOf(level0Tables, level0Tables.length + 1);
     l0[l0.length - 1] = entries;
     return new TreeShape(l0, levels);
+  }
+
+  /** The entries of each level-0 table (a copy). */
+  @Override
+  public long[] level0Tables() {
+    return level0Tables.clone();
+  }
+
+  /** The entries of each level, index 0 unused (a copy). */
+  @Override
+  public long[] levels() {
+    return levels.clone();
+  }
+
+  /** The number of level-0 tables. */
+  public int level0Count() {
+    return level0Tables.length;
   }
 
   /** The runs in probe order: the level-0 tables, then levels 1 and deeper. */

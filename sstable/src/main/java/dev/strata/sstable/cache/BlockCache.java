@@ -1,6 +1,7 @@
 package dev.strata.sstable.cache;
 
 import java.io.IOException;
+import java.util.Set;
 
 /**
  * The block cache all tables of a database share: parsed, verified data, index and filter blocks,
@@ -139,6 +140,14 @@ public interface BlockCache {
    * within the cache's metadata share. Nothing by default.
    */
   default <T extends CachedBlock> void put(BlockCacheKey key, BlockKind kind, T block) {}
+
+  /**
+   * Drops the cached blocks of the tables numbered in {@code fileNumbers}, whose files were deleted
+   * (a compaction's inputs): their memory goes back at once instead of when the cache would have
+   * aged them out, which matters for the metadata a table's writer put in ({@link #put}). Blocks a
+   * reader pinned stay until it unpins them. Nothing by default.
+   */
+  default void evictFiles(Set<Long> fileNumbers) {}
 
   /** A snapshot of the counters and the bytes held. */
   CacheStats stats();

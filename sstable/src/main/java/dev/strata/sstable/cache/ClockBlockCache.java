@@ -3,6 +3,7 @@ package dev.strata.sstable.cache;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -251,6 +252,16 @@ public final class ClockBlockCache implements BlockCache {
     Node mine = new Node(key.fileNumber(), key.offset(), kind);
     if (shard.putIfAbsent(mine, hash) == null) {
       admitLoaded(shard, mine, block);
+    }
+  }
+
+  @Override
+  public void evictFiles(Set<Long> fileNumbers) {
+    if (capacity == 0 || fileNumbers.isEmpty()) {
+      return;
+    }
+    for (Shard s : shards) {
+      s.dropFiles(fileNumbers);
     }
   }
 

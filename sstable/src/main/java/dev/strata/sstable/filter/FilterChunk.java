@@ -1,6 +1,7 @@
 package dev.strata.sstable.filter;
 
 import dev.strata.bloom.BlockedBloomFilter;
+import dev.strata.bloom.RibbonFilter;
 import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.cache.HeapCost;
 import dev.strata.sstable.format.SstableFormat;
@@ -13,7 +14,10 @@ import dev.strata.sstable.format.SstableFormat;
  * <p>Immutable (the filter is never written after load).
  */
 public final class FilterChunk implements CachedBlock {
+  /** The filter, one of the two: the other is null. */
   private final BlockedBloomFilter bloom;
+
+  private final RibbonFilter ribbon;
   private final int sizeBytes;
 
   /**
@@ -23,8 +27,21 @@ public final class FilterChunk implements CachedBlock {
    */
   public FilterChunk(BlockedBloomFilter filter) {
     this.bloom = filter;
+    this.ribbon = null;
     this.sizeBytes = (int) (HeapCost.object(2 * HeapCost.REFERENCE + 4)
         + HeapCost.object(3 * HeapCost.REFERENCE + 3 * 4)
+        + HeapCost.longArray((int) (filter.bitSize() / 64)));
+  }
+
+  /**
+   * A chunk of a Ribbon filter. Its heap cost: this object, the filter object (a reference, five
+   * ints and a long) and its long[] of solution words.
+   */
+  public FilterChunk(RibbonFilter filter) {
+    this.bloom = null;
+    this.ribbon = filter;
+    this.sizeBytes = (int) (HeapCost.object(2 * HeapCost.REFERENCE + 4)
+        + HeapCost.object(HeapCost.REFERENCE + 5 * 4 + 8)
         + HeapCost.longArray((int) (filter.bitSize() / 64)));
   }
 
@@ -49,17 +66,18 @@ public final class FilterChunk implements CachedBlock {
     }
     return switch (kind) {
       case BLOOM -> new FilterChunk(BlockedBloomFilter.fromBytes(payload, 0, length - 1));
+      case RIBBON -> new FilterChunk(RibbonFilter.fromBytes(payload, 0, length - 1));
     };
   }
 
   /** The kind of filter this chunk holds. */
   public FilterKind kind() {
-    return FilterKind.BLOOM;
+    return bloom != null ? FilterKind.BLOOM : FilterKind.RIBBON;
   }
 
   /** Whether the filter may hold {@code hash64}; false means it certainly does not. */
   public boolean mightContainHash(long hash64) {
-    return bloom.mightContainHash(hash64);
+    return bloom != null ? bloom.mightContainHash(hash64) : ribbon.mightContainHash(hash64);
   }
 
   /**
@@ -68,12 +86,12 @@ public final class FilterChunk implements CachedBlock {
    * read, for the caller to keep.
    */
   public long touch(long hash64) {
-    return bloom.touch(hash64);
+    return bloom != null ? bloom.touch(hash64) : ribbon.touch(hash64);
   }
 
   /** Bits of the filter. */
   public long bitSize() {
-    return bloom.bitSize();
+    return bloom != null ? bloom.bitSize() : ribbon.bitSize();
   }
 
   @Override

@@ -9,7 +9,12 @@ package dev.strata.sstable.filter;
  */
 public enum FilterKind {
   /** The cache-line-blocked Bloom filter ({@code BlockedBloomFilter}). */
-  BLOOM(1);
+  BLOOM(1),
+  /**
+   * A Ribbon filter ({@code RibbonFilter}): about 30 % less memory than the blocked Bloom filter at
+   * the same rate, several times its build time; for long-lived tables.
+   */
+  RIBBON(2);
 
   private final int id;
 
