@@ -3,6 +3,8 @@ package dev.strata.engine;
 import dev.strata.engine.observe.DbMXBean;
 import dev.strata.engine.version.Version;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * The {@link DbMXBean} of one open database: each attribute reads the database's counters when
@@ -117,29 +119,35 @@ final class DbManagement implements DbMXBean {
 
   @Override
   public long[] getEntriesPerLevel() {
-    long[] out = new long[Version.NUM_LEVELS];
-    db.levelStats().forEach(l -> out[l.level()] = l.entries());
-    return out;
+    return perLevel(LevelStats::entries);
   }
 
   @Override
   public long[] getFilterBytesPerLevel() {
-    long[] out = new long[Version.NUM_LEVELS];
-    db.levelStats().forEach(l -> out[l.level()] = l.filterBytes());
-    return out;
+    return perLevel(LevelStats::filterBytes);
   }
 
   @Override
   public double[] getFilterBitsPerKeyPerLevel() {
-    double[] out = new double[Version.NUM_LEVELS];
-    db.levelStats().forEach(l -> out[l.level()] = l.filterBitsPerKey());
-    return out;
+    return perLevelFraction(LevelStats::filterBitsPerKey);
   }
 
   @Override
   public double[] getExpectedFalsePositivesPerLevel() {
+    return perLevelFraction(LevelStats::expectedFalsePositiveRate);
+  }
+
+  /** {@code field} of each level's {@link LevelStats}, level 0 first; 0 for a level without tables. */
+  private long[] perLevel(ToLongFunction<LevelStats> field) {
+    long[] out = new long[Version.NUM_LEVELS];
+    db.levelStats().forEach(l -> out[l.level()] = field.applyAsLong(l));
+    return out;
+  }
+
+  /** {@link #perLevel} of a fractional field. */
+  private double[] perLevelFraction(ToDoubleFunction<LevelStats> field) {
     double[] out = new double[Version.NUM_LEVELS];
-    db.levelStats().forEach(l -> out[l.level()] = l.expectedFalsePositiveRate());
+    db.levelStats().forEach(l -> out[l.level()] = field.applyAsDouble(l));
     return out;
   }
 
