@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code strata-bench filterlevels}: the same random fill through automatic leveled compaction
- * under each filter configuration (uniform Bloom, Bloom by level, by level with Ribbon from level
+ * (flushed every {@code --flush-keys} keys, each flush's compactions done before the next writes,
+ * so every configuration builds the same tree) under each filter configuration (uniform Bloom, Bloom by level, by level with Ribbon from level
  * 1), then Gets of absent keys; per configuration it prints each level's tables, entries, filter
  * bytes, bits per entry and the model's expected false positives ({@code Db.levelStats()}), the
  * filter bytes in all, and the false positives per absent Get measured ({@code
@@ -75,9 +76,14 @@ public final class FilterLevelsCommand implements Callable<Integer> {
   @Option(names = "--bits", defaultValue = "10", description = "Filter budget, bits per key. Default: ${DEFAULT-VALUE}.")
   private double bits;
 
-  @Option(names = "--memtable-mib", defaultValue = "4",
-      description = "Memtable size; level 1 is four of them, files one. Default: ${DEFAULT-VALUE}.")
-  private int memtableMib;
+  @Option(names = "--flush-keys", defaultValue = "30000",
+      description = "Keys per flush: the fill flushes every so many keys and waits for the compactions"
+          + " that follow, so every configuration builds the same tree. Default: ${DEFAULT-VALUE}.")
+  private int flushKeys;
+
+  @Option(names = "--file-mib", defaultValue = "4",
+      description = "Compaction output size; level 1 holds four of them. Default: ${DEFAULT-VALUE}.")
+  private int fileMib;
 
   @Option(names = "--configs", split = ",", defaultValue = "UNIFORM,BY_LEVEL,BY_LEVEL_RIBBON",
       description = "Configurations to run. Default: ${DEFAULT-VALUE}.")
@@ -89,8 +95,8 @@ public final class FilterLevelsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    out.printf(Locale.ROOT, "filterlevels: %d keys of %d-byte values, %.1f bits per key, %d absent Gets%n",
-        keys, valueBytes, bits, gets);
+    out.printf(Locale.ROOT, "filterlevels: %d keys of %d-byte values, %.1f bits per key, %d absent Gets,"
+        + " a flush every %d keys, %d MiB files%n", keys, valueBytes, bits, gets, flushKeys, fileMib);
     for (Config c : configs) {
       run(c, out);
       out.flush();
@@ -99,15 +105,16 @@ public final class FilterLevelsCommand implements Callable<Integer> {
   }
 
   private DbOptions options(Config c) {
-    long memtable = (long) memtableMib << 20;
+    long file = (long) fileMib << 20;
     return DbOptions.builder()
         .bloomBitsPerKey(bits)
         .filterAllocation(c.allocation)
         .ribbonFromLevel(c.ribbonFromLevel)
-        .memtableBytes(memtable)
-        .targetFileSizeBytes(memtable)
-        .maxBytesForLevelBase(4 * memtable)
+        .memtableBytes(1L << 30) // never full: the fill flushes
+        .targetFileSizeBytes(file)
+        .maxBytesForLevelBase(4 * file)
         .blockCacheBytes(16L << 20)
+        .readTriggeredCompactionBytesPerRead(0) // the absent Gets must not reshape the tree
         .build();
   }
 
@@ -120,9 +127,12 @@ public final class FilterLevelsCommand implements Callable<Integer> {
       for (int i = 0; i < keys; i++) {
         random.nextBytes(value);
         d.put(key(random.nextLong(keys), false), value);
-      }
-      while (d.backgroundWorkPending()) {
-        Thread.sleep(50); // the tree the reads meet is the one compaction leaves
+        if ((i + 1) % flushKeys == 0 || i == keys - 1) {
+          d.flush();
+          while (d.backgroundWorkPending()) {
+            Thread.sleep(10); // the compactions this flush starts run before the next writes
+          }
+        }
       }
       double fillSeconds = (System.nanoTime() - fillStart) / 1e9;
       DbStats before = d.stats();

@@ -14,8 +14,10 @@ import java.util.function.Supplier;
  * The table layout of each table a flush or compaction writes: the options' blocks, compression
  * and filter type, with the filter's bits per key chosen for the table's level. Under {@link
  * FilterAllocation#UNIFORM} every table gets the budget; under {@link FilterAllocation#BY_LEVEL}
- * the budget is spread over the tree's runs by {@link FilterBudget}, on the shape the tree will
- * have once the table is installed, and the table gets its run's share. Tables record what they
+ * the budget is spread over the tree's runs by {@link FilterBudget}, on the shape the table will
+ * live in (a flush's table beside the level-0 tables there are; a compaction's output level with
+ * the entries it receives, the drained levels as they were: see {@link
+ * TreeShape#afterCompaction}), and the table gets its run's share. Tables record what they
  * were written with, so earlier tables keep their bits: the allocation follows the tree as it grows.
  *
  * <p>Thread-safe: immutable, and the current shape is asked of the supplier each time.

@@ -28,18 +28,10 @@ public record TreeShape(long[] level0Tables, long[] levels) {
 
   /** The shape of {@code v}: every table's entries as its manifest entry records them. */
   public static TreeShape of(Version v) {
-    return of(v, Set.of());
-  }
-
-  /** The shape of {@code v} without the tables numbered in {@code left}. */
-  private static TreeShape of(Version v, Set<Long> left) {
     List<Long> level0 = new ArrayList<>();
     long[] levels = new long[Version.NUM_LEVELS];
     for (int level = 0; level < Version.NUM_LEVELS; level++) {
       for (TableRef t : v.level(level)) {
-        if (left.contains(t.metadata().fileNumber())) {
-          continue;
-        }
         if (level == 0) {
           level0.add(t.metadata().entryCount());
         } else {
@@ -51,19 +43,25 @@ public record TreeShape(long[] level0Tables, long[] levels) {
   }
 
   /**
-   * The shape of {@code base} once compaction {@code c} is done, as far as can be known before it
-   * runs: its inputs gone and their entries in the output level (tombstones and overwrites it drops
-   * are not known yet). Planning on the shape before would see an empty output level and give it
-   * every bit.
+   * The shape compaction {@code c} of {@code base} plans for: its output level holding the upper
+   * level's input entries too (overwrites and tombstones it drops are not known yet), and every
+   * level above as it is. The levels a compaction drains refill soon (flushes refill level 0,
+   * compactions into a level refill it), so the shape right after the job, with its input level
+   * emptied, would give the output too few bits and the next tables of the drained level too many:
+   * the tree, whose tables keep their bits, would spend more than the budget.
    */
   public static TreeShape afterCompaction(Version base, Compaction c) {
-    Set<Long> inputs = new HashSet<>();
-    long moved = 0;
-    for (TableRef t : c.allInputs()) {
-      inputs.add(t.metadata().fileNumber());
-      moved += t.metadata().entryCount();
+    Set<Long> outputLevelInputs = new HashSet<>();
+    for (TableRef t : c.outputLevelInputs()) {
+      outputLevelInputs.add(t.metadata().fileNumber());
     }
-    TreeShape s = of(base, inputs);
+    long moved = 0;
+    for (TableRef t : c.inputs()) {
+      if (!outputLevelInputs.contains(t.metadata().fileNumber())) {
+        moved += t.metadata().entryCount();
+      }
+    }
+    TreeShape s = of(base);
     if (c.outputLevel() == 0) {
       return s.withLevel0Table(moved);
     }
