@@ -321,25 +321,8 @@ public final class RibbonFilter {
     if (length < RibbonFormat.TRAILER_BYTES) {
       throw new IllegalArgumentException("not a Ribbon filter: " + length + " bytes");
     }
-    ByteBuffer buf = ByteBuffer.wrap(bytes, offset, length).slice().order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buf = FilterTrailer.verify(bytes, offset, length, RibbonFormat.TRAILER);
     int trailer = length - RibbonFormat.TRAILER_BYTES;
-    int magic = buf.getInt(trailer + RibbonFormat.MAGIC_OFFSET);
-    if (magic != RibbonFormat.MAGIC) {
-      throw new IllegalArgumentException(String.format("bad Ribbon filter magic: %08x", magic));
-    }
-    int storedCrc = buf.getInt(trailer + RibbonFormat.CRC_OFFSET);
-    int computedCrc = Checksums.maskedCrc32c(bytes, offset, trailer + RibbonFormat.CRC_OFFSET);
-    if (storedCrc != computedCrc) {
-      throw new IllegalArgumentException(
-          String.format(
-              "Ribbon filter crc mismatch: stored=%08x computed=%08x", storedCrc, computedCrc));
-    }
-    int version = Short.toUnsignedInt(buf.getShort(trailer + RibbonFormat.VERSION_OFFSET));
-    if (version < RibbonFormat.VERSION_START || version > RibbonFormat.VERSION_CURRENT) {
-      throw new IllegalArgumentException(
-          "unsupported Ribbon filter version " + version + " (this reader accepts "
-              + RibbonFormat.VERSION_START + ".." + RibbonFormat.VERSION_CURRENT + ")");
-    }
     int kind = Byte.toUnsignedInt(buf.get(trailer + RibbonFormat.KIND_OFFSET));
     int hashId = Byte.toUnsignedInt(buf.get(trailer + RibbonFormat.HASH_ID_OFFSET));
     int reserved = Byte.toUnsignedInt(buf.get(trailer + RibbonFormat.RESERVED_OFFSET));

@@ -92,6 +92,18 @@ public final class RibbonFormat {
   static final int MAGIC_OFFSET = 16;
   static final int CRC_OFFSET = 20;
 
+  /** The fields a reader checks first (magic, crc, version), for {@link FilterTrailer}. */
+  static final FilterTrailer.Layout TRAILER =
+      new FilterTrailer.Layout(
+          "Ribbon filter",
+          TRAILER_BYTES,
+          MAGIC,
+          MAGIC_OFFSET,
+          CRC_OFFSET,
+          VERSION_OFFSET,
+          VERSION_START,
+          VERSION_CURRENT);
+
   private RibbonFormat() {}
 
   /** Segments of the solution of a filter of this shape. */
