@@ -88,7 +88,10 @@ public final class RibbonFilter {
   /** Largest bits per key accepted, as {@link BlockedBloomFilter#create} accepts. */
   private static final double MAX_BITS_PER_KEY = 64;
 
-  /** Solution segments in the layout of {@link RibbonFormat}, then one zero segment per column. */
+  /**
+   * Solution segments in the layout of {@link RibbonFormat}, then zero padding: one segment per
+   * column (the block after the last) and one word more (an odd last column's pair).
+   */
   private final long[] words;
 
   private final int numBlocks;
@@ -193,13 +196,12 @@ public final class RibbonFilter {
     long x = RibbonHash.remix(hash64, seed);
     int start = RibbonHash.start(x, numStarts);
     int block = start >>> 6;
-    int lower = lowerBlocks;
-    int blockColumns = block < lower ? columns - 1 : columns;
     // The row's 128 slots lie in this block and the next two: column j's segments there are
-    // p0 + j, p1 + j and p2 + j (blocks below `lower` have one column fewer).
-    int p0 = block * columns - Math.min(block, lower);
-    int p1 = p0 + blockColumns;
-    int p2 = p1 + (block + 1 < lower ? columns - 1 : columns);
+    // p0 + j, p1 + j and p2 + j (blocks below lowerBlocks have one column fewer).
+    int p0 = RibbonFormat.firstSegment(block, columns, lowerBlocks);
+    int p1 = RibbonFormat.firstSegment(block + 1, columns, lowerBlocks);
+    int p2 = RibbonFormat.firstSegment(block + 2, columns, lowerBlocks);
+    int blockColumns = p1 - p0;
     long lo = RibbonHash.coefficientLo(x);
     long hi = RibbonHash.coefficientHi(x);
     int result = RibbonHash.result(x);
@@ -212,18 +214,17 @@ public final class RibbonFilter {
     long[] w = words;
     // Two columns per branch: each column of a negative query passes with probability 1/2, so a
     // branch per column mispredicts about once per query; a branch per pair about a third as often.
-    int j = 0;
-    for (; j + 1 < blockColumns; j += 2) {
+    // An odd last column is checked alone (mask 1); its pair's reads fall on the next segments or
+    // on the padding, never outside the array. One loop keeps the method small enough for the JIT
+    // to inline it into a caller's probe loop.
+    for (int j = 0; j < blockColumns; j += 2) {
       long v0 = (w[p0 + j] & d0) ^ (w[p1 + j] & d1) ^ (w[p2 + j] & d2);
       long v1 = (w[p0 + j + 1] & d0) ^ (w[p1 + j + 1] & d1) ^ (w[p2 + j + 1] & d2);
       int parities = (Long.bitCount(v0) & 1) | ((Long.bitCount(v1) & 1) << 1);
-      if (((parities ^ (result >>> j)) & 3) != 0) {
+      int mask = j + 1 < blockColumns ? 3 : 1;
+      if (((parities ^ (result >>> j)) & mask) != 0) {
         return false;
       }
-    }
-    if (j < blockColumns) {
-      long v = (w[p0 + j] & d0) ^ (w[p1 + j] & d1) ^ (w[p2 + j] & d2);
-      return ((Long.bitCount(v) ^ (result >>> j)) & 1) == 0;
     }
     return true;
   }
@@ -238,7 +239,7 @@ public final class RibbonFilter {
       return 0;
     }
     int block = RibbonHash.start(RibbonHash.remix(hash64, seed), numStarts) >>> 6;
-    return words[block * columns - Math.min(block, lowerBlocks)];
+    return words[RibbonFormat.firstSegment(block, columns, lowerBlocks)];
   }
 
   /** Bits of the solution, the filter's memory apart from a fixed 24-byte trailer. */
@@ -350,7 +351,7 @@ public final class RibbonFilter {
               + " lower blocks cannot be " + length + " bytes");
     }
     int segments = (int) RibbonFormat.numSegments(numBlocks, columns, lower);
-    long[] words = new long[segments + columns];
+    long[] words = new long[RibbonBanding.solutionWords(segments, columns)];
     buf.position(0).limit(trailer);
     buf.asLongBuffer().get(words, 0, segments);
     if (numBlocks == 0) {

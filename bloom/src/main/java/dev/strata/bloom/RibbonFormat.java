@@ -111,6 +111,15 @@ public final class RibbonFormat {
     return numBlocks * columns - lowerBlocks;
   }
 
+  /**
+   * Index of the segment of column 0 of block {@code block}: the blocks before it hold {@code
+   * columns} segments each, the first {@code lowerBlocks} of them one fewer. Column j's segment
+   * follows at + j; the next block's first segment minus this one is the block's column count.
+   */
+  public static int firstSegment(int block, int columns, int lowerBlocks) {
+    return block * columns - Math.min(block, lowerBlocks);
+  }
+
   /** Bytes of the persisted form of a filter of this shape. */
   public static long serializedBytes(long numBlocks, int columns, long lowerBlocks) {
     return numSegments(numBlocks, columns, lowerBlocks) * SEGMENT_BYTES + TRAILER_BYTES;
