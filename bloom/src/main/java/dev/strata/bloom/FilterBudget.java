@@ -69,9 +69,8 @@ public final class FilterBudget {
 
   /**
    * The blocked model's rate by bits per key, tabulated once at every 1/8 bit with the probe count
-   * the filter would use and interpolated linearly in log(rate), which is nearly linear in the bits
-   * (the model sums over the Poisson load of a block and costs a fraction of a millisecond per
-   * point, too much for every grid point of every run).
+   * the filter would use and interpolated linearly in log(rate), which is nearly linear in the bits:
+   * the model sums hundreds of exponentials per point, and every run's grid then needs none.
    */
   private static final class BlockedCurve {
     /** Tabulated points per bit. */
