@@ -139,8 +139,8 @@ public final class FilterBudget {
   /**
    * The bits per key of each run that minimise the sum of the runs' rates while the runs together
    * spend at most {@code averageBitsPerKey} times their keys (to within one grid step, 1/{@value
-   * #STEPS_PER_BIT} bit per key, of the largest run). Each run gets between {@value #MIN_BITS_PER_KEY} and {@value #MAX_BITS_PER_KEY}
-   * bits per key; a run of no keys gets none.
+   * #STEPS_PER_BIT} bit per key, of the largest run). Each run gets between {@value
+   * #MIN_BITS_PER_KEY} and {@value #MAX_BITS_PER_KEY} bits per key; a run of no keys gets none.
    *
    * @param keysPerRun keys of each sorted run: each level-0 table, then each deeper level
    * @throws IllegalArgumentException if a count is negative or {@code averageBitsPerKey} is not in

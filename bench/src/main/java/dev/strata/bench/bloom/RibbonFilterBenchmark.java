@@ -26,7 +26,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@value #CHUNK_KEYS} keys its own filter (a 128 KiB Ribbon chunk at 1%).
  *
  * <p>{@code build} builds one chunk's filter from its precomputed {@code KeyHash} values (for the
- * blocked filter: allocate, then {@code putHash} each); the score is microseconds per chunk, so ns
+ * blocked filter: allocate at the bits per key the rate needs, found once at setup as a table
+ * writer would per configuration, then {@code putHash} each; for the Ribbon filter: {@code
+ * forFalsePositiveRate}, whose sizing is arithmetic); the score is microseconds per chunk, so ns
  * per key is the score times 1000 / {@value #CHUNK_KEYS}. Run it with {@code -prof gc}: {@code
  * gc.alloc.rate.norm} is the bytes one build allocates, the finished filter included, so the
  * temporary memory per chunk is that minus the filter's size (printed at setup).
@@ -101,6 +103,7 @@ public class RibbonFilterBenchmark {
   public double fpp;
 
   private long[] memberHashes;
+  private double blockedBitsPerKey;
   private BlockedBloomFilter[] blocked;
   private RibbonFilter[] ribbon;
 
@@ -121,6 +124,9 @@ public class RibbonFilterBenchmark {
     for (int i = 0; i < keys; i++) {
       memberHashes[i] = BenchKeys.memberHash(i, scratch);
     }
+    int first = Math.min(CHUNK_KEYS, keys);
+    blockedBitsPerKey =
+        (double) BlockedBloomFilter.forFalsePositiveRate(first, fpp).bitSize() / first;
     int chunks = (keys + CHUNK_KEYS - 1) / CHUNK_KEYS;
     blocked = new BlockedBloomFilter[chunks];
     ribbon = new RibbonFilter[chunks];
@@ -131,7 +137,7 @@ public class RibbonFilterBenchmark {
       int count = Math.min(CHUNK_KEYS, keys - from);
       long[] chunk = Arrays.copyOfRange(memberHashes, from, from + count);
       if (kind == Kind.BLOCKED) {
-        blocked[c] = buildBlocked(chunk, count, fpp);
+        blocked[c] = fillBlocked(BlockedBloomFilter.forFalsePositiveRate(count, fpp), chunk, count);
         bits += blocked[c].bitSize();
         modelSum += blocked[c].expectedFpp(count);
       } else {
@@ -150,7 +156,7 @@ public class RibbonFilterBenchmark {
   public Object build() {
     int count = Math.min(CHUNK_KEYS, keys);
     return kind == Kind.BLOCKED
-        ? buildBlocked(memberHashes, count, fpp)
+        ? buildBlocked(memberHashes, count, blockedBitsPerKey)
         : RibbonFilter.forFalsePositiveRate(memberHashes, count, fpp);
   }
 
@@ -170,8 +176,12 @@ public class RibbonFilterBenchmark {
     return lookup(positiveHashes, positiveChunks, nextBatch());
   }
 
-  private static BlockedBloomFilter buildBlocked(long[] hashes, int count, double fpp) {
-    BlockedBloomFilter filter = BlockedBloomFilter.forFalsePositiveRate(count, fpp);
+  private static BlockedBloomFilter buildBlocked(long[] hashes, int count, double bitsPerKey) {
+    return fillBlocked(BlockedBloomFilter.create(count, bitsPerKey), hashes, count);
+  }
+
+  private static BlockedBloomFilter fillBlocked(
+      BlockedBloomFilter filter, long[] hashes, int count) {
     for (int i = 0; i < count; i++) {
       filter.putHash(hashes[i]);
     }
