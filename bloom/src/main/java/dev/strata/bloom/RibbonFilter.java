@@ -67,10 +67,10 @@ import java.util.function.IntFunction;
  * end (the "next block" of the last start's row), queried in place; loading a chunk is one read
  * and one copy. Building one attempt keeps 20 bytes per slot (RibbonBanding: two coefficient
  * words and an int result), the remixed hashes sorted by block (8 bytes per key) and the solution
- * being written: about 30 bytes per key at 1% (1.04 slots per key), besides the caller's 8 bytes
+ * being written: about 29 bytes per key at 1% (1.04 slots per key), besides the caller's 8 bytes
  * per hash, and a failed attempt's arrays are garbage before the next is allocated. A table
  * builds its filter chunk by chunk, each chunk its own Ribbon, so the build memory is bounded by
- * the chunk, not the table: a 128 KiB chunk at 1% holds about 150,000 keys and needs about 4.5 MB
+ * the chunk, not the table: a 128 KiB chunk at 1% holds about 150,000 keys and needs about 4.3 MB
  * while it is built. (An unpartitioned filter over a whole large table is what made TiKV turn
  * Ribbon off.)
  *
