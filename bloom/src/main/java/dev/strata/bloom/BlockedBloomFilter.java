@@ -309,24 +309,8 @@ public final class BlockedBloomFilter {
     if (length < BloomFormat.TRAILER_BYTES + BloomFormat.BLOCK_BYTES) {
       throw new IllegalArgumentException("not a blocked Bloom filter: " + length + " bytes");
     }
-    ByteBuffer buf = ByteBuffer.wrap(bytes, offset, length).slice().order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buf = FilterTrailer.verify(bytes, offset, length, BloomFormat.TRAILER);
     int trailer = length - BloomFormat.TRAILER_BYTES;
-    int magic = buf.getInt(trailer + BloomFormat.MAGIC_OFFSET);
-    if (magic != BloomFormat.MAGIC) {
-      throw new IllegalArgumentException(String.format("bad filter magic: %08x", magic));
-    }
-    int storedCrc = buf.getInt(trailer + BloomFormat.CRC_OFFSET);
-    int computedCrc = Checksums.maskedCrc32c(bytes, offset, trailer + BloomFormat.CRC_OFFSET);
-    if (storedCrc != computedCrc) {
-      throw new IllegalArgumentException(
-          String.format("filter crc mismatch: stored=%08x computed=%08x", storedCrc, computedCrc));
-    }
-    int version = Short.toUnsignedInt(buf.getShort(trailer + BloomFormat.VERSION_OFFSET));
-    if (version < BloomFormat.VERSION_START || version > BloomFormat.VERSION_CURRENT) {
-      throw new IllegalArgumentException(
-          "unsupported filter version " + version + " (this reader accepts "
-              + BloomFormat.VERSION_START + ".." + BloomFormat.VERSION_CURRENT + ")");
-    }
     int hashId = Byte.toUnsignedInt(buf.get(trailer + BloomFormat.HASH_ID_OFFSET));
     if (hashId != BloomFormat.HASH_XXH3_64) {
       throw new IllegalArgumentException("unknown filter hash id " + hashId);

@@ -1,5 +1,7 @@
 package dev.strata.bloom;
 
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
 /**
  * The false-positive model of the blocked filter and the probe count derived from it.
  *
@@ -54,7 +56,8 @@ package dev.strata.bloom;
  * 2007. [2] H. Lang, T. Neumann, A. Kemper, P. Boncz, "Performance-Optimal Filtering: Bloom
  * Overtakes Cuckoo at High Throughput", VLDB 2019 (sectorization, choice by total cost).
  *
- * <p>Thread-safe (stateless).
+ * <p>Thread-safe: stateless but for each step count's precomputed model terms, immutable once
+ * published.
  */
 public final class BloomSizing {
   /**
@@ -96,7 +99,7 @@ public final class BloomSizing {
     if (keysPerBlock <= 0) {
       return 0;
     }
-    return new BlockedModel(keysPerBlock, numProbes / BloomFormat.BITS_PER_STEP).fpp();
+    return BlockedModel.forSteps(numProbes / BloomFormat.BITS_PER_STEP).fpp(keysPerBlock);
   }
 
   /** A blocked filter's size: its blocks and probes. */
@@ -248,7 +251,11 @@ public final class BloomSizing {
     return step == 0 ? 1 : (WORDS - 1) * step / (steps - 1) - (WORDS - 1) * (step - 1) / (steps - 1);
   }
 
-  /** One evaluation of the model; see the class comment for the formula. */
+  /**
+   * The model for one step count. Only {@code lambda} (keys per block) varies between evaluations,
+   * so every term's coefficient and exponent is computed once per step count: an evaluation is then
+   * one {@code exp} per term, cheap enough for a root finder (sizing by rate) to call it freely.
+   */
   private static final class BlockedModel {
     /** c(i): inclusion-exclusion coefficient for i clear bits among a step's 2 draws. */
     private static final double[] COEFFICIENT = {
@@ -257,37 +264,58 @@ public final class BloomSizing {
     /** u_i = P(one key's 2 bits in a word both miss i given bits). */
     private static final double[] CLEAR = {1, sq(1 - 1.0 / WORD_BITS), sq(1 - 2.0 / WORD_BITS)};
 
-    private final double lambda;
+    /** The model of each step count, built on first use (the same values whoever builds it). */
+    private static final AtomicReferenceArray<BlockedModel> BY_STEPS =
+        new AtomicReferenceArray<>(BloomFormat.MAX_PROBES / BloomFormat.BITS_PER_STEP + 1);
+
     private final int steps;
     /** Every word pattern a probe can take relative to its first word: offsets per step. */
     private final int[][] patterns;
+    /** Term t's prod_j c(i_j), divided by the number of query patterns it is averaged over. */
+    private final double[] coefficient;
+    /** Term t's E_S[prod_{w_j in S} u_{i_j}] - 1, the factor of lambda in its exponent. */
+    private final double[] exponent;
 
-    BlockedModel(double lambda, int steps) {
-      this.lambda = lambda;
+    static BlockedModel forSteps(int steps) {
+      BlockedModel model = BY_STEPS.get(steps);
+      if (model == null) {
+        BY_STEPS.compareAndSet(steps, null, new BlockedModel(steps));
+        model = BY_STEPS.get(steps);
+      }
+      return model;
+    }
+
+    private BlockedModel(int steps) {
       this.steps = steps;
       this.patterns = patterns(steps);
-    }
-
-    double fpp() {
-      // By symmetry the query's first word can be taken as word 0; its pattern is uniform.
-      double total = 0;
+      int combinations = (int) Math.round(Math.pow(COEFFICIENT.length, steps));
+      this.coefficient = new double[patterns.length * combinations];
+      this.exponent = new double[coefficient.length];
       int[] clearIndex = new int[steps];
+      int t = 0;
+      // By symmetry the query's first word can be taken as word 0; its pattern is uniform.
       for (int[] query : patterns) {
-        total += sumOverClearBits(query, clearIndex, 0, 1.0);
+        for (int c = 0; c < combinations; c++) {
+          double product = 1.0 / patterns.length;
+          int rest = c;
+          for (int s = 0; s < steps; s++) {
+            clearIndex[s] = rest % COEFFICIENT.length;
+            rest /= COEFFICIENT.length;
+            product *= COEFFICIENT[clearIndex[s]];
+          }
+          coefficient[t] = product;
+          exponent[t] = keyProductMean(query, clearIndex) - 1;
+          t++;
+        }
       }
-      return Math.max(0, Math.min(1, total / patterns.length));
     }
 
-    private double sumOverClearBits(int[] query, int[] clearIndex, int step, double coefficient) {
-      if (step == steps) {
-        return coefficient * Math.exp(lambda * (keyProductMean(query, clearIndex) - 1));
+    double fpp(double lambda) {
+      double total = 0;
+      for (int t = 0; t < coefficient.length; t++) {
+        total += coefficient[t] * Math.exp(lambda * exponent[t]);
       }
-      double sum = 0;
-      for (int i = 0; i < COEFFICIENT.length; i++) {
-        clearIndex[step] = i;
-        sum += sumOverClearBits(query, clearIndex, step + 1, coefficient * COEFFICIENT[i]);
-      }
-      return sum;
+      return Math.max(0, Math.min(1, total));
     }
 
     /** E over one key's words S of prod over the query's words in S of u_{i}. */

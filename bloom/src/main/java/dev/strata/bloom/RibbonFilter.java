@@ -67,10 +67,10 @@ import java.util.function.IntFunction;
  * end (the "next block" of the last start's row), queried in place; loading a chunk is one read
  * and one copy. Building one attempt keeps 20 bytes per slot (RibbonBanding: two coefficient
  * words and an int result), the remixed hashes sorted by block (8 bytes per key) and the solution
- * being written: about 30 bytes per key at 1% (1.04 slots per key), besides the caller's 8 bytes
+ * being written: about 29 bytes per key at 1% (1.04 slots per key), besides the caller's 8 bytes
  * per hash, and a failed attempt's arrays are garbage before the next is allocated. A table
  * builds its filter chunk by chunk, each chunk its own Ribbon, so the build memory is bounded by
- * the chunk, not the table: a 128 KiB chunk at 1% holds about 150,000 keys and needs about 4.5 MB
+ * the chunk, not the table: a 128 KiB chunk at 1% holds about 150,000 keys and needs about 4.3 MB
  * while it is built. (An unpartitioned filter over a whole large table is what made TiKV turn
  * Ribbon off.)
  *
@@ -88,7 +88,10 @@ public final class RibbonFilter {
   /** Largest bits per key accepted, as {@link BlockedBloomFilter#create} accepts. */
   private static final double MAX_BITS_PER_KEY = 64;
 
-  /** Solution segments in the layout of {@link RibbonFormat}, then one zero segment per column. */
+  /**
+   * Solution segments in the layout of {@link RibbonFormat}, then zero padding: one segment per
+   * column (the block after the last) and one word more (an odd last column's pair).
+   */
   private final long[] words;
 
   private final int numBlocks;
@@ -193,13 +196,12 @@ public final class RibbonFilter {
     long x = RibbonHash.remix(hash64, seed);
     int start = RibbonHash.start(x, numStarts);
     int block = start >>> 6;
-    int lower = lowerBlocks;
-    int blockColumns = block < lower ? columns - 1 : columns;
     // The row's 128 slots lie in this block and the next two: column j's segments there are
-    // p0 + j, p1 + j and p2 + j (blocks below `lower` have one column fewer).
-    int p0 = block * columns - Math.min(block, lower);
-    int p1 = p0 + blockColumns;
-    int p2 = p1 + (block + 1 < lower ? columns - 1 : columns);
+    // p0 + j, p1 + j and p2 + j (blocks below lowerBlocks have one column fewer).
+    int p0 = RibbonFormat.firstSegment(block, columns, lowerBlocks);
+    int p1 = RibbonFormat.firstSegment(block + 1, columns, lowerBlocks);
+    int p2 = RibbonFormat.firstSegment(block + 2, columns, lowerBlocks);
+    int blockColumns = p1 - p0;
     long lo = RibbonHash.coefficientLo(x);
     long hi = RibbonHash.coefficientHi(x);
     int result = RibbonHash.result(x);
@@ -212,18 +214,17 @@ public final class RibbonFilter {
     long[] w = words;
     // Two columns per branch: each column of a negative query passes with probability 1/2, so a
     // branch per column mispredicts about once per query; a branch per pair about a third as often.
-    int j = 0;
-    for (; j + 1 < blockColumns; j += 2) {
+    // An odd last column is checked alone (mask 1); its pair's reads fall on the next segments or
+    // on the padding, never outside the array. One loop keeps the method small enough for the JIT
+    // to inline it into a caller's probe loop.
+    for (int j = 0; j < blockColumns; j += 2) {
       long v0 = (w[p0 + j] & d0) ^ (w[p1 + j] & d1) ^ (w[p2 + j] & d2);
       long v1 = (w[p0 + j + 1] & d0) ^ (w[p1 + j + 1] & d1) ^ (w[p2 + j + 1] & d2);
       int parities = (Long.bitCount(v0) & 1) | ((Long.bitCount(v1) & 1) << 1);
-      if (((parities ^ (result >>> j)) & 3) != 0) {
+      int mask = j + 1 < blockColumns ? 3 : 1;
+      if (((parities ^ (result >>> j)) & mask) != 0) {
         return false;
       }
-    }
-    if (j < blockColumns) {
-      long v = (w[p0 + j] & d0) ^ (w[p1 + j] & d1) ^ (w[p2 + j] & d2);
-      return ((Long.bitCount(v) ^ (result >>> j)) & 1) == 0;
     }
     return true;
   }
@@ -238,7 +239,7 @@ public final class RibbonFilter {
       return 0;
     }
     int block = RibbonHash.start(RibbonHash.remix(hash64, seed), numStarts) >>> 6;
-    return words[block * columns - Math.min(block, lowerBlocks)];
+    return words[RibbonFormat.firstSegment(block, columns, lowerBlocks)];
   }
 
   /** Bits of the solution, the filter's memory apart from a fixed 24-byte trailer. */
@@ -321,25 +322,8 @@ public final class RibbonFilter {
     if (length < RibbonFormat.TRAILER_BYTES) {
       throw new IllegalArgumentException("not a Ribbon filter: " + length + " bytes");
     }
-    ByteBuffer buf = ByteBuffer.wrap(bytes, offset, length).slice().order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buf = FilterTrailer.verify(bytes, offset, length, RibbonFormat.TRAILER);
     int trailer = length - RibbonFormat.TRAILER_BYTES;
-    int magic = buf.getInt(trailer + RibbonFormat.MAGIC_OFFSET);
-    if (magic != RibbonFormat.MAGIC) {
-      throw new IllegalArgumentException(String.format("bad Ribbon filter magic: %08x", magic));
-    }
-    int storedCrc = buf.getInt(trailer + RibbonFormat.CRC_OFFSET);
-    int computedCrc = Checksums.maskedCrc32c(bytes, offset, trailer + RibbonFormat.CRC_OFFSET);
-    if (storedCrc != computedCrc) {
-      throw new IllegalArgumentException(
-          String.format(
-              "Ribbon filter crc mismatch: stored=%08x computed=%08x", storedCrc, computedCrc));
-    }
-    int version = Short.toUnsignedInt(buf.getShort(trailer + RibbonFormat.VERSION_OFFSET));
-    if (version < RibbonFormat.VERSION_START || version > RibbonFormat.VERSION_CURRENT) {
-      throw new IllegalArgumentException(
-          "unsupported Ribbon filter version " + version + " (this reader accepts "
-              + RibbonFormat.VERSION_START + ".." + RibbonFormat.VERSION_CURRENT + ")");
-    }
     int kind = Byte.toUnsignedInt(buf.get(trailer + RibbonFormat.KIND_OFFSET));
     int hashId = Byte.toUnsignedInt(buf.get(trailer + RibbonFormat.HASH_ID_OFFSET));
     int reserved = Byte.toUnsignedInt(buf.get(trailer + RibbonFormat.RESERVED_OFFSET));
@@ -367,7 +351,7 @@ public final class RibbonFilter {
               + " lower blocks cannot be " + length + " bytes");
     }
     int segments = (int) RibbonFormat.numSegments(numBlocks, columns, lower);
-    long[] words = new long[segments + columns];
+    long[] words = new long[RibbonBanding.solutionWords(segments, columns)];
     buf.position(0).limit(trailer);
     buf.asLongBuffer().get(words, 0, segments);
     if (numBlocks == 0) {

@@ -92,11 +92,32 @@ public final class RibbonFormat {
   static final int MAGIC_OFFSET = 16;
   static final int CRC_OFFSET = 20;
 
+  /** The fields a reader checks first (magic, crc, version), for {@link FilterTrailer}. */
+  static final FilterTrailer.Layout TRAILER =
+      new FilterTrailer.Layout(
+          "Ribbon filter",
+          TRAILER_BYTES,
+          MAGIC,
+          MAGIC_OFFSET,
+          CRC_OFFSET,
+          VERSION_OFFSET,
+          VERSION_START,
+          VERSION_CURRENT);
+
   private RibbonFormat() {}
 
   /** Segments of the solution of a filter of this shape. */
   public static long numSegments(long numBlocks, int columns, long lowerBlocks) {
     return numBlocks * columns - lowerBlocks;
+  }
+
+  /**
+   * Index of the segment of column 0 of block {@code block}: the blocks before it hold {@code
+   * columns} segments each, the first {@code lowerBlocks} of them one fewer. Column j's segment
+   * follows at + j; the next block's first segment minus this one is the block's column count.
+   */
+  public static int firstSegment(int block, int columns, int lowerBlocks) {
+    return block * columns - Math.min(block, lowerBlocks);
   }
 
   /** Bytes of the persisted form of a filter of this shape. */

@@ -18,8 +18,8 @@ package dev.strata.bloom;
  * and a new seed gives an unrelated system. The start comes from the high half of {@code x};
  * keys with nearby starts therefore share high bits of {@code x}, so neither coefficient word may
  * be a function of those bits alone: bit k of {@code lo} depends on bits 0..k of {@code x}, and
- * {@code hi} folds the high half onto the low one before its multiply. Coefficients and fingerprint must not be linearly related
- * (if the fingerprint were a linear function of the coefficient bits, a solution could satisfy
+ * {@code hi} folds the high half onto the low one before its multiply. Coefficients and
+ * fingerprint must not be linearly related (if the fingerprint were a linear function of the coefficient bits, a solution could satisfy
  * every row at once and the filter would pass almost everything): the fingerprint is the high
  * half of a product, nonlinear in every bit of {@code x}.
  *

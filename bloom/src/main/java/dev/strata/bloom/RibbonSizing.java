@@ -131,12 +131,32 @@ public final class RibbonSizing {
    * {@link RibbonFormat#MAX_COLUMNS} columns.
    */
   static Shape shapeForBitsPerKey(long keys, int numBlocks, double bitsPerKey) {
-    double average = bitsPerKey / overhead(slots(blocksFor(keys)));
+    double average = averageColumns(keys, bitsPerKey);
     if (average >= RibbonFormat.MAX_COLUMNS) {
       return new Shape(numBlocks, RibbonFormat.MAX_COLUMNS, 0);
     }
     int columns = (int) Math.ceil(average);
     return new Shape(numBlocks, columns, lowerBlocks(numBlocks, columns, columns - average, false));
+  }
+
+  /** Columns per slot that {@code bitsPerKey} buys a filter of {@code keys} keys at its overhead. */
+  private static double averageColumns(long keys, double bitsPerKey) {
+    return bitsPerKey / overhead(slots(blocksFor(keys)));
+  }
+
+  /**
+   * The model's rate of a filter of {@code keys} keys built at {@code bitsPerKey} bits per key, as
+   * {@link #shapeForBitsPerKey} sizes it (without the rounding to whole blocks): {@code 2^-c (1 + c
+   * - average)} for the average columns per slot and {@code c} its ceiling, at least 2^-{@value
+   * RibbonFormat#MAX_COLUMNS}.
+   */
+  static double fppAtBitsPerKey(long keys, double bitsPerKey) {
+    double average = Math.max(0, averageColumns(keys, bitsPerKey));
+    if (average >= RibbonFormat.MAX_COLUMNS) {
+      return Math.scalb(1.0, -RibbonFormat.MAX_COLUMNS);
+    }
+    int columns = (int) Math.ceil(average);
+    return Math.scalb(1.0, -columns) * (1 + columns - average);
   }
 
   /**
