@@ -26,7 +26,7 @@ import dev.strata.sstable.TableOptions;
  * @param filterAllocation how the budget is spread over the tree's levels; default {@link
  *     FilterAllocation#UNIFORM}. Under {@link FilterAllocation#BY_LEVEL} the budget is the average
  *     over the tree's filter keys, and each new table's bits per key come from its level and the
- *     tree's shape at flush or compaction ({@code FilterBudget}), clamped to [1, 64]
+ *     tree's shape at flush or compaction ({@code dev.strata.bloom.FilterBudget}), clamped to [1, 64]
  * @param ribbonFromLevel tables written to this level or deeper carry Ribbon filters instead of
  *     blocked Bloom filters, in [0, {@link Integer#MAX_VALUE}]; 0 = every table, {@link
  *     Integer#MAX_VALUE} (the default) = never. A Ribbon table gets the false-positive rate the

@@ -17,8 +17,6 @@ import dev.strata.sstable.key.EncodedKeys;
 import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Builds a table's partitioned filter while the writer adds entries: collects the filter-key hashes
@@ -233,14 +231,9 @@ final class FilterWriter {
    * size, no lower than the smallest rate a Ribbon filter reaches (32 fingerprint bits).
    */
   static double ribbonRate(double bitsPerKey) {
-    // The model sums over bit patterns (milliseconds at high bits per key): computed once per size,
-    // and the sizes a database asks for are few (its budget, or its plan's grid of 1/32 bit).
-    return RIBBON_RATES.computeIfAbsent(bitsPerKey, b -> Math.max(MIN_RIBBON_RATE,
-        BloomSizing.blockedFpp(BloomFormat.BLOCK_BITS / b, BloomSizing.probesFor(b))));
+    double rate = BloomSizing.blockedFpp(BloomFormat.BLOCK_BITS / bitsPerKey, BloomSizing.probesFor(bitsPerKey));
+    return Math.max(MIN_RIBBON_RATE, rate);
   }
-
-  /** {@link #ribbonRate} by bits per key. */
-  private static final Map<Double, Double> RIBBON_RATES = new ConcurrentHashMap<>();
 
   /** The smallest rate a Ribbon filter is built for: 2^-32, its widest fingerprint. */
   private static final double MIN_RIBBON_RATE = 0x1p-32;

@@ -1,5 +1,6 @@
 package dev.strata.engine.compaction;
 
+import dev.strata.bloom.FilterBudget;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.FilterAllocation;
 import dev.strata.engine.FilterOptions;
@@ -14,7 +15,7 @@ import java.util.function.Supplier;
  * The table layout of each table a flush or compaction writes: the options' blocks, compression
  * and filter type, with the filter's bits per key chosen for the table's level. Under {@link
  * FilterAllocation#UNIFORM} every table gets the budget; under {@link FilterAllocation#BY_LEVEL}
- * the budget is spread over the tree's runs by {@link FilterBudget}, on the shape the table will
+ * the budget is spread over the tree's runs by {@link FilterBudget} (Monkey), on the shape the table will
  * live in (a flush's table beside the level-0 tables there are; a compaction's output level with
  * the entries it receives, the drained levels as they were: see {@link
  * TreeShape#afterCompaction}), and the table gets its run's share. Tables record what they
@@ -97,8 +98,7 @@ public final class FilterChoice {
       return atLevel(0, base);
     }
     TreeShape shape = currentShape.get().withLevel0Table(entries);
-    double[] bits = FilterBudget.byLevel(shape.runs(), budgetBitsPerKey);
-    return atLevel(0, base.withBitsPerKey(bits[shape.level0Count() - 1]));
+    return atLevel(0, base.withBitsPerKey(planned(shape, shape.level0Count() - 1)));
   }
 
   /** The layout of the tables compaction {@code c} of {@code baseVersion} writes. */
@@ -107,9 +107,19 @@ public final class FilterChoice {
       return atLevel(c.outputLevel(), base);
     }
     TreeShape shape = TreeShape.afterCompaction(baseVersion, c);
-    double[] bits = FilterBudget.byLevel(shape.runs(), budgetBitsPerKey);
     int run = c.outputLevel() == 0 ? shape.level0Count() - 1 : shape.runOfLevel(c.outputLevel());
-    return atLevel(c.outputLevel(), base.withBitsPerKey(bits[run]));
+    return atLevel(c.outputLevel(), base.withBitsPerKey(planned(shape, run)));
+  }
+
+  /**
+   * The bits per key of run {@code run} of {@code shape} in the budget's split that makes the sum
+   * of the runs' rates least (the blocked filter's model), in [1, 64]: a run the plan sees empty
+   * gets no bits, and a table is never written without a filter its type asks for.
+   */
+  private double planned(TreeShape shape, int run) {
+    FilterBudget.Allocation plan =
+        FilterBudget.optimal(shape.runs(), budgetBitsPerKey, FilterBudget.Model.BLOCKED_BLOOM);
+    return Math.max(FilterModel.MIN_BITS_PER_KEY, plan.runs().get(run).bitsPerKey());
   }
 
   /**
