@@ -68,7 +68,7 @@ final class TableLimitFlushTest {
     }
     for (Path t : tables) {
       try (TableReader r = TableReader.open(t, 1, new ClockBlockCache(0, 1))) {
-        assertTrue(r.indexRootBytes() <= limit, t + ": " + r.indexRootBytes());
+        assertTrue(r.layout().indexRootBytes() <= limit, t + ": " + r.layout().indexRootBytes());
       }
     }
   }
