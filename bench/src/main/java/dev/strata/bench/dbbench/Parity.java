@@ -79,6 +79,9 @@ public final class Parity {
             DbOptions.defaults().filters().ribbonFromLevel()))
         .cacheMetadataOnWrite(Boolean.parseBoolean(System.getProperty("strata.cacheMetadataOnWrite",
             String.valueOf(DbOptions.defaults().filters().cacheMetadataOnWrite()))))
+        // Off, the engine's default; --jvm-args "-Dstrata.warmUpOnOpen=true" (or -D before
+        // coldreads' -jar) measures the open's read-path warm-up against the cold first Get.
+        .warmUpOnOpen(Boolean.getBoolean("strata.warmUpOnOpen"))
         .syncWrites(false)
         .autoCompaction(true)
         .build();
