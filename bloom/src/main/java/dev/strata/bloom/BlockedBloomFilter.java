@@ -31,31 +31,29 @@ import java.util.Objects;
  * This is the cache-sectorized filter of Lang et al. [2] with z words of 2 bits each. A lookup
  * tests one word at a time and returns at the first word missing a bit (early exit): a negative
  * query usually reads one word, a positive one z words of the same line. Distinct words matter:
- * letting steps collide in one word (uniform, independent word choice) measured 1.019% at 10
- * bits/key against 0.982% with distinct words, for a few ALU operations on a line already loaded.
+ * steps that may collide in one word set fewer distinct bits per key and raise the rate, while
+ * keeping them apart costs a few ALU operations on a line already loaded.
  *
  * Why this layout (total cost, as [2] argues: probe cost + FPR x cost of a wasted data-block read).
- * Measured on this machine (shared/research/bloom-designs.md, and the run in docs/PERFORMANCE.md):
- * at 10 bits/key the 3x2 sector layout has an FPR of about 0.98% against 0.96% for RocksDB's probe
- * sequence (k = 6 bits anywhere in the line) and 0.82% for a classic filter, but costs ~35 ns per
- * negative query on a DRAM-resident filter against ~58 ns and ~90 ns. A false positive in Strata
- * costs an index-block and a data-block read (a cache hit ~1 us, a miss ~10-100 us), so 0.05
- * percentage points of FPR cost ~0.5-50 ns per query on average: the same order as the 20 ns saved
- * on every query; and at equal FPR the sector layout needs only ~0.3 bits/key more. It wins on the
- * Get path, which is dominated by negative probes (a Get probes every overlapping table and at most
- * one of them holds the key).
+ * At equal bits per key the 2-bits-per-word sectors have a slightly higher rate than RocksDB's
+ * probe sequence (k bits anywhere in the line) or a classic filter, but a negative query reads one
+ * word of one line and stops, which makes it markedly cheaper than either on a filter larger than
+ * the cache. A false positive in Strata costs an index-block and a data-block read, and the rate
+ * difference times that cost is of the same order as the probe time saved on every query; at
+ * equal rate the sector layout needs only a fraction of a bit per key more. It wins on the Get
+ * path, which is dominated by negative probes (a Get probes every overlapping table and at most
+ * one of them holds the key). The comparison's figures are in docs/PERFORMANCE.md, "The filter".
  *
  * Probe count. Chosen per bits/key by BloomSizing from the exact model of this layout (the textbook
  * k = ln2 * bits/key overshoots for blocked filters); 6 probes at 10 bits/key.
  *
  * Memory. The bits are a heap long[] queried in place; loading a chunk from disk is one read and one
- * copy (fromByteArray), never a rebuild. DESIGN.md asks for 64-byte-aligned memory or a measured
- * reason it does not matter: a large long[] starts 16 bytes past a line boundary, so a block can
- * straddle two lines, but shared/research/bloom-designs.md measured heap long[] 109 ns vs 113 ns for a
- * line-aligned heap grid vs 94 ns for an alignedSlice(64) direct buffer on 50 M keys (noise band
- * ~15%), and equal in cache. A misaligned block touches a second line only when a probe lands in its
- * last 16 bytes, and that line is the adjacent one the prefetcher fetches anyway. The persisted
- * form puts the bits first so a 64-byte-aligned file offset keeps them aligned for a future mmap.
+ * copy (fromByteArray), never a rebuild. A large long[] starts 16 bytes past a line boundary, so
+ * a block can straddle two lines; a line-aligned layout was not faster beyond noise (the figures
+ * are in docs/PERFORMANCE.md): a misaligned block touches a second line only when a probe lands in
+ * its last 16 bytes, and that line is the adjacent one the prefetcher fetches anyway. The
+ * persisted form puts the bits first so a 64-byte-aligned file offset keeps them aligned for a
+ * future mmap.
  *
  * References. [1] Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
  * [2] Lang, Neumann, Kemper, Boncz, "Performance-Optimal Filtering: Bloom Overtakes Cuckoo at High
@@ -127,6 +125,28 @@ public final class BlockedBloomFilter {
     return new BlockedBloomFilter(words, numBlocks, BloomSizing.probesFor(bitsPerKey));
   }
 
+  /**
+   * An empty filter for {@code expectedKeys} keys whose model rate ({@link #expectedFpp}) at that
+   * many keys is at most {@code fpp}, in the least memory: the blocked layout's own model ({@link
+   * BloomSizing}) inverted for the bits per key and probe count, not the classic formula (which
+   * undersizes a blocked filter: 9.59 bits per key at 1%, where this layout needs 9.96).
+   *
+   * @throws IllegalArgumentException if {@code expectedKeys < 0}, {@code fpp} is not in (0, 1) or
+   *     is below what 64 bits per key reach, or the filter would exceed {@link
+   *     BloomFormat#MAX_BLOCKS} blocks
+   */
+  public static BlockedBloomFilter forFalsePositiveRate(long expectedKeys, double fpp) {
+    if (expectedKeys < 0) {
+      throw new IllegalArgumentException("expectedKeys must be >= 0: " + expectedKeys);
+    }
+    if (!(fpp > 0 && fpp < 1)) {
+      throw new IllegalArgumentException("fpp must be in (0, 1): " + fpp);
+    }
+    BloomSizing.BlockedShape shape = BloomSizing.forRate(expectedKeys, fpp);
+    long[] words = new long[shape.numBlocks() * BloomFormat.WORDS_PER_BLOCK];
+    return new BlockedBloomFilter(words, shape.numBlocks(), shape.numProbes());
+  }
+
   /** Adds {@code key}. */
   public void put(byte[] key) {
     putHash(KeyHash.hash64(key));
@@ -186,7 +206,8 @@ public final class BlockedBloomFilter {
 
   /**
    * The default layout (6 probes, chosen from 7.23 to 10.73 bits/key) written out straight: the
-   * generic loop measured ~40% slower on DRAM-resident filters (bloom-designs.md).
+   * generic loop's table lookups and loop control sit between the dependent loads of a lookup that
+   * misses the cache, and were markedly slower on DRAM-resident filters.
    */
   private boolean containsThreeSteps(int base, int x0) {
     // Offsets for 3 steps: step 1 from {1, 2, 3}, step 2 from {4, 5, 6, 7} (BloomSizing).
@@ -288,24 +309,8 @@ public final class BlockedBloomFilter {
     if (length < BloomFormat.TRAILER_BYTES + BloomFormat.BLOCK_BYTES) {
       throw new IllegalArgumentException("not a blocked Bloom filter: " + length + " bytes");
     }
-    ByteBuffer buf = ByteBuffer.wrap(bytes, offset, length).slice().order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buf = FilterTrailer.verify(bytes, offset, length, BloomFormat.TRAILER);
     int trailer = length - BloomFormat.TRAILER_BYTES;
-    int magic = buf.getInt(trailer + BloomFormat.MAGIC_OFFSET);
-    if (magic != BloomFormat.MAGIC) {
-      throw new IllegalArgumentException(String.format("bad filter magic: %08x", magic));
-    }
-    int storedCrc = buf.getInt(trailer + BloomFormat.CRC_OFFSET);
-    int computedCrc = Checksums.maskedCrc32c(bytes, offset, trailer + BloomFormat.CRC_OFFSET);
-    if (storedCrc != computedCrc) {
-      throw new IllegalArgumentException(
-          String.format("filter crc mismatch: stored=%08x computed=%08x", storedCrc, computedCrc));
-    }
-    int version = Short.toUnsignedInt(buf.getShort(trailer + BloomFormat.VERSION_OFFSET));
-    if (version < BloomFormat.VERSION_START || version > BloomFormat.VERSION_CURRENT) {
-      throw new IllegalArgumentException(
-          "unsupported filter version " + version + " (this reader accepts "
-              + BloomFormat.VERSION_START + ".." + BloomFormat.VERSION_CURRENT + ")");
-    }
     int hashId = Byte.toUnsignedInt(buf.get(trailer + BloomFormat.HASH_ID_OFFSET));
     if (hashId != BloomFormat.HASH_XXH3_64) {
       throw new IllegalArgumentException("unknown filter hash id " + hashId);

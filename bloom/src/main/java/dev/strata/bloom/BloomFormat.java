@@ -74,6 +74,18 @@ public final class BloomFormat {
   static final int MAGIC_OFFSET = 8;
   static final int CRC_OFFSET = 12;
 
+  /** The fields a reader checks first (magic, crc, version), for {@link FilterTrailer}. */
+  static final FilterTrailer.Layout TRAILER =
+      new FilterTrailer.Layout(
+          "filter",
+          TRAILER_BYTES,
+          MAGIC,
+          MAGIC_OFFSET,
+          CRC_OFFSET,
+          VERSION_OFFSET,
+          VERSION_START,
+          VERSION_CURRENT);
+
   private BloomFormat() {}
 
   /** Bytes of the persisted form of a filter of {@code numBlocks} blocks. */
