@@ -4,18 +4,17 @@ import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.KeyCodec;
-import dev.strata.sstable.key.UnsignedBytes;
 import dev.strata.sstable.key.ValueKind;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
  * The memtable's sorted index: a skip list (Pugh) of entries encoded in an {@link Arena}, its nodes
- * packed in {@code long[]} chunks, so an entry costs two allocations in large arrays and no object
- * (LevelDB's and RocksDB's memtable, in Java).
+ * packed in a second arena, so an entry costs two slices of direct memory and no object (LevelDB's
+ * and RocksDB's memtable, in Java).
  *
  * <p>Entry layout, little-endian, at an arena address:
  *
@@ -27,13 +26,13 @@ import java.util.SplittableRandom;
  * Entries are ordered as {@link InternalKey#ORDER}: row and column unsigned, then sequence
  * descending, then kind id. An iterator's search key is encoded the same way (without a value) and
  * compared byte for byte, so a seek allocates one small array and no key object; a point lookup
- * ({@link #seekCell}) compares the entries with its row, column and tag directly and allocates
- * nothing.
+ * ({@link #seekCell}) and an insert compare the entries with their row, column and tag directly
+ * and allocate nothing.
  *
- * <p>Node layout: {@code [entry address, next_0, ..., next_{h-1}]}, h the node's random height (a
- * quarter of the nodes reach each next level), next pointers being node addresses (chunk index in
- * the high 32 bits, slot in the low). The head node sits at address 0 with every level, so 0 also
- * means "no node": the head is nobody's successor.
+ * <p>Node layout, 8-byte words in the node arena: {@code [entry address, next_0, ..., next_{h-1}]},
+ * h the node's random height (a quarter of the nodes reach each next level), next pointers being
+ * node addresses (chunk index in the high 32 bits, byte offset in the low). The head node sits at
+ * address 0 with every level, so 0 also means "no node": the head is nobody's successor.
  *
  * <p>Concurrency (LevelDB's skip list): one writer at a time, any number of readers, no lock for
  * readers. The writer fills a node (its entry, then its next pointers) and only then links it in,
@@ -42,7 +41,8 @@ import java.util.SplittableRandom;
  * level 0 before the upper levels link it, which only makes its search a little longer.
  * Nodes are never removed or changed after they are linked.
  *
- * <p>Thread-safety: as above; the caller serializes writers.
+ * <p>Thread-safety: as above; the caller serializes writers. {@link #release} only once no
+ * reader is left.
  */
 final class ArenaSkipList {
   /** Highest node: 4^12 = 16 M entries per top-level step, beyond any memtable. */
@@ -51,27 +51,27 @@ final class ArenaSkipList {
   /** Bytes of an entry's header before its row. */
   static final int HEADER_BYTES = 16;
 
-  private static final int NODE_CHUNK_FIRST_SLOTS = 512;
-  /** Just under 1 MiB of longs, as {@link Arena#MAX_CHUNK_BYTES} and for the same reason. */
-  private static final int NODE_CHUNK_MAX_SLOTS = Arena.MAX_CHUNK_BYTES / Long.BYTES;
+  /** Node words: the entry address and the next pointers, 8-byte aligned, in the platform's order. */
+  private static final VarHandle WORDS =
+      MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
-  private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final VarHandle SHORTS =
-      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+      MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INTS =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+      MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONGS =
+      MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle ARRAY_SHORTS =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle ARRAY_INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle ARRAY_LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  private final Arena arena = new Arena();
-  /** Node chunks by index; grown by copying, published before any node in a new chunk is linked. */
-  private volatile long[][] nodeChunks = new long[16][];
+  private final Arena arena;
 
-  private int nodeChunkCount;
-  private int nodeSlotsUsed;
-  private int nextNodeChunkSlots = NODE_CHUNK_FIRST_SLOTS;
-  private long nodeBytesUsed;
-  private long nodeBytesHeld;
+  /** The nodes: every allocation a multiple of 8 bytes, so every node word is aligned. */
+  private final Arena nodes;
 
   /** Levels in use; read without ordering (a stale value only shortens a search's first step). */
   private volatile int height = 1;
@@ -82,28 +82,39 @@ final class ArenaSkipList {
   /** The predecessors of the writer's insert, per level; writer only. */
   private final long[] preds = new long[MAX_HEIGHT];
 
-  ArenaSkipList() {
+  /** The head's bytes: the list's fixed cost, which an empty memtable does not charge. */
+  private final long headBytes;
+
+  ArenaSkipList(MemTableMemory memory) {
+    arena = new Arena(memory);
+    nodes = new Arena(memory);
     long head = allocateNode(MAX_HEIGHT);
     assert head == 0 : "the head must be node 0";
-    slots(head)[slot(head)] = -1; // no entry
-    nodeBytesUsed = 0; // the head is the list's fixed cost: an empty memtable charges nothing
+    ByteBuffer n = nodes.chunk(head);
+    WORDS.set(n, 0, -1L); // no entry; chunks come unzeroed from the pool
+    for (int level = 0; level < MAX_HEIGHT; level++) {
+      WORDS.set(n, word(head, 1 + level), 0L);
+    }
+    headBytes = nodes.bytesUsed();
   }
 
   // ---------------------------------------------------------------- writing (one writer)
 
   /** Inserts an entry; its key must not be in the list yet. Returns the entry's arena address. */
   long insert(byte[] row, byte[] column, long sequence, ValueKind kind, byte[] value) {
+    long ktag = tag(sequence, kind);
     int size = HEADER_BYTES + row.length + column.length + value.length;
     long entry = arena.allocate(size);
-    byte[] c = arena.chunk(entry);
+    ByteBuffer c = arena.chunk(entry);
     int o = Arena.offset(entry);
-    writeHeader(c, o, row.length, column.length, value.length, tag(sequence, kind));
-    System.arraycopy(row, 0, c, o + HEADER_BYTES, row.length);
-    System.arraycopy(column, 0, c, o + HEADER_BYTES + row.length, column.length);
-    System.arraycopy(value, 0, c, o + HEADER_BYTES + row.length + column.length, value.length);
+    writeHeader(c, o, row.length, column.length, value.length, ktag);
+    c.put(o + HEADER_BYTES, row, 0, row.length);
+    c.put(o + HEADER_BYTES + row.length, column, 0, column.length);
+    c.put(o + HEADER_BYTES + row.length + column.length, value, 0, value.length);
 
-    long found = seek(c, o, preds);
-    assert found == 0 || compare(entryOf(found), c, o) != 0 : "duplicate internal key";
+    long found = seekPredecessors(row, column, ktag, preds);
+    assert found == 0 || compareCell(entryOf(found), row, column, ktag) != 0
+        : "duplicate internal key";
     int h = randomHeight();
     int levels = height;
     if (h > levels) {
@@ -113,17 +124,38 @@ final class ArenaSkipList {
       height = h;
     }
     long node = allocateNode(h);
-    long[] s = slots(node);
-    int at = slot(node);
-    s[at] = entry;
+    ByteBuffer n = nodes.chunk(node);
+    WORDS.set(n, Arena.offset(node), entry);
     for (int level = 0; level < h; level++) {
-      s[at + 1 + level] = next(preds[level], level); // plain: the node is not reachable yet
+      // plain: the node is not reachable yet
+      WORDS.set(n, word(node, 1 + level), next(preds[level], level));
     }
     for (int level = 0; level < h; level++) {
       long pred = preds[level];
-      SLOTS.setRelease(slots(pred), slot(pred) + 1 + level, node);
+      WORDS.setRelease(nodes.chunk(pred), word(pred, 1 + level), node);
     }
     return entry;
+  }
+
+  /**
+   * The first node at or after key (row, column, ktag), or 0, recording the last node before it on
+   * every level in {@code predecessors}: where an insert of that key links its node.
+   */
+  private long seekPredecessors(byte[] row, byte[] column, long ktag, long[] predecessors) {
+    long x = 0;
+    int level = height - 1;
+    while (true) {
+      long next = next(x, level);
+      if (isBefore(next, row, column, ktag)) {
+        x = next;
+      } else {
+        predecessors[level] = x;
+        if (level == 0) {
+          return next;
+        }
+        level--;
+      }
+    }
   }
 
   private int randomHeight() {
@@ -135,25 +167,7 @@ final class ArenaSkipList {
   }
 
   private long allocateNode(int levels) {
-    int size = 1 + levels;
-    long[][] dir = nodeChunks;
-    if (nodeChunkCount == 0 || dir[nodeChunkCount - 1].length - nodeSlotsUsed < size) {
-      if (nodeChunkCount > 0) {
-        nodeBytesUsed += 8L * (dir[nodeChunkCount - 1].length - nodeSlotsUsed);
-      }
-      if (nodeChunkCount == dir.length) {
-        dir = Arrays.copyOf(dir, dir.length * 2);
-      }
-      dir[nodeChunkCount++] = new long[nextNodeChunkSlots];
-      nodeChunks = dir; // volatile: the chunk is listed before a node in it is linked
-      nodeBytesHeld += 8L * nextNodeChunkSlots;
-      nextNodeChunkSlots = Math.min(NODE_CHUNK_MAX_SLOTS, nextNodeChunkSlots * 2);
-      nodeSlotsUsed = 0;
-    }
-    long node = (long) (nodeChunkCount - 1) << 32 | nodeSlotsUsed;
-    nodeSlotsUsed += size;
-    nodeBytesUsed += 8L * size;
-    return node;
+    return nodes.allocate(Long.BYTES * (1 + levels));
   }
 
   // ---------------------------------------------------------------- searching (any thread)
@@ -285,20 +299,18 @@ final class ArenaSkipList {
   }
 
   private long next(long node, int level) {
-    return (long) SLOTS.getAcquire(slots(node), slot(node) + 1 + level);
+    return (long) WORDS.getAcquire(nodes.chunk(node), word(node, 1 + level));
   }
 
   /** The arena address of {@code node}'s entry. */
   long entryOf(long node) {
-    return slots(node)[slot(node)]; // written before the node was published
+    // Plain: written before the node was published, and a reader reached it through an acquire.
+    return (long) WORDS.get(nodes.chunk(node), Arena.offset(node));
   }
 
-  private long[] slots(long node) {
-    return nodeChunks[(int) (node >>> 32)];
-  }
-
-  private static int slot(long node) {
-    return (int) node;
+  /** The byte offset of word {@code i} of {@code node} in its chunk. */
+  private static int word(long node, int i) {
+    return Arena.offset(node) + Long.BYTES * i;
   }
 
   // ---------------------------------------------------------------- entries
@@ -306,7 +318,10 @@ final class ArenaSkipList {
   /** An encoded search key: the header and the row and column, no value. */
   static byte[] searchKey(byte[] row, byte[] column, long sequence, ValueKind kind) {
     byte[] k = new byte[HEADER_BYTES + row.length + column.length];
-    writeHeader(k, 0, row.length, column.length, 0, tag(sequence, kind));
+    ARRAY_SHORTS.set(k, 0, (short) row.length);
+    ARRAY_SHORTS.set(k, 2, (short) column.length);
+    ARRAY_INTS.set(k, 4, 0);
+    ARRAY_LONGS.set(k, 8, tag(sequence, kind));
     System.arraycopy(row, 0, k, HEADER_BYTES, row.length);
     System.arraycopy(column, 0, k, HEADER_BYTES + row.length, column.length);
     return k;
@@ -314,41 +329,36 @@ final class ArenaSkipList {
 
   /** Compares the entry at {@code entry} with the encoded key at ({@code k}, {@code ko}). */
   int compare(long entry, byte[] k, int ko) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int rl = rowLength(c, o);
-    int cl = columnLength(c, o);
-    int krl = rowLength(k, ko);
-    int kcl = columnLength(k, ko);
-    int r = o + HEADER_BYTES;
-    int kr = ko + HEADER_BYTES;
-    int cmp = UnsignedBytes.compare(c, r, rl, k, kr, krl);
-    if (cmp != 0) {
-      return cmp;
-    }
-    cmp = UnsignedBytes.compare(c, r + rl, cl, k, kr + krl, kcl);
-    if (cmp != 0) {
-      return cmp;
-    }
-    return compareTags(tag(c, o), tag(k, ko));
+    int krl = (short) ARRAY_SHORTS.get(k, ko) & 0xFFFF;
+    int kcl = (short) ARRAY_SHORTS.get(k, ko + 2) & 0xFFFF;
+    long ktag = (long) ARRAY_LONGS.get(k, ko + 8);
+    return compareCell(entry, k, ko + HEADER_BYTES, krl, k, ko + HEADER_BYTES + krl, kcl, ktag);
   }
 
   /** {@link #compare} with a key given by its row, column and tag. */
   private int compareCell(long entry, byte[] row, byte[] column, long ktag) {
-    byte[] c = arena.chunk(entry);
+    return compareCell(entry, row, 0, row.length, column, 0, column.length, ktag);
+  }
+
+  /**
+   * Compares the entry with the key whose row is {@code k[ro, ro + rl)}, column {@code c[co, co +
+   * cl)} and tag {@code ktag}.
+   */
+  private int compareCell(
+      long entry, byte[] k, int ro, int rl, byte[] c, int co, int cl, long ktag) {
+    ByteBuffer b = arena.chunk(entry);
     int o = Arena.offset(entry);
-    int rl = rowLength(c, o);
-    int cl = columnLength(c, o);
+    int erl = rowLength(b, o);
     int r = o + HEADER_BYTES;
-    int cmp = UnsignedBytes.compare(c, r, rl, row, 0, row.length);
+    int cmp = BufferBytes.compare(b, r, erl, k, ro, rl);
     if (cmp != 0) {
       return cmp;
     }
-    cmp = UnsignedBytes.compare(c, r + rl, cl, column, 0, column.length);
+    cmp = BufferBytes.compare(b, r + erl, columnLength(b, o), c, co, cl);
     if (cmp != 0) {
       return cmp;
     }
-    return compareTags(tag(c, o), ktag);
+    return compareTags(tag(b, o), ktag);
   }
 
   /** Entries of one cell: newer (larger sequence) first, then by kind id. */
@@ -359,29 +369,29 @@ final class ArenaSkipList {
 
   /** True when the entry's row and column are {@code row} and {@code column}. */
   boolean sameCell(long entry, byte[] row, byte[] column) {
-    byte[] c = arena.chunk(entry);
+    ByteBuffer b = arena.chunk(entry);
     int o = Arena.offset(entry);
+    int rl = rowLength(b, o);
     int r = o + HEADER_BYTES;
-    int rl = rowLength(c, o);
     return rl == row.length
-        && columnLength(c, o) == column.length
-        && Arrays.equals(c, r, r + rl, row, 0, rl)
-        && Arrays.equals(c, r + rl, r + rl + column.length, column, 0, column.length);
+        && columnLength(b, o) == column.length
+        && BufferBytes.compare(b, r, rl, row, 0, rl) == 0
+        && BufferBytes.compare(b, r + rl, column.length, column, 0, column.length) == 0;
   }
 
   /** The entry's key as an object (row and column copied out of the arena). */
   InternalKey key(long entry) {
-    byte[] c = arena.chunk(entry);
+    ByteBuffer b = arena.chunk(entry);
     int o = Arena.offset(entry);
-    int rl = rowLength(c, o);
-    int cl = columnLength(c, o);
+    int rl = rowLength(b, o);
+    int cl = columnLength(b, o);
     int r = o + HEADER_BYTES;
-    long tag = tag(c, o);
-    return new InternalKey(
-        Arrays.copyOfRange(c, r, r + rl),
-        Arrays.copyOfRange(c, r + rl, r + rl + cl),
-        tag >>> 8,
-        ValueKind.fromIdOrNull((int) tag & 0xFF));
+    byte[] row = new byte[rl];
+    byte[] column = new byte[cl];
+    b.get(r, row, 0, rl);
+    b.get(r + rl, column, 0, cl);
+    long tag = tag(b, o);
+    return new InternalKey(row, column, tag >>> 8, ValueKind.fromIdOrNull((int) tag & 0xFF));
   }
 
   /** The entry's kind. */
@@ -391,17 +401,23 @@ final class ArenaSkipList {
 
   /** A copy of the entry's value (empty for tombstones). */
   byte[] value(long entry) {
-    byte[] c = arena.chunk(entry);
+    byte[] v = new byte[valueLength(entry)];
+    copyValue(entry, v);
+    return v;
+  }
+
+  /** Copies the entry's value to the start of {@code into} (room for {@link #valueLength}). */
+  void copyValue(long entry, byte[] into) {
+    ByteBuffer b = arena.chunk(entry);
     int o = Arena.offset(entry);
-    int v = o + HEADER_BYTES + rowLength(c, o) + columnLength(c, o);
-    return Arrays.copyOfRange(c, v, v + valueLength(c, o));
+    b.get(o + HEADER_BYTES + rowLength(b, o) + columnLength(b, o), into, 0, valueLength(b, o));
   }
 
   /** Bytes of the entry's key encoded as a table holds it ({@link KeyCodec#encodeInternalKey}). */
   int encodedKeyLength(long entry) {
-    byte[] c = arena.chunk(entry);
+    ByteBuffer b = arena.chunk(entry);
     int o = Arena.offset(entry);
-    return SstableFormat.ROW_LENGTH_BYTES + rowLength(c, o) + columnLength(c, o)
+    return SstableFormat.ROW_LENGTH_BYTES + rowLength(b, o) + columnLength(b, o)
         + SstableFormat.KEY_TRAILER_BYTES;
   }
 
@@ -409,44 +425,37 @@ final class ArenaSkipList {
    * Writes the entry's key at the start of {@code into} (with room for {@link #encodedKeyLength})
    * as {@link KeyCodec#encodeInternalKey} would: row length, row and column (contiguous in the
    * entry as in the key), then the tag, which the entry holds as the key's trailer (sequence << 8 |
-   * kind id). A flush reads every key this way, with no key object and no copy of its arrays.
+   * kind id). A flush reads every key this way, with no key object.
    */
   void encodeKey(long entry, byte[] into) {
-    byte[] c = arena.chunk(entry);
+    ByteBuffer b = arena.chunk(entry);
     int o = Arena.offset(entry);
-    int rl = rowLength(c, o);
-    int cl = columnLength(c, o);
+    int rl = rowLength(b, o);
+    int cl = columnLength(b, o);
     Bytes.putU16(into, 0, rl);
-    System.arraycopy(c, o + HEADER_BYTES, into, SstableFormat.ROW_LENGTH_BYTES, rl + cl);
-    Bytes.putU64(into, SstableFormat.ROW_LENGTH_BYTES + rl + cl, tag(c, o));
-  }
-
-  /** The array holding the entry's value, at {@link #valueOffset}: a view, not to be modified. */
-  byte[] valueArray(long entry) {
-    return arena.chunk(entry);
-  }
-
-  /** Where the entry's value starts in {@link #valueArray}. */
-  int valueOffset(long entry) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    return o + HEADER_BYTES + rowLength(c, o) + columnLength(c, o);
+    b.get(o + HEADER_BYTES, into, SstableFormat.ROW_LENGTH_BYTES, rl + cl);
+    Bytes.putU64(into, SstableFormat.ROW_LENGTH_BYTES + rl + cl, tag(b, o));
   }
 
   /** Bytes of the entry's value (0 for tombstones). */
   int valueLength(long entry) {
-    byte[] c = arena.chunk(entry);
-    return valueLength(c, Arena.offset(entry));
+    return valueLength(arena.chunk(entry), Arena.offset(entry));
   }
 
   /** Bytes of entries and nodes, with the chunk tails no allocation can use any more. */
   long bytesUsed() {
-    return arena.bytesUsed() + nodeBytesUsed;
+    return arena.bytesUsed() + nodes.bytesUsed() - headBytes;
   }
 
   /** Bytes of every chunk of entries and nodes, used or not. */
   long bytesHeld() {
-    return arena.bytesHeld() + nodeBytesHeld;
+    return arena.bytesHeld() + nodes.bytesHeld();
+  }
+
+  /** Gives the entries' and nodes' memory back; only once no reader is left. */
+  void release() {
+    arena.release();
+    nodes.release();
   }
 
   private static long tag(long sequence, ValueKind kind) {
@@ -454,26 +463,26 @@ final class ArenaSkipList {
   }
 
   private static void writeHeader(
-      byte[] b, int o, int rowLength, int columnLength, int valueLength, long tag) {
+      ByteBuffer b, int o, int rowLength, int columnLength, int valueLength, long tag) {
     SHORTS.set(b, o, (short) rowLength);
     SHORTS.set(b, o + 2, (short) columnLength);
     INTS.set(b, o + 4, valueLength);
     LONGS.set(b, o + 8, tag);
   }
 
-  private static int rowLength(byte[] b, int o) {
+  private static int rowLength(ByteBuffer b, int o) {
     return (short) SHORTS.get(b, o) & 0xFFFF;
   }
 
-  private static int columnLength(byte[] b, int o) {
+  private static int columnLength(ByteBuffer b, int o) {
     return (short) SHORTS.get(b, o + 2) & 0xFFFF;
   }
 
-  private static int valueLength(byte[] b, int o) {
+  private static int valueLength(ByteBuffer b, int o) {
     return (int) INTS.get(b, o + 4);
   }
 
-  private static long tag(byte[] b, int o) {
+  private static long tag(ByteBuffer b, int o) {
     return (long) LONGS.get(b, o + 8);
   }
 }

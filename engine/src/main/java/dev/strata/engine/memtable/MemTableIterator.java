@@ -25,6 +25,12 @@ public final class MemTableIterator implements AutoCloseable {
   private InternalKey key;
   private byte[] value;
 
+  /** The current value copied for {@link #valueArray}, reused from entry to entry. */
+  private byte[] valueCopy = new byte[0];
+
+  /** Whether {@link #valueCopy} holds the current value. */
+  private boolean valueCopied;
+
   MemTableIterator(ArenaSkipList table) {
     this.table = table;
   }
@@ -106,18 +112,28 @@ public final class MemTableIterator implements AutoCloseable {
   }
 
   /**
-   * The array holding the current value at {@link #valueOffset()}, {@link #valueLength()} bytes:
-   * the arena's own, a view valid as long as the memtable, not to be modified.
+   * An array holding the current value at {@link #valueOffset()}, {@link #valueLength()} bytes:
+   * the iterator's own copy out of the arena (which is not on the heap), reused at the next entry,
+   * so a flush allocates nothing per value. Not to be modified.
    */
   public byte[] valueArray() {
     checkValid();
-    return table.valueArray(table.entryOf(node));
+    if (!valueCopied) {
+      long entry = table.entryOf(node);
+      int length = table.valueLength(entry);
+      if (valueCopy.length < length) {
+        valueCopy = new byte[Math.max(length, 2 * valueCopy.length)];
+      }
+      table.copyValue(entry, valueCopy);
+      valueCopied = true;
+    }
+    return valueCopy;
   }
 
-  /** Where the current value starts in {@link #valueArray()}. */
+  /** Where the current value starts in {@link #valueArray()}: at its start. */
   public int valueOffset() {
     checkValid();
-    return table.valueOffset(table.entryOf(node));
+    return 0;
   }
 
   /** Bytes of the current value. */
@@ -136,6 +152,7 @@ public final class MemTableIterator implements AutoCloseable {
     node = n;
     key = null;
     value = null;
+    valueCopied = false;
   }
 
   private static byte[] encode(InternalKey k) {
