@@ -29,10 +29,18 @@ import java.util.SplittableRandom;
  * ({@link #seekCell}) and an insert compare the entries with their row, column and tag directly
  * and allocate nothing.
  *
- * <p>Node layout, 8-byte words in the node arena: {@code [entry address, next_0, ..., next_{h-1}]},
- * h the node's random height (a quarter of the nodes reach each next level), next pointers being
- * node addresses (chunk index in the high 32 bits, byte offset in the low). The head node sits at
- * address 0 with every level, so 0 also means "no node": the head is nobody's successor.
+ * <p>Node layout, 8-byte words in the node arena: {@code [entry address, row prefix, next_0, ...,
+ * next_{h-1}]}, h the node's random height (a quarter of the nodes reach each next level), next
+ * pointers being node addresses (chunk index in the high 32 bits, byte offset in the low). The head
+ * node sits at address 0 with every level, so 0 also means "no node": the head is nobody's
+ * successor.
+ *
+ * <p>The row prefix is the row's first eight bytes as a big-endian long, zero-padded: two rows
+ * whose prefixes differ are ordered as their prefixes are (unsigned), since the first byte where
+ * the prefixes differ is either the rows' first difference or a padding zero against a real byte
+ * of the longer row, which a proper prefix precedes. A search compares the prefix in the node it
+ * already loaded and reads the entry, elsewhere in memory, only when the prefixes are equal: in a
+ * large memtable each step of a search is a cache miss, and the entry would be a second one.
  *
  * <p>Concurrency (LevelDB's skip list): one writer at a time, any number of readers, no lock for
  * readers. The writer fills a node (its entry, then its next pointers) and only then links it in,
@@ -51,7 +59,7 @@ final class ArenaSkipList {
   /** Bytes of an entry's header before its row. */
   static final int HEADER_BYTES = 16;
 
-  /** Node words: the entry address and the next pointers, 8-byte aligned, in the platform's order. */
+  /** Node words: entry address, row prefix, next pointers; 8-byte aligned, in the platform's order. */
   private static final VarHandle WORDS =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
@@ -67,6 +75,12 @@ final class ArenaSkipList {
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle ARRAY_LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  /** A row's first eight bytes, big-endian: unsigned order of these longs is the bytes' order. */
+  private static final VarHandle PREFIX =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  /** Node words before the next pointers: the entry address and the row prefix. */
+  private static final int NODE_HEADER_WORDS = 2;
 
   private final Arena arena;
 
@@ -93,7 +107,7 @@ final class ArenaSkipList {
     ByteBuffer n = nodes.chunk(head);
     WORDS.set(n, 0, -1L); // no entry; chunks come unzeroed from the pool
     for (int level = 0; level < MAX_HEIGHT; level++) {
-      WORDS.set(n, word(head, 1 + level), 0L);
+      WORDS.set(n, word(head, NODE_HEADER_WORDS + level), 0L);
     }
     headBytes = nodes.bytesUsed();
   }
@@ -112,7 +126,8 @@ final class ArenaSkipList {
     c.put(o + HEADER_BYTES + row.length, column, 0, column.length);
     c.put(o + HEADER_BYTES + row.length + column.length, value, 0, value.length);
 
-    long found = seekPredecessors(row, column, ktag, preds);
+    long prefix = prefix(row, 0, row.length);
+    long found = seekPredecessors(row, column, ktag, prefix, preds);
     assert found == 0 || compareCell(entryOf(found), row, column, ktag) != 0
         : "duplicate internal key";
     int h = randomHeight();
@@ -125,14 +140,15 @@ final class ArenaSkipList {
     }
     long node = allocateNode(h);
     ByteBuffer n = nodes.chunk(node);
+    // Plain stores: the node is not reachable until the release stores below link it.
     WORDS.set(n, Arena.offset(node), entry);
+    WORDS.set(n, word(node, 1), prefix);
     for (int level = 0; level < h; level++) {
-      // plain: the node is not reachable yet
-      WORDS.set(n, word(node, 1 + level), next(preds[level], level));
+      WORDS.set(n, word(node, NODE_HEADER_WORDS + level), next(preds[level], level));
     }
     for (int level = 0; level < h; level++) {
       long pred = preds[level];
-      WORDS.setRelease(nodes.chunk(pred), word(pred, 1 + level), node);
+      WORDS.setRelease(nodes.chunk(pred), word(pred, NODE_HEADER_WORDS + level), node);
     }
     return entry;
   }
@@ -141,12 +157,13 @@ final class ArenaSkipList {
    * The first node at or after key (row, column, ktag), or 0, recording the last node before it on
    * every level in {@code predecessors}: where an insert of that key links its node.
    */
-  private long seekPredecessors(byte[] row, byte[] column, long ktag, long[] predecessors) {
+  private long seekPredecessors(
+      byte[] row, byte[] column, long ktag, long prefix, long[] predecessors) {
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (isBefore(next, row, column, ktag)) {
+      if (isBefore(next, row, column, ktag, prefix)) {
         x = next;
       } else {
         predecessors[level] = x;
@@ -167,7 +184,7 @@ final class ArenaSkipList {
   }
 
   private long allocateNode(int levels) {
-    return nodes.allocate(Long.BYTES * (1 + levels));
+    return nodes.allocate(Long.BYTES * (NODE_HEADER_WORDS + levels));
   }
 
   // ---------------------------------------------------------------- searching (any thread)
@@ -177,11 +194,12 @@ final class ArenaSkipList {
    * node before it on every level in {@code predecessors} when not null.
    */
   long seek(byte[] k, int ko, long[] predecessors) {
+    long prefix = keyPrefix(k, ko);
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (next != 0 && compare(entryOf(next), k, ko) < 0) {
+      if (next != 0 && compareNode(next, k, ko, prefix) < 0) {
         x = next;
       } else {
         if (predecessors != null) {
@@ -201,11 +219,12 @@ final class ArenaSkipList {
    */
   long seekCell(byte[] row, byte[] column, long sequence, ValueKind kind) {
     long ktag = tag(sequence, kind);
+    long prefix = prefix(row, 0, row.length);
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (next != 0 && compareCell(entryOf(next), row, column, ktag) < 0) {
+      if (isBefore(next, row, column, ktag, prefix)) {
         x = next;
       } else if (level == 0) {
         return next;
@@ -233,11 +252,12 @@ final class ArenaSkipList {
    */
   long seekCellFrom(long[] finger, byte[] row, byte[] column, long sequence, ValueKind kind) {
     long ktag = tag(sequence, kind);
+    long prefix = prefix(row, 0, row.length);
     int top = height - 1;
     int level = 0;
     // Where the finger's successor is at or after the key, the finger is this level's last node
     // before the key, and so are the fingers of the levels above (no node lies between).
-    while (level < top && isBefore(next(finger[level], level), row, column, ktag)) {
+    while (level < top && isBefore(next(finger[level], level), row, column, ktag, prefix)) {
       level++;
     }
     // Descending: until the search moves, each level's finger is at or after the node the search
@@ -249,7 +269,7 @@ final class ArenaSkipList {
         x = finger[level];
       }
       long next = next(x, level);
-      if (isBefore(next, row, column, ktag)) {
+      if (isBefore(next, row, column, ktag, prefix)) {
         x = next;
         moved = true;
       } else {
@@ -262,9 +282,52 @@ final class ArenaSkipList {
     }
   }
 
-  /** Whether {@code node} is a node (not 0) whose entry sorts before (row, column, ktag). */
-  private boolean isBefore(long node, byte[] row, byte[] column, long ktag) {
-    return node != 0 && compareCell(entryOf(node), row, column, ktag) < 0;
+  /**
+   * Whether {@code node} is a node (not 0) whose entry sorts before (row, column, ktag), the row's
+   * prefix being {@code prefix}: decided by the node's prefix unless the two are equal.
+   */
+  private boolean isBefore(long node, byte[] row, byte[] column, long ktag, long prefix) {
+    if (node == 0) {
+      return false;
+    }
+    long p = nodePrefix(node);
+    if (p != prefix) {
+      return Long.compareUnsigned(p, prefix) < 0;
+    }
+    return compareCell(entryOf(node), row, column, ktag) < 0;
+  }
+
+  /**
+   * Compares {@code node}'s entry with the encoded key at ({@code k}, {@code ko}), whose row
+   * prefix is {@code prefix}: by the prefixes when they differ.
+   */
+  private int compareNode(long node, byte[] k, int ko, long prefix) {
+    long p = nodePrefix(node);
+    if (p != prefix) {
+      return Long.compareUnsigned(p, prefix);
+    }
+    return compare(entryOf(node), k, ko);
+  }
+
+  private long nodePrefix(long node) {
+    return (long) WORDS.get(nodes.chunk(node), word(node, 1)); // written before it was published
+  }
+
+  /** The row prefix of the encoded key at ({@code k}, {@code ko}). */
+  private static long keyPrefix(byte[] k, int ko) {
+    return prefix(k, ko + HEADER_BYTES, (short) ARRAY_SHORTS.get(k, ko) & 0xFFFF);
+  }
+
+  /** The first eight bytes of {@code b[from, from + length)}, big-endian, zero-padded. */
+  static long prefix(byte[] b, int from, int length) {
+    if (length >= Long.BYTES) {
+      return (long) PREFIX.get(b, from);
+    }
+    long p = 0;
+    for (int i = 0; i < Long.BYTES; i++) {
+      p = p << 8 | (i < length ? b[from + i] & 0xFF : 0);
+    }
+    return p;
   }
 
   /** The last node before the encoded key at ({@code k}, {@code ko}), or 0. */
@@ -279,11 +342,12 @@ final class ArenaSkipList {
 
   /** The last node before the encoded key at ({@code k}, {@code ko}) (null: after every key). */
   private long lastBefore(byte[] k, int ko) {
+    long prefix = k == null ? 0 : keyPrefix(k, ko);
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (next != 0 && (k == null || compare(entryOf(next), k, ko) < 0)) {
+      if (next != 0 && (k == null || compareNode(next, k, ko, prefix) < 0)) {
         x = next;
       } else if (level == 0) {
         return x;
@@ -299,7 +363,7 @@ final class ArenaSkipList {
   }
 
   private long next(long node, int level) {
-    return (long) WORDS.getAcquire(nodes.chunk(node), word(node, 1 + level));
+    return (long) WORDS.getAcquire(nodes.chunk(node), word(node, NODE_HEADER_WORDS + level));
   }
 
   /** The arena address of {@code node}'s entry. */
