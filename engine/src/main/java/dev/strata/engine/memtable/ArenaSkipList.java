@@ -1,9 +1,5 @@
 package dev.strata.engine.memtable;
 
-import dev.strata.sstable.format.Bytes;
-import dev.strata.sstable.format.SstableFormat;
-import dev.strata.sstable.key.InternalKey;
-import dev.strata.sstable.key.KeyCodec;
 import dev.strata.sstable.key.ValueKind;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -12,22 +8,9 @@ import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 
 /**
- * The memtable's sorted index: a skip list (Pugh) of entries encoded in an {@link Arena}, its nodes
- * packed in a second arena, so an entry costs two slices of direct memory and no object (LevelDB's
- * and RocksDB's memtable, in Java).
- *
- * <p>Entry layout, little-endian, at an arena address:
- *
- * <pre>
- * rowLength u16 | columnLength u16 | valueLength i32 | tag i64 = sequence << 8 | kind id
- * | row | column | value
- * </pre>
- *
- * Entries are ordered as {@link InternalKey#ORDER}: row and column unsigned, then sequence
- * descending, then kind id. An iterator's search key is encoded the same way (without a value) and
- * compared byte for byte, so a seek allocates one small array and no key object; a point lookup
- * ({@link #seekCell}) and an insert compare the entries with their row, column and tag directly
- * and allocate nothing.
+ * The memtable's sorted index: a skip list (Pugh) of the entries of an {@link ArenaEntries}, its
+ * nodes packed in an arena of their own, so an entry costs two slices of direct memory and no
+ * object (LevelDB's and RocksDB's memtable, in Java).
  *
  * <p>Node layout, 8-byte words in the node arena: {@code [entry address, row prefix, next_0, ...,
  * next_{h-1}]}, h the node's random height (a quarter of the nodes reach each next level), next
@@ -56,33 +39,15 @@ final class ArenaSkipList {
   /** Highest node: 4^12 = 16 M entries per top-level step, beyond any memtable. */
   static final int MAX_HEIGHT = 12;
 
-  /** Bytes of an entry's header before its row. */
-  static final int HEADER_BYTES = 16;
-
   /** Node words: entry address, row prefix, next pointers; 8-byte aligned, in the platform's order. */
   private static final VarHandle WORDS =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
-  private static final VarHandle SHORTS =
-      MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INTS =
-      MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONGS =
-      MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle ARRAY_SHORTS =
-      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle ARRAY_INTS =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle ARRAY_LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  /** A row's first eight bytes, big-endian: unsigned order of these longs is the bytes' order. */
-  private static final VarHandle PREFIX =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
   /** Node words before the next pointers: the entry address and the row prefix. */
   private static final int NODE_HEADER_WORDS = 2;
 
-  private final Arena arena;
+  /** What the nodes index. */
+  private final ArenaEntries entries;
 
   /** The nodes: every allocation a multiple of 8 bytes, so every node word is aligned. */
   private final Arena nodes;
@@ -100,7 +65,7 @@ final class ArenaSkipList {
   private final long headBytes;
 
   ArenaSkipList(MemTableMemory memory) {
-    arena = new Arena(memory);
+    entries = new ArenaEntries(memory);
     nodes = new Arena(memory);
     long head = allocateNode(MAX_HEIGHT);
     assert head == 0 : "the head must be node 0";
@@ -116,19 +81,11 @@ final class ArenaSkipList {
 
   /** Inserts an entry; its key must not be in the list yet. Returns the entry's arena address. */
   long insert(byte[] row, byte[] column, long sequence, ValueKind kind, byte[] value) {
-    long ktag = tag(sequence, kind);
-    int size = HEADER_BYTES + row.length + column.length + value.length;
-    long entry = arena.allocate(size);
-    ByteBuffer c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    writeHeader(c, o, row.length, column.length, value.length, ktag);
-    c.put(o + HEADER_BYTES, row, 0, row.length);
-    c.put(o + HEADER_BYTES + row.length, column, 0, column.length);
-    c.put(o + HEADER_BYTES + row.length + column.length, value, 0, value.length);
-
-    long prefix = prefix(row, 0, row.length);
+    long ktag = ArenaEntries.tag(sequence, kind);
+    long entry = entries.add(row, column, ktag, value);
+    long prefix = ArenaEntries.prefix(row, 0, row.length);
     long found = seekPredecessors(row, column, ktag, prefix, preds);
-    assert found == 0 || compareCell(entryOf(found), row, column, ktag) != 0
+    assert found == 0 || entries.compareCell(entryOf(found), row, column, ktag) != 0
         : "duplicate internal key";
     int h = randomHeight();
     int levels = height;
@@ -194,7 +151,7 @@ final class ArenaSkipList {
    * node before it on every level in {@code predecessors} when not null.
    */
   long seek(byte[] k, int ko, long[] predecessors) {
-    long prefix = keyPrefix(k, ko);
+    long prefix = ArenaEntries.searchKeyPrefix(k, ko);
     long x = 0;
     int level = height - 1;
     while (true) {
@@ -218,8 +175,8 @@ final class ArenaSkipList {
    * given by its parts, so a point lookup encodes no search key.
    */
   long seekCell(byte[] row, byte[] column, long sequence, ValueKind kind) {
-    long ktag = tag(sequence, kind);
-    long prefix = prefix(row, 0, row.length);
+    long ktag = ArenaEntries.tag(sequence, kind);
+    long prefix = ArenaEntries.prefix(row, 0, row.length);
     long x = 0;
     int level = height - 1;
     while (true) {
@@ -251,8 +208,8 @@ final class ArenaSkipList {
    * its finger.
    */
   long seekCellFrom(long[] finger, byte[] row, byte[] column, long sequence, ValueKind kind) {
-    long ktag = tag(sequence, kind);
-    long prefix = prefix(row, 0, row.length);
+    long ktag = ArenaEntries.tag(sequence, kind);
+    long prefix = ArenaEntries.prefix(row, 0, row.length);
     int top = height - 1;
     int level = 0;
     // Where the finger's successor is at or after the key, the finger is this level's last node
@@ -294,7 +251,7 @@ final class ArenaSkipList {
     if (p != prefix) {
       return Long.compareUnsigned(p, prefix) < 0;
     }
-    return compareCell(entryOf(node), row, column, ktag) < 0;
+    return entries.compareCell(entryOf(node), row, column, ktag) < 0;
   }
 
   /**
@@ -306,28 +263,11 @@ final class ArenaSkipList {
     if (p != prefix) {
       return Long.compareUnsigned(p, prefix);
     }
-    return compare(entryOf(node), k, ko);
+    return entries.compare(entryOf(node), k, ko);
   }
 
   private long nodePrefix(long node) {
     return (long) WORDS.get(nodes.chunk(node), word(node, 1)); // written before it was published
-  }
-
-  /** The row prefix of the encoded key at ({@code k}, {@code ko}). */
-  private static long keyPrefix(byte[] k, int ko) {
-    return prefix(k, ko + HEADER_BYTES, (short) ARRAY_SHORTS.get(k, ko) & 0xFFFF);
-  }
-
-  /** The first eight bytes of {@code b[from, from + length)}, big-endian, zero-padded. */
-  static long prefix(byte[] b, int from, int length) {
-    if (length >= Long.BYTES) {
-      return (long) PREFIX.get(b, from);
-    }
-    long p = 0;
-    for (int i = 0; i < Long.BYTES; i++) {
-      p = p << 8 | (i < length ? b[from + i] & 0xFF : 0);
-    }
-    return p;
   }
 
   /** The last node before the encoded key at ({@code k}, {@code ko}), or 0. */
@@ -342,7 +282,7 @@ final class ArenaSkipList {
 
   /** The last node before the encoded key at ({@code k}, {@code ko}) (null: after every key). */
   private long lastBefore(byte[] k, int ko) {
-    long prefix = k == null ? 0 : keyPrefix(k, ko);
+    long prefix = k == null ? 0 : ArenaEntries.searchKeyPrefix(k, ko);
     long x = 0;
     int level = height - 1;
     while (true) {
@@ -377,176 +317,24 @@ final class ArenaSkipList {
     return Arena.offset(node) + Long.BYTES * i;
   }
 
-  // ---------------------------------------------------------------- entries
-
-  /** An encoded search key: the header and the row and column, no value. */
-  static byte[] searchKey(byte[] row, byte[] column, long sequence, ValueKind kind) {
-    byte[] k = new byte[HEADER_BYTES + row.length + column.length];
-    ARRAY_SHORTS.set(k, 0, (short) row.length);
-    ARRAY_SHORTS.set(k, 2, (short) column.length);
-    ARRAY_INTS.set(k, 4, 0);
-    ARRAY_LONGS.set(k, 8, tag(sequence, kind));
-    System.arraycopy(row, 0, k, HEADER_BYTES, row.length);
-    System.arraycopy(column, 0, k, HEADER_BYTES + row.length, column.length);
-    return k;
-  }
-
-  /** Compares the entry at {@code entry} with the encoded key at ({@code k}, {@code ko}). */
-  int compare(long entry, byte[] k, int ko) {
-    int krl = (short) ARRAY_SHORTS.get(k, ko) & 0xFFFF;
-    int kcl = (short) ARRAY_SHORTS.get(k, ko + 2) & 0xFFFF;
-    long ktag = (long) ARRAY_LONGS.get(k, ko + 8);
-    return compareCell(entry, k, ko + HEADER_BYTES, krl, k, ko + HEADER_BYTES + krl, kcl, ktag);
-  }
-
-  /** {@link #compare} with a key given by its row, column and tag. */
-  private int compareCell(long entry, byte[] row, byte[] column, long ktag) {
-    return compareCell(entry, row, 0, row.length, column, 0, column.length, ktag);
-  }
-
-  /**
-   * Compares the entry with the key whose row is {@code k[ro, ro + rl)}, column {@code c[co, co +
-   * cl)} and tag {@code ktag}.
-   */
-  private int compareCell(
-      long entry, byte[] k, int ro, int rl, byte[] c, int co, int cl, long ktag) {
-    ByteBuffer b = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int erl = rowLength(b, o);
-    int r = o + HEADER_BYTES;
-    int cmp = BufferBytes.compare(b, r, erl, k, ro, rl);
-    if (cmp != 0) {
-      return cmp;
-    }
-    cmp = BufferBytes.compare(b, r + erl, columnLength(b, o), c, co, cl);
-    if (cmp != 0) {
-      return cmp;
-    }
-    return compareTags(tag(b, o), ktag);
-  }
-
-  /** Entries of one cell: newer (larger sequence) first, then by kind id. */
-  private static int compareTags(long tag, long ktag) {
-    int cmp = Long.compare(ktag >>> 8, tag >>> 8); // newer first
-    return cmp != 0 ? cmp : Integer.compare((int) tag & 0xFF, (int) ktag & 0xFF);
-  }
-
-  /** True when the entry's row and column are {@code row} and {@code column}. */
-  boolean sameCell(long entry, byte[] row, byte[] column) {
-    ByteBuffer b = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int rl = rowLength(b, o);
-    int r = o + HEADER_BYTES;
-    return rl == row.length
-        && columnLength(b, o) == column.length
-        && BufferBytes.compare(b, r, rl, row, 0, rl) == 0
-        && BufferBytes.compare(b, r + rl, column.length, column, 0, column.length) == 0;
-  }
-
-  /** The entry's key as an object (row and column copied out of the arena). */
-  InternalKey key(long entry) {
-    ByteBuffer b = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int rl = rowLength(b, o);
-    int cl = columnLength(b, o);
-    int r = o + HEADER_BYTES;
-    byte[] row = new byte[rl];
-    byte[] column = new byte[cl];
-    b.get(r, row, 0, rl);
-    b.get(r + rl, column, 0, cl);
-    long tag = tag(b, o);
-    return new InternalKey(row, column, tag >>> 8, ValueKind.fromIdOrNull((int) tag & 0xFF));
-  }
-
-  /** The entry's kind. */
-  ValueKind kind(long entry) {
-    return ValueKind.fromIdOrNull((int) tag(arena.chunk(entry), Arena.offset(entry)) & 0xFF);
-  }
-
-  /** A copy of the entry's value (empty for tombstones). */
-  byte[] value(long entry) {
-    byte[] v = new byte[valueLength(entry)];
-    copyValue(entry, v);
-    return v;
-  }
-
-  /** Copies the entry's value to the start of {@code into} (room for {@link #valueLength}). */
-  void copyValue(long entry, byte[] into) {
-    ByteBuffer b = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    b.get(o + HEADER_BYTES + rowLength(b, o) + columnLength(b, o), into, 0, valueLength(b, o));
-  }
-
-  /** Bytes of the entry's key encoded as a table holds it ({@link KeyCodec#encodeInternalKey}). */
-  int encodedKeyLength(long entry) {
-    ByteBuffer b = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    return SstableFormat.ROW_LENGTH_BYTES + rowLength(b, o) + columnLength(b, o)
-        + SstableFormat.KEY_TRAILER_BYTES;
-  }
-
-  /**
-   * Writes the entry's key at the start of {@code into} (with room for {@link #encodedKeyLength})
-   * as {@link KeyCodec#encodeInternalKey} would: row length, row and column (contiguous in the
-   * entry as in the key), then the tag, which the entry holds as the key's trailer (sequence << 8 |
-   * kind id). A flush reads every key this way, with no key object.
-   */
-  void encodeKey(long entry, byte[] into) {
-    ByteBuffer b = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int rl = rowLength(b, o);
-    int cl = columnLength(b, o);
-    Bytes.putU16(into, 0, rl);
-    b.get(o + HEADER_BYTES, into, SstableFormat.ROW_LENGTH_BYTES, rl + cl);
-    Bytes.putU64(into, SstableFormat.ROW_LENGTH_BYTES + rl + cl, tag(b, o));
-  }
-
-  /** Bytes of the entry's value (0 for tombstones). */
-  int valueLength(long entry) {
-    return valueLength(arena.chunk(entry), Arena.offset(entry));
-  }
-
   /** Bytes of entries and nodes, with the chunk tails no allocation can use any more. */
   long bytesUsed() {
-    return arena.bytesUsed() + nodes.bytesUsed() - headBytes;
+    return entries.bytesUsed() + nodes.bytesUsed() - headBytes;
   }
 
   /** Bytes of every chunk of entries and nodes, used or not. */
   long bytesHeld() {
-    return arena.bytesHeld() + nodes.bytesHeld();
+    return entries.bytesHeld() + nodes.bytesHeld();
+  }
+
+  /** The entries the nodes index. */
+  ArenaEntries entries() {
+    return entries;
   }
 
   /** Gives the entries' and nodes' memory back; only once no reader is left. */
   void release() {
-    arena.release();
+    entries.release();
     nodes.release();
-  }
-
-  private static long tag(long sequence, ValueKind kind) {
-    return sequence << 8 | kind.id();
-  }
-
-  private static void writeHeader(
-      ByteBuffer b, int o, int rowLength, int columnLength, int valueLength, long tag) {
-    SHORTS.set(b, o, (short) rowLength);
-    SHORTS.set(b, o + 2, (short) columnLength);
-    INTS.set(b, o + 4, valueLength);
-    LONGS.set(b, o + 8, tag);
-  }
-
-  private static int rowLength(ByteBuffer b, int o) {
-    return (short) SHORTS.get(b, o) & 0xFFFF;
-  }
-
-  private static int columnLength(ByteBuffer b, int o) {
-    return (short) SHORTS.get(b, o + 2) & 0xFFFF;
-  }
-
-  private static int valueLength(ByteBuffer b, int o) {
-    return (int) INTS.get(b, o + 4);
-  }
-
-  private static long tag(ByteBuffer b, int o) {
-    return (long) LONGS.get(b, o + 8);
   }
 }

@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class MemTable {
 
   /** Bytes an entry's header costs in the arena, on top of its row, column and value. */
-  public static final int ENTRY_HEADER_BYTES = ArenaSkipList.HEADER_BYTES;
+  public static final int ENTRY_HEADER_BYTES = ArenaEntries.HEADER_BYTES;
 
   /** Extra memory charged per row tombstone for its entry in the row tombstone index. */
   public static final int ROW_TOMBSTONE_OVERHEAD_BYTES = 64;
@@ -266,10 +266,11 @@ public final class MemTable {
     InternalKey cell = null;
     byte[] value = null;
     if (node != 0) {
+      ArenaEntries entries = table.entries();
       long entry = table.entryOf(node);
-      if (table.sameCell(entry, row, column)) {
-        cell = table.key(entry);
-        value = cell.kind() == ValueKind.PUT ? table.value(entry) : null;
+      if (entries.sameCell(entry, row, column)) {
+        cell = entries.key(entry);
+        value = cell.kind() == ValueKind.PUT ? entries.value(entry) : null;
       }
     }
     InternalKey tombstone = newestRowTombstone(row, snapshot);

@@ -19,6 +19,7 @@ import java.util.NoSuchElementException;
 public final class MemTableIterator implements AutoCloseable {
 
   private final ArenaSkipList table;
+  private final ArenaEntries entries;
   /** The current node; 0 when not positioned at an entry. */
   private long node;
 
@@ -33,6 +34,7 @@ public final class MemTableIterator implements AutoCloseable {
 
   MemTableIterator(ArenaSkipList table) {
     this.table = table;
+    this.entries = table.entries();
   }
 
   /** Positions at the first entry. */
@@ -54,7 +56,7 @@ public final class MemTableIterator implements AutoCloseable {
   public void seekForPrev(InternalKey target) {
     byte[] k = encode(target);
     long at = table.seek(k, 0, null);
-    if (at != 0 && table.compare(table.entryOf(at), k, 0) == 0) {
+    if (at != 0 && entries.compare(table.entryOf(at), k, 0) == 0) {
       moveTo(at);
     } else {
       moveTo(table.seekBefore(k, 0));
@@ -82,7 +84,7 @@ public final class MemTableIterator implements AutoCloseable {
   public InternalKey key() {
     checkValid();
     if (key == null) {
-      key = table.key(table.entryOf(node));
+      key = entries.key(table.entryOf(node));
     }
     return key;
   }
@@ -91,7 +93,7 @@ public final class MemTableIterator implements AutoCloseable {
   public byte[] value() {
     checkValid();
     if (value == null) {
-      value = table.value(table.entryOf(node));
+      value = entries.value(table.entryOf(node));
     }
     return value;
   }
@@ -99,7 +101,7 @@ public final class MemTableIterator implements AutoCloseable {
   /** Bytes of the current key encoded as a table holds it. */
   public int encodedKeyLength() {
     checkValid();
-    return table.encodedKeyLength(table.entryOf(node));
+    return entries.encodedKeyLength(table.entryOf(node));
   }
 
   /**
@@ -108,7 +110,7 @@ public final class MemTableIterator implements AutoCloseable {
    */
   public void encodeKey(byte[] into) {
     checkValid();
-    table.encodeKey(table.entryOf(node), into);
+    entries.encodeKey(table.entryOf(node), into);
   }
 
   /**
@@ -120,11 +122,11 @@ public final class MemTableIterator implements AutoCloseable {
     checkValid();
     if (!valueCopied) {
       long entry = table.entryOf(node);
-      int length = table.valueLength(entry);
+      int length = entries.valueLength(entry);
       if (valueCopy.length < length) {
         valueCopy = new byte[Math.max(length, 2 * valueCopy.length)];
       }
-      table.copyValue(entry, valueCopy);
+      entries.copyValue(entry, valueCopy);
       valueCopied = true;
     }
     return valueCopy;
@@ -139,7 +141,7 @@ public final class MemTableIterator implements AutoCloseable {
   /** Bytes of the current value. */
   public int valueLength() {
     checkValid();
-    return table.valueLength(table.entryOf(node));
+    return entries.valueLength(table.entryOf(node));
   }
 
   /** Releases nothing (memtables hold no files); present for the iterator contract. Idempotent. */
@@ -156,7 +158,7 @@ public final class MemTableIterator implements AutoCloseable {
   }
 
   private static byte[] encode(InternalKey k) {
-    return ArenaSkipList.searchKey(k.row(), k.column(), k.sequence(), k.kind());
+    return ArenaEntries.searchKey(k.row(), k.column(), k.sequence(), k.kind());
   }
 
   private void checkValid() {

@@ -40,8 +40,8 @@ final class ArenaSkipListProperties {
     for (int i = 0; i < 200_000; i++) {
       byte[] a = row(r, 0);
       byte[] b = r.nextInt(4) == 0 ? a.clone() : row(r, 0);
-      long pa = ArenaSkipList.prefix(a, 0, a.length);
-      long pb = ArenaSkipList.prefix(b, 0, b.length);
+      long pa = ArenaEntries.prefix(a, 0, a.length);
+      long pb = ArenaEntries.prefix(b, 0, b.length);
       int rows = Integer.signum(UnsignedBytes.compare(a, b));
       if (pa != pb) {
         assertEquals(rows, Integer.signum(Long.compareUnsigned(pa, pb)),
