@@ -228,7 +228,9 @@ final class ArenaEntries {
   }
 
   private static int rowLength(ByteBuffer b, int o) {
-    return (short) SHORTS.get(b, o) & 0xFFFF;
+    int length = (short) SHORTS.get(b, o) & 0xFFFF;
+    assert length <= Short.MAX_VALUE : "an entry of a released memtable (poisoned chunk) was read";
+    return length;
   }
 
   private static int columnLength(ByteBuffer b, int o) {

@@ -29,6 +29,12 @@ import java.util.ArrayDeque;
  * or one a failed open dropped) are freed by the collector with their buffer objects, as any direct
  * buffer is.
  *
+ * <p><b>Use after release, under assertions.</b> With assertions enabled (the tests), every chunk
+ * given back is filled with {@link #POISON} before it is pooled or freed, and a chunk to be freed
+ * waits in a small quarantine first: a read of a released memtable then decodes poison (an entry's
+ * row length with its top bit set, which no entry has, and which {@link ArenaEntries} asserts
+ * against) instead of another memtable's bytes or unmapped memory.
+ *
  * <p>Direct memory counts against {@code -XX:MaxDirectMemorySize} (by default the heap's maximum):
  * a database holds at most its memtable, the two frozen ones and {@code pooledBytes}.
  *
@@ -43,6 +49,16 @@ public final class MemTableMemory implements AutoCloseable {
   static final int MIN_CHUNK_BYTES = 4 << 10;
 
   private static final MethodHandle INVOKE_CLEANER = invokeCleaner();
+
+  /** What a released chunk is filled with under assertions: every byte 0xA5. */
+  static final long POISON = 0xA5A5A5A5A5A5A5A5L;
+
+  /** Chunks freed under assertions wait here, poisoned, before they are unmapped. */
+  private static final int QUARANTINE_CHUNKS = 16;
+
+  private static final boolean POISONING = poisoning();
+
+  private final ArrayDeque<ByteBuffer> quarantine = new ArrayDeque<>();
 
   private final int chunkBytes;
   private final boolean growing;
@@ -114,6 +130,9 @@ public final class MemTableMemory implements AutoCloseable {
    * The caller must hold no reference to it afterwards.
    */
   void give(ByteBuffer chunk) {
+    if (POISONING) {
+      poison(chunk);
+    }
     synchronized (this) {
       if (!closed
           && chunk.capacity() == chunkBytes
@@ -122,8 +141,20 @@ public final class MemTableMemory implements AutoCloseable {
         return;
       }
       allocatedBytes -= chunk.capacity();
+      if (POISONING) {
+        quarantine.addLast(chunk);
+        chunk = quarantine.size() > QUARANTINE_CHUNKS ? quarantine.pollFirst() : null;
+      }
     }
-    free(chunk);
+    if (chunk != null) {
+      free(chunk);
+    }
+  }
+
+  private static void poison(ByteBuffer chunk) {
+    for (int i = 0; i + Long.BYTES <= chunk.capacity(); i += Long.BYTES) {
+      chunk.putLong(i, POISON);
+    }
   }
 
   /** Direct bytes allocated and not freed: chunks in memtables and in the pool. */
@@ -148,6 +179,8 @@ public final class MemTableMemory implements AutoCloseable {
       freed = new ArrayDeque<>(pool);
       pool.clear();
       allocatedBytes -= (long) freed.size() * chunkBytes;
+      freed.addAll(quarantine); // no longer counted: nothing can read them once closed
+      quarantine.clear();
     }
     freed.forEach(MemTableMemory::free);
   }
@@ -161,6 +194,13 @@ public final class MemTableMemory implements AutoCloseable {
     } catch (Throwable t) {
       throw new IllegalStateException("could not free a memtable chunk", t);
     }
+  }
+
+  @SuppressWarnings("AssertWithSideEffects")
+  private static boolean poisoning() {
+    boolean on = false;
+    assert on = true; // the debug check runs where assertions do
+    return on;
   }
 
   /** {@code sun.misc.Unsafe.invokeCleaner}, in {@code jdk.unsupported}; null where it is missing. */

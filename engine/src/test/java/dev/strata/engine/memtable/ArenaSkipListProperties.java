@@ -1,5 +1,6 @@
 package dev.strata.engine.memtable;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,13 +14,16 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
  * The skip list's row prefixes: a search decides by the eight-byte prefix in a node whenever the
  * prefixes differ, which is right only if differing prefixes order as the rows do. Rows here are
  * 0 to 12 bytes of 0x00, 0x01, 0x7F, 0x80 and 0xFF, so they share prefixes, end inside and beyond
- * the prefix, and hold zero bytes that meet the prefix's zero padding.
+ * the prefix, and hold zero bytes that meet the prefix's zero padding. Iterators that run beside
+ * the writer check the list's concurrency on the same rows.
  */
 final class ArenaSkipListProperties {
   private static final byte[] ALPHABET = {0x00, 0x01, 0x7F, (byte) 0x80, (byte) 0xFF};
@@ -106,5 +110,72 @@ final class ArenaSkipListProperties {
       }
       mem.release();
     }
+  }
+
+  /**
+   * Readers iterate while the one writer inserts (the memtable's concurrency contract): every pass
+   * is in strictly ascending order, returns only whole entries (each value names its key's
+   * sequence), and sees at least the entries counted before it was positioned.
+   */
+  @Test
+  void iterators_whileAWriterInserts_areOrderedWholeAndMissNothingPublished() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("iterators_whileAWriterInserts seed " + seed);
+    MemTable mem = new MemTable(8L << 20, MemTableMemory.pooled(8L << 20));
+    int entries = 60_000;
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread writer = new Thread(() -> {
+      Random r = new Random(seed);
+      try {
+        for (long seq = 1; seq <= entries; seq++) {
+          byte[] row = row(r, 1);
+          mem.add(ValueKind.PUT, row, new byte[0], seq, Long.toString(seq).getBytes(UTF_8));
+        }
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      } finally {
+        done.set(true);
+      }
+    });
+    Runnable reader = () -> {
+      try {
+        int passes = 0;
+        while (!done.get() || passes < 2) {
+          passes++;
+          long published = mem.entryCount();
+          long seen = 0;
+          InternalKey previous = null;
+          try (MemTableIterator it = mem.iterator()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+              InternalKey key = it.key();
+              if (previous != null && InternalKey.ORDER.compare(previous, key) >= 0) {
+                throw new AssertionError("seed " + seed + ": " + previous + " then " + key);
+              }
+              assertEquals(Long.toString(key.sequence()), new String(it.value(), UTF_8),
+                  "seed " + seed);
+              previous = key;
+              seen++;
+            }
+          }
+          assertTrue(seen >= published, "seed " + seed + ": saw " + seen + " of " + published);
+        }
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      }
+    };
+    Thread first = new Thread(reader);
+    Thread second = new Thread(reader);
+    writer.start();
+    first.start();
+    second.start();
+    writer.join();
+    first.join();
+    second.join();
+    if (failure.get() != null) {
+      throw new AssertionError("seed " + seed, failure.get());
+    }
+    assertEquals(entries, mem.entryCount());
+    mem.release();
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.key.ValueKind;
 import java.nio.ByteBuffer;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -70,5 +71,34 @@ final class ArenaTest {
     }
     assertEquals(allocated, memory.allocatedBytes(), "the next arena reused the chunks");
     memory.close();
+  }
+
+  /**
+   * The debug check behind every test: a chunk given back is poisoned (assertions are on here), so
+   * a reader that kept it reads poison, and a memtable's iterator used after its release fails on
+   * the emptied directory instead of reading memory another memtable owns.
+   */
+  @Test
+  void releasedChunks_arePoisoned_andAReleasedMemTablesIteratorFails() {
+    MemTableMemory memory = MemTableMemory.pooled(4L << 20);
+    Arena arena = new Arena(memory);
+    long a = arena.allocate(64);
+    ByteBuffer kept = arena.chunk(a);
+    kept.putLong(Arena.offset(a), 42);
+    arena.release();
+    for (int i = 0; i + Long.BYTES <= kept.capacity(); i += Long.BYTES) {
+      assertEquals(MemTableMemory.POISON, kept.getLong(i), "byte " + i);
+    }
+    assertTrue((MemTableMemory.POISON >>> 48 & 0x8000) != 0, "a poisoned row length is impossible");
+
+    MemTable mem = new MemTable(1 << 20, memory);
+    for (int i = 0; i < 1_000; i++) {
+      mem.add(ValueKind.PUT, new byte[] {(byte) (i >> 8), (byte) i}, new byte[0], i + 1, new byte[8]);
+    }
+    MemTableIterator it = mem.iterator();
+    it.seekToFirst();
+    mem.release();
+    assertThrows(ArrayIndexOutOfBoundsException.class, it::next);
+    assertThrows(IllegalStateException.class, mem::retain);
   }
 }
