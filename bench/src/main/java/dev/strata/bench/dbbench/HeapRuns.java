@@ -25,7 +25,8 @@ final class HeapRuns {
   private static final List<Column> SUMMARY =
       List.of(Column.ENGINE, Column.BENCHMARK, Column.THREADS, Column.CACHE_STATE,
           Column.OPS_PER_SEC, Column.RATIO_TO_ROCKSDB_LRU, Column.P99_US, Column.MAX_PUT_MS,
-          Column.PUTS_OVER_10MS, Column.MS_IN_PUTS_OVER_10MS, Column.MAX_US, Column.GC_COUNT,
+          Column.PUTS_OVER_10MS, Column.MS_IN_PUTS_OVER_10MS, Column.PUTS_OVER_50MS, Column.MAX_US,
+          Column.OTHERS_CPU_PCT, Column.GC_COUNT,
           Column.GC_MS, Column.GC_MAX_MS, Column.SECONDS, Column.PEAK_RSS_MIB);
 
   private final List<String> heaps;
