@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -84,7 +85,8 @@ final class ArenaSkipList {
     long ktag = ArenaEntries.tag(sequence, kind);
     long entry = entries.add(row, column, ktag, value);
     long prefix = ArenaEntries.prefix(row, 0, row.length);
-    long found = seekPredecessors(row, column, ktag, prefix, preds);
+    Arrays.fill(preds, 0); // the head: a search from the top
+    long found = descend(preds, height - 1, row, column, ktag, prefix);
     assert found == 0 || entries.compareCell(entryOf(found), row, column, ktag) != 0
         : "duplicate internal key";
     int h = randomHeight();
@@ -108,28 +110,6 @@ final class ArenaSkipList {
       WORDS.setRelease(nodes.chunk(pred), word(pred, NODE_HEADER_WORDS + level), node);
     }
     return entry;
-  }
-
-  /**
-   * The first node at or after key (row, column, ktag), or 0, recording the last node before it on
-   * every level in {@code predecessors}: where an insert of that key links its node.
-   */
-  private long seekPredecessors(
-      byte[] row, byte[] column, long ktag, long prefix, long[] predecessors) {
-    long x = 0;
-    int level = height - 1;
-    while (true) {
-      long next = next(x, level);
-      if (isBefore(next, row, column, ktag, prefix)) {
-        x = next;
-      } else {
-        predecessors[level] = x;
-        if (level == 0) {
-          return next;
-        }
-        level--;
-      }
-    }
   }
 
   private int randomHeight() {
@@ -197,10 +177,7 @@ final class ArenaSkipList {
    * last node before that previous key (the head, 0, before the first search), and is moved to the
    * last node before this one. A search from the head compares at every level; this one climbs
    * from the bottom only while the finger's successor is still before the key, then descends from
-   * there, so keys d entries apart cost O(log d) comparisons, not O(log entries). Measured on 64
-   * sorted keys (a batch's): in 10,000 entries (keys ~150 apart) 315-345 ns a key against 330-380
-   * from the head; in 500,000 entries no gain (the bottom levels' cache misses, which both pay,
-   * dominate).
+   * there, so keys d entries apart cost O(log d) comparisons, not O(log entries).
    *
    * <p>Correct for any finger of nodes before the key, hence under concurrent inserts: every finger
    * node precedes the previous key, so precedes this one, and a search at a level may start from
@@ -217,8 +194,20 @@ final class ArenaSkipList {
     while (level < top && isBefore(next(finger[level], level), row, column, ktag, prefix)) {
       level++;
     }
-    // Descending: until the search moves, each level's finger is at or after the node the search
-    // stands on; once it moved past a finger, it stands beyond every lower level's finger.
+    return descend(finger, level, row, column, ktag, prefix);
+  }
+
+  /**
+   * The first node at or after (row, column, ktag), searched down from {@code top}, moving {@code
+   * finger[level]} to the last node before the key on each level from {@code top} down; every
+   * finger node must precede the key, the head (0) on every level for a search from the head (an
+   * insert's, which links its node after them). The row's prefix is {@code prefix}.
+   */
+  private long descend(
+      long[] finger, int top, byte[] row, byte[] column, long ktag, long prefix) {
+    // Until the search moves, each level's finger is at or after the node the search stands on;
+    // once it moved past a finger, it stands beyond every lower level's finger.
+    int level = top;
     long x = finger[level];
     boolean moved = false;
     while (true) {
