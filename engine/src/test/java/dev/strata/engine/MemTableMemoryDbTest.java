@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The memtables' direct memory in a database: reused from memtable to memtable, bounded, kept for
- * as long as a read holds a memtable (however many flushes later), and freed at close. A chunk given
- * back while a read still used it would show here as a wrong value (reused memory) or a crash
- * (freed memory).
+ * The memtables' direct memory in a database: reused from memtable to memtable, bounded, kept
+ * for as long as a read holds a memtable (however many flushes later), and freed at close. A chunk
+ * given back while a read still used it would show here as a wrong value (reused memory), poison
+ * (under assertions) or a crash (freed memory).
  */
 final class MemTableMemoryDbTest {
   private static final long MEMTABLE_BYTES = 256 << 10;

@@ -196,7 +196,8 @@ public final class DbBenchCommand implements Callable<Integer> {
       rows.add(results);
     }
     runs.writeSummary(out, rows);
-    stdout.printf(Locale.ROOT, "%nHeaps side by side: %s%n", out.resolve("heaps.md").toAbsolutePath());
+    stdout.printf(
+        Locale.ROOT, "%nHeaps side by side: %s%n", out.resolve("heaps.md").toAbsolutePath());
     stdout.flush();
     return failed ? 1 : 0;
   }

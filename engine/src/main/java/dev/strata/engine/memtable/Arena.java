@@ -30,7 +30,7 @@ final class Arena {
   /** Chunks by index; grown by copying, so readers never see a partly filled directory. */
   private volatile ByteBuffer[] chunks = new ByteBuffer[16];
 
-  /** Writer state: chunks in use, the chunk allocations are cut from and how much of it is taken. */
+  /** Writer state: chunks in use, the chunk allocations are cut from, how much of it is taken. */
   private int chunkCount;
 
   private int currentIndex = -1;
@@ -65,7 +65,8 @@ final class Arena {
       return address(index, 0);
     }
     if (currentIndex >= 0) {
-      bytesUsed += chunks[currentIndex].capacity() - currentUsed; // the tail is lost to later entries
+      // The current chunk's tail is lost to later entries: charged now.
+      bytesUsed += chunks[currentIndex].capacity() - currentUsed;
     }
     currentIndex = addChunk(memory.take(nextChunkBytes));
     currentUsed = size;

@@ -40,7 +40,7 @@ final class ArenaSkipList {
   /** Highest node: 4^12 = 16 M entries per top-level step, beyond any memtable. */
   static final int MAX_HEIGHT = 12;
 
-  /** Node words: entry address, row prefix, next pointers; 8-byte aligned, in the platform's order. */
+  /** Node words (entry address, row prefix, next pointers): aligned, in the platform's order. */
   private static final VarHandle WORDS =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 

@@ -13,8 +13,8 @@ import java.util.ArrayDeque;
  * a database's memtables take while they fill and give back when the last read of them is done, so
  * that the next memtable reuses them (RocksDB's arena blocks live outside any collected heap too).
  *
- * <p><b>Why off the heap.</b> A memtable's bytes live from the put that wrote them to the flush that
- * empties the memtable, seconds later: in a heap they were young objects that every young
+ * <p><b>Why off the heap.</b> A memtable's bytes live from the put that wrote them to the flush
+ * that empties the memtable, seconds later: in a heap they were young objects that every young
  * collection copied (a 64 MiB memtable's chunks were still being copied, survivor space to
  * survivor space and into the old generation, collection after collection), and old garbage once
  * flushed, which only a concurrent cycle reclaims. Off the heap the collector sees a few chunk
@@ -203,7 +203,7 @@ public final class MemTableMemory implements AutoCloseable {
     return on;
   }
 
-  /** {@code sun.misc.Unsafe.invokeCleaner}, in {@code jdk.unsupported}; null where it is missing. */
+  /** {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}); null if missing. */
   private static MethodHandle invokeCleaner() {
     try {
       Class<?> type = Class.forName("sun.misc.Unsafe");

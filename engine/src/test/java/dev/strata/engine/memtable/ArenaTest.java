@@ -93,7 +93,8 @@ final class ArenaTest {
 
     MemTable mem = new MemTable(1 << 20, memory);
     for (int i = 0; i < 1_000; i++) {
-      mem.add(ValueKind.PUT, new byte[] {(byte) (i >> 8), (byte) i}, new byte[0], i + 1, new byte[8]);
+      byte[] row = {(byte) (i >> 8), (byte) i};
+      mem.add(ValueKind.PUT, row, new byte[0], i + 1, new byte[8]);
     }
     MemTableIterator it = mem.iterator();
     it.seekToFirst();

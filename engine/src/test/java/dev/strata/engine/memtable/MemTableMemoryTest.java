@@ -60,7 +60,8 @@ final class MemTableMemoryTest {
     fill(b, 20_000);
     a.release();
     b.release();
-    assertTrue(memory.pooledBytes() <= (1L << 20) + 2 * (64 << 10), "pooled " + memory.pooledBytes());
+    long pooled = memory.pooledBytes();
+    assertTrue(pooled <= (1L << 20) + 2 * (64 << 10), "pooled " + pooled);
     assertEquals(memory.pooledBytes(), memory.allocatedBytes(), "the rest was freed");
     memory.close();
   }
