@@ -94,7 +94,8 @@ public final class Db implements AutoCloseable {
             options.blockCacheOffHeap());
     ReadCounters readCounters = new ReadCounters(); // compaction counts into its own
     this.tables = new TableCache(dir, options.files().maxOpenFiles(), cache, readCounters);
-    this.state = new EngineState(dir, hooks.fileLayer(), tables);
+    this.state =
+        new EngineState(dir, hooks.fileLayer(), tables, options.memtable().memtableBytes());
     if (options.files().readOnly()) {
       tables.servesReadOnlyOpen();
     }
@@ -206,7 +207,7 @@ public final class Db implements AutoCloseable {
 
   /** What tests substitute or observe in an open database; never used by the engine itself. */
   TestSeams seams() {
-    return new TestSeams(background, writePath, tables);
+    return new TestSeams(background, writePath, tables, state.memory);
   }
 
   // ---------------------------------------------------------------- writes

@@ -336,7 +336,7 @@ final class WritePath {
     state.log = next;
     state.mem.freeze();
     state.frozen.addFirst(new Frozen(state.mem, state.memLogNumber, old));
-    state.mem = new MemTable(options.memtable().memtableBytes());
+    state.mem = state.newMemTable();
     state.memLogNumber = number;
     state.publishView();
     background.schedule();
