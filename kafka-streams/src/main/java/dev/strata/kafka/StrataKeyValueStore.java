@@ -353,8 +353,9 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   /**
-   * Closes the iterators still open and the database. Under exactly-once the offsets held in
-   * memory are written first: a clean close is the point where the store matches them. Idempotent.
+   * Closes the iterators still open and the database. The offsets held in memory are written
+   * first: a clean close is the point where the store matches them (under exactly-once the only
+   * one; under at-least-once the next open then restores nothing written before). Idempotent.
    */
   @Override
   public synchronized void close() {
@@ -365,7 +366,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     List<StrataIterator> open = new ArrayList<>(iterators);
     open.forEach(StrataIterator::close);
     try {
-      if (exactlyOnce && !offsets.isEmpty()) {
+      if (!offsets.isEmpty()) {
         WriteBatch batch = new WriteBatch();
         offsets.writeAll(batch);
         d.write(batch);
