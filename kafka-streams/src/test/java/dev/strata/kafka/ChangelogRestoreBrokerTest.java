@@ -17,7 +17,6 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -82,14 +81,7 @@ class ChangelogRestoreBrokerTest {
         .groupByKey()
         .count(Materialized.<String, Long>as(StrataStores.keyValueStore("counts", Stores.SMALL))
             .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
-    Properties p = new Properties();
-    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "strata-restore");
-    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-    p.put("consumer.session.timeout.ms", 10_000);
+    Properties p = BrokerCluster.streamsConfig("strata-restore", bootstrap, stateDir);
     KafkaStreams streams = new KafkaStreams(b.build(), p);
     streams.start();
     return streams;

@@ -5,7 +5,6 @@ import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
@@ -13,7 +12,7 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
 
 /**
  * A Kafka Streams application that keeps, per key of topic {@link #TOPIC}, the largest reading seen
- * (a reduce into the Strata store {@link #STORE}), at-least-once with a commit every 100 ms.
+ * (a reduce into the Strata store {@link #STORE}), with {@link BrokerCluster#streamsConfig}.
  * Replaying readings changes nothing (the largest stays the largest), so after a crash its state
  * must equal the largest reading of each key exactly, however much it processed twice. It sleeps a
  * millisecond every {@link #SLEEP_EVERY} readings, so that a test can kill it half way.
@@ -51,17 +50,7 @@ final class LatestReadingApp {
         .reduce(Math::max, Materialized.<String, Long>as(
                 StrataStores.keyValueStore(STORE, Stores.SMALL))
             .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
-    Properties p = new Properties();
-    p.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
-    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-    // The killed member leaves the group once its session times out: short, so the next instance
-    // gets the partitions soon (the broker's minimum is lowered to match).
-    p.put("consumer.session.timeout.ms", 2_000);
-    p.put("consumer.heartbeat.interval.ms", 500);
+    Properties p = BrokerCluster.streamsConfig(APPLICATION_ID, bootstrap, stateDir);
     KafkaStreams streams = new KafkaStreams(b.build(), p);
     if (restores != null) {
       streams.setGlobalStateRestoreListener(restores);
