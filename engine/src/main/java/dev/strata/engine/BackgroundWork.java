@@ -11,7 +11,6 @@ import dev.strata.engine.compaction.ReadTrigger;
 import dev.strata.engine.fs.FileDescriptors;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.manifest.FileMetadata;
-import dev.strata.engine.manifest.ManifestWriteException;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
@@ -56,8 +55,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * database mutex.
  */
 final class BackgroundWork {
-  private static final System.Logger LOG = System.getLogger(BackgroundWork.class.getName());
-
   private final EngineState state;
   private final ReentrantLock mutex;
   private final Condition backgroundProgress;
@@ -67,6 +64,7 @@ final class BackgroundWork {
   private final OutputTables outputs;
   private final TableCache tables;
   private final WriteController writeController;
+  private final LogRetirement logRetirement;
   /** Failures of flushes and compactions: retried when they lost nothing, else final. */
   private final BackgroundErrors backgroundErrors;
   private final BackgroundThreads background = new BackgroundThreads();
@@ -121,6 +119,7 @@ final class BackgroundWork {
     this.outputs = outputs;
     this.tables = tables;
     this.writeController = options.writeController();
+    this.logRetirement = new LogRetirement(state.dir, state.files, options.memtable().syncWrites());
     this.backgroundErrors = backgroundErrors;
     this.readTrigger = new ReadTrigger(options, this::readBudgetSpent);
   }
@@ -337,7 +336,7 @@ final class BackgroundWork {
     mutex.unlock();
     try {
       if (unretired != null) {
-        forcedLogBytes = retire(unretired);
+        forcedLogBytes = logRetirement.retire(unretired);
       }
       beforeFlush.run();
       written = outputs.flush(oldest.mem);
@@ -374,7 +373,7 @@ final class BackgroundWork {
     try {
       versions.install(edit, () -> state.lastSequence, logNumber, true);
     } catch (IOException | RuntimeException e) {
-      discardUnlessListed(written, e);
+      outputs.discardUnlessListed(written, e);
       throw e;
     }
     Frozen flushed = state.frozen.removeLast();
@@ -384,37 +383,6 @@ final class BackgroundWork {
     assert !writeController.pastStopTrigger(versions.current().level(0).size())
             || written.size() > writeController.level0StopTrigger()
         : "level 0 past the stop trigger: " + versions.current().level(0).size();
-  }
-
-  /**
-   * Forces a log that takes no more writes, with its directory entry, then closes it: on the flush
-   * thread, before the flush of the memtable it holds, so that a power loss under {@code
-   * syncWrites(false)} while that flush runs finds this log whole on disk and replays it. Returns
-   * the log's length, forced, or -1 when the force failed: that loses nothing the process holds
-   * (the memtable is flushed from memory all the same); it is logged.
-   */
-  private long retire(LogWriter old) {
-    try {
-      // with syncWrites every append was forced, and the entry too
-      if (!options.memtable().syncWrites()) {
-        old.sync();
-        state.files.syncDirectory(state.dir);
-      }
-      return old.size();
-    } catch (IOException | RuntimeException e) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "could not force " + old.file() + " before flushing its memtable; until the flush is"
-              + " installed a power loss may cut this log",
-          e);
-      return -1;
-    } finally {
-      try {
-        old.close();
-      } catch (IOException e) {
-        LOG.log(System.Logger.Level.WARNING, "could not close " + old.file(), e);
-      }
-    }
   }
 
   /**
@@ -439,17 +407,6 @@ final class BackgroundWork {
       return true;
     } finally {
       flushWaitsForLevelZero = false;
-    }
-  }
-
-  /**
-   * Deletes the outputs of a failed install unless the manifest may list them all the same (a
-   * manifest write whose outcome is unknown): then they stay, and the next open deletes them if
-   * they turn out unlisted.
-   */
-  private void discardUnlessListed(List<TableRef> written, Throwable failure) {
-    if (!ManifestWriteException.mayHaveReachedDisk(failure)) {
-      outputs.discard(written);
     }
   }
 
@@ -482,7 +439,7 @@ final class BackgroundWork {
     try {
       install(edit, state.currentLogNumber());
     } catch (IOException | RuntimeException e) {
-      discardUnlessListed(written, e);
+      outputs.discardUnlessListed(written, e);
       throw e;
     }
   }

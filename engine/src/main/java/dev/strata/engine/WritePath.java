@@ -327,8 +327,8 @@ final class WritePath {
    * log is handed to the frozen memtable unforced: the flush thread forces and closes it
    * (BackgroundWork.retire) before it writes the table. Forcing it here, under the mutex at the
    * head of the writer queue, held the writers for as long as the device took to take the log's
-   * unsynced megabytes (60-130 ms per switch in a loaded fill, the longest puts that were the
-   * engine's own doing). Nothing promised depends on the order: under {@code syncWrites(false)} a
+   * unsynced megabytes, which under a loaded fill made the switch the longest wait a put had.
+   * Nothing promised depends on the order: under {@code syncWrites(false)} a
    * power loss keeps the writes before the last {@code flush()} (tables, synced) and a prefix of the
    * rest, which recovery enforces at any hole, a newer log outliving an older one included; under
    * {@code syncWrites(true)} every append was forced already.

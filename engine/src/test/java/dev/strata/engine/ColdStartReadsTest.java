@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The first Get after open, with the block cache empty (issue 9's cold-start target): it reads at
+ * The first Get after open, with the block cache empty: it reads at
  * most one filter chunk per table it consults, and one index partition and one data block per table
  * whose filter lets it through; opening the tables is the open's work, counted in {@code
  * bytesReadAtOpen}, not the Get's. The tables here have many filter chunks and index partitions

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The stateful property of issue 4: random sequences of writes, reads, flushes, compactions and
- * reopens against a {@link CellModel}, and (issue 12) snapshots held across all of them, each
+ * The store's stateful property: random sequences of writes, reads, flushes, compactions and
+ * reopens against a {@link CellModel}, and snapshots held across all of them, each
  * checked against a copy of the model taken with it, for every bloom type, with auto compaction on and off, tiny
  * memtables, blocks and filter chunks, so flushes and compactions happen all the time. After every
  * step the database must give exactly the model's answers.

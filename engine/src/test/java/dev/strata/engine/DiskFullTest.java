@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A full disk (ENOSPC, played deterministically by {@link FaultyFileLayer}) in a background flush
- * lost nothing, yet used to stop the database until a reopen (issue 11, item 6). Now writes and
+ * lost nothing, yet used to stop the database until a reopen. Now writes and
  * flushes fail while the disk is full, reads go on, and once space returns the flush passes on its
  * own retry and the database takes writes again.
  */

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Without a Flight Recorder recording, the engine loads no JFR event class (issue 9, cold start):
+ * Without a Flight Recorder recording, the engine loads no JFR event class:
  * the first load of a {@code jdk.jfr.Event} subclass costs about 150 ms of JFR initialisation, and
  * the slow-read event used to put it on the first Get after open. Checked in a fresh JVM, from its
  * class-loading log, across an open, writes, a flush, a compaction and Gets. {@code ObserveTest}

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A memtable switch under {@code syncWrites(false)} hands the old log to the flush thread, which
  * forces and closes it before flushing the memtable: the writer at the head of the queue used to
- * force it under the mutex, the longest wait of a fill's puts that was the engine's own (issue 10).
+ * force it under the mutex, the longest wait of a fill's puts that was the engine's own.
  */
 final class LogRetirementTest {
   @TempDir Path dir;

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A memtable switch retires the old log (force, close). If that fails, the frozen memtable must
- * still be flushed, from memory: it used to be left unscheduled when closing the old log threw
- * (issue 11, item 8), so flush() waited forever and the log grew without bound.
+ * still be flushed, from memory: it used to be left unscheduled when closing the old log threw,
+ * so flush() waited forever and the log grew without bound.
  */
 final class LogSwitchFailureTest {
   @TempDir Path dir;

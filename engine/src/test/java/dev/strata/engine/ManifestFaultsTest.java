@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Faults in the manifest's own writes, which go through the {@link FileLayer} like the log's and
- * the tables' (issue 11): a full disk as a flush's edit is appended, and an fsync that fails after
+ * the tables': a full disk as a flush's edit is appended, and an fsync that fails after
  * the append was written (its outcome unknown). In both the flush fails without losing anything,
  * passes on its own retry once the fault is gone, and the database reopens with every acknowledged
  * write and no table the manifest does not list. Power loss during manifest writes is covered by

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bytesReadFromDisk} counts what Gets and scans read, and nothing else; what opening tables
- * reads counts in {@code bytesReadAtOpen} (issue 11, item 7: each table open added about 12 KB to
+ * reads counts in {@code bytesReadAtOpen} (each table open added about 12 KB to
  * the Get counter). A flush opens no table (the manifest says all a version needs); {@code Db.open}
  * opens every table of the recovered version ahead of reads, as RocksDB does under {@code
- * max_open_files = -1}, so the first Get reads only the blocks it needs (issue 9, cold start).
+ * max_open_files = -1}, so the first Get reads only the blocks it needs.
  */
 final class OpenReadsStatsTest {
   @TempDir Path dir;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Power loss at random points, many cycles on one database (issue 11, item 5). Each cycle writes
+ * Power loss at random points, many cycles on one database. Each cycle writes
  * batches through a {@link FaultyFileLayer} until the power goes after a random number of file
  * writes (in a third of the cycles, of manifest writes only: its appends and whole rewrites); the
  * layer then drops, zeroes, cuts or punches holes in everything that was not forced, may lose the

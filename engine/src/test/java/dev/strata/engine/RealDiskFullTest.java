@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real full disk (issue 11, item 6): an 8 MiB tmpfs filled up by writes and a ballast file. Once
+ * A real full disk: an 8 MiB tmpfs filled up by writes and a ballast file. Once
  * the ballast goes, the database resumes on its own, and every acknowledged write is there before
  * and after a reopen. Mounting needs root, which CI has; elsewhere the same scenario runs on {@link
  * FaultyFileLayer}'s simulated full disk, so the test never skips.

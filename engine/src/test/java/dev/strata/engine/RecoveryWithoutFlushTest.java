@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Reopening used to replay the logs into a new table before deleting them, so it needed free space
- * about the size of the logs (issue 11, item 6). When the replayed logs fit in the memtable they
+ * about the size of the logs. When the replayed logs fit in the memtable they
  * now stay its logs: the open writes no table and no manifest, so it succeeds on a full disk.
  */
 final class RecoveryWithoutFlushTest {

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue 4's row-tombstone case in its plainest form (HBASE-2823): a cell in an older table, a
+ * The row-tombstone case in its plainest form (HBASE-2823): a cell in an older table, a
  * {@code deleteRow} of its row in a newer table whose (row, column) filter knows nothing of the cell,
  * auto compaction off. The cell must stay deleted for get, getRow and scan, after reopen and after
  * compaction, under every bloom type.

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Closing the database closes its open scanners (issue 11, item 4): every later use throws {@link
+ * Closing the database closes its open scanners: every later use throws {@link
  * IllegalStateException}, and the files they pinned are released at once (the leak check after
  * each test sees a file left open), so a new open of the directory never deletes files under them.
  */

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 final class TableCacheLimitTest {
   /**
    * About 40 keys per table once settled: 24,000 keys make over 600 tables in about 15 s. The
-   * issue's 2,000 tables take 80,000 keys and about two minutes on 2 cores, too long for every CI
+   * 2,000 tables of the original report take 80,000 keys and about two minutes on 2 cores, too long for every CI
    * run: {@code -Dstrata.test.manyTablesKeys=80000} runs that size (docs/OPERATING.md, "The table
    * cache").
    */

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11, item 1, the engine's half, with the issue's batch scaled down against a 4 KiB limit
- * instead of the 1 GiB a reader accepts: one acknowledged batch whose flush would build a table
+ * The engine's half of "nothing the writer produces is something the reader rejects"
+ * (TableLimitTest is the table's), its batch scaled down against a 4 KiB limit instead of the
+ * 1 GiB a reader accepts: one acknowledged batch whose flush would build a table
  * with too large an index becomes several tables, each of which opens; so do the outputs of the
  * compaction after it, and every open after that succeeds.
  */
@@ -68,7 +69,7 @@ final class TableLimitFlushTest {
     }
     for (Path t : tables) {
       try (TableReader r = TableReader.open(t, 1, new ClockBlockCache(0, 1))) {
-        assertTrue(r.indexRootBytes() <= limit, t + ": " + r.indexRootBytes());
+        assertTrue(r.layout().indexRootBytes() <= limit, t + ": " + r.layout().indexRootBytes());
       }
     }
   }

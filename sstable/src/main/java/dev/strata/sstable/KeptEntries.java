@@ -9,9 +9,9 @@ import dev.strata.sstable.cache.HeapCost;
 /**
  * The block cache entries of one table's filter chunks (or index partitions), kept by its reader so
  * that a hit on a block it read before goes straight to the cache's entry ({@link
- * BlockCache#blockOf}) instead of hashing the key and walking the cache's table. At 20 million keys
- * the lookup (then a ConcurrentHashMap) was a third of the CPU time of an absent Get: its dependent
- * loads (key, table slot, map node, cache node) miss the CPU caches as the filter bits do.
+ * BlockCache#blockOf}) instead of hashing the key and walking the cache's table, whose dependent
+ * loads (key, table slot, node) miss the processor's caches as the filter bits do on a table many
+ * times larger than those caches (docs/PERFORMANCE.md, "Where an absent Get's time goes").
  *
  * <p>Why keeping them is safe: an entry holds no block once the cache lets go of it, so a kept
  * entry neither serves a block the cache no longer holds (it answers null and the reader looks the
@@ -23,6 +23,13 @@ import dev.strata.sstable.cache.HeapCost;
  * BlockCache#blockOf} checks it.
  */
 final class KeptEntries {
+  /**
+   * The fewest blocks for which a batch touches the kept entries before taking them, and searches
+   * an index in lock step: about 256 KiB of metadata. Fewer stay in the processor's caches, where
+   * the extra passes cost more than the overlapped misses save.
+   */
+  static final int MANY = 64;
+
   private final BlockCache cache;
   private final BlockKind kind;
   private final BlockCacheKey[] keys;
@@ -50,9 +57,9 @@ final class KeptEntries {
     return keys[i];
   }
 
-  /** How many blocks. */
-  int size() {
-    return keys.length;
+  /** Whether there are {@link #MANY} blocks or more. */
+  boolean many() {
+    return keys.length >= MANY;
   }
 
   /**

@@ -12,15 +12,15 @@ import java.io.IOException;
 
 /**
  * A position among a table's entries: a cursor on the index ({@link IndexCursor}, over one level or
- * two) and one on the current data block. Point lookups and {@link TableIterator} both move one,
- * forward or backward (a backward step that leaves a data block moves the index cursor back one
+ * two) and one on the current data block. {@link TableIterator} moves one, forward or backward (a backward step that leaves a data block moves the index cursor back one
  * entry and lands on the last entry of that block). A seek that lands in the data block already
  * loaded reuses it without asking the cache again.
  *
  * <p>Not thread-safe.
  */
 final class TableCursor {
-  private final TableReader reader;
+  private final IndexReader indexReader;
+  private final BlockFetcher fetcher;
   /** Where a bulk pass counts the data blocks it reads past the cache; null for cached reads. */
   private final ReadCounters bulk;
   /** The buffers a bulk pass reads its data blocks into, one block at a time; null for cached reads. */
@@ -34,19 +34,17 @@ final class TableCursor {
   private long loadedPosition;
   private boolean valid;
 
-  TableCursor(TableReader reader) {
-    this(reader, null);
-  }
-
   /**
-   * A cursor whose data blocks are read from disk without the block cache when {@code bulk} is not
-   * null (see {@link TableReader#bulkIterator}).
+   * A cursor over the table {@code indexReader} indexes, whose data blocks {@code fetcher} fetches:
+   * through the block cache, or from the file past it, counted into {@code bulk}, when {@code bulk}
+   * is not null (see {@link TableReader#bulkIterator}).
    */
-  TableCursor(TableReader reader, ReadCounters bulk) {
-    this.reader = reader;
+  TableCursor(IndexReader indexReader, BlockFetcher fetcher, ReadCounters bulk) {
+    this.indexReader = indexReader;
+    this.fetcher = fetcher;
     this.bulk = bulk;
     this.bulkBuffers = bulk == null ? null : new BulkBuffers();
-    this.bulkReadahead = bulk == null ? null : reader.bulkReadahead();
+    this.bulkReadahead = bulk == null ? null : fetcher.bulkReadahead();
   }
 
   boolean isValid() {
@@ -73,8 +71,8 @@ final class TableCursor {
 
   /**
    * Moves to the first entry {@code >= target}. When the target lies in the data block the cursor
-   * already holds, the index is not searched and the cache not asked again: batched lookups in key
-   * order and a cursor's nearby seeks keep walking forward through one block.
+   * already holds, the index is not searched and the cache not asked again: a cursor's nearby seeks
+   * keep walking forward through one block.
    */
   void seek(InternalKey target) throws IOException {
     ensureIndex();
@@ -169,7 +167,7 @@ final class TableCursor {
 
   private void ensureIndex() throws IOException {
     if (index == null) {
-      index = reader.indexCursor();
+      index = indexReader.cursor();
     }
   }
 
@@ -189,8 +187,8 @@ final class TableCursor {
       }
       loadedData =
           bulk == null
-              ? reader.dataBlock(index.block(), entry)
-              : reader.dataBlockUncached(index.block(), entry, bulk, bulkBuffers, bulkReadahead);
+              ? fetcher.dataBlock(index.block(), entry)
+              : fetcher.dataBlockUncached(index.block(), entry, bulk, bulkBuffers, bulkReadahead);
       loadedPosition = position;
     }
     data.reset(loadedData);

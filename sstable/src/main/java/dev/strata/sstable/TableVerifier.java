@@ -1,8 +1,5 @@
 package dev.strata.sstable;
 
-import static dev.strata.sstable.StoredBlocks.loadFilter;
-import static dev.strata.sstable.StoredBlocks.readBlock;
-import static dev.strata.sstable.StoredBlocks.readFully;
 import static dev.strata.sstable.format.SstableFormat.FOOTER_BYTES;
 
 import dev.strata.sstable.block.Block;
@@ -14,7 +11,6 @@ import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.CorruptTableException;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.index.IndexCursor;
-import dev.strata.sstable.io.TableFile;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.KeyCodec;
 import java.io.IOException;
@@ -23,50 +19,46 @@ import java.util.Arrays;
 
 /**
  * Checks a whole open table against its checksums and its own statements ({@link
- * TableReader#verifyChecksums}): every block read from disk past the cache, so a damaged block the
- * cache holds a good copy of is still found. One check and done; holds what the reader pinned at
- * open (footer, filter index, top index level) and reads the rest.
+ * TableReader#verifyChecksums}): every block read from the file past the cache, the footer, filter
+ * index and top index level too, so a damaged block is found even where the cache or the open
+ * reader holds a good copy. One check and done.
  */
 final class TableVerifier {
-  private final TableReader reader;
-  private final TableFile channel;
+  private final BlockFetcher fetcher;
   private final Path path;
-  private final Footer footer;
   private final TableProperties properties;
-  private final FilterIndex filterIndex;
-  /** The reader's pinned top index level; null for a one-level index. */
-  private final Block topIndex;
 
-  TableVerifier(TableReader reader, TableFile channel, Footer footer, FilterIndex filterIndex, Block topIndex) {
-    this.reader = reader;
-    this.channel = channel;
-    this.path = reader.path();
-    this.footer = footer;
-    this.properties = reader.properties();
-    this.filterIndex = filterIndex;
-    this.topIndex = topIndex;
+  TableVerifier(BlockFetcher fetcher, Path path, TableProperties properties) {
+    this.fetcher = fetcher;
+    this.path = path;
+    this.properties = properties;
   }
 
   /**
-   * Reads every block from disk and checks it, as {@link TableReader#verifyChecksums} says.
+   * Reads every block from the file and checks it: footer, properties, filter index and every
+   * chunk, row-tombstone filter, index and every data block, entry order, and the counts and keys
+   * the properties state.
    *
    * @throws CorruptTableException at the first damaged block, including a filter chunk
    */
   void verify() throws IOException {
-    long footerOffset = reader.fileSize() - FOOTER_BYTES;
-    Footer.decode(readFully(channel, path, footerOffset, FOOTER_BYTES), path, footerOffset);
+    Footer footer = fetcher.readFooter();
+    fetcher.readProperties(footer.properties());
+    FilterIndex filterIndex = FilterIndex.from(fetcher.readBlock(footer.filterIndex(), BlockType.FILTER_INDEX),
+        fetcher.fileSize() - FOOTER_BYTES, path);
     for (int i = 0; i < filterIndex.chunkCount(); i++) {
-      loadFilter(channel, path, filterIndex.handle(i), BlockType.FILTER_CHUNK);
+      fetcher.readFilter(filterIndex.handle(i), BlockType.FILTER_CHUNK);
       if (i > 0 && compareCellKeys(filterIndex.lastKey(i - 1), filterIndex.lastKey(i)) >= 0) {
         throw new CorruptTableException(path, footer.filterIndex().offset(), "filter index keys out of order at %d", i);
       }
     }
     if (!footer.rowTombstoneFilter().equals(BlockHandle.NONE)) {
-      loadFilter(channel, path, footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER);
+      fetcher.readFilter(footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER);
     }
-    IndexCursor ic = topIndex == null
-        ? IndexCursor.oneLevel(readBlock(channel, path, footer.index(), BlockType.INDEX))
-        : IndexCursor.twoLevel(topIndex, this::verifiedPartition);
+    boolean twoLevel = footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX;
+    IndexCursor ic = twoLevel
+        ? IndexCursor.twoLevel(fetcher.readBlock(footer.index(), BlockType.INDEX), this::verifiedPartition)
+        : IndexCursor.oneLevel(fetcher.readBlock(footer.index(), BlockType.INDEX));
     BlockCursor dc = new BlockCursor();
     InternalKey previous = null;
     InternalKey previousIndexKey = null;
@@ -78,8 +70,8 @@ final class TableVerifier {
         throw new CorruptTableException(path, ic.block().fileOffset, "index key %s out of order after %s",
             indexKey, previousIndexKey);
       }
-      BlockHandle h = reader.dataHandle(ic.block(), ic.valueOffset());
-      Block data = readBlock(channel, path, h, BlockType.DATA);
+      BlockHandle h = fetcher.handleIn(ic.block(), ic.valueOffset(), "data block");
+      Block data = fetcher.readBlock(h, BlockType.DATA);
       dc.reset(data);
       for (dc.seekToFirst(); dc.isValid(); dc.next()) {
         InternalKey k = KeyCodec.decodeInternalKey(dc.keyBytes(), 0, dc.keyLength());
@@ -108,8 +100,8 @@ final class TableVerifier {
    * must be the top-level key that names it, or a seek could pass over its entries.
    */
   private Block verifiedPartition(BlockCursor top) throws IOException {
-    BlockHandle h = reader.handleIn(top.block(), top.valueOffset(), "index partition");
-    Block partition = readBlock(channel, path, h, BlockType.INDEX_PARTITION);
+    BlockHandle h = fetcher.handleIn(top.block(), top.valueOffset(), "index partition");
+    Block partition = fetcher.readBlock(h, BlockType.INDEX_PARTITION);
     BlockCursor last = new BlockCursor();
     last.reset(partition);
     last.seekToLast();
@@ -119,7 +111,6 @@ final class TableVerifier {
     }
     return partition;
   }
-
 
   private static int compareCellKeys(byte[] a, byte[] b) {
     int ra = Bytes.getU16(a, 0);

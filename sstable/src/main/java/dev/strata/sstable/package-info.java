@@ -6,24 +6,37 @@
  * tables' face to the engine: the reader and writer, their options ({@code TableOptions}, {@code
  * TableReadOptions}), what they report ({@code TableProperties}, {@code TableMetadata}, {@code
  * GetResult}, {@code TableReadStats}, {@code ReadCounters}), the footer, and the writer's side of the
- * filter ({@code FilterWriter}, {@code WriteBuffers}). The reader composes package-private parts with
- * one job each: {@code TableFilters} decides whether a Get or a batch's key must look in the table
- * at all (its row range, filter chunks and row-tombstone filter), {@code TableBatch} runs a batch of
- * Gets over one table or a level's tables in stages ({@code getAll}, with its per-thread arrays in
- * {@code BatchScratch}), {@code StoredBlocks} reads a stored block from the file and checks it
- * (checksum, type, compression) before parsing it, {@code TableVerifier} checks a whole table past
- * the cache ({@code verifyChecksums}), {@code KeptEntries} keeps the cache keys and entries of its
- * metadata blocks, and {@code CountingLoader} tells a cache hit from a read. {@code TableFilters}
- * and {@code TableBatch} are functions of the reader's state rather than objects it points to: an
- * object more on the Get's path measured slower at scale (see {@code TableFilters}).
+ * filter ({@code FilterWriter}, {@code WriteBuffers}). The reader is a facade over package-private
+ * parts that each own their state and reach the others only through their methods, as LevelDB's
+ * {@code Table} over its {@code FilterBlockReader}, or RocksDB's {@code BlockBasedTable} over its
+ * partitioned filter and index readers and {@code BlockFetcher}:
+ *
+ * <pre>
+ *   TableReader     the facade: open, close, get, getAll, mayContain, iterators, layout
+ *   TableOpener     the open: footer, properties, filter index and top index checked; what to pin
+ *   BlockFetcher    blocks from the file (StoredBlocks checks them) or through the block cache,
+ *                   under (file number, offset), counted as hits or reads; off-heap copies; pins
+ *   FilterReader    row range, filter index, kept chunk entries, row-tombstone filter: the single
+ *                   Get's admission (an Admission) and the batch's, in three stages
+ *   IndexReader     top level, partitions (kept entries), locate a key (a Position); a batch's
+ *                   partitions found together
+ *   PointLookup     a Get's index and data part, searched in place, into a CellLookup
+ *   BatchLookup     a batch over one table or a level's tables, stage by stage (BatchCounts holds
+ *                   its counts until a stage ends)
+ *   TableLayout     where the blocks lie, for tools; TableVerifier checks every block on disk
+ *   TableCursor     an iterator's position (TableIterator), over the index and a data block
+ * </pre>
+ *
+ * A Get reads top to bottom: {@code TableReader.get}, {@code FilterReader.admit} (one chunk through
+ * the cache), {@code PointLookup.get}, {@code IndexReader.locate} (one partition), {@code
+ * BlockFetcher.blockAt} (one data block), {@code PointSearch.scan}.
  *
  * <p>The parts it composes sit in packages by concern, as Pebble's {@code sstable/} splits {@code
  * block}, {@code rowblk} and {@code tablefilters} off its reader and writer; each has its own essay:
  *
  * <pre>
- *   dev.strata.sstable            TableReader, TableWriter, TableCursor, Footer, options, results,
- *                                 TableFilters, TableBatch, StoredBlocks, TableVerifier
- *                                 (package-private parts of the reader)
+ *   dev.strata.sstable            TableReader and its parts (above), TableWriter, Footer, options,
+ *                                 results
  *     |-- index                   IndexWriter, IndexCursor, IndexSeparators
  *     |-- filter                  FilterIndex, FilterProbe, FilterKeys, FilterChunk, FilterType
  *     |     (index and filter both build on block)

@@ -69,8 +69,8 @@ final class PartitionedIndexTest {
           assertTrue(r.length() <= 2 * BLOCK, r + " outgrew two blocks");
         }
       }
-      assertTrue(t.pinnedIndexBytes() <= 3 * BLOCK, "pinned top level: " + t.pinnedIndexBytes());
-      assertTrue(t.pinnedBytes() > t.pinnedIndexBytes(), "the filter index is pinned too: " + t.pinnedBytes());
+      assertTrue(t.layout().pinnedIndexBytes() <= 3 * BLOCK, "pinned top level: " + t.layout().pinnedIndexBytes());
+      assertTrue(t.pinnedBytes() > t.layout().pinnedIndexBytes(), "the filter index is pinned too: " + t.pinnedBytes());
       for (int i = 0; i < 100; i++) {
         TableReadStats before = counters.snapshot();
         GetResult g = t.get(FilterProbe.of(row(i * 1999L), EMPTY), InternalKey.MAX_SEQUENCE);
@@ -106,7 +106,7 @@ final class PartitionedIndexTest {
       assertEquals(copy, e.file());
       assertEquals(victim.offset(), e.offset(), e.getMessage());
       assertThrows(CorruptTableException.class, t::verifyChecksums);
-      assertThrows(CorruptTableException.class, t::dataBlocks);
+      assertThrows(CorruptTableException.class, () -> t.layout().dataBlocks());
     }
   }
 }

@@ -102,8 +102,8 @@ final class TableFormatFuzzTest {
       }
       t.get(FilterProbe.of(extraKey, new byte[0]), InternalKey.MAX_SEQUENCE);
       t.verifyChecksums();
-      t.dataBlocks();
-      t.filterChunks();
+      t.layout().dataBlocks();
+      t.layout().filterChunks();
     }
   }
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Nothing the writer produces is something the reader rejects (issue 11, item 1): a batch of 16,382
+ * Nothing the writer produces is something the reader rejects: a batch of 16,382
  * puts of 32 KiB rows and 32 KiB columns built a 1 GiB index that no open accepted. Here the same
  * batch, scaled down against a 4 KiB block limit instead of 1 GiB, through the writer's own guard.
  * Since format version 3 the index has two levels and the limit binds the top level, the block an

@@ -120,8 +120,8 @@ final class TableReaderTest {
       TableReadStats open = counters.snapshot();
       // The open pins the top level of the index and reads no partition through the cache.
       assertEquals(new TableReadStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, open.bytesReadAtOpen()), open);
-      assertTrue(open.bytesReadAtOpen() > SstableFormat.FOOTER_BYTES + t.pinnedIndexBytes() / 4, open.toString());
-      assertTrue(t.pinnedIndexBytes() > 0);
+      assertTrue(open.bytesReadAtOpen() > SstableFormat.FOOTER_BYTES + t.layout().pinnedIndexBytes() / 4, open.toString());
+      assertTrue(t.layout().pinnedIndexBytes() > 0);
       t.get(FilterProbe.of(b("row007"), b("c")), InternalKey.MAX_SEQUENCE);
       TableReadStats one = counters.snapshot().minus(open);
       assertEquals(1, one.tablesConsulted());

@@ -9,7 +9,7 @@ import java.util.TreeSet;
 /**
  * Turns filter benchmark results into the tables {@code strata-bench filters} prints: lookup cost
  * per kind with the blocked filter's speed-up over Guava and over the classic layout, build cost
- * per key, and the issue's targets checked against the numbers of this one run.
+ * per key, and the filter's targets checked against the numbers of this one run.
  *
  * <p>Immutable (static methods only); thread-safe.
  */
@@ -28,7 +28,7 @@ public final class FilterReport {
           new Method("fromHashes", "build", "hashes"),
           new Method("fromKey16", "build", "16-byte keys"));
 
-  /** Keys at which the issue states the lookup targets. */
+  /** Keys at which the lookup targets are stated. */
   static final long TARGET_KEYS = 50_000_000;
 
   private FilterReport() {}
@@ -51,7 +51,7 @@ public final class FilterReport {
       String method, FilterKind kind, long keys, double value, double min, double max) {}
 
   /**
-   * One target of the issue, checked.
+   * One target of the filter, checked.
    *
    * @param description what is compared, with the threshold
    * @param value the measured figure (a speed-up, a ratio or a rate in percent)
@@ -140,7 +140,7 @@ public final class FilterReport {
   }
 
   /**
-   * The issue's targets that these results can check. Lookup targets are stated for 50M keys and
+   * The targets that these results can check. Lookup targets are stated for 50M keys and
    * are checked at the largest key count measured; build targets at every key count.
    */
   public static List<Target> targets(

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
  * {@code strata-bench filters}: the filter benchmark with a short default configuration. Measures
  * the false-positive table ({@link FprTable}), then runs {@link FilterQueryBenchmark} and {@link
  * FilterBuildBenchmark} through the JMH runner one trial at a time (each in a forked JVM with the
- * benchmark's own heap settings), and prints the lookup, build and FPR tables and the issue's
+ * benchmark's own heap settings), and prints the lookup, build and FPR tables and the filter's
  * targets checked against this run.
  *
  * <p>The JMH benchmark list is read from the jar this runs from, so run it from the shaded jar:
@@ -230,8 +230,8 @@ public final class FiltersCommand implements Callable<Integer> {
     if (!targets.isEmpty()) {
       out.println(
           quick
-              ? "Targets (issue 2), checked against this run (smoke-test sizes: not meaningful):"
-              : "Targets (issue 2), checked against this run (medians):");
+              ? "Targets, checked against this run (smoke-test sizes: not meaningful):"
+              : "Targets, checked against this run (medians):");
       out.print(FilterReport.targetLines(targets));
     }
     out.printf(

@@ -26,7 +26,7 @@ import java.util.function.Predicate;
  * <p>Thread-safe (static methods on local state only).
  */
 public final class FprTable {
-  /** The bits per key the table covers by default: the 6..20, plus 10.5. */
+  /** The bits per key the table covers by default: 6..20, plus 10.5. */
   public static final List<Double> DEFAULT_BITS_PER_KEY =
       List.of(6.0, 8.0, 10.0, 10.5, 12.0, 16.0, 20.0);
 

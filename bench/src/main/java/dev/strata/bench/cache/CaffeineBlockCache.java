@@ -2,6 +2,7 @@ package dev.strata.bench.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
@@ -17,13 +18,14 @@ import java.util.concurrent.Executor;
  * Caffeine (W-TinyLFU, buffered reordering) behind Strata's {@link BlockCache}: the outside baseline
  * for hit rate and hit throughput. It weighs an entry as {@code ClockBlockCache} charges it (block
  * heap bytes plus {@link ClockBlockCache#ENTRY_BYTES}), so both hold the same bytes; it has no
- * priority for metadata, which is what the comparison shows.
+ * priority for metadata, which is what the comparison shows. Each value carries its block's kind,
+ * so that an eviction is counted against it.
  *
  * <p>Thread-safe.
  */
 public final class CaffeineBlockCache implements BlockCache {
   private final long capacity;
-  private final Cache<BlockCacheKey, CachedBlock> cache;
+  private final Cache<BlockCacheKey, Held> cache;
   private final CacheCounters counters = new CacheCounters();
 
   /**
@@ -34,7 +36,12 @@ public final class CaffeineBlockCache implements BlockCache {
     this.capacity = capacityBytes;
     this.cache = Caffeine.newBuilder()
         .maximumWeight(capacityBytes)
-        .weigher((BlockCacheKey k, CachedBlock b) -> b.sizeBytes() + ClockBlockCache.ENTRY_BYTES)
+        .weigher((BlockCacheKey k, Held h) -> h.block().sizeBytes() + ClockBlockCache.ENTRY_BYTES)
+        .evictionListener((BlockCacheKey k, Held h, RemovalCause cause) -> {
+          if (cause.wasEvicted()) {
+            counters.evicted(h.kind());
+          }
+        })
         .executor(executor)
         .build();
   }
@@ -42,19 +49,23 @@ public final class CaffeineBlockCache implements BlockCache {
   @Override
   public <T extends CachedBlock> T getOrLoad(BlockCacheKey key, BlockKind kind, Loader<T> loader)
       throws IOException {
-    CachedBlock present = cache.getIfPresent(key); // the hit path allocates nothing
+    if (capacity == 0) { // holds nothing: Caffeine would admit each block and evict it at once
+      counters.miss(kind);
+      return loader.load();
+    }
+    Held present = cache.getIfPresent(key); // the hit path allocates nothing
     if (present != null) {
       counters.hit(kind);
       @SuppressWarnings("unchecked") // a key always names blocks of one kind
-      T t = (T) present;
+      T t = (T) present.block();
       return t;
     }
     boolean[] ran = {false};
     try {
-      CachedBlock b = cache.get(key, k -> {
+      Held held = cache.get(key, k -> {
         ran[0] = true;
         try {
-          return loader.load();
+          return new Held(loader.load(), kind);
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
@@ -65,7 +76,7 @@ public final class CaffeineBlockCache implements BlockCache {
         counters.hit(kind);
       }
       @SuppressWarnings("unchecked") // a key always names blocks of one kind
-      T t = (T) b;
+      T t = (T) held.block();
       return t;
     } catch (UncheckedIOException e) {
       counters.miss(kind);
@@ -83,4 +94,7 @@ public final class CaffeineBlockCache implements BlockCache {
   public long capacityBytes() {
     return capacity;
   }
+
+  /** A cached block and its kind. */
+  private record Held(CachedBlock block, BlockKind kind) {}
 }

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Cached Gets through {@code Db.get}, one key per call, present or absent, at any number of JMH
- * threads ({@code -t}): the issue's targets that cached Gets scale (2 threads at least 1.8x one) and
+ * threads ({@code -t}): the targets that cached Gets scale (2 threads at least 1.8x one) and
  * that a Get allocates nothing for a table its filter skips and about its value for a present cell
  * ({@code -prof gc}, {@code gc.alloc.rate.norm}).
  *

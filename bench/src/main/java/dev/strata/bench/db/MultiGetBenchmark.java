@@ -39,7 +39,7 @@ import org.openjdk.jmh.infra.Blackhole;
  *       asks the memtable, the level-0 filters and one last-level table.
  * </ul>
  *
- * <p>The issue's target: multiGet at least 1.5x the throughput of the Gets one by one for batches
+ * <p>The target: multiGet at least 1.5x the throughput of the Gets one by one for batches
  * of 64.
  *
  * <p>Fair by construction: both methods read the same pooled batches (uniformly random keys, the

@@ -69,6 +69,9 @@ public final class Parity {
         // records its own, so reads of an existing database take the size it was written with.
         .bloomChunkBytes(Integer.getInteger("strata.bloomChunkBytes",
             DbOptions.defaults().filters().bloomChunkBytes()))
+        // Off, the engine's default; --jvm-args "-Dstrata.warmUpOnOpen=true" (or -D before
+        // coldreads' -jar) measures the open's read-path warm-up against the cold first Get.
+        .warmUpOnOpen(Boolean.getBoolean("strata.warmUpOnOpen"))
         .syncWrites(false)
         .autoCompaction(true)
         .build();

@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Writes result rows as CSV: the columns issue 5 names, in its order and spelled exactly so, then
+ * Writes result rows as CSV: the benchmark's fixed columns, in their order and spelled exactly so, then
  * the extra columns. A null value is an empty cell: the engine could not report it.
  *
  * <p>Immutable (static methods only).
  */
 final class ResultsCsv {
-  /** The columns issue 5 requires, in order. */
+  /** The fixed columns, in order. */
   static final List<String> REQUIRED_COLUMNS = List.of(
       "engine", "bloom", "bits_per_key", "tables", "query", "gets", "ops_per_sec", "p50_us",
       "p99_us", "tables_consulted_per_get", "tables_skipped_by_filter_per_get",

@@ -2,6 +2,7 @@ package dev.strata.bench.tools;
 
 import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.engine.fs.FileNames;
+import dev.strata.sstable.TableLayout;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableReader;
 import dev.strata.sstable.block.BlockLocation;
@@ -66,10 +67,11 @@ public final class InspectCommand implements Callable<Integer> {
     long pinned;
     try (TableReader reader = TableReader.open(table, fileNumber, new ClockBlockCache(0))) {
       p = reader.properties();
-      fileSize = reader.fileSize();
-      chunks = reader.filterChunks();
-      blocks = reader.dataBlocks();
-      indexRoot = reader.indexRootBytes();
+      TableLayout layout = reader.layout();
+      fileSize = layout.fileSize();
+      chunks = layout.filterChunks();
+      blocks = layout.dataBlocks();
+      indexRoot = layout.indexRootBytes();
       pinned = reader.pinnedBytes();
     }
     out.printf(Locale.ROOT, "table            %s%n", table);

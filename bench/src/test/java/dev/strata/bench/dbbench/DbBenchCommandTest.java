@@ -2,6 +2,7 @@ package dev.strata.bench.dbbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.bench.CliRun;
@@ -218,13 +219,14 @@ final class DbBenchCommandTest {
           where);
       assertTrue(r.number(Column.STALL_MS) != null && r.number(Column.STALL_MS) >= 0, where);
       assertEquals(!rocks, r.number(Column.RATIO_TO_ROCKSDB_LRU) != null, where);
-      if (!rocks && b == Benchmark.READRANDOM) {
-        // Every present Get consults an index of each table it reads: a block read or a cache hit.
-        // The cells hold 6 significant digits, so two that sum to exactly 1 may read 0.99999994
-        // (1.84942E-4 + 0.999815 failed this once): compare with that rounding allowed.
-        double indexPerOp =
-            r.number(Column.INDEX_BLOCKS_READ_PER_OP) + r.number(Column.INDEX_HITS_PER_OP);
-        assertTrue(indexPerOp >= 1.0 - 1e-5, where + ": " + indexPerOp);
+      // A write phase puts --num keys (fillrows: its rows), and reports no reads of its own.
+      if (b != Benchmark.FILLROWS) {
+        assertEquals(r.number(Column.NUM), r.number(Column.OPS), "ops of " + where);
+      }
+      for (Column c : List.of(Column.BYTES_READ_PER_OP, Column.FILTER_BLOCKS_READ_PER_OP,
+          Column.INDEX_BLOCKS_READ_PER_OP, Column.DATA_BLOCKS_READ_PER_OP, Column.FIRST_OP_US,
+          Column.WRITER_OPS_PER_SEC)) {
+        assertNull(r.number(c), c.label() + " of " + where);
       }
       assertTrue(!tree || r.get(Column.TABLES_PER_LEVEL).contains(" "),
           "the write built a tree below level 0: " + where + " " + r.get(Column.TABLES_PER_LEVEL));

@@ -23,8 +23,8 @@ import java.util.List;
  * over the trigger, or its bytes over level 1's limit if more; a deeper level its bytes over its
  * limit. The highest score at or above 1 is compacted. Level 0 does not simply come first: if it
  * did, level 1 would grow past its limit while writes keep level 0 at its trigger, and every
- * level-0 compaction would rewrite all of that oversized level 1 (measured: level 1 at ten times
- * its limit, write amplification 8.1 against RocksDB's 6.0 at 1M keys on the smoke tree).
+ * level-0 compaction would rewrite all of that oversized level 1, and write amplification would
+ * grow with it.
  *
  * From a deeper level, the one table whose overlap with the next level is smallest for its own
  * size (RocksDB's kMinOverlappingRatio, its default) is merged with the tables of L+1 it overlaps:

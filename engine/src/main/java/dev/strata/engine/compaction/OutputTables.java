@@ -3,6 +3,7 @@ package dev.strata.engine.compaction;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.manifest.ManifestWriteException;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.observe.CompactionEvent;
 import dev.strata.engine.observe.FlightRecording;
@@ -411,6 +412,17 @@ public final class OutputTables {
       metadata.add(t.metadata());
     }
     deleteFiles(metadata);
+  }
+
+  /**
+   * {@link #discard}s the outputs of a failed install unless the manifest may list them all the
+   * same (a manifest write whose outcome is unknown): then they stay, and the next open deletes
+   * them if they turn out unlisted.
+   */
+  public void discardUnlessListed(List<TableRef> written, Throwable failure) {
+    if (!ManifestWriteException.mayHaveReachedDisk(failure)) {
+      discard(written);
+    }
   }
 
   /** Deletes the files of outputs no version lists; best effort, as {@link #discard}. */

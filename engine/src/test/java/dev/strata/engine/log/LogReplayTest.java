@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Replay of several logs as one history (issue 11, item 5): never a gap, never data from after a
- * gap. The case the issue found: an older log torn by a power loss while a newer one reached the
+ * Replay of several logs as one history: never a gap, never data from after a
+ * gap. The case found in testing: an older log torn by a power loss while a newer one reached the
  * disk whole used to replay the newer one behind the hole.
  */
 final class LogReplayTest {

@@ -26,7 +26,7 @@ final class MemTableTest {
     return s.getBytes();
   }
 
-  /** The views a flush reads (issue 10: no key object, no value copy) hold the copies' bytes. */
+  /** The views a flush reads (no key object, no value copy) hold the copies' bytes. */
   @Test
   void encodedKeyAndValueViews_holdWhatTheKeyAndValueCopiesHold() {
     long seed = System.nanoTime();

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Real interrupts, as {@code Future.cancel(true)} delivers them, landing on writers in the middle
- * of log writes and fsyncs from many threads (issue 11, item 2). An interrupt used to close the
+ * of log writes and fsyncs from many threads. An interrupt used to close the
  * log's channel and become the permanent background error: every later write from every thread
  * failed until reopen. Now an interrupted call may fail; the database goes on, every write that
  * returned is there, before and after reopen, and the log stays readable.
@@ -91,7 +91,7 @@ final class InterruptStormTest {
       }
     }
     assertTrue(acked.size() > 100, "too few writes to mean anything: " + acked.size());
-    // Stronger than the issue asks: the log writer repairs and retries an interrupted write, so
+    // Stronger than a clear exception: the log writer repairs and retries an interrupted write, so
     // an interrupt fails no call at all.
     if (failedCalls.get() != 0) {
       throw new AssertionError(

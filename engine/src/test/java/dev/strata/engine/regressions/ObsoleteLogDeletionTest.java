@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Deleting the logs a flush made obsolete happens after its new version is installed; a failure
  * there used to fail the install as a whole, so the flushed memtable was queued again (and flushed
- * twice) and the database stopped taking writes (issue 11, item 8). Now it is logged and the next
+ * twice) and the database stopped taking writes. Now it is logged and the next
  * install tries again.
  */
 final class ObsoleteLogDeletionTest {

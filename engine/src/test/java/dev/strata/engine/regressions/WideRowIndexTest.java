@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11, item 1, at full key size: a batch of maximal cells (a 32 KiB row, 32 KiB columns) with
+ * The table-size limit at full key size: a batch of maximal cells (a 32 KiB row, 32 KiB columns) with
  * the smallest block target used to give every cell an index entry of its own, so the index grew as
  * fast as the data (at 16,382 cells past the 1 GiB a reader accepts, and every open failed). Data
  * blocks of large keys now grow with them, so the index stays a small part of the table, through a

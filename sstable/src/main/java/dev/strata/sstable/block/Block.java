@@ -33,8 +33,8 @@ public final class Block implements CachedBlock {
   public int restartCount;
 
   /**
-   * Entries in the block; -1 for a data block copied back from off the heap ({@link OffHeapCopy}),
-   * whose entries nobody counted: only index blocks are asked ({@link PointSearch#allRestarts}).
+   * Entries in the block, as its parse counted them; -1 for a data block copied back from off the
+   * heap ({@link OffHeapCopy}), whose entries nobody counted.
    */
   public int entryCount;
 
@@ -48,11 +48,11 @@ public final class Block implements CachedBlock {
    * Index blocks only (null in every other block): the head of each restart key's row, its 8
    * bytes after {@link #sharedRow} as a {@link RowPrefix}, so that {@link
    * PointSearch#firstRestartAtOrAfter} compares longs in one array of a few cache lines and a key's
-   * bytes only on a tie. Why: a Get's binary search in an index partition (some 90 entries, a block
-   * the processor's caches no longer hold at 20M keys) waited for two misses a step, the restart
-   * array's slot and then the key it points to: 18 % of a Get whose data block came from the page
-   * cache. Built once, when the block is parsed into the cache; the rows that share 8 bytes
-   * ("key00000...") tie on their first 8, hence the heads after the shared prefix.
+   * bytes only on a tie. Why: a binary search over the keys themselves, in an index partition the
+   * processor's caches no longer hold, waits for two misses a step, the restart array's slot and
+   * then the key it points to (docs/PERFORMANCE.md, "A table's index"). Built once, when the block
+   * is parsed into the cache; the rows that share 8 bytes ("key00000...") tie on their first 8,
+   * hence the heads after the shared prefix.
    */
   long[] rowHeads;
 
@@ -71,7 +71,8 @@ public final class Block implements CachedBlock {
   /**
    * Parses and verifies the payload {@code data[0, length)} of a block of {@code type} read from
    * {@code file} at {@code fileOffset}. Data and index keys must be internal keys, filter-index keys
-   * cell keys; index and filter-index values must be block handles.
+   * cell keys; index and filter-index values must be block handles; every entry of an index block
+   * must be a restart point.
    */
   public static Block parse(byte[] data, int length, BlockType type, Path file, long fileOffset)
       throws CorruptTableException {
@@ -144,8 +145,13 @@ public final class Block implements CachedBlock {
     if (restart != n) {
       throw corrupt(file, fileOffset, type, "restart point %d of %d is not at an entry", restart, n);
     }
+    boolean index = type == BlockType.INDEX || type == BlockType.INDEX_PARTITION;
+    if (index && entries != n) {
+      // Searched in place by binary search over whole keys: every entry must be a restart point.
+      throw corrupt(file, fileOffset, type, "%d entries but %d restart points", entries, n);
+    }
     Block block = new Block(data, restartsOffset, n, entries, file, fileOffset);
-    if ((type == BlockType.INDEX || type == BlockType.INDEX_PARTITION) && entries == n && n > 0) {
+    if (index && n > 0) {
       block.keepRowHeads();
     }
     return block;

@@ -6,8 +6,8 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
 /**
  * The LZ4 decompressor of data blocks, made on first use rather than when the first table opens.
  *
- * <p>Why: lz4-java's fastest instance extracts and loads a native library, about 30 ms in a fresh
- * JVM. Opening a table reads no compressed block (only data blocks are compressed), so the load can
+ * <p>Why: lz4-java's fastest instance extracts and loads a native library, tens of milliseconds in
+ * a fresh JVM. Opening a table reads no compressed block (only data blocks are compressed), so the load can
  * wait for the first data block, and a database can start it on another thread at open ({@link
  * #load}), where it overlaps the open's own I/O instead of adding to the first Get.
  *

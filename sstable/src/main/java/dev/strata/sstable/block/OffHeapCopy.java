@@ -51,8 +51,8 @@ public final class OffHeapCopy {
   /**
    * {@link #toHeap} into {@code into}, a block from {@link #reusableBlock} that the caller holds
    * until it copies the next block into it: its array is reused, grown when too small. A batch
-   * holds one per distinct block of its keys: at 20M keys with a 4 GiB cache, a new 4 KiB array
-   * per block kept the collector's threads on 10.7% of the samples, against 7.0% for Gets. A block
+   * holds one per distinct block of its keys, and a new array per block copied would make a large
+   * off-heap cache's batches the collector's main source of work. A block
    * larger than {@link #MAX_SCRATCH_BYTES} gets a new array and block instead, so that no reusable
    * block keeps a large array.
    */

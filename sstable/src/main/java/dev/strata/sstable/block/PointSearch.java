@@ -16,8 +16,7 @@ import java.util.Arrays;
  * <p><b>Index blocks.</b> Every index entry is a restart point ({@link
  * SstableFormat#INDEX_RESTART_INTERVAL} is 1), so it stores its whole key: {@link
  * #firstRestartAtOrAfter} binary-searches them, comparing the target with the stored bytes ({@link
- * KeyCodec#compare}). A block with entries between its restart points (none is written) makes the
- * reader fall back to its cursor.
+ * KeyCodec#compare}); {@link Block#parse} refuses an index block with entries between them.
  *
  * <p><b>Data blocks.</b> The same binary search finds the last restart point whose key sorts below
  * the target (row, column, snapshot, PUT); the target's first entry at or after it is then in that
@@ -187,11 +186,6 @@ public final class PointSearch {
     long w = Bytes.getVarint31(d, (int) (u >>> 32), limit);
     assert (int) v == 0 && u >= 0 && w >= 0 : "restart entry shares bytes";
     return (w >>> 32) << 32 | (u & 0xffffffffL);
-  }
-
-  /** True when every entry of {@code b} is a restart point, as in every index block written. */
-  public static boolean allRestarts(Block b) {
-    return b.entryCount == b.restartCount;
   }
 
   /**

@@ -41,9 +41,9 @@ public final class SlabArena {
 
   /**
    * The most a slab holds. Small, because the Get that needs a new slab waits while the JVM
-   * allocates and zeroes it: with 4 MiB slabs the first Get of a 4 GiB cache took 3-11 ms (0.7-0.95
-   * ms with blocks on the heap), with 256 KiB 0.76-0.86 ms. The zeroing per cached byte is the same
-   * either way; 16,384 slabs of a 4 GiB cache cost 2.6 MB of heap besides the links (see heapBytes).
+   * allocates and zeroes it, which a slab of megabytes makes longer than the Get itself (a first
+   * Get's figures in docs/PERFORMANCE.md). The zeroing per cached byte is the same either way; the
+   * slabs' own heap cost grows with their count (16,384 for a 4 GiB cache; see heapBytes).
    */
   static final int MAX_SLAB_BYTES = 256 << 10;
 

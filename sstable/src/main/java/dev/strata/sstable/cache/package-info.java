@@ -25,7 +25,7 @@
  * (the bench module has LRU and Caffeine ones) can be passed to a table reader instead.
  *
  * <p>Off the heap. A cache of gigabytes of blocks on the heap costs the collector: G1 copies and
- * marks the live blocks, and a 4 GiB cache under {@code readrandom} paused it up to 342 ms. With
+ * marks the live blocks, in pauses that grow with the cache (docs/PERFORMANCE.md). With
  * {@code offHeapData} each shard keeps data blocks' bytes in a {@code SlabArena}: direct buffers of
  * up to 256 KiB, allocated as the shard fills and at most its capacity, cut into 512-byte slots that
  * any block can use (a block takes the slots its length needs, chained by an int link per slot and

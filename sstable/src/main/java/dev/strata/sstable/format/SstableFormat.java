@@ -122,7 +122,7 @@ public final class SstableFormat {
    * A data block whose last key is large holds at least this many times its index entry (the key)
    * in bytes before it is cut. So the index of a table of large keys stays within 1/64 of its data,
    * whatever the block size target: a flush of a row with thousands of 64 KiB cells cannot build
-   * an index of one entry per cell (issue 11 found 1 GiB indexes that no reader would open).
+   * an index of one entry per cell, which grew to 1 GiB indexes that no reader would open.
    */
   public static final int DATA_BYTES_PER_INDEX_BYTE = 64;
 

@@ -8,9 +8,9 @@ import java.nio.ByteOrder;
  * Lexicographic order of unsigned byte ranges, eight bytes at a time: the comparison every key
  * search makes (a memtable lookup some 25 times, a block search some 10 per table).
  * {@code Arrays.compareUnsigned} on ranges checks both ranges and calls the JDK's vectorized
- * mismatch stub, which costs more than the comparison itself on keys of tens of bytes: 5.9-6.5 ns
- * against 3.6-3.9 for 15-byte rows differing in their last 7 bytes (this machine, JDK 17).
- * Guava's {@code UnsignedBytes.lexicographicalComparator} reads longs for the same reason.
+ * mismatch stub, which costs more than the comparison itself on keys of tens of bytes (figures in
+ * docs/OPERATING.md). Guava's {@code UnsignedBytes.lexicographicalComparator} reads longs for the
+ * same reason.
  *
  * <p>Thread-safe (stateless).
  */

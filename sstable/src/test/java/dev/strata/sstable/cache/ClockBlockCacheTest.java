@@ -14,13 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 final class ClockBlockCacheTest {
@@ -145,21 +138,6 @@ final class ClockBlockCacheTest {
   }
 
   @Test
-  void capacityZero_runsTheLoaderEveryTime() throws IOException {
-    ClockBlockCache cache = new ClockBlockCache(0, 4);
-    AtomicInteger loads = new AtomicInteger();
-    for (int i = 0; i < 5; i++) {
-      cache.getOrLoad(key(7), BlockKind.INDEX, () -> {
-        loads.incrementAndGet();
-        return new Blob(10);
-      });
-    }
-    assertEquals(5, loads.get());
-    assertEquals(new CacheStats.Counts(0, 5, 0), cache.stats().index());
-    assertEquals(0, cache.stats().bytesHeld());
-  }
-
-  @Test
   void blockLargerThanItsShard_isReturnedButNotCached_andEvictsNothing() throws IOException {
     ClockBlockCache cache = new ClockBlockCache(2000, 2);
     int small = 100;
@@ -251,92 +229,10 @@ final class ClockBlockCacheTest {
   }
 
   @Test
-  void failedLoad_propagatesAndCachesNothing() throws IOException {
-    ClockBlockCache cache = new ClockBlockCache(1000, 1);
-    IOException e = assertThrows(IOException.class, () -> cache.getOrLoad(key(1), BlockKind.DATA, () -> {
-      throw new IOException("disk");
-    }));
-    assertEquals("disk", e.getMessage());
-    assertEquals(0, cache.stats().blocksHeld());
-    assertFalse(cached(cache, 1, BlockKind.DATA));
-  }
-
-  @Test
-  void failedLoad_reachesEveryCallerWaitingOnIt() throws Exception {
-    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1);
-    CountDownLatch inLoad = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    IOException failure = new IOException("bad block");
-    ExecutorService pool = Executors.newFixedThreadPool(4, r -> new Thread(r, "cache-test"));
-    try {
-      Future<CachedBlock> failing = pool.submit(() -> cache.getOrLoad(key(5), BlockKind.DATA, () -> {
-        inLoad.countDown();
-        Blob.await(release);
-        throw failure;
-      }));
-      inLoad.await();
-      AtomicInteger waiterLoads = new AtomicInteger();
-      List<Future<CachedBlock>> waiting = new ArrayList<>();
-      for (int i = 0; i < 3; i++) {
-        waiting.add(pool.submit(() -> cache.getOrLoad(key(5), BlockKind.DATA, () -> {
-          waiterLoads.incrementAndGet();
-          return new Blob(8);
-        })));
-      }
-      Thread.sleep(100); // let the waiters reach the in-flight load
-      release.countDown();
-      ExecutionException e = assertThrows(ExecutionException.class, () -> failing.get(10, TimeUnit.SECONDS));
-      assertSame(failure, e.getCause());
-      for (Future<CachedBlock> w : waiting) {
-        try {
-          w.get(10, TimeUnit.SECONDS); // a waiter that arrived after the failure loads its own
-        } catch (ExecutionException we) {
-          assertSame(failure, we.getCause());
-        }
-      }
-      assertEquals(1 + waiterLoads.get(), cache.stats().data().misses());
-      assertTrue(waiterLoads.get() <= 1, "one retry at most caches the block for the rest");
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  @Test
   void constructor_rejectsBadArguments() {
     assertThrows(IllegalArgumentException.class, () -> new ClockBlockCache(-1, 1));
     assertThrows(IllegalArgumentException.class, () -> new ClockBlockCache(10, 0));
     assertThrows(IllegalArgumentException.class, () -> new ClockBlockCache(10, ClockBlockCache.MAX_SHARDS + 1));
     assertThrows(IllegalArgumentException.class, () -> new ClockBlockCache(10, 1, 1.5));
-  }
-
-  @Test
-  void concurrentMisses_onOneBlock_loadOnce() throws Exception {
-    int threads = 32;
-    ClockBlockCache cache = new ClockBlockCache(1 << 20, 4);
-    AtomicInteger loads = new AtomicInteger();
-    CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> new Thread(r, "cache-test"));
-    try {
-      List<Future<CachedBlock>> results = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        results.add(pool.submit(() -> {
-          start.await();
-          return cache.getOrLoad(key(42), BlockKind.FILTER, () -> {
-            loads.incrementAndGet();
-            Blob.sleep(200); // keep the load in flight while the others arrive
-            return new Blob(64);
-          });
-        }));
-      }
-      start.countDown();
-      CachedBlock first = results.get(0).get(10, TimeUnit.SECONDS);
-      for (Future<CachedBlock> f : results) {
-        assertSame(first, f.get(10, TimeUnit.SECONDS));
-      }
-      assertEquals(1, loads.get());
-      assertEquals(new CacheStats.Counts(threads - 1, 1, 0), cache.stats().filter());
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }

@@ -1,0 +1,294 @@
+package dev.strata.sstable;
+
+import static dev.strata.sstable.format.SstableFormat.BLOCK_TRAILER_BYTES;
+import static dev.strata.sstable.format.SstableFormat.FOOTER_BYTES;
+
+import dev.strata.sstable.block.Block;
+import dev.strata.sstable.block.BlockHandle;
+import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.block.OffHeapCopy;
+import dev.strata.sstable.cache.BlockCache;
+import dev.strata.sstable.cache.BlockCacheKey;
+import dev.strata.sstable.cache.BlockKind;
+import dev.strata.sstable.cache.CachedBlock;
+import dev.strata.sstable.cache.OffHeapBlock;
+import dev.strata.sstable.filter.FilterChunk;
+import dev.strata.sstable.format.Bytes;
+import dev.strata.sstable.format.CorruptTableException;
+import dev.strata.sstable.io.BulkBuffers;
+import dev.strata.sstable.io.BulkReadahead;
+import dev.strata.sstable.io.TableFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Brings one table's blocks to its readers: from the file, checked ({@link StoredBlocks}), or
+ * through the block cache under the key (file number, offset), where concurrent misses of one block
+ * load it once ({@link BlockCache#getOrLoad}). Counts every fetch into the table's {@link
+ * ReadCounters} as a cache hit or a block read, and a read done by the open as the open's. Copies a
+ * data block the cache holds off the heap back into a {@link Block} ({@link OffHeapCopy}). Holds
+ * the keys it pinned in the cache, which {@link #unpinAll} releases when the table closes.
+ *
+ * <p>Thread-safe: the file reads positionally, the cache is thread-safe, and the pin list is
+ * written at open, before the reader is published, and at close.
+ */
+final class BlockFetcher {
+  private final Path path;
+  private final long fileNumber;
+  private final TableFile file;
+  private final long fileSize;
+  private final int bulkReadaheadBytes;
+  private final BlockCache cache;
+  private final ReadCounters counters;
+  /** The cache keys this table pinned at open, unpinned at close; empty when it pins nothing. */
+  private final List<BlockCacheKey> pinned = new ArrayList<>();
+
+  BlockFetcher(Path path, long fileNumber, TableFile file, long fileSize, int bulkReadaheadBytes,
+      BlockCache cache, ReadCounters counters) {
+    this.path = path;
+    this.fileNumber = fileNumber;
+    this.file = file;
+    this.fileSize = fileSize;
+    this.bulkReadaheadBytes = bulkReadaheadBytes;
+    this.cache = cache;
+    this.counters = counters;
+  }
+
+  /** The cache key of this table's block at {@code offset}. */
+  BlockCacheKey key(long offset) {
+    return new BlockCacheKey(fileNumber, offset);
+  }
+
+  /** Whether this table's blocks share one cache with {@code other}'s. */
+  boolean sharesCacheWith(BlockFetcher other) {
+    return cache == other.cache;
+  }
+
+  // ---- from the file, checked, past the cache ---------------------------------------------------
+
+  /** The footer, checked; its handles lie before it. */
+  Footer readFooter() throws IOException {
+    if (fileSize < FOOTER_BYTES) {
+      throw new CorruptTableException(path, 0, "file of %d bytes is shorter than a footer", fileSize);
+    }
+    long offset = fileSize - FOOTER_BYTES;
+    return Footer.decode(StoredBlocks.readFully(file, path, offset, FOOTER_BYTES), path, offset);
+  }
+
+  /** The properties block at {@code h}, checked and decoded. */
+  TableProperties readProperties(BlockHandle h) throws IOException {
+    byte[] raw = StoredBlocks.readStored(file, path, h);
+    byte[] payload = StoredBlocks.payload(raw, path, h, BlockType.PROPERTIES);
+    return TableProperties.decode(payload, StoredBlocks.payloadLength(raw, payload, h), path, h.offset());
+  }
+
+  /** The entries block at {@code h}, read from the file and checked. */
+  Block readBlock(BlockHandle h, BlockType type) throws IOException {
+    return StoredBlocks.readBlock(file, path, h, type);
+  }
+
+  /** The filter block at {@code h}, read from the file and checked. */
+  FilterChunk readFilter(BlockHandle h, BlockType type) throws IOException {
+    return StoredBlocks.loadFilter(file, path, h, type);
+  }
+
+  /**
+   * The handle stored as the value at {@code valueOffset} of {@code block}; one outside the file is
+   * corruption ({@code what} names the block it points to).
+   */
+  BlockHandle handleIn(Block block, int valueOffset, String what) throws CorruptTableException {
+    BlockHandle h = BlockHandle.decodeOrNull(block.data, valueOffset, fileSize - FOOTER_BYTES);
+    if (h == null) {
+      throw new CorruptTableException(path, block.fileOffset, "%s handle lies outside the file", what);
+    }
+    return h;
+  }
+
+  // ---- through the cache --------------------------------------------------------------------------
+
+  /** Takes {@code h}'s block from the cache under {@code key}, or loads it there; counts which. */
+  <T extends CachedBlock> T fetch(BlockCacheKey key, BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
+      throws IOException {
+    CountingLoader<T> counting = new CountingLoader<>(loader);
+    T block = cache.getOrLoad(key, kind, counting);
+    count(counting.ran, false, kind, h);
+    return block;
+  }
+
+  /** {@link #fetch}, done by the open: a read counts its bytes as the open's. */
+  <T extends CachedBlock> T fetchAtOpen(BlockCacheKey key, BlockHandle h, BlockKind kind,
+      BlockCache.Loader<T> loader) throws IOException {
+    CountingLoader<T> counting = new CountingLoader<>(loader);
+    T block = cache.getOrLoad(key, kind, counting);
+    count(counting.ran, true, kind, h);
+    return block;
+  }
+
+  /**
+   * Takes {@code h}'s block into the cache pinned ({@link BlockCache#getOrLoadPinned}), loading it
+   * if needed, and remembers its key for {@link #unpinAll}. Only the open pins, so a read counts as
+   * the open's.
+   */
+  <T extends CachedBlock> void pin(BlockCacheKey key, BlockHandle h, BlockKind kind, BlockCache.Loader<T> loader)
+      throws IOException {
+    CountingLoader<T> counting = new CountingLoader<>(loader);
+    cache.getOrLoadPinned(key, kind, counting);
+    synchronized (pinned) {
+      pinned.add(key);
+    }
+    count(counting.ran, true, kind, h);
+  }
+
+  /** Drops every pin {@link #pin} took. Idempotent. */
+  void unpinAll() {
+    synchronized (pinned) {
+      for (BlockCacheKey key : pinned) {
+        cache.unpin(key);
+      }
+      pinned.clear();
+    }
+  }
+
+  /** How many blocks this table holds pinned. */
+  int pinnedCount() {
+    synchronized (pinned) {
+      return pinned.size();
+    }
+  }
+
+  /** Whether pinning can hold anything: a cache of capacity 0 holds nothing. */
+  boolean canPin() {
+    return cache.capacityBytes() > 0;
+  }
+
+  /**
+   * The entries block whose handle is the value at {@code valueOffset} of {@code index}, through
+   * the cache under {@code key} (looked up as two longs when null, a key made only on a miss): a
+   * hit makes no key, handle or loader. A data block the cache holds off the heap is copied back,
+   * into this thread's scratch block when {@code scratch} (valid until the thread's next scratch
+   * copy), else into a new one.
+   */
+  Block blockAt(Block index, int valueOffset, BlockCacheKey key, BlockKind kind, BlockType type,
+      String what, boolean scratch) throws IOException {
+    long offset = key != null ? key.offset() : Bytes.getU64(index.data, valueOffset);
+    CachedBlock hit = key != null
+        ? cache.getIfPresent(key, kind)
+        : cache.getIfPresent(fileNumber, offset, kind); // no key made
+    Block b = hit == null ? null : onHeap(hit, scratch, offset);
+    if (b != null) {
+      counters.countHit(kind);
+      return b;
+    }
+    BlockHandle h = handleIn(index, valueOffset, what);
+    BlockCacheKey k = key != null ? key : key(h.offset());
+    while (true) { // fetched again in the rare case that the cache released it before the copy
+      CachedBlock cached = fetch(k, h, kind, () -> readBlock(h, type));
+      b = onHeap(cached, scratch, k.offset());
+      if (b != null) {
+        return b;
+      }
+    }
+  }
+
+  /**
+   * The data block whose handle is the value at {@code valueOffset} of {@code index}, through the
+   * cache, in an array of its own that the caller (a cursor) may keep.
+   */
+  Block dataBlock(Block index, int valueOffset) throws IOException {
+    return blockAt(index, valueOffset, null, BlockKind.DATA, BlockType.DATA, "data block", false);
+  }
+
+  /**
+   * The data block whose handle is the value at {@code valueOffset} of {@code index}, read from the
+   * file past the cache through {@code readahead} into {@code buffers}, counted into {@code bulk}:
+   * the block lives only until the next one is read into the same buffers.
+   */
+  Block dataBlockUncached(Block index, int valueOffset, ReadCounters bulk, BulkBuffers buffers,
+      BulkReadahead readahead) throws IOException {
+    BlockHandle h = handleIn(index, valueOffset, "data block");
+    int storedLength = h.length() + BLOCK_TRAILER_BYTES;
+    byte[] raw = buffers.stored(storedLength);
+    readahead.readFully(h.offset(), raw, storedLength);
+    byte[] payload = StoredBlocks.payload(raw, path, h, BlockType.DATA, buffers);
+    Block block = Block.parse(payload, StoredBlocks.payloadLength(raw, payload, h), BlockType.DATA, path, h.offset());
+    bulk.countRead(BlockKind.DATA, h.storedLength());
+    return block;
+  }
+
+  /**
+   * {@code retained}, this table's off-heap block at {@code offset} on which the caller holds a
+   * reference, copied into {@code into} (a batch's reusable block); see {@link OffHeapCopy#copyInto}.
+   */
+  Block copyInto(OffHeapBlock retained, Block into, long offset) {
+    return OffHeapCopy.copyInto(retained, into, path, offset);
+  }
+
+  /**
+   * {@link BlockCache#getAllIfPresent}: the data blocks at {@code offsets[0, n)} of files {@code
+   * files[0, n)} (this table's and others sharing its cache) into {@code out}, null where absent.
+   */
+  void dataBlocksIfPresent(long[] files, long[] offsets, int n, CachedBlock[] out) {
+    cache.getAllIfPresent(files, offsets, n, BlockKind.DATA, out);
+  }
+
+  /** The file's length in bytes. */
+  long fileSize() {
+    return fileSize;
+  }
+
+  /** The file number the cache knows this table's blocks by. */
+  long fileNumber() {
+    return fileNumber;
+  }
+
+  /** A read-ahead window for one bulk pass over the file. */
+  BulkReadahead bulkReadahead() {
+    return new BulkReadahead(file, fileSize, bulkReadaheadBytes);
+  }
+
+  boolean readsDirect() {
+    return file.readsDirect();
+  }
+
+  void closeFile() throws IOException {
+    file.close();
+  }
+
+  /**
+   * {@code cached}, the block at {@code offset}, as a block on the heap: itself, or the copy of an
+   * off-heap data block; null when that was evicted and released before a reference was taken.
+   */
+  private Block onHeap(CachedBlock cached, boolean scratch, long offset) {
+    return cached instanceof OffHeapBlock o ? OffHeapCopy.toHeap(o, scratch, path, offset) : (Block) cached;
+  }
+
+  /** Counts a fetch of {@code h}: a read when its loader {@code ran} (the open's when {@code atOpen}), else a hit. */
+  private void count(boolean ran, boolean atOpen, BlockKind kind, BlockHandle h) {
+    if (ran && atOpen) {
+      counters.countRead(kind, 0);
+      counters.countReadAtOpen(h.storedLength());
+    } else if (ran) {
+      counters.countRead(kind, h.storedLength());
+    } else {
+      counters.countHit(kind);
+    }
+  }
+
+  /** A loader that records whether the cache ran it: a read when it did, a hit when it did not. */
+  private static final class CountingLoader<T extends CachedBlock> implements BlockCache.Loader<T> {
+    private final BlockCache.Loader<T> delegate;
+    private boolean ran;
+
+    CountingLoader(BlockCache.Loader<T> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public T load() throws IOException {
+      ran = true;
+      return delegate.load();
+    }
+  }
+}
