@@ -143,14 +143,16 @@ final class EngineState {
     final MemTable mem;
     final long logNumber;
 
+    /** The log the memtable's writes went to since the open (the older logs were forced then). */
+    final Path logFile;
+
     /** Set once the memtable is in a table the manifest lists; flush() waits for it. */
     @GuardedBy("mutex")
     boolean flushed;
 
     /**
      * The log the memtable was frozen behind, open and not yet forced: the flush thread forces and
-     * closes it (BackgroundWork.retire), off the writers' path; null once taken, or when the
-     * memtable's logs were forced at open.
+     * closes it (BackgroundWork.retire), off the writers' path; null once taken.
      */
     @GuardedBy("mutex")
     private LogWriter unretiredLog;
@@ -159,6 +161,7 @@ final class EngineState {
       this.mem = mem;
       this.logNumber = logNumber;
       this.unretiredLog = unretiredLog;
+      this.logFile = unretiredLog.file();
     }
 
     /** The length the flush thread forced the retired log to, or -1 (not retired, or not forced). */
@@ -227,6 +230,23 @@ final class EngineState {
               + " crash",
           e);
     }
+  }
+
+  /**
+   * The logs that may hold acknowledged writes neither forced nor in a table, oldest first: those of
+   * the frozen memtables whose flush has not forced them yet, and the one taking writes (the older
+   * logs a recovery kept were forced at open).
+   */
+  @GuardedBy("mutex")
+  List<Path> logsNotForced() {
+    List<Path> logs = new ArrayList<>();
+    frozen.descendingIterator().forEachRemaining(f -> {
+      if (f.forcedLogBytes < 0) {
+        logs.add(f.logFile);
+      }
+    });
+    logs.add(log.file());
+    return logs;
   }
 
   /**
