@@ -380,6 +380,8 @@ final class BackgroundWork {
     assert flushed == oldest : "only the flush thread removes frozen memtables";
     oldest.flushed = true;
     afterInstall();
+    // The engine's reference: the memtable's memory is reused once the views holding it are gone.
+    oldest.mem.release();
     assert !writeController.pastStopTrigger(versions.current().level(0).size())
             || written.size() > writeController.level0StopTrigger()
         : "level 0 past the stop trigger: " + versions.current().level(0).size();

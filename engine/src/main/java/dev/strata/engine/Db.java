@@ -95,7 +95,8 @@ public final class Db implements AutoCloseable {
             options.blockCacheOffHeap());
     ReadCounters readCounters = new ReadCounters(); // compaction counts into its own
     this.tables = new TableCache(dir, options.files().maxOpenFiles(), cache, readCounters);
-    this.state = new EngineState(dir, hooks.fileLayer(), tables);
+    this.state =
+        new EngineState(dir, hooks.fileLayer(), tables, options.memtable().memtableBytes());
     if (options.files().readOnly()) {
       tables.servesReadOnlyOpen();
     }
@@ -156,18 +157,10 @@ public final class Db implements AutoCloseable {
   static Db open(Path dir, DbOptions options, EngineHooks hooks) throws IOException {
     Objects.requireNonNull(dir, "dir");
     Objects.requireNonNull(options, "options");
-    // The JDK's file channels are interruptible: with the caller's interrupt pending, the lock, the
-    // log replay and the manifest would each fail with ClosedByInterruptException. Like a read or a
-    // write, an open sets the interrupt aside and leaves it set. (One arriving mid-open may still
-    // fail it, with nothing lost: a failed open leaves the directory as a crash would.)
-    boolean interrupted = Thread.interrupted();
-    try {
-      return openSetUp(dir, options, hooks);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    // Like a read or a write, an open sets a pending interrupt aside: the lock, the log replay and
+    // the manifest would each fail with it. (One arriving mid-open may still fail it, with nothing
+    // lost: a failed open leaves the directory as a crash would.)
+    return InterruptSetAside.call(() -> openSetUp(dir, options, hooks));
   }
 
   private static Db openSetUp(Path dir, DbOptions options, EngineHooks hooks)
@@ -207,7 +200,7 @@ public final class Db implements AutoCloseable {
 
   /** What tests substitute or observe in an open database; never used by the engine itself. */
   TestSeams seams() {
-    return new TestSeams(background, writePath, tables);
+    return new TestSeams(background, writePath, tables, state.memory);
   }
 
   // ---------------------------------------------------------------- writes
@@ -391,6 +384,20 @@ public final class Db implements AutoCloseable {
     writePath.flush();
   }
 
+  /**
+   * Forces the log to the device without a flush, like RocksDB's {@code SyncWAL}: on return every
+   * write acknowledged before the call survives a power loss, as if written with {@code
+   * syncWrites(true)} (a no-op then). It forces the log taking writes and those of frozen memtables
+   * not yet flushed, without holding up writers, flushes or reads. The forced lengths are not
+   * recorded in the manifest, as a clean close records them: a later loss of those bytes (a device
+   * that lied about the fsync) is dropped as a torn tail rather than failing the open, and a call
+   * costs the log fsyncs only, no manifest write. A failed fsync stops writes until reopen.
+   */
+  public void syncWal() throws IOException {
+    ensureWritable();
+    writePath.syncWal();
+  }
+
   /** Flushes, then compacts every table into the last level, dropping tombstones; waits for it. */
   public void compact() throws IOException {
     flush();
@@ -474,15 +481,8 @@ public final class Db implements AutoCloseable {
   @Override
   public void close() throws IOException {
     // As in open: a pending interrupt would fail the wait for the background threads and the
-    // logs' last writes; set aside for the close and left set.
-    boolean interrupted = Thread.interrupted();
-    try {
-      shutdown.close(management);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    // logs' last writes.
+    InterruptSetAside.run(() -> shutdown.close(management));
   }
 
   private void ensureOpen() {

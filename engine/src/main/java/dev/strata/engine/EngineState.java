@@ -6,6 +6,7 @@ import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.manifest.SyncedLog;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.memtable.MemTableMemory;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.VersionSet;
@@ -49,8 +50,14 @@ final class EngineState {
   /** The current version, its manifest and the file numbers. */
   final VersionSet versions;
 
+  /** Where memtables keep their entries, off the heap; freed at close. */
+  final MemTableMemory memory;
+
+  /** The budget each memtable is frozen at (DbOptions.memtableBytes). */
+  private final long memtableBytes;
+
   @GuardedBy("mutex")
-  MemTable mem = new MemTable();
+  MemTable mem;
 
   /** Frozen memtables with the log that holds each, newest first. */
   @GuardedBy("mutex")
@@ -80,16 +87,64 @@ final class EngineState {
   volatile long lastSequence;
   volatile boolean closed;
 
-  EngineState(Path dir, FileLayer files, TableCache tables) {
+  EngineState(Path dir, FileLayer files, TableCache tables, long memtableBytes) {
     this.dir = dir;
     this.files = files;
     this.versions = new VersionSet(dir, mutex, files, tables);
+    this.memtableBytes = memtableBytes;
+    this.memory = MemTableMemory.pooled(memtableBytes);
+    this.mem = newMemTable();
   }
+
+  /** An empty memtable in this database's memory, its row filter sized for the budget. */
+  MemTable newMemTable() {
+    return new MemTable(memtableBytes, memory);
+  }
+
+  /**
+   * Makes {@code next} the memtable taking writes in place of one that never held a write (the
+   * one made at construction, before recovery found what the logs hold), dropping the engine's
+   * reference on the replaced one.
+   */
+  @GuardedBy("mutex")
+  void replaceEmptyMemTable(MemTable next) {
+    MemTable old = mem;
+    assert old.isEmpty() : "only an empty memtable is replaced";
+    mem = next;
+    if (old != next) {
+      old.release();
+    }
+  }
+
+  /**
+   * At close, once no write or background job runs and the published view is closed: drops the
+   * engine's references on every memtable, so each gives its memory back once the last read holding
+   * it is done, then frees the memory's pool.
+   */
+  @GuardedBy("mutex")
+  void releaseMemTables() {
+    if (memTablesReleased) {
+      return;
+    }
+    memTablesReleased = true;
+    for (Frozen f : frozen) {
+      f.mem.release();
+    }
+    mem.release();
+    memory.close();
+  }
+
+  /** Set once {@link #releaseMemTables} ran: a second close releases nothing twice. */
+  @GuardedBy("mutex")
+  private boolean memTablesReleased;
 
   /** A frozen memtable waiting for its flush, with the log that holds it. */
   static final class Frozen {
     final MemTable mem;
     final long logNumber;
+
+    /** The log the memtable's writes went to since the open (the older logs were forced then). */
+    final Path logFile;
 
     /** Set once the memtable is in a table the manifest lists; flush() waits for it. */
     @GuardedBy("mutex")
@@ -97,8 +152,7 @@ final class EngineState {
 
     /**
      * The log the memtable was frozen behind, open and not yet forced: the flush thread forces and
-     * closes it (BackgroundWork.retire), off the writers' path; null once taken, or when the
-     * memtable's logs were forced at open.
+     * closes it (BackgroundWork.retire), off the writers' path; null once taken.
      */
     @GuardedBy("mutex")
     private LogWriter unretiredLog;
@@ -107,6 +161,7 @@ final class EngineState {
       this.mem = mem;
       this.logNumber = logNumber;
       this.unretiredLog = unretiredLog;
+      this.logFile = unretiredLog.file();
     }
 
     /** The length the flush thread forced the retired log to, or -1 (not retired, or not forced). */
@@ -175,6 +230,23 @@ final class EngineState {
               + " crash",
           e);
     }
+  }
+
+  /**
+   * The logs that may hold acknowledged writes neither forced nor in a table, oldest first: those of
+   * the frozen memtables whose flush has not forced them yet, and the one taking writes (the older
+   * logs a recovery kept were forced at open).
+   */
+  @GuardedBy("mutex")
+  List<Path> logsNotForced() {
+    List<Path> logs = new ArrayList<>();
+    frozen.descendingIterator().forEachRemaining(f -> {
+      if (f.forcedLogBytes < 0) {
+        logs.add(f.logFile);
+      }
+    });
+    logs.add(log.file());
+    return logs;
   }
 
   /**

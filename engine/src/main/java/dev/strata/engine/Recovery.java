@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * What {@link Db#open} finds on disk: the manifest's tables, each opened once through the table
@@ -80,7 +81,12 @@ final class Recovery {
    * written through {@code files}.
    */
   static Recovery run(
-      Path dir, FileLayer files, TableCache tables, ObsoleteFiles obsolete, DbOptions options)
+      Path dir,
+      FileLayer files,
+      TableCache tables,
+      ObsoleteFiles obsolete,
+      DbOptions options,
+      Supplier<MemTable> newMemTable)
       throws IOException {
     TreeMap<Long, Path> logs = new TreeMap<>();
     long largestNumber = 0;
@@ -115,8 +121,10 @@ final class Recovery {
     List<List<TableRef>> levels = openTables(dir, manifest, tables, obsolete);
     Recovery r;
     boolean ok = false;
+    MemTable mem = null;
     try {
-      MemTable mem = new MemTable(options.memtable().memtableBytes());
+      mem = newMemTable.get();
+      MemTable replayInto = mem;
       SortedMap<Long, Path> replayed = new TreeMap<>(logs.tailMap(manifest.logNumber(), true));
       Map<Long, Long> forced = new HashMap<>();
       manifest.syncedLogs().forEach(l -> forced.put(l.logNumber(), l.bytes()));
@@ -126,7 +134,7 @@ final class Recovery {
               forced,
               manifest.lastSequence(),
               options.memtable().walRecovery(),
-              record -> apply(record, mem));
+              record -> apply(record, replayInto));
       if (replay.droppedBytes() > 0) {
         LOG.log(
             replay.tornTailOnly() ? System.Logger.Level.WARNING : System.Logger.Level.ERROR,
@@ -138,6 +146,9 @@ final class Recovery {
     } finally {
       if (!ok) {
         levels.forEach(level -> level.forEach(TableRef::release));
+        if (mem != null) {
+          mem.release();
+        }
       }
     }
     return r;

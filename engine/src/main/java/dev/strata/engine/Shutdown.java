@@ -17,8 +17,11 @@ import javax.management.ObjectName;
  * <p>A clean close refuses new calls, stops the background work (a flush or compaction running is
  * abandoned at its next look: nothing acknowledged depends on it), closes the scanners and cursors
  * still open, forces the logs and records them as forced in the manifest, then releases the files,
- * the block cache's memory and, last, the directory lock, so a later open finds nothing held. A
- * failed open does the same but records nothing: it leaves the directory as a crash would.
+ * the block cache's and the memtables' memory and, last, the directory lock, so a later open finds
+ * nothing held. A failed open does the same but records nothing: it leaves the directory as a
+ * crash would. The memtables' direct memory is freed only once the background threads have
+ * stopped, since a flush still running reads its memtable; a thread that outlives the wait leaves
+ * that memory to the collector.
  *
  * <p>Thread-safe: the first close does the work, a later one returns at once.
  */
@@ -82,8 +85,10 @@ final class Shutdown {
       mutex.unlock();
     }
     IOException failure = null;
+    boolean stopped = false;
     try {
-      if (!background.shutdown(1, TimeUnit.MINUTES)) {
+      stopped = background.shutdown(1, TimeUnit.MINUTES);
+      if (!stopped) {
         failure = new IOException("background threads did not stop: " + state.dir);
       }
     } catch (InterruptedException e) {
@@ -103,6 +108,9 @@ final class Shutdown {
         failure = addFailure(failure, e);
       }
       state.view.close();
+      if (stopped) {
+        state.releaseMemTables();
+      }
       state.versions.close();
     } finally {
       mutex.unlock();
@@ -131,8 +139,9 @@ final class Shutdown {
     } finally {
       mutex.unlock();
     }
+    boolean stopped = false;
     try {
-      background.shutdown(1, TimeUnit.MINUTES);
+      stopped = background.shutdown(1, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -145,6 +154,9 @@ final class Shutdown {
       }
       if (state.view != null) {
         state.view.close();
+      }
+      if (stopped) {
+        state.releaseMemTables();
       }
       state.versions.close();
     } finally {

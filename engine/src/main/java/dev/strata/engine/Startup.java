@@ -66,7 +66,8 @@ final class Startup {
    * Returns what recovery found, for the counters of what the replay dropped.
    */
   Recovery recover() throws IOException {
-    Recovery r = Recovery.run(dir, files, tables, versions.obsoleteFiles(), options);
+    Recovery r =
+        Recovery.run(dir, files, tables, versions.obsoleteFiles(), options, state::newMemTable);
     mutex.lock();
     try {
       if (options.files().readOnly()) {
@@ -74,7 +75,7 @@ final class Startup {
         // written or deleted, no log is opened and no background work is scheduled.
         versions.start(Version.of(r.levels), r.nextFileNumber, r.manifest);
         state.lastSequence = r.lastSequence;
-        state.mem = r.replayed;
+        state.replaceEmptyMemTable(r.replayed);
         state.publishView();
         return r;
       }
@@ -85,6 +86,7 @@ final class Startup {
         if (!r.replayed.isEmpty()) {
           outputs.flush(r.replayed).forEach(edit::add);
         }
+        r.replayed.release(); // in no view: its table holds it now
         long logNumber = versions.newFileNumber();
         state.log =
             LogWriter.create(
@@ -181,7 +183,7 @@ final class Startup {
     state.log =
         LogWriter.reopen(
             files, newestFile, newest, validLength, options.memtable().syncWrites());
-    state.mem = r.replayed;
+    state.replaceEmptyMemTable(r.replayed);
     state.memLogNumber = r.logs.firstKey();
     state.publishView();
     return true;

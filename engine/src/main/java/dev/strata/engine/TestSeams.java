@@ -1,5 +1,6 @@
 package dev.strata.engine;
 
+import dev.strata.engine.memtable.MemTableMemory;
 import dev.strata.engine.version.TableCache;
 
 /**
@@ -13,11 +14,14 @@ final class TestSeams {
   private final BackgroundWork background;
   private final WritePath writePath;
   private final TableCache tables;
+  private final MemTableMemory memory;
 
-  TestSeams(BackgroundWork background, WritePath writePath, TableCache tables) {
+  TestSeams(
+      BackgroundWork background, WritePath writePath, TableCache tables, MemTableMemory memory) {
     this.background = background;
     this.writePath = writePath;
     this.tables = tables;
+    this.memory = memory;
   }
 
   /**
@@ -44,5 +48,10 @@ final class TestSeams {
   /** Table readers open now, held or not; for tests of the {@code maxOpenFiles} bound. */
   int openTableReaders() {
     return tables.openReaders();
+  }
+
+  /** Direct memory the memtables hold now, pooled chunks included; for tests of their lifetime. */
+  long memTableDirectBytes() {
+    return memory.allocatedBytes();
   }
 }

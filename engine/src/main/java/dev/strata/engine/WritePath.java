@@ -55,6 +55,8 @@ final class WritePath {
   private final WriteController writeController;
   private final BackgroundErrors backgroundErrors;
   private final BackgroundWork background;
+  /** Forces the logs on request, without a flush: see {@link #syncWal}. */
+  private final LogSync logSync;
 
   /** Writers waiting their turn; the head writes the group (group commit). */
   private final WriterQueue writers;
@@ -81,6 +83,7 @@ final class WritePath {
     this.writeController = options.writeController();
     this.backgroundErrors = backgroundErrors;
     this.background = background;
+    this.logSync = new LogSync(state, backgroundErrors, options.memtable().syncWrites());
     this.writers =
         new WriterQueue(
             mutex,
@@ -152,6 +155,14 @@ final class WritePath {
     } finally {
       mutex.unlock();
     }
+  }
+
+  /**
+   * Forces the logs of every write acknowledged before the call, without a turn in the writer
+   * queue (see LogSync): writers go on meanwhile.
+   */
+  void syncWal() throws IOException {
+    logSync.syncLogs();
   }
 
   /**
@@ -336,7 +347,7 @@ final class WritePath {
     state.log = next;
     state.mem.freeze();
     state.frozen.addFirst(new Frozen(state.mem, state.memLogNumber, old));
-    state.mem = new MemTable(options.memtable().memtableBytes());
+    state.mem = state.newMemTable();
     state.memLogNumber = number;
     state.publishView();
     background.schedule();

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.LogFormat;
+import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.sstable.ReadCounters;
@@ -477,8 +478,10 @@ final class CrashRecoveryTest {
               FileLayer.real(),
               tables,
               new ObsoleteFiles(fresh, tables, null),
-              DbOptions.defaults());
+              DbOptions.defaults(),
+              MemTable::new);
       assertTrue(r.levels.stream().allMatch(List::isEmpty));
+      r.replayed.release();
     }
     assertTrue(Files.exists(FileNames.manifest(fresh)), "a new database starts with its manifest");
     try (Stream<Path> files = Files.list(fresh)) {

@@ -54,7 +54,8 @@ final class ChangelogOffsets {
    * Applies Kafka Streams' commit semantics in memory (an empty map forgets every offset, a null
    * offset forgets its partition, any other sets it) and, when {@code batch} is not null and the
    * offsets differ from those last written in more than {@link #WRITE_THRESHOLD} records of a
-   * partition or in the partitions they name, adds them all to {@code batch}.
+   * partition, in the partitions they name, or in a partition's offset becoming known, adds them
+   * all to {@code batch}.
    */
   void apply(Map<TopicPartition, Long> changes, WriteBatch batch) {
     if (changes.isEmpty()) {
@@ -77,7 +78,11 @@ final class ChangelogOffsets {
       return true;
     }
     for (Map.Entry<TopicPartition, Long> e : offsets.entrySet()) {
-      if (Math.abs(e.getValue() - written.get(e.getKey())) >= WRITE_THRESHOLD) {
+      long now = e.getValue();
+      long was = written.get(e.getKey());
+      // A negative offset is Kafka's "unknown" (-4, a changelog not yet written to): the first
+      // known one is written at once, or a crash before 10,000 records would restore them all.
+      if ((now < 0) != (was < 0) || Math.abs(now - was) >= WRITE_THRESHOLD) {
         return true;
       }
     }

@@ -52,8 +52,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       ChangelogOffsets#WRITE_THRESHOLD} records (as Kafka's checkpoint file), so the store never
  *       holds an offset ahead of its data; after a crash it restores from the last offset written,
  *       applying again the writes made since (puts of the same values: the result is the same).
- *       The log is not forced at commit (the engine has no call that forces the log without
- *       flushing the memtable); {@code flush()} flushes the memtable, durable across power loss.
+ *       A commit that writes the offsets also forces the log ({@link Db#syncWal}, no memtable
+ *       flush): a power loss then keeps the data up to those offsets, so the replay after one is
+ *       bounded like the replay after a kill. {@code flush()} forces the log the same way.
  *       Under exactly-once the store may hold writes of a transaction that
  *       never committed, so, like Kafka's checkpoint file, the offsets are removed from the database
  *       when the store opens and written back only by a clean {@code close}: after a crash Kafka
@@ -281,22 +282,27 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     return db().approximateEntries();
   }
 
-  /** Makes every write durable (a memtable flush), without touching the changelog offsets. */
+  /**
+   * Makes every write durable by forcing the log ({@link Db#syncWal}), not by flushing the
+   * memtable: Kafka's RocksDB store flushes its memtables because it writes no log; here the log
+   * holds every write already, and one fsync makes it durable without a level-0 table per call.
+   * Does not touch the changelog offsets.
+   */
   @Override
   @SuppressWarnings("deprecation")
   public void flush() {
-    flushData();
+    syncLog();
   }
 
-  private void flushData() {
+  private void syncLog() {
     if (!dirty) {
       return;
     }
     try {
-      db().flush();
+      db().syncWal();
       dirty = false;
     } catch (IOException e) {
-      throw new ProcessorStateException("cannot flush store " + name, e);
+      throw new ProcessorStateException("cannot force the log of store " + name, e);
     }
   }
 
@@ -310,6 +316,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     offsets.apply(changelogOffsets, batch);
     if (!batch.isEmpty()) {
       write(batch);
+      syncLog(); // the offsets and the data they cover, one fsync
     }
   }
 
@@ -346,8 +353,9 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   /**
-   * Closes the iterators still open and the database. Under exactly-once the offsets held in
-   * memory are written first: a clean close is the point where the store matches them. Idempotent.
+   * Closes the iterators still open and the database. The offsets held in memory are written
+   * first: a clean close is the point where the store matches them (under exactly-once the only
+   * one; under at-least-once the next open then restores nothing written before). Idempotent.
    */
   @Override
   public synchronized void close() {
@@ -358,7 +366,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     List<StrataIterator> open = new ArrayList<>(iterators);
     open.forEach(StrataIterator::close);
     try {
-      if (exactlyOnce && !offsets.isEmpty()) {
+      if (!offsets.isEmpty()) {
         WriteBatch batch = new WriteBatch();
         offsets.writeAll(batch);
         d.write(batch);

@@ -4,25 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -43,27 +37,13 @@ class ChangelogRestoreBrokerTest {
 
   @Test
   void aNewInstanceRestoresTheStoreFromItsChangelog() throws Exception {
-    try (KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-        .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
-        .setBaseDirectory(dir.resolve("kafka")).build())
-        .setConfigProp("offsets.topic.replication.factor", "1")
-        .setConfigProp("transaction.state.log.replication.factor", "1")
-        .setConfigProp("transaction.state.log.min.isr", "1")
-        .setConfigProp("group.initial.rebalance.delay.ms", "0")
-        .build()) {
-      cluster.format();
-      cluster.startup();
-      cluster.waitForReadyBrokers();
-      try (Admin admin = cluster.admin()) {
-        admin.createTopics(List.of(new NewTopic("events", 2, (short) 1))).all()
-            .get(60, TimeUnit.SECONDS);
-      }
+    try (KafkaClusterTestKit cluster = BrokerCluster.start(dir.resolve("kafka"), "events", 2)) {
       Map<String, Long> expected = new TreeMap<>();
       produce(cluster.bootstrapServers(), 0, 3000, expected);
 
       KafkaStreams first = start(cluster.bootstrapServers(), dir.resolve("state-a"));
       try {
-        awaitCounts(first, expected);
+        awaitStore(first, "counts", expected);
       } finally {
         first.close(Duration.ofSeconds(30));
         first.cleanUp(); // the machine and its disk are gone
@@ -71,9 +51,9 @@ class ChangelogRestoreBrokerTest {
 
       KafkaStreams second = start(cluster.bootstrapServers(), dir.resolve("state-b"));
       try {
-        awaitCounts(second, expected);
+        awaitStore(second, "counts", expected);
         produce(cluster.bootstrapServers(), 3000, 1000, expected);
-        awaitCounts(second, expected);
+        awaitStore(second, "counts", expected);
       } finally {
         second.close(Duration.ofSeconds(30));
       }
@@ -101,28 +81,21 @@ class ChangelogRestoreBrokerTest {
         .groupByKey()
         .count(Materialized.<String, Long>as(StrataStores.keyValueStore("counts", Stores.SMALL))
             .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
-    Properties p = new Properties();
-    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "strata-restore");
-    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-    p.put("consumer.session.timeout.ms", 10_000);
+    Properties p = BrokerCluster.streamsConfig("strata-restore", bootstrap, stateDir);
     KafkaStreams streams = new KafkaStreams(b.build(), p);
     streams.start();
     return streams;
   }
 
-  /** Waits until the store's counts are exactly {@code expected}; fails with the last seen. */
-  private static void awaitCounts(KafkaStreams streams, Map<String, Long> expected)
+  /** Waits until the store {@code name} holds exactly {@code expected}; fails with the last seen. */
+  static void awaitStore(KafkaStreams streams, String name, Map<String, Long> expected)
       throws InterruptedException {
     long deadline = System.currentTimeMillis() + WAIT_MS;
     Map<String, Long> seen = Map.of();
     while (System.currentTimeMillis() < deadline) {
       try {
         ReadOnlyKeyValueStore<String, Long> store = streams.store(StoreQueryParameters
-            .fromNameAndType("counts", QueryableStoreTypes.<String, Long>keyValueStore()));
+            .fromNameAndType(name, QueryableStoreTypes.<String, Long>keyValueStore()));
         Map<String, Long> now = new TreeMap<>();
         try (KeyValueIterator<String, Long> it = store.all()) {
           it.forEachRemaining((KeyValue<String, Long> kv) -> now.put(kv.key, kv.value));
@@ -136,6 +109,6 @@ class ChangelogRestoreBrokerTest {
       }
       Thread.sleep(200);
     }
-    assertEquals(expected, seen, "counts after " + WAIT_MS + " ms");
+    assertEquals(expected, seen, name + " after " + WAIT_MS + " ms");
   }
 }

@@ -163,6 +163,28 @@ class StrataKeyValueStoreTest {
   }
 
   @Test
+  void flushAndAnOffsetsCommit_forceTheLog_withoutWritingATable() throws Exception {
+    KeyValueStore<Bytes, byte[]> store = Stores.open(dir, "s");
+    try {
+      for (int i = 0; i < 100; i++) {
+        store.put(b("k" + i), v("v" + i));
+      }
+      store.flush();
+      store.commit(Map.of(CHANGELOG, 99L)); // a partition not yet written: the offsets are
+      assertEquals(List.of(), tables(dir.resolve("strata").resolve("s")),
+          "a flush or commit wrote a table");
+    } finally {
+      store.close();
+    }
+  }
+
+  private static List<Path> tables(Path db) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(db)) {
+      return files.filter(f -> f.toString().endsWith(".sst")).toList();
+    }
+  }
+
+  @Test
   void aClosedStoreAndNullKeysFailClearly() {
     KeyValueStore<Bytes, byte[]> store = Stores.open(dir, "s");
     store.put(b("a"), v("1"));

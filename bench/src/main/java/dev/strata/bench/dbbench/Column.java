@@ -41,8 +41,11 @@ enum Column {
   STALL_MS("time writers were stalled by the engine, milliseconds"),
   PUTS_OVER_10MS("puts that took over 10 ms"),
   MS_IN_PUTS_OVER_10MS("time spent in the puts over 10 ms (their latencies summed), milliseconds"),
+  PUTS_OVER_50MS("puts that took over 50 ms"),
   PUTS_OVER_100MS("puts that took over 100 ms"),
   MAX_PUT_MS("longest put, milliseconds"),
+  OTHERS_CPU_PCT("write phases: share of the machine's processor time other processes (and other"
+      + " guests: steal) used while the puts ran, percent; a runnable writer waits for a core"),
   QUIESCE_S("after a write phase or readwhilewriting: seconds from the last put (and a flush) until"
       + " compaction quiesced; in other read phases, seconds after the warm-up until background"
       + " work the reads started (a read-triggered compaction) finished"),

@@ -137,6 +137,12 @@ public final class DbBenchCommand implements Callable<Integer> {
           + " and -XX flags, or the profile's heap).")
   private String jvmArgs;
 
+  @Option(names = "--heaps", paramLabel = "SETTINGS",
+      description = "Run everything once per heap setting of the children, semicolon-separated"
+          + " (\"-Xmx1g;-Xmx8g -Xms1g\"), each replacing the heap sizes of --jvm-args: results"
+          + " in --out/heap-N, side by side in heaps.md and heaps.csv.")
+  private String heaps;
+
   @Option(names = "--phase-timeout", paramLabel = "S",
       description = "A phase running longer is killed and fails the run (profile's by default).")
   private Long phaseTimeout;
@@ -163,6 +169,51 @@ public final class DbBenchCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    PrintWriter stdout = spec.commandLine().getOut();
+    List<String> flags = jvmArgs != null
+        ? Arrays.stream(jvmArgs.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList()
+        : ChildLauncher.inheritedFlags(p.heap());
+    if (heaps == null) {
+      return runOnce(p, plan, config, flags, out, engineKinds) == null ? 0 : 1;
+    }
+    HeapRuns runs;
+    try {
+      runs = HeapRuns.parse(heaps);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--heaps: " + e.getMessage());
+    }
+    Files.createDirectories(out);
+    List<List<Result>> rows = new ArrayList<>();
+    boolean failed = false;
+    for (int i = 0; i < runs.size() && !failed; i++) {
+      stdout.println(runs.banner(i));
+      stdout.flush();
+      Path folder = HeapRuns.folder(out, i);
+      Path db = dbDir != null ? dbDir.resolve(folder.getFileName()) : folder.resolve("db");
+      List<Result> results = new ArrayList<>();
+      failed = runOnce(p, plan, config.withDbDir(db.toAbsolutePath()), runs.flags(flags, i),
+          folder, engineKinds, results) != null;
+      rows.add(results);
+    }
+    runs.writeSummary(out, rows);
+    stdout.printf(
+        Locale.ROOT, "%nHeaps side by side: %s%n", out.resolve("heaps.md").toAbsolutePath());
+    stdout.flush();
+    return failed ? 1 : 0;
+  }
+
+  /** {@link #runOnce(Profile, Plan, RunConfig, List, Path, List, List)}, its rows dropped. */
+  private IOException runOnce(Profile p, Plan plan, RunConfig config, List<String> flags,
+      Path out, List<EngineKind> engineKinds) throws IOException {
+    return runOnce(p, plan, config, flags, out, engineKinds, new ArrayList<>());
+  }
+
+  /**
+   * Runs the plan with children started with {@code flags}, writing into {@code out}; adds the rows
+   * to {@code results}. Returns the failure that stopped it (reported), or null.
+   */
+  private IOException runOnce(Profile p, Plan plan, RunConfig config, List<String> flags,
+      Path out, List<EngineKind> engineKinds, List<Result> results) throws IOException {
     if (useExistingDb) {
       checkFillRecord(config);
     }
@@ -171,9 +222,6 @@ public final class DbBenchCommand implements Callable<Integer> {
     Files.createDirectories(config.dbDir());
     config.write(out.resolve(RunConfig.FILE));
     Path tmp = out.resolve(".tmp");
-    List<String> flags = jvmArgs != null
-        ? Arrays.stream(jvmArgs.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList()
-        : ChildLauncher.inheritedFlags(p.heap());
     ChildLauncher launcher = new ChildLauncher(flags, tmp,
         phaseTimeout != null ? phaseTimeout : p.phaseTimeoutSeconds());
     long started = System.nanoTime();
@@ -198,12 +246,12 @@ public final class DbBenchCommand implements Callable<Integer> {
     stdout.printf(Locale.ROOT, "%nReport: %s%nResults: %s (%d rows)%n", md.toAbsolutePath(),
         out.resolve("results.csv").toAbsolutePath(), run.results().size());
     stdout.flush();
+    results.addAll(run.results());
     if (failure != null) {
       spec.commandLine().getErr().println("dbbench failed: " + failure.getMessage());
       spec.commandLine().getErr().flush();
-      return 1;
     }
-    return 0;
+    return failure;
   }
 
   /**

@@ -64,7 +64,7 @@ final class DbBenchReport {
         Column.ENGINE, Column.BENCHMARK, Column.THREADS, Column.OPS_PER_SEC,
         Column.WRITER_OPS_PER_SEC, Column.WRITE_AMP_WCHAR, Column.WRITE_AMP_WRITE_BYTES,
         Column.STALL_MS, Column.PUTS_OVER_10MS, Column.MS_IN_PUTS_OVER_10MS,
-        Column.PUTS_OVER_100MS, Column.MAX_PUT_MS,
+        Column.PUTS_OVER_50MS, Column.PUTS_OVER_100MS, Column.MAX_PUT_MS, Column.OTHERS_CPU_PCT,
         Column.QUIESCE_S));
     // Read phases too: a read-triggered compaction changes the tree in the phase that started it.
     s.append("\n## Trees (tables and MiB per level, level 0 first, at the end of each phase)\n\n");

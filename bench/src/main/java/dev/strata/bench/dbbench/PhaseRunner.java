@@ -102,7 +102,9 @@ final class PhaseRunner {
     Store.Counters before = store.counters();
     LoadRunner runner = new LoadRunner(store, config.seed());
     long count = ops.writeCount(b);
+    ProcCpu cpuBefore = ProcCpu.now();
     LoadRunner.Outcome o = runner.run(b.label(), 1, 0, count, STREAM_MEASURED, ops.of(b, store));
+    r.set(Column.OTHERS_CPU_PCT, ProcCpu.othersPercent(cpuBefore, ProcCpu.now()));
     long quiesceStart = System.nanoTime();
     store.flush();
     Quiescence.await(store, config.quiesceTimeoutSeconds());
@@ -122,6 +124,7 @@ final class PhaseRunner {
     r.set(Column.STALL_MS, delta.stallMicros() == null ? null : delta.stallMicros() / 1000.0);
     r.set(Column.PUTS_OVER_10MS, o.slow().slow());
     r.set(Column.MS_IN_PUTS_OVER_10MS, o.slow().slowNanos() / 1e6);
+    r.set(Column.PUTS_OVER_50MS, o.slow().overBound());
     r.set(Column.PUTS_OVER_100MS, o.slow().verySlow());
     r.set(Column.MAX_PUT_MS, o.latency().getMaxValue() / 1e6);
     pauses(r, gc.takeAndReset());

@@ -48,6 +48,13 @@ record RunConfig(long num, int valueBytes, double compressionRatio, double bitsP
         quiesceTimeoutSeconds);
   }
 
+  /** These settings with the databases in {@code dir}. */
+  RunConfig withDbDir(Path dir) {
+    return new RunConfig(num, valueBytes, compressionRatio, bitsPerKey, bloomType, cacheBytes,
+        durationSeconds, warmupSeconds, seed, columns, seekCells, batchSize, dir, tree,
+        quiesceTimeoutSeconds);
+  }
+
   /** The logical bytes of one narrow put: its key and value, what write amplification divides by. */
   long logicalBytesPerPut() {
     return KeySpace.KEY_BYTES + valueBytes;

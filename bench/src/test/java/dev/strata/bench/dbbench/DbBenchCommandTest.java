@@ -211,7 +211,10 @@ final class DbBenchCommandTest {
     } else {
       assertTrue(r.number(Column.WRITE_AMP_WCHAR) >= 1, "write amplification of " + where);
       assertTrue(r.number(Column.MAX_PUT_MS) > 0 && r.number(Column.QUIESCE_S) >= 0, where);
-      assertTrue(r.number(Column.PUTS_OVER_100MS) <= r.number(Column.PUTS_OVER_10MS), where);
+      assertTrue(r.number(Column.PUTS_OVER_100MS) <= r.number(Column.PUTS_OVER_50MS)
+          && r.number(Column.PUTS_OVER_50MS) <= r.number(Column.PUTS_OVER_10MS), where);
+      double others = r.number(Column.OTHERS_CPU_PCT);
+      assertTrue(others >= 0 && others <= 100, where + ": others' CPU " + others);
       // Each put over 10 ms adds more than 10 ms, and none takes longer than the longest put.
       double slowMs = r.number(Column.MS_IN_PUTS_OVER_10MS);
       double slowPuts = r.number(Column.PUTS_OVER_10MS);

@@ -15,10 +15,12 @@ class SlowOpsTest {
     s.record(SlowOps.SLOW_NANOS + 1);
     s.record(150_000_000L);
     s.record(SlowOps.VERY_SLOW_NANOS); // over 10 ms, not over 100 ms
-    assertEquals(4, s.slow());
+    s.record(SlowOps.BOUND_NANOS); // over 10 ms, not over 50 ms
+    assertEquals(5, s.slow());
+    assertEquals(2, s.overBound());
     assertEquals(1, s.verySlow());
-    assertEquals(12_000_000L + SlowOps.SLOW_NANOS + 1 + 150_000_000L + SlowOps.VERY_SLOW_NANOS,
-        s.slowNanos());
+    assertEquals(12_000_000L + SlowOps.SLOW_NANOS + 1 + 150_000_000L + SlowOps.VERY_SLOW_NANOS
+        + SlowOps.BOUND_NANOS, s.slowNanos());
   }
 
   @Test
@@ -38,6 +40,7 @@ class SlowOpsTest {
     }
     String where = "seed " + seed;
     assertEquals(all.slow(), merged.slow(), where);
+    assertEquals(all.overBound(), merged.overBound(), where);
     assertEquals(all.verySlow(), merged.verySlow(), where);
     assertEquals(all.slowNanos(), merged.slowNanos(), where);
   }

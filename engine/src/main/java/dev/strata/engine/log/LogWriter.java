@@ -209,7 +209,7 @@ public final class LogWriter implements AutoCloseable {
    * Appends one record per batch, in order, as {@link #append(List)} of their {@link
    * BatchCodec#encode} payloads would, batch i's sequence numbers following batch i-1's from
    * {@code firstSequence}; but each payload is encoded straight into the writer's buffer, so a
-   * group's append allocates nothing (the write path's garbage, issue 10). {@code mutationsOf}
+   * group's append allocates nothing. {@code mutationsOf}
    * gives each batch's mutations: a method reference, so the caller's own group list serves.
    *
    * @return the offset of the first record in the file

@@ -137,6 +137,9 @@ final class ManifestDecoder {
         if (state != null && lastSectorsMissing(bytes, at, end)) {
           break; // torn: the append's first sectors reached the disk, its last ones did not
         }
+        if (state != null && wholeSectorMissing(bytes, payload, end) && !intactRecordAfter(bytes, at)) {
+          break; // torn: a sector of the last append never reached the disk, later ones did
+        }
         throw new CorruptionException(
             file, at, "manifest record checksum mismatch (stored %08x, computed %08x)", stored,
             computed);
@@ -191,6 +194,24 @@ final class ManifestDecoder {
     }
     long boundary = ((long) lastNonZero + SECTOR_BYTES) / SECTOR_BYTES * SECTOR_BYTES;
     return boundary < end;
+  }
+
+  /**
+   * Whether a whole sector inside [{@code from}, {@code end}) holds only zeros: a device that
+   * writes an append's sectors in any order may lose one while keeping a later one, and what it
+   * loses reads back as the zeros the file was extended with. A bit flip zeroes no whole sector (a
+   * payload never holds {@value #SECTOR_BYTES} zero bytes in a row), and the caller asks that no
+   * whole record follows, so only the last append can be taken for torn this way.
+   */
+  private static boolean wholeSectorMissing(byte[] bytes, int from, int end) {
+    for (long s = ((long) from + SECTOR_BYTES - 1) / SECTOR_BYTES * SECTOR_BYTES;
+        s + SECTOR_BYTES <= end;
+        s += SECTOR_BYTES) {
+      if (allZero(bytes, (int) s, (int) s + SECTOR_BYTES)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean allZero(byte[] bytes, int from, int to) {

@@ -1,39 +1,30 @@
 package dev.strata.engine.memtable;
 
-import dev.strata.sstable.format.Bytes;
-import dev.strata.sstable.format.SstableFormat;
-import dev.strata.sstable.key.InternalKey;
-import dev.strata.sstable.key.KeyCodec;
-import dev.strata.sstable.key.UnsignedBytes;
 import dev.strata.sstable.key.ValueKind;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * The memtable's sorted index: a skip list (Pugh) of entries encoded in an {@link Arena}, its nodes
- * packed in {@code long[]} chunks, so an entry costs two allocations in large arrays and no object
- * (LevelDB's and RocksDB's memtable, in Java).
+ * The memtable's sorted index: a skip list (Pugh) of the entries of an {@link ArenaEntries}, its
+ * nodes packed in an arena of their own, so an entry costs two slices of direct memory and no
+ * object (LevelDB's and RocksDB's memtable, in Java).
  *
- * <p>Entry layout, little-endian, at an arena address:
+ * <p>Node layout, 8-byte words in the node arena: {@code [entry address, row prefix, next_0, ...,
+ * next_{h-1}]}, h the node's random height (a quarter of the nodes reach each next level), next
+ * pointers being node addresses (chunk index in the high 32 bits, byte offset in the low). The head
+ * node sits at address 0 with every level, so 0 also means "no node": the head is nobody's
+ * successor.
  *
- * <pre>
- * rowLength u16 | columnLength u16 | valueLength i32 | tag i64 = sequence << 8 | kind id
- * | row | column | value
- * </pre>
- *
- * Entries are ordered as {@link InternalKey#ORDER}: row and column unsigned, then sequence
- * descending, then kind id. An iterator's search key is encoded the same way (without a value) and
- * compared byte for byte, so a seek allocates one small array and no key object; a point lookup
- * ({@link #seekCell}) compares the entries with its row, column and tag directly and allocates
- * nothing.
- *
- * <p>Node layout: {@code [entry address, next_0, ..., next_{h-1}]}, h the node's random height (a
- * quarter of the nodes reach each next level), next pointers being node addresses (chunk index in
- * the high 32 bits, slot in the low). The head node sits at address 0 with every level, so 0 also
- * means "no node": the head is nobody's successor.
+ * <p>The row prefix is the row's first eight bytes as a big-endian long, zero-padded: two rows
+ * whose prefixes differ are ordered as their prefixes are (unsigned), since the first byte where
+ * the prefixes differ is either the rows' first difference or a padding zero against a real byte
+ * of the longer row, which a proper prefix precedes. A search compares the prefix in the node it
+ * already loaded and reads the entry, elsewhere in memory, only when the prefixes are equal: in a
+ * large memtable each step of a search is a cache miss, and the entry would be a second one.
  *
  * <p>Concurrency (LevelDB's skip list): one writer at a time, any number of readers, no lock for
  * readers. The writer fills a node (its entry, then its next pointers) and only then links it in,
@@ -42,36 +33,25 @@ import java.util.SplittableRandom;
  * level 0 before the upper levels link it, which only makes its search a little longer.
  * Nodes are never removed or changed after they are linked.
  *
- * <p>Thread-safety: as above; the caller serializes writers.
+ * <p>Thread-safety: as above; the caller serializes writers. {@link #release} only once no
+ * reader is left.
  */
 final class ArenaSkipList {
   /** Highest node: 4^12 = 16 M entries per top-level step, beyond any memtable. */
   static final int MAX_HEIGHT = 12;
 
-  /** Bytes of an entry's header before its row. */
-  static final int HEADER_BYTES = 16;
+  /** Node words (entry address, row prefix, next pointers): aligned, in the platform's order. */
+  private static final VarHandle WORDS =
+      MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
-  private static final int NODE_CHUNK_FIRST_SLOTS = 512;
-  /** Just under 1 MiB of longs, as {@link Arena#MAX_CHUNK_BYTES} and for the same reason. */
-  private static final int NODE_CHUNK_MAX_SLOTS = Arena.MAX_CHUNK_BYTES / Long.BYTES;
+  /** Node words before the next pointers: the entry address and the row prefix. */
+  private static final int NODE_HEADER_WORDS = 2;
 
-  private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
-  private static final VarHandle SHORTS =
-      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INTS =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  /** What the nodes index. */
+  private final ArenaEntries entries;
 
-  private final Arena arena = new Arena();
-  /** Node chunks by index; grown by copying, published before any node in a new chunk is linked. */
-  private volatile long[][] nodeChunks = new long[16][];
-
-  private int nodeChunkCount;
-  private int nodeSlotsUsed;
-  private int nextNodeChunkSlots = NODE_CHUNK_FIRST_SLOTS;
-  private long nodeBytesUsed;
-  private long nodeBytesHeld;
+  /** The nodes: every allocation a multiple of 8 bytes, so every node word is aligned. */
+  private final Arena nodes;
 
   /** Levels in use; read without ordering (a stale value only shortens a search's first step). */
   private volatile int height = 1;
@@ -82,28 +62,33 @@ final class ArenaSkipList {
   /** The predecessors of the writer's insert, per level; writer only. */
   private final long[] preds = new long[MAX_HEIGHT];
 
-  ArenaSkipList() {
+  /** The head's bytes: the list's fixed cost, which an empty memtable does not charge. */
+  private final long headBytes;
+
+  ArenaSkipList(MemTableMemory memory) {
+    entries = new ArenaEntries(memory);
+    nodes = new Arena(memory);
     long head = allocateNode(MAX_HEIGHT);
     assert head == 0 : "the head must be node 0";
-    slots(head)[slot(head)] = -1; // no entry
-    nodeBytesUsed = 0; // the head is the list's fixed cost: an empty memtable charges nothing
+    ByteBuffer n = nodes.chunk(head);
+    WORDS.set(n, 0, -1L); // no entry; chunks come unzeroed from the pool
+    for (int level = 0; level < MAX_HEIGHT; level++) {
+      WORDS.set(n, word(head, NODE_HEADER_WORDS + level), 0L);
+    }
+    headBytes = nodes.bytesUsed();
   }
 
   // ---------------------------------------------------------------- writing (one writer)
 
   /** Inserts an entry; its key must not be in the list yet. Returns the entry's arena address. */
   long insert(byte[] row, byte[] column, long sequence, ValueKind kind, byte[] value) {
-    int size = HEADER_BYTES + row.length + column.length + value.length;
-    long entry = arena.allocate(size);
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    writeHeader(c, o, row.length, column.length, value.length, tag(sequence, kind));
-    System.arraycopy(row, 0, c, o + HEADER_BYTES, row.length);
-    System.arraycopy(column, 0, c, o + HEADER_BYTES + row.length, column.length);
-    System.arraycopy(value, 0, c, o + HEADER_BYTES + row.length + column.length, value.length);
-
-    long found = seek(c, o, preds);
-    assert found == 0 || compare(entryOf(found), c, o) != 0 : "duplicate internal key";
+    long ktag = ArenaEntries.tag(sequence, kind);
+    long entry = entries.add(row, column, ktag, value);
+    long prefix = ArenaEntries.prefix(row, 0, row.length);
+    Arrays.fill(preds, 0); // the head: a search from the top
+    long found = descend(preds, height - 1, row, column, ktag, prefix);
+    assert found == 0 || entries.compareCell(entryOf(found), row, column, ktag) != 0
+        : "duplicate internal key";
     int h = randomHeight();
     int levels = height;
     if (h > levels) {
@@ -113,15 +98,16 @@ final class ArenaSkipList {
       height = h;
     }
     long node = allocateNode(h);
-    long[] s = slots(node);
-    int at = slot(node);
-    s[at] = entry;
+    ByteBuffer n = nodes.chunk(node);
+    // Plain stores: the node is not reachable until the release stores below link it.
+    WORDS.set(n, Arena.offset(node), entry);
+    WORDS.set(n, word(node, 1), prefix);
     for (int level = 0; level < h; level++) {
-      s[at + 1 + level] = next(preds[level], level); // plain: the node is not reachable yet
+      WORDS.set(n, word(node, NODE_HEADER_WORDS + level), next(preds[level], level));
     }
     for (int level = 0; level < h; level++) {
       long pred = preds[level];
-      SLOTS.setRelease(slots(pred), slot(pred) + 1 + level, node);
+      WORDS.setRelease(nodes.chunk(pred), word(pred, NODE_HEADER_WORDS + level), node);
     }
     return entry;
   }
@@ -135,25 +121,7 @@ final class ArenaSkipList {
   }
 
   private long allocateNode(int levels) {
-    int size = 1 + levels;
-    long[][] dir = nodeChunks;
-    if (nodeChunkCount == 0 || dir[nodeChunkCount - 1].length - nodeSlotsUsed < size) {
-      if (nodeChunkCount > 0) {
-        nodeBytesUsed += 8L * (dir[nodeChunkCount - 1].length - nodeSlotsUsed);
-      }
-      if (nodeChunkCount == dir.length) {
-        dir = Arrays.copyOf(dir, dir.length * 2);
-      }
-      dir[nodeChunkCount++] = new long[nextNodeChunkSlots];
-      nodeChunks = dir; // volatile: the chunk is listed before a node in it is linked
-      nodeBytesHeld += 8L * nextNodeChunkSlots;
-      nextNodeChunkSlots = Math.min(NODE_CHUNK_MAX_SLOTS, nextNodeChunkSlots * 2);
-      nodeSlotsUsed = 0;
-    }
-    long node = (long) (nodeChunkCount - 1) << 32 | nodeSlotsUsed;
-    nodeSlotsUsed += size;
-    nodeBytesUsed += 8L * size;
-    return node;
+    return nodes.allocate(Long.BYTES * (NODE_HEADER_WORDS + levels));
   }
 
   // ---------------------------------------------------------------- searching (any thread)
@@ -163,11 +131,12 @@ final class ArenaSkipList {
    * node before it on every level in {@code predecessors} when not null.
    */
   long seek(byte[] k, int ko, long[] predecessors) {
+    long prefix = ArenaEntries.searchKeyPrefix(k, ko);
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (next != 0 && compare(entryOf(next), k, ko) < 0) {
+      if (next != 0 && compareNode(next, k, ko, prefix) < 0) {
         x = next;
       } else {
         if (predecessors != null) {
@@ -186,12 +155,13 @@ final class ArenaSkipList {
    * given by its parts, so a point lookup encodes no search key.
    */
   long seekCell(byte[] row, byte[] column, long sequence, ValueKind kind) {
-    long ktag = tag(sequence, kind);
+    long ktag = ArenaEntries.tag(sequence, kind);
+    long prefix = ArenaEntries.prefix(row, 0, row.length);
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (next != 0 && compareCell(entryOf(next), row, column, ktag) < 0) {
+      if (isBefore(next, row, column, ktag, prefix)) {
         x = next;
       } else if (level == 0) {
         return next;
@@ -207,10 +177,7 @@ final class ArenaSkipList {
    * last node before that previous key (the head, 0, before the first search), and is moved to the
    * last node before this one. A search from the head compares at every level; this one climbs
    * from the bottom only while the finger's successor is still before the key, then descends from
-   * there, so keys d entries apart cost O(log d) comparisons, not O(log entries). Measured on 64
-   * sorted keys (a batch's): in 10,000 entries (keys ~150 apart) 315-345 ns a key against 330-380
-   * from the head; in 500,000 entries no gain (the bottom levels' cache misses, which both pay,
-   * dominate).
+   * there, so keys d entries apart cost O(log d) comparisons, not O(log entries).
    *
    * <p>Correct for any finger of nodes before the key, hence under concurrent inserts: every finger
    * node precedes the previous key, so precedes this one, and a search at a level may start from
@@ -218,16 +185,29 @@ final class ArenaSkipList {
    * its finger.
    */
   long seekCellFrom(long[] finger, byte[] row, byte[] column, long sequence, ValueKind kind) {
-    long ktag = tag(sequence, kind);
+    long ktag = ArenaEntries.tag(sequence, kind);
+    long prefix = ArenaEntries.prefix(row, 0, row.length);
     int top = height - 1;
     int level = 0;
     // Where the finger's successor is at or after the key, the finger is this level's last node
     // before the key, and so are the fingers of the levels above (no node lies between).
-    while (level < top && isBefore(next(finger[level], level), row, column, ktag)) {
+    while (level < top && isBefore(next(finger[level], level), row, column, ktag, prefix)) {
       level++;
     }
-    // Descending: until the search moves, each level's finger is at or after the node the search
-    // stands on; once it moved past a finger, it stands beyond every lower level's finger.
+    return descend(finger, level, row, column, ktag, prefix);
+  }
+
+  /**
+   * The first node at or after (row, column, ktag), searched down from {@code top}, moving {@code
+   * finger[level]} to the last node before the key on each level from {@code top} down; every
+   * finger node must precede the key, the head (0) on every level for a search from the head (an
+   * insert's, which links its node after them). The row's prefix is {@code prefix}.
+   */
+  private long descend(
+      long[] finger, int top, byte[] row, byte[] column, long ktag, long prefix) {
+    // Until the search moves, each level's finger is at or after the node the search stands on;
+    // once it moved past a finger, it stands beyond every lower level's finger.
+    int level = top;
     long x = finger[level];
     boolean moved = false;
     while (true) {
@@ -235,7 +215,7 @@ final class ArenaSkipList {
         x = finger[level];
       }
       long next = next(x, level);
-      if (isBefore(next, row, column, ktag)) {
+      if (isBefore(next, row, column, ktag, prefix)) {
         x = next;
         moved = true;
       } else {
@@ -248,9 +228,35 @@ final class ArenaSkipList {
     }
   }
 
-  /** Whether {@code node} is a node (not 0) whose entry sorts before (row, column, ktag). */
-  private boolean isBefore(long node, byte[] row, byte[] column, long ktag) {
-    return node != 0 && compareCell(entryOf(node), row, column, ktag) < 0;
+  /**
+   * Whether {@code node} is a node (not 0) whose entry sorts before (row, column, ktag), the row's
+   * prefix being {@code prefix}: decided by the node's prefix unless the two are equal.
+   */
+  private boolean isBefore(long node, byte[] row, byte[] column, long ktag, long prefix) {
+    if (node == 0) {
+      return false;
+    }
+    long p = nodePrefix(node);
+    if (p != prefix) {
+      return Long.compareUnsigned(p, prefix) < 0;
+    }
+    return entries.compareCell(entryOf(node), row, column, ktag) < 0;
+  }
+
+  /**
+   * Compares {@code node}'s entry with the encoded key at ({@code k}, {@code ko}), whose row
+   * prefix is {@code prefix}: by the prefixes when they differ.
+   */
+  private int compareNode(long node, byte[] k, int ko, long prefix) {
+    long p = nodePrefix(node);
+    if (p != prefix) {
+      return Long.compareUnsigned(p, prefix);
+    }
+    return entries.compare(entryOf(node), k, ko);
+  }
+
+  private long nodePrefix(long node) {
+    return (long) WORDS.get(nodes.chunk(node), word(node, 1)); // written before it was published
   }
 
   /** The last node before the encoded key at ({@code k}, {@code ko}), or 0. */
@@ -265,11 +271,12 @@ final class ArenaSkipList {
 
   /** The last node before the encoded key at ({@code k}, {@code ko}) (null: after every key). */
   private long lastBefore(byte[] k, int ko) {
+    long prefix = k == null ? 0 : ArenaEntries.searchKeyPrefix(k, ko);
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (next != 0 && (k == null || compare(entryOf(next), k, ko) < 0)) {
+      if (next != 0 && (k == null || compareNode(next, k, ko, prefix) < 0)) {
         x = next;
       } else if (level == 0) {
         return x;
@@ -285,195 +292,38 @@ final class ArenaSkipList {
   }
 
   private long next(long node, int level) {
-    return (long) SLOTS.getAcquire(slots(node), slot(node) + 1 + level);
+    return (long) WORDS.getAcquire(nodes.chunk(node), word(node, NODE_HEADER_WORDS + level));
   }
 
   /** The arena address of {@code node}'s entry. */
   long entryOf(long node) {
-    return slots(node)[slot(node)]; // written before the node was published
+    // Plain: written before the node was published, and a reader reached it through an acquire.
+    return (long) WORDS.get(nodes.chunk(node), Arena.offset(node));
   }
 
-  private long[] slots(long node) {
-    return nodeChunks[(int) (node >>> 32)];
-  }
-
-  private static int slot(long node) {
-    return (int) node;
-  }
-
-  // ---------------------------------------------------------------- entries
-
-  /** An encoded search key: the header and the row and column, no value. */
-  static byte[] searchKey(byte[] row, byte[] column, long sequence, ValueKind kind) {
-    byte[] k = new byte[HEADER_BYTES + row.length + column.length];
-    writeHeader(k, 0, row.length, column.length, 0, tag(sequence, kind));
-    System.arraycopy(row, 0, k, HEADER_BYTES, row.length);
-    System.arraycopy(column, 0, k, HEADER_BYTES + row.length, column.length);
-    return k;
-  }
-
-  /** Compares the entry at {@code entry} with the encoded key at ({@code k}, {@code ko}). */
-  int compare(long entry, byte[] k, int ko) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int rl = rowLength(c, o);
-    int cl = columnLength(c, o);
-    int krl = rowLength(k, ko);
-    int kcl = columnLength(k, ko);
-    int r = o + HEADER_BYTES;
-    int kr = ko + HEADER_BYTES;
-    int cmp = UnsignedBytes.compare(c, r, rl, k, kr, krl);
-    if (cmp != 0) {
-      return cmp;
-    }
-    cmp = UnsignedBytes.compare(c, r + rl, cl, k, kr + krl, kcl);
-    if (cmp != 0) {
-      return cmp;
-    }
-    return compareTags(tag(c, o), tag(k, ko));
-  }
-
-  /** {@link #compare} with a key given by its row, column and tag. */
-  private int compareCell(long entry, byte[] row, byte[] column, long ktag) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int rl = rowLength(c, o);
-    int cl = columnLength(c, o);
-    int r = o + HEADER_BYTES;
-    int cmp = UnsignedBytes.compare(c, r, rl, row, 0, row.length);
-    if (cmp != 0) {
-      return cmp;
-    }
-    cmp = UnsignedBytes.compare(c, r + rl, cl, column, 0, column.length);
-    if (cmp != 0) {
-      return cmp;
-    }
-    return compareTags(tag(c, o), ktag);
-  }
-
-  /** Entries of one cell: newer (larger sequence) first, then by kind id. */
-  private static int compareTags(long tag, long ktag) {
-    int cmp = Long.compare(ktag >>> 8, tag >>> 8); // newer first
-    return cmp != 0 ? cmp : Integer.compare((int) tag & 0xFF, (int) ktag & 0xFF);
-  }
-
-  /** True when the entry's row and column are {@code row} and {@code column}. */
-  boolean sameCell(long entry, byte[] row, byte[] column) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int r = o + HEADER_BYTES;
-    int rl = rowLength(c, o);
-    return rl == row.length
-        && columnLength(c, o) == column.length
-        && Arrays.equals(c, r, r + rl, row, 0, rl)
-        && Arrays.equals(c, r + rl, r + rl + column.length, column, 0, column.length);
-  }
-
-  /** The entry's key as an object (row and column copied out of the arena). */
-  InternalKey key(long entry) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int rl = rowLength(c, o);
-    int cl = columnLength(c, o);
-    int r = o + HEADER_BYTES;
-    long tag = tag(c, o);
-    return new InternalKey(
-        Arrays.copyOfRange(c, r, r + rl),
-        Arrays.copyOfRange(c, r + rl, r + rl + cl),
-        tag >>> 8,
-        ValueKind.fromIdOrNull((int) tag & 0xFF));
-  }
-
-  /** The entry's kind. */
-  ValueKind kind(long entry) {
-    return ValueKind.fromIdOrNull((int) tag(arena.chunk(entry), Arena.offset(entry)) & 0xFF);
-  }
-
-  /** A copy of the entry's value (empty for tombstones). */
-  byte[] value(long entry) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int v = o + HEADER_BYTES + rowLength(c, o) + columnLength(c, o);
-    return Arrays.copyOfRange(c, v, v + valueLength(c, o));
-  }
-
-  /** Bytes of the entry's key encoded as a table holds it ({@link KeyCodec#encodeInternalKey}). */
-  int encodedKeyLength(long entry) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    return SstableFormat.ROW_LENGTH_BYTES + rowLength(c, o) + columnLength(c, o)
-        + SstableFormat.KEY_TRAILER_BYTES;
-  }
-
-  /**
-   * Writes the entry's key at the start of {@code into} (with room for {@link #encodedKeyLength})
-   * as {@link KeyCodec#encodeInternalKey} would: row length, row and column (contiguous in the
-   * entry as in the key), then the tag, which the entry holds as the key's trailer (sequence << 8 |
-   * kind id). A flush reads every key this way, with no key object and no copy of its arrays.
-   */
-  void encodeKey(long entry, byte[] into) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    int rl = rowLength(c, o);
-    int cl = columnLength(c, o);
-    Bytes.putU16(into, 0, rl);
-    System.arraycopy(c, o + HEADER_BYTES, into, SstableFormat.ROW_LENGTH_BYTES, rl + cl);
-    Bytes.putU64(into, SstableFormat.ROW_LENGTH_BYTES + rl + cl, tag(c, o));
-  }
-
-  /** The array holding the entry's value, at {@link #valueOffset}: a view, not to be modified. */
-  byte[] valueArray(long entry) {
-    return arena.chunk(entry);
-  }
-
-  /** Where the entry's value starts in {@link #valueArray}. */
-  int valueOffset(long entry) {
-    byte[] c = arena.chunk(entry);
-    int o = Arena.offset(entry);
-    return o + HEADER_BYTES + rowLength(c, o) + columnLength(c, o);
-  }
-
-  /** Bytes of the entry's value (0 for tombstones). */
-  int valueLength(long entry) {
-    byte[] c = arena.chunk(entry);
-    return valueLength(c, Arena.offset(entry));
+  /** The byte offset of word {@code i} of {@code node} in its chunk. */
+  private static int word(long node, int i) {
+    return Arena.offset(node) + Long.BYTES * i;
   }
 
   /** Bytes of entries and nodes, with the chunk tails no allocation can use any more. */
   long bytesUsed() {
-    return arena.bytesUsed() + nodeBytesUsed;
+    return entries.bytesUsed() + nodes.bytesUsed() - headBytes;
   }
 
   /** Bytes of every chunk of entries and nodes, used or not. */
   long bytesHeld() {
-    return arena.bytesHeld() + nodeBytesHeld;
+    return entries.bytesHeld() + nodes.bytesHeld();
   }
 
-  private static long tag(long sequence, ValueKind kind) {
-    return sequence << 8 | kind.id();
+  /** The entries the nodes index. */
+  ArenaEntries entries() {
+    return entries;
   }
 
-  private static void writeHeader(
-      byte[] b, int o, int rowLength, int columnLength, int valueLength, long tag) {
-    SHORTS.set(b, o, (short) rowLength);
-    SHORTS.set(b, o + 2, (short) columnLength);
-    INTS.set(b, o + 4, valueLength);
-    LONGS.set(b, o + 8, tag);
-  }
-
-  private static int rowLength(byte[] b, int o) {
-    return (short) SHORTS.get(b, o) & 0xFFFF;
-  }
-
-  private static int columnLength(byte[] b, int o) {
-    return (short) SHORTS.get(b, o + 2) & 0xFFFF;
-  }
-
-  private static int valueLength(byte[] b, int o) {
-    return (int) INTS.get(b, o + 4);
-  }
-
-  private static long tag(byte[] b, int o) {
-    return (long) LONGS.get(b, o + 8);
+  /** Gives the entries' and nodes' memory back; only once no reader is left. */
+  void release() {
+    entries.release();
+    nodes.release();
   }
 }

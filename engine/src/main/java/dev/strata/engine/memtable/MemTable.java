@@ -9,17 +9,24 @@ import dev.strata.sstable.key.ValueKind;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The in-memory table that takes every write after the log: internal keys in {@link
  * InternalKey#ORDER} mapped to values, until it is frozen, flushed to a level-0 table and dropped.
  *
- * <p>Entries live in an arena of large byte arrays, indexed by a skip list whose nodes are packed
- * in long arrays ({@link ArenaSkipList}): an entry costs its bytes, a 16-byte header and about 19
- * bytes of index, and no object, so a memtable's budget is spent on data and the garbage collector
- * sees a few dozen arrays instead of millions of objects. {@link #approximateBytes} counts exactly
- * that (entries, headers, index nodes, and the chunk tails no entry can use any more), so a memtable
- * frozen at its budget flushes into a table close to the budget in size.
+ * <p>Entries live in an arena of direct-memory chunks, indexed by a skip list whose nodes are
+ * packed in chunks too ({@link ArenaSkipList}): an entry costs its bytes, a 16-byte header and
+ * about 19 bytes of index, and no object, so a memtable's budget is spent on data and the garbage
+ * collector neither sees millions of objects nor copies the memtable's bytes ({@link
+ * MemTableMemory}). {@link #approximateBytes} counts exactly that (entries, headers, index nodes,
+ * and the chunk tails no entry can use any more), so a memtable frozen at its budget flushes into a
+ * table close to the budget in size.
+ *
+ * <p><b>Lifetime.</b> The memory goes back to its {@link MemTableMemory} when the last reference
+ * is {@link #release released}: the creator holds one, and whoever reads the memtable while
+ * another thread may release it holds one of its own ({@link #retain}; the engine's read views
+ * do). A memtable never released (a standalone one) leaves its chunks to the collector.
  *
  * <p>Reads never lock: a reader at snapshot {@code s} ignores entries with a sequence above {@code
  * s}; since the engine publishes a sequence number only after its entries are in the table, every
@@ -36,7 +43,7 @@ import java.util.concurrent.ConcurrentSkipListSet;
 public final class MemTable {
 
   /** Bytes an entry's header costs in the arena, on top of its row, column and value. */
-  public static final int ENTRY_HEADER_BYTES = ArenaSkipList.HEADER_BYTES;
+  public static final int ENTRY_HEADER_BYTES = ArenaEntries.HEADER_BYTES;
 
   /** Extra memory charged per row tombstone for its entry in the row tombstone index. */
   public static final int ROW_TOMBSTONE_OVERHEAD_BYTES = 64;
@@ -44,7 +51,10 @@ public final class MemTable {
   /** The empty column under which row tombstones are stored. */
   private static final byte[] EMPTY = new byte[0];
 
-  private final ArenaSkipList table = new ArenaSkipList();
+  private final ArenaSkipList table;
+
+  /** References: the creator's, and one per holder that may outlive it (a read view). */
+  private final AtomicInteger refs = new AtomicInteger(1);
 
   /**
    * The rows of every entry ({@link FilterKeys#rowHash}, the tables' row filter key): a lookup of
@@ -97,20 +107,69 @@ public final class MemTable {
   /** The budget a memtable made without one plans its filter for. */
   private static final long DEFAULT_BUDGET_BYTES = 4L << 20;
 
-  /** An empty, writable memtable planned for {@value #DEFAULT_BUDGET_BYTES} bytes of entries. */
+  /**
+   * An empty, writable, standalone memtable planned for {@value #DEFAULT_BUDGET_BYTES} bytes of
+   * entries, in memory of its own ({@link MemTableMemory#unpooled()}).
+   */
   public MemTable() {
     this(DEFAULT_BUDGET_BYTES);
   }
 
   /**
-   * An empty, writable memtable whose row filter is sized for {@code budgetBytes} (the engine's
-   * {@code memtableBytes}) of entries of {@link #PLANNED_ENTRY_BYTES}; more entries only raise its
-   * false positives.
+   * An empty, writable, standalone memtable whose row filter is sized for {@code budgetBytes},
+   * in memory of its own ({@link MemTableMemory#unpooled()}).
    */
   public MemTable(long budgetBytes) {
+    this(budgetBytes, MemTableMemory.unpooled());
+  }
+
+  /**
+   * An empty, writable memtable whose row filter is sized for {@code budgetBytes} (the engine's
+   * {@code memtableBytes}) of entries of {@link #PLANNED_ENTRY_BYTES} (more entries only raise its
+   * false positives), keeping its entries in {@code memory}.
+   */
+  public MemTable(long budgetBytes, MemTableMemory memory) {
     rows = BlockedBloomFilter.create(
         Math.min(MAX_FILTER_ENTRIES, Math.max(1, budgetBytes / PLANNED_ENTRY_BYTES)),
         FILTER_BITS_PER_ENTRY);
+    table = new ArenaSkipList(Objects.requireNonNull(memory, "memory"));
+  }
+
+  /**
+   * Takes a reference for a holder that may read the memtable after its creator released it; the
+   * caller must hold one already (the creator's, or a view's). Fails fast on a released memtable.
+   *
+   * @throws IllegalStateException when the memtable's last reference is gone
+   */
+  public void retain() {
+    if (refs.getAndIncrement() <= 0) {
+      refs.decrementAndGet();
+      throw new IllegalStateException("memtable used after release: " + this);
+    }
+  }
+
+  /**
+   * Drops a reference; the last gives the memtable's memory back, so no reader may use it after
+   * that (every reader holds a reference of its own).
+   *
+   * @throws IllegalStateException when released more often than retained
+   */
+  public void release() {
+    int n = refs.decrementAndGet();
+    if (n < 0) {
+      throw new IllegalStateException("memtable released too often: " + this);
+    }
+    if (n == 0) {
+      synchronized (writeLock) { // after the last add: a writer never races its own release
+        frozen = true;
+        table.release();
+      }
+    }
+  }
+
+  /** References held now, for tests and invariant checks. */
+  int references() {
+    return refs.get();
   }
 
   /** {@link #add(ValueKind, byte[], byte[], long, byte[])} of an internal key. */
@@ -207,10 +266,11 @@ public final class MemTable {
     InternalKey cell = null;
     byte[] value = null;
     if (node != 0) {
+      ArenaEntries entries = table.entries();
       long entry = table.entryOf(node);
-      if (table.sameCell(entry, row, column)) {
-        cell = table.key(entry);
-        value = cell.kind() == ValueKind.PUT ? table.value(entry) : null;
+      if (entries.sameCell(entry, row, column)) {
+        cell = entries.key(entry);
+        value = cell.kind() == ValueKind.PUT ? entries.value(entry) : null;
       }
     }
     InternalKey tombstone = newestRowTombstone(row, snapshot);

@@ -19,14 +19,22 @@ import java.util.NoSuchElementException;
 public final class MemTableIterator implements AutoCloseable {
 
   private final ArenaSkipList table;
+  private final ArenaEntries entries;
   /** The current node; 0 when not positioned at an entry. */
   private long node;
 
   private InternalKey key;
   private byte[] value;
 
+  /** The current value copied for {@link #valueArray}, reused from entry to entry. */
+  private byte[] valueCopy = new byte[0];
+
+  /** Whether {@link #valueCopy} holds the current value. */
+  private boolean valueCopied;
+
   MemTableIterator(ArenaSkipList table) {
     this.table = table;
+    this.entries = table.entries();
   }
 
   /** Positions at the first entry. */
@@ -48,7 +56,7 @@ public final class MemTableIterator implements AutoCloseable {
   public void seekForPrev(InternalKey target) {
     byte[] k = encode(target);
     long at = table.seek(k, 0, null);
-    if (at != 0 && table.compare(table.entryOf(at), k, 0) == 0) {
+    if (at != 0 && entries.compare(table.entryOf(at), k, 0) == 0) {
       moveTo(at);
     } else {
       moveTo(table.seekBefore(k, 0));
@@ -76,7 +84,7 @@ public final class MemTableIterator implements AutoCloseable {
   public InternalKey key() {
     checkValid();
     if (key == null) {
-      key = table.key(table.entryOf(node));
+      key = entries.key(table.entryOf(node));
     }
     return key;
   }
@@ -85,7 +93,7 @@ public final class MemTableIterator implements AutoCloseable {
   public byte[] value() {
     checkValid();
     if (value == null) {
-      value = table.value(table.entryOf(node));
+      value = entries.value(table.entryOf(node));
     }
     return value;
   }
@@ -93,7 +101,7 @@ public final class MemTableIterator implements AutoCloseable {
   /** Bytes of the current key encoded as a table holds it. */
   public int encodedKeyLength() {
     checkValid();
-    return table.encodedKeyLength(table.entryOf(node));
+    return entries.encodedKeyLength(table.entryOf(node));
   }
 
   /**
@@ -102,28 +110,38 @@ public final class MemTableIterator implements AutoCloseable {
    */
   public void encodeKey(byte[] into) {
     checkValid();
-    table.encodeKey(table.entryOf(node), into);
+    entries.encodeKey(table.entryOf(node), into);
   }
 
   /**
-   * The array holding the current value at {@link #valueOffset()}, {@link #valueLength()} bytes:
-   * the arena's own, a view valid as long as the memtable, not to be modified.
+   * An array holding the current value at {@link #valueOffset()}, {@link #valueLength()} bytes:
+   * the iterator's own copy out of the arena (which is not on the heap), reused at the next entry,
+   * so a flush allocates nothing per value. Not to be modified.
    */
   public byte[] valueArray() {
     checkValid();
-    return table.valueArray(table.entryOf(node));
+    if (!valueCopied) {
+      long entry = table.entryOf(node);
+      int length = entries.valueLength(entry);
+      if (valueCopy.length < length) {
+        valueCopy = new byte[Math.max(length, 2 * valueCopy.length)];
+      }
+      entries.copyValue(entry, valueCopy);
+      valueCopied = true;
+    }
+    return valueCopy;
   }
 
-  /** Where the current value starts in {@link #valueArray()}. */
+  /** Where the current value starts in {@link #valueArray()}: at its start. */
   public int valueOffset() {
     checkValid();
-    return table.valueOffset(table.entryOf(node));
+    return 0;
   }
 
   /** Bytes of the current value. */
   public int valueLength() {
     checkValid();
-    return table.valueLength(table.entryOf(node));
+    return entries.valueLength(table.entryOf(node));
   }
 
   /** Releases nothing (memtables hold no files); present for the iterator contract. Idempotent. */
@@ -136,10 +154,11 @@ public final class MemTableIterator implements AutoCloseable {
     node = n;
     key = null;
     value = null;
+    valueCopied = false;
   }
 
   private static byte[] encode(InternalKey k) {
-    return ArenaSkipList.searchKey(k.row(), k.column(), k.sequence(), k.kind());
+    return ArenaEntries.searchKey(k.row(), k.column(), k.sequence(), k.kind());
   }
 
   private void checkValid() {

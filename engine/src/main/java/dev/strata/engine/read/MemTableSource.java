@@ -88,7 +88,7 @@ public final class MemTableSource implements InternalIterator {
     return keyLength;
   }
 
-  /** The value as a view of the arena (no copy: a flush copies each value once, into its block). */
+  /** The value copied out of the arena into the iterator's reused array (see MemTableIterator). */
   @Override
   public byte[] valueArray() {
     return it.valueArray();

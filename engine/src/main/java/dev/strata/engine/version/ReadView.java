@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * when it publishes the next ({@link #close}); every read, a Get for one call as a scan or cursor
  * for its whole life, holds it by {@link #tryAcquire} and {@link #release}, on a stripe of its
  * thread, so concurrent Gets write no shared line (RocksDB caches a SuperVersion per thread for the
- * same reason). The view releases its version once it is closed and its last holder is gone,
- * whichever comes last.
+ * same reason). The view releases its version and its memtables once it is closed and its last
+ * holder is gone, whichever comes last: a memtable's memory is reused once no view holds it.
  *
  * <p>Thread-safe (immutable apart from the count).
  */
@@ -28,14 +28,17 @@ public final class ReadView {
   /** Set by whoever releases the version: the close or the last holder, whichever comes last. */
   private final AtomicBoolean released = new AtomicBoolean();
 
-  /** An open view, taking a reference on {@code version}; its reads charge nothing. */
+  /**
+   * An open view, taking a reference on {@code version} and on each memtable; its reads charge
+   * nothing.
+   */
   public ReadView(MemTable mutable, List<MemTable> frozenNewestFirst, Version version) {
     this(mutable, frozenNewestFirst, version, WastedReads.NONE);
   }
 
   /**
-   * An open view, taking a reference on {@code version}, whose reads charge what they waste on its
-   * level 0 to {@code levelZeroReads}.
+   * An open view, taking a reference on {@code version} and on each memtable, whose reads charge
+   * what they waste on its level 0 to {@code levelZeroReads}.
    */
   public ReadView(
       MemTable mutable,
@@ -48,6 +51,8 @@ public final class ReadView {
     this.mutable = mutable;
     this.frozen = List.copyOf(frozenNewestFirst);
     this.version = version;
+    mutable.retain();
+    this.frozen.forEach(MemTable::retain);
     this.levelZeroReads = levelZeroReads;
   }
 
@@ -100,6 +105,8 @@ public final class ReadView {
   private void releaseVersionIfIdle() {
     if (holders.idle() && released.compareAndSet(false, true)) {
       version.release();
+      mutable.release();
+      frozen.forEach(MemTable::release);
     }
   }
 }

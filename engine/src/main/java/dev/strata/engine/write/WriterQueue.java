@@ -42,7 +42,7 @@ public final class WriterQueue {
 
   /**
    * Each thread's writer, reused from one write to the next (a thread has one write in flight at a
-   * time): a write then allocates no writer, condition or group list (issue 10's garbage per put).
+   * time): a write then allocates no writer, condition or group list.
    */
   private final ThreadLocal<Writer> threadWriters;
 

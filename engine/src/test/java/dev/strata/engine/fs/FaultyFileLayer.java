@@ -41,6 +41,9 @@ import java.util.function.Predicate;
 public final class FaultyFileLayer implements FileLayer {
 
   /** What a power loss keeps of the bytes written after the last force. */
+  /** What a device writes whole or not at all. */
+  private static final long SECTOR = 512;
+
   public enum Unsynced {
     /** Cut back to the forced length. */
     NOTHING,
@@ -50,7 +53,10 @@ public final class FaultyFileLayer implements FileLayer {
     PREFIX,
     /** A random prefix stays, the rest reads as zeros. */
     PREFIX_THEN_ZEROS,
-    /** Pages written back out of order: a random stretch reads as zeros, what follows it stays. */
+    /**
+     * Sectors written back out of order: a random stretch of whole sectors reads as zeros, what
+     * follows it stays.
+     */
     HOLE,
     /** Everything written stays. */
     ALL
@@ -225,7 +231,14 @@ public final class FaultyFileLayer implements FileLayer {
             case ZEROS -> zero(ch, synced, size);
             case PREFIX -> ch.truncate(keep);
             case PREFIX_THEN_ZEROS -> zero(ch, keep, size);
-            case HOLE -> zero(ch, keep, keep + (long) (random.nextDouble() * (size - keep)));
+            case HOLE -> {
+              // Whole sectors, as a device loses them: the ones between keep and a later point.
+              long from = (keep + SECTOR - 1) / SECTOR * SECTOR;
+              long to = (keep + (long) (random.nextDouble() * (size - keep))) / SECTOR * SECTOR;
+              if (from < to) {
+                zero(ch, from, to);
+              }
+            }
             case ALL -> {}
           }
         }

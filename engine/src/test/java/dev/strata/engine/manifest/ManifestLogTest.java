@@ -288,6 +288,47 @@ final class ManifestLogTest {
   }
 
   /**
+   * A last record one of whose whole sectors never reached the disk while a later one did (a
+   * device writing an append's sectors out of order) is a torn tail; the same hole with a whole
+   * record after it is damage.
+   */
+  @Test
+  void aLastRecordMissingAWholeSector_isATornTail_unlessARecordFollows() throws IOException {
+    List<Manifest> states;
+    try (ManifestLog log = new ManifestLog(dir)) {
+      states = writeGoldenHistory(log);
+    }
+    Path file = FileNames.manifest(dir);
+    byte[] whole = Files.readAllBytes(file);
+    FileMetadata wide =
+        table(30, 0, 1, 1, 601, 601, key("w".repeat(1200), "", 601, ValueKind.PUT),
+            key("x".repeat(1200), "", 601, ValueKind.PUT), 8);
+    byte[] wideRecord = ManifestFormat.editRecord(new ManifestEdit(31, 601, 21, List.of(), List.of(wide)));
+    int payload = whole.length + ManifestFormat.RECORD_HEADER_BYTES;
+    int sector = (payload + 511) / 512 * 512;
+    assertTrue(sector + 512 < whole.length + wideRecord.length, "a whole sector inside the record");
+    ByteArrayBuilder torn = new ByteArrayBuilder();
+    torn.add(whole);
+    torn.add(wideRecord);
+    byte[] holed = torn.bytes();
+    Arrays.fill(holed, sector, sector + 512, (byte) 0);
+    Files.write(file, holed);
+    assertEquals(states.get(states.size() - 1), ManifestReader.read(file));
+
+    ByteArrayBuilder followed = new ByteArrayBuilder();
+    followed.add(holed);
+    followed.add(
+        ManifestFormat.editRecord(new ManifestEdit(32, 602, 21, List.of(), List.of())));
+    Files.write(file, followed.bytes());
+    assertThrows(CorruptionException.class, () -> ManifestReader.read(file));
+
+    byte[] flipped = torn.bytes();
+    flipped[sector + 100] ^= 0x40; // one byte, not a sector: corruption as before
+    Files.write(file, flipped);
+    assertThrows(CorruptionException.class, () -> ManifestReader.read(file));
+  }
+
+  /**
    * A damaged record followed by a whole one whose last bytes are zeros (a synced log of length 0
    * ends a record with fifteen) is damage, not a torn tail, even when a sector boundary falls in
    * those zeros: the zeros are the whole record's, not sectors of the damaged one that never arrived.

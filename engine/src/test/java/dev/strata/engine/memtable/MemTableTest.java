@@ -128,11 +128,11 @@ final class MemTableTest {
     mem.add(new InternalKey(b("row"), b("col"), 7, ValueKind.PUT), new byte[1000]);
     long entry = MemTable.ENTRY_HEADER_BYTES + 3 + 3 + 1000;
     long first = mem.approximateBytes();
-    assertTrue(first >= entry + 16 && first <= entry + 8 * 13, "charged " + first);
+    assertTrue(first >= entry + 24 && first <= entry + 8 * 14, "charged " + first);
     mem.add(new InternalKey(b("row"), EMPTY, 8, ValueKind.DELETE_ROW), EMPTY);
     long second = mem.approximateBytes() - first;
     long tombstone = MemTable.ENTRY_HEADER_BYTES + 3 + MemTable.ROW_TOMBSTONE_OVERHEAD_BYTES + 3;
-    assertTrue(second >= tombstone + 16 && second <= tombstone + 8 * 13, "charged " + second);
+    assertTrue(second >= tombstone + 24 && second <= tombstone + 8 * 14, "charged " + second);
     assertEquals(7, mem.smallestSequence());
     assertEquals(8, mem.largestSequence());
   }

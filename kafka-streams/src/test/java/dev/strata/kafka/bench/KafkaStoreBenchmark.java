@@ -3,7 +3,6 @@ package dev.strata.kafka.bench;
 import dev.strata.engine.DbOptions;
 import dev.strata.kafka.StrataStores;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +13,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -83,24 +83,25 @@ public final class KafkaStoreBenchmark {
 
   /** One engine's figures. */
   record Result(String engine, long events, double processSeconds, double processRssMib,
-      long restored, double restoreSeconds, double restoreRssMib, double peakRssMib,
-      long countSum) {
-    static final String HEADER = "engine,events,events_per_sec,process_rss_mib,restored,"
-        + "restored_per_sec,restore_rss_mib,peak_rss_mib,count_sum";
+      double stateMib, long restored, double restoreSeconds, double restoreRssMib,
+      double peakRssMib, long countSum) {
+    static final String HEADER = "engine,events,events_per_sec,process_rss_mib,table_mib,"
+        + "restored,restored_per_sec,restore_rss_mib,peak_rss_mib,count_sum";
 
     String csv() {
-      return String.format(Locale.ROOT, "%s,%d,%.0f,%.1f,%d,%.0f,%.1f,%.1f,%d", engine, events,
-          events / processSeconds, processRssMib, restored, restored / restoreSeconds,
-          restoreRssMib, peakRssMib, countSum);
+      return String.format(Locale.ROOT, "%s,%d,%.0f,%.1f,%.1f,%d,%.0f,%.1f,%.1f,%d", engine,
+          events, events / processSeconds, processRssMib, stateMib, restored,
+          restored / restoreSeconds, restoreRssMib, peakRssMib, countSum);
     }
 
     static Result parse(String csv) {
       String[] c = csv.split(",");
       long events = Long.parseLong(c[1]);
-      long restored = Long.parseLong(c[4]);
+      long restored = Long.parseLong(c[5]);
       return new Result(c[0], events, events / Double.parseDouble(c[2]),
-          Double.parseDouble(c[3]), restored, restored / Double.parseDouble(c[5]),
-          Double.parseDouble(c[6]), Double.parseDouble(c[7]), Long.parseLong(c[8]));
+          Double.parseDouble(c[3]), Double.parseDouble(c[4]), restored,
+          restored / Double.parseDouble(c[6]), Double.parseDouble(c[7]),
+          Double.parseDouble(c[8]), Long.parseLong(c[9]));
     }
   }
 
@@ -146,13 +147,14 @@ public final class KafkaStoreBenchmark {
         "# Kafka Streams keyed count: Strata store against the default RocksDB store%n%n"
             + "%d events, %d keys, block cache %.1f MiB and memtable %.0f MiB in each store,"
             + " Kafka's record cache off, %s per JVM.%n%n"
-            + "| store | events/s | RSS after processing, MiB | restored records/s |"
-            + " RSS after restore, MiB | peak RSS, MiB |%n|---|---|---|---|---|---|%n",
+            + "| store | events/s | RSS after processing, MiB | tables on disk, MiB |"
+            + " restored records/s | RSS after restore, MiB | peak RSS, MiB |%n"
+            + "|---|---|---|---|---|---|---|%n",
         s.events(), s.keys(), s.cacheBytes() / 1048576.0, s.memtableBytes() / 1048576.0,
         s.heap()));
     for (Result r : results) {
-      b.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f |%n",
-          r.engine(), r.events() / r.processSeconds(), r.processRssMib(),
+      b.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.1f | %.0f | %.0f | %.0f |%n",
+          r.engine(), r.events() / r.processSeconds(), r.processRssMib(), r.stateMib(),
           r.restored() / r.restoreSeconds(), r.restoreRssMib(), r.peakRssMib()));
     }
     return b.toString();
@@ -177,8 +179,16 @@ public final class KafkaStoreBenchmark {
     };
   }
 
+  /**
+   * {@code key-%08d} of {@code i}, laid out by hand: {@code String.format} costs more than a
+   * store's write, and the loops it runs in time the stores.
+   */
   private static byte[] key(int i) {
-    return String.format(Locale.ROOT, "key-%08d", i).getBytes(StandardCharsets.UTF_8);
+    byte[] k = {'k', 'e', 'y', '-', '0', '0', '0', '0', '0', '0', '0', '0'};
+    for (int p = k.length - 1, n = i; n > 0; p--, n /= 10) {
+      k[p] = (byte) ('0' + n % 10);
+    }
+    return k;
   }
 
   /** Processes, then restores, with {@code engine}'s store; this process's figures. */
@@ -195,6 +205,7 @@ public final class KafkaStoreBenchmark {
     Random rnd = new Random(20261128L);
     byte[] value = new byte[8];
     double processSeconds;
+    double stateMib;
     long sum = 0;
     try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), config(s, dir))) {
       TestInputTopic<byte[], byte[]> in = driver.createInputTopic("events",
@@ -209,6 +220,8 @@ public final class KafkaStoreBenchmark {
         }
       }
       processSeconds = (System.nanoTime() - start) / 1e9;
+      // The tables on disk (both engines name them .sst), before the driver deletes the state.
+      stateMib = tableBytesUnder(dir) / 1048576.0;
       KeyValueStore<Bytes, ?> counts = driver.getKeyValueStore("counts");
       try (KeyValueIterator<Bytes, ?> it = counts.all()) {
         while (it.hasNext()) {
@@ -246,7 +259,15 @@ public final class KafkaStoreBenchmark {
     double restoreSeconds = (System.nanoTime() - start) / 1e9;
     double[] rss = Rss.now();
     store.close();
-    return new Result(engine, s.events(), processSeconds, processRss, s.keys(), restoreSeconds,
-        rss[0], rss[1], sum);
+    return new Result(engine, s.events(), processSeconds, processRss, stateMib, s.keys(),
+        restoreSeconds, rss[0], rss[1], sum);
+  }
+
+  /** The bytes of the table files under {@code dir}. */
+  private static long tableBytesUnder(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(f -> f.toString().endsWith(".sst")).mapToLong(f -> f.toFile().length())
+          .sum();
+    }
   }
 }

@@ -1,0 +1,181 @@
+package dev.strata.engine.memtable;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.sstable.GetResult;
+import dev.strata.sstable.key.InternalKey;
+import dev.strata.sstable.key.UnsignedBytes;
+import dev.strata.sstable.key.ValueKind;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The skip list's row prefixes: a search decides by the eight-byte prefix in a node whenever the
+ * prefixes differ, which is right only if differing prefixes order as the rows do. Rows here are
+ * 0 to 12 bytes of 0x00, 0x01, 0x7F, 0x80 and 0xFF, so they share prefixes, end inside and beyond
+ * the prefix, and hold zero bytes that meet the prefix's zero padding. Iterators that run beside
+ * the writer check the list's concurrency on the same rows.
+ */
+final class ArenaSkipListProperties {
+  private static final byte[] ALPHABET = {0x00, 0x01, 0x7F, (byte) 0x80, (byte) 0xFF};
+
+  private static byte[] row(Random r, int minLength) {
+    byte[] b = new byte[minLength + r.nextInt(13 - minLength)];
+    for (int i = 0; i < b.length; i++) {
+      b[i] = ALPHABET[r.nextInt(ALPHABET.length)];
+    }
+    return b;
+  }
+
+  @Test
+  void differingPrefixes_orderAsTheirRows() {
+    long seed = System.nanoTime();
+    System.out.println("differingPrefixes_orderAsTheirRows seed " + seed);
+    Random r = new Random(seed);
+    for (int i = 0; i < 200_000; i++) {
+      byte[] a = row(r, 0);
+      byte[] b = r.nextInt(4) == 0 ? a.clone() : row(r, 0);
+      long pa = ArenaEntries.prefix(a, 0, a.length);
+      long pb = ArenaEntries.prefix(b, 0, b.length);
+      int rows = Integer.signum(UnsignedBytes.compare(a, b));
+      if (pa != pb) {
+        assertEquals(rows, Integer.signum(Long.compareUnsigned(pa, pb)),
+            "seed " + seed + ": prefixes of rows " + HexFormat.of().formatHex(a) + " and "
+                + HexFormat.of().formatHex(b));
+      } else if (a.length <= 8 && b.length <= 8 && rows != 0) {
+        // Equal prefixes of short rows that differ: one is the other plus zero bytes.
+        assertTrue(a.length != b.length, "seed " + seed);
+      }
+    }
+  }
+
+  @Test
+  void getsAndIteration_matchAModel_overRowsSharingPrefixes() {
+    long seed = System.nanoTime();
+    System.out.println("getsAndIteration_matchAModel seed " + seed);
+    Random r = new Random(seed);
+    for (int round = 0; round < 40; round++) {
+      MemTable mem = new MemTable();
+      TreeMap<InternalKey, byte[]> model = new TreeMap<>(InternalKey.ORDER);
+      int entries = 1 + r.nextInt(3_000);
+      for (long seq = 1; seq <= entries; seq++) {
+        byte[] row = row(r, 1);
+        byte[] column = r.nextBoolean() ? new byte[0] : row(r, 0);
+        byte[] value = new byte[] {(byte) seq, (byte) (seq >>> 8)};
+        mem.add(ValueKind.PUT, row, column, seq, value);
+        model.put(new InternalKey(row, column, seq, ValueKind.PUT), value);
+      }
+      String what = "seed " + seed + " round " + round;
+      try (MemTableIterator it = mem.iterator()) {
+        it.seekToFirst();
+        for (Map.Entry<InternalKey, byte[]> e : model.entrySet()) {
+          assertTrue(it.isValid(), what);
+          assertEquals(0, InternalKey.ORDER.compare(e.getKey(), it.key()), what);
+          assertArrayEquals(e.getValue(), it.value(), what);
+          it.next();
+        }
+        assertFalse(it.isValid(), what);
+        for (int q = 0; q < 200; q++) {
+          InternalKey target =
+              new InternalKey(row(r, 1), new byte[0], r.nextInt(entries + 2), ValueKind.PUT);
+          it.seek(target);
+          InternalKey expected = model.ceilingKey(target);
+          assertEquals(expected == null, !it.isValid(), what);
+          if (expected != null) {
+            assertEquals(0, InternalKey.ORDER.compare(expected, it.key()), what);
+          }
+        }
+      }
+      for (int q = 0; q < 300; q++) {
+        byte[] row = row(r, 1);
+        byte[] column = r.nextBoolean() ? new byte[0] : row(r, 0);
+        InternalKey newest = model.ceilingKey(
+            new InternalKey(row, column, InternalKey.MAX_SEQUENCE, ValueKind.PUT));
+        GetResult hit = mem.get(row, column, InternalKey.MAX_SEQUENCE);
+        boolean present = newest != null && UnsignedBytes.compare(newest.row(), row) == 0
+            && UnsignedBytes.compare(newest.column(), column) == 0;
+        assertEquals(present, hit.value() != null, what);
+        if (present) {
+          assertArrayEquals(model.get(newest), hit.value(), what);
+        }
+      }
+      mem.release();
+    }
+  }
+
+  /**
+   * Readers iterate while the one writer inserts (the memtable's concurrency contract): every pass
+   * is in strictly ascending order, returns only whole entries (each value names its key's
+   * sequence), and sees at least the entries counted before it was positioned.
+   */
+  @Test
+  void iterators_whileAWriterInserts_areOrderedWholeAndMissNothingPublished() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("iterators_whileAWriterInserts seed " + seed);
+    MemTable mem = new MemTable(8L << 20, MemTableMemory.pooled(8L << 20));
+    int entries = 60_000;
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread writer = new Thread(() -> {
+      Random r = new Random(seed);
+      try {
+        for (long seq = 1; seq <= entries; seq++) {
+          byte[] row = row(r, 1);
+          mem.add(ValueKind.PUT, row, new byte[0], seq, Long.toString(seq).getBytes(UTF_8));
+        }
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      } finally {
+        done.set(true);
+      }
+    });
+    Runnable reader = () -> {
+      try {
+        int passes = 0;
+        while (!done.get() || passes < 2) {
+          passes++;
+          long published = mem.entryCount();
+          long seen = 0;
+          InternalKey previous = null;
+          try (MemTableIterator it = mem.iterator()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+              InternalKey key = it.key();
+              if (previous != null && InternalKey.ORDER.compare(previous, key) >= 0) {
+                throw new AssertionError("seed " + seed + ": " + previous + " then " + key);
+              }
+              assertEquals(Long.toString(key.sequence()), new String(it.value(), UTF_8),
+                  "seed " + seed);
+              previous = key;
+              seen++;
+            }
+          }
+          assertTrue(seen >= published, "seed " + seed + ": saw " + seen + " of " + published);
+        }
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      }
+    };
+    Thread first = new Thread(reader);
+    Thread second = new Thread(reader);
+    writer.start();
+    first.start();
+    second.start();
+    writer.join();
+    first.join();
+    second.join();
+    if (failure.get() != null) {
+      throw new AssertionError("seed " + seed, failure.get());
+    }
+    assertEquals(entries, mem.entryCount());
+    mem.release();
+  }
+}
