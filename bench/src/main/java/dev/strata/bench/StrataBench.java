@@ -7,6 +7,7 @@ import dev.strata.bench.dbbench.ColdReadsCommand;
 import dev.strata.bench.dbbench.MultiGetMixCommand;
 import dev.strata.bench.dbbench.CompactionReadsCommand;
 import dev.strata.bench.dbbench.DbBenchCommand;
+import dev.strata.bench.levels.FilterLevelsCommand;
 import dev.strata.bench.readamp.ReadAmpCommand;
 import dev.strata.bench.tools.InspectCommand;
 import dev.strata.bench.tools.StatsCommand;
@@ -54,6 +55,7 @@ import picocli.CommandLine.Spec;
       ColdReadsCommand.class,
       MultiGetMixCommand.class,
       YcsbCommand.class,
+      FilterLevelsCommand.class,
     })
 public final class StrataBench implements Runnable {
   @Spec private CommandSpec spec;

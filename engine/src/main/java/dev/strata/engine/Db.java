@@ -1,5 +1,6 @@
 package dev.strata.engine;
 
+import dev.strata.engine.compaction.FilterChoice;
 import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.compaction.SnapshotStripes;
 import dev.strata.engine.fs.Closeables;
@@ -108,7 +109,7 @@ public final class Db implements AutoCloseable {
         new OutputTables(
             dir,
             hooks.fileLayer(),
-            options.tableOptions(),
+            new FilterChoice(options, () -> Statistics.shape(state)),
             options.compaction().targetFileSizeBytes(),
             state.versions::newFileNumber,
             tables,
@@ -427,8 +428,7 @@ public final class Db implements AutoCloseable {
    * bytes per level, the read path's counters, prefix scans, writes and snapshots.
    */
   public String describe() {
-    return DbDescription.format(
-        dir.toString(), stats(), writeStats(), tablesPerLevel(), bytesPerLevel());
+    return DbDescription.format(dir.toString(), stats(), writeStats(), levelStats());
   }
 
   /**
@@ -452,6 +452,16 @@ public final class Db implements AutoCloseable {
   public List<Long> bytesPerLevel() {
     ensureOpen();
     return statistics.bytesPerLevel();
+  }
+
+  /**
+   * Each level that holds tables, level 0 first: tables, entries, bytes, filter bytes, the filters'
+   * bits per key and their model's expected false positives ({@link LevelStats}). Reads nothing
+   * from disk: the manifest records every figure.
+   */
+  public List<LevelStats> levelStats() {
+    ensureOpen();
+    return statistics.levelStats();
   }
 
   /**

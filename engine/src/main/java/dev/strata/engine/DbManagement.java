@@ -1,7 +1,10 @@
 package dev.strata.engine;
 
 import dev.strata.engine.observe.DbMXBean;
+import dev.strata.engine.version.Version;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * The {@link DbMXBean} of one open database: each attribute reads the database's counters when
@@ -112,6 +115,40 @@ final class DbManagement implements DbMXBean {
   public long[] getBytesPerLevel() {
     List<Long> bytes = db.bytesPerLevel();
     return bytes.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  @Override
+  public long[] getEntriesPerLevel() {
+    return perLevel(LevelStats::entries);
+  }
+
+  @Override
+  public long[] getFilterBytesPerLevel() {
+    return perLevel(LevelStats::filterBytes);
+  }
+
+  @Override
+  public double[] getFilterBitsPerKeyPerLevel() {
+    return perLevelFraction(LevelStats::filterBitsPerKey);
+  }
+
+  @Override
+  public double[] getExpectedFalsePositivesPerLevel() {
+    return perLevelFraction(LevelStats::expectedFalsePositiveRate);
+  }
+
+  /** {@code field} of each level's {@link LevelStats}, level 0 first; 0 for a level without tables. */
+  private long[] perLevel(ToLongFunction<LevelStats> field) {
+    long[] out = new long[Version.NUM_LEVELS];
+    db.levelStats().forEach(l -> out[l.level()] = field.applyAsLong(l));
+    return out;
+  }
+
+  /** {@link #perLevel} of a fractional field. */
+  private double[] perLevelFraction(ToDoubleFunction<LevelStats> field) {
+    double[] out = new double[Version.NUM_LEVELS];
+    db.levelStats().forEach(l -> out[l.level()] = field.applyAsDouble(l));
+    return out;
   }
 
   @Override

@@ -2,10 +2,7 @@ package dev.strata.engine;
 
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.WriteController;
-import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.TableReadOptions;
-import dev.strata.sstable.block.BlockCompression;
-import dev.strata.sstable.filter.FilterType;
 import java.util.List;
 
 /**
@@ -35,7 +32,15 @@ public final class DbOptions {
   /** Groups the builder's options; each group's constructor checks its own. */
   private DbOptions(Builder b) {
     filters =
-        new FilterOptions(b.bloomType, b.bloomBitsPerKey, b.bloomChunkBytes, b.prefixBloomLength);
+        new FilterOptions(
+            b.bloomType,
+            b.bloomBitsPerKey,
+            b.bloomChunkBytes,
+            b.prefixBloomLength,
+            b.filterAllocation,
+            b.ribbonFromLevel,
+            b.bloomFalsePositiveRate,
+            b.cacheMetadataOnWrite);
     dataBlocks = new DataBlockOptions(b.blockSizeBytes, b.compression);
     blockCache =
         new BlockCacheOptions(
@@ -146,46 +151,9 @@ public final class DbOptions {
     return shards;
   }
 
-  /**
-   * The write controller these options ask for. Like RocksDB, it sanitizes the triggers rather
-   * than rejecting a combination: the slowdown trigger is raised to at least the compaction
-   * trigger and the stop trigger to at least the slowdown trigger, since writes stopped before
-   * level 0 is big enough to be compacted would wait forever. Without automatic compaction it lets
-   * every write through.
-   */
+  /** The write controller these options ask for: see {@link WriteStallOptions#controller}. */
   WriteController writeController() {
-    WriteStallOptions w = writeStalls;
-    int slowdown = Math.max(w.level0SlowdownTrigger(), compaction.level0CompactionTrigger());
-    int stop = Math.max(w.level0StopTrigger(), slowdown);
-    long hard = w.hardPendingCompactionBytesLimit();
-    long soft =
-        hard == 0
-            ? w.softPendingCompactionBytesLimit()
-            : Math.min(w.softPendingCompactionBytesLimit(), hard);
-    return new WriteController(
-        compaction.autoCompaction(), slowdown, stop, soft, hard, w.delayedWriteRate());
-  }
-
-  /** The table layout the options ask for; tables record it, so readers never need the options. */
-  TableOptions tableOptions() {
-    FilterType filter =
-        switch (filters.bloomType()) {
-          case NONE -> FilterType.NONE;
-          case ROW -> FilterType.ROW;
-          case ROWCOL -> FilterType.ROWCOL;
-        };
-    BlockCompression codec =
-        switch (dataBlocks.compression()) {
-          case NONE -> BlockCompression.NONE;
-          case LZ4 -> BlockCompression.LZ4;
-        };
-    return new TableOptions(
-        dataBlocks.blockSizeBytes(),
-        filter,
-        filters.bloomBitsPerKey(),
-        filters.bloomChunkBytes(),
-        codec,
-        filters.prefixBloomLength());
+    return writeStalls.controller(compaction);
   }
 
   /** How table readers read their files. */
@@ -228,6 +196,10 @@ public final class DbOptions {
     private double bloomBitsPerKey = 10;
     private int bloomChunkBytes = 4096;
     private int prefixBloomLength = 0;
+    private FilterAllocation filterAllocation = FilterAllocation.UNIFORM;
+    private int ribbonFromLevel = Integer.MAX_VALUE;
+    private double bloomFalsePositiveRate = 0;
+    private boolean cacheMetadataOnWrite = true;
     private int blockSizeBytes = 4096;
     private Compression compression = Compression.LZ4;
     private long blockCacheBytes = 64L << 20;
@@ -261,8 +233,12 @@ public final class DbOptions {
     private Builder(DbOptions o) {
       bloomType(o.filters.bloomType())
           .bloomBitsPerKey(o.filters.bloomBitsPerKey())
+          .bloomFalsePositiveRate(o.filters.bloomFalsePositiveRate())
           .bloomChunkBytes(o.filters.bloomChunkBytes())
           .prefixBloomLength(o.filters.prefixBloomLength())
+          .filterAllocation(o.filters.filterAllocation())
+          .ribbonFromLevel(o.filters.ribbonFromLevel())
+          .cacheMetadataOnWrite(o.filters.cacheMetadataOnWrite())
           .blockSizeBytes(o.dataBlocks.blockSizeBytes())
           .compression(o.dataBlocks.compression())
           .blockCacheBytes(o.blockCache.blockCacheBytes())
@@ -298,9 +274,34 @@ public final class DbOptions {
       return this;
     }
 
-    /** Sets {@link FilterOptions#bloomBitsPerKey()}. */
+    /** Sets {@link FilterOptions#bloomBitsPerKey()}, and clears {@code bloomFalsePositiveRate}. */
     public Builder bloomBitsPerKey(double bits) {
       this.bloomBitsPerKey = bits;
+      this.bloomFalsePositiveRate = 0;
+      return this;
+    }
+
+    /** Sets {@link FilterOptions#bloomFalsePositiveRate()} (0: not set, bits per key decide). */
+    public Builder bloomFalsePositiveRate(double fpp) {
+      this.bloomFalsePositiveRate = fpp;
+      return this;
+    }
+
+    /** Sets {@link FilterOptions#filterAllocation()}. */
+    public Builder filterAllocation(FilterAllocation allocation) {
+      this.filterAllocation = Limits.requireNonNull(allocation, "filterAllocation");
+      return this;
+    }
+
+    /** Sets {@link FilterOptions#ribbonFromLevel()}. */
+    public Builder ribbonFromLevel(int level) {
+      this.ribbonFromLevel = level;
+      return this;
+    }
+
+    /** Sets {@link FilterOptions#cacheMetadataOnWrite()}. */
+    public Builder cacheMetadataOnWrite(boolean on) {
+      this.cacheMetadataOnWrite = on;
       return this;
     }
 

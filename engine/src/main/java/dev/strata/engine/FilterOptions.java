@@ -1,5 +1,6 @@
 package dev.strata.engine;
 
+import dev.strata.engine.compaction.FilterModel;
 import dev.strata.engine.write.Limits;
 import dev.strata.sstable.TableOptions;
 
@@ -22,9 +23,36 @@ import dev.strata.sstable.TableOptions;
  *     domain of their own), in [0, {@value #MAX_PREFIX_BLOOM_LENGTH}]; default 0 = off; not used
  *     under {@link BloomType#NONE}. A {@code scanPrefix} of a prefix at least this long skips every
  *     table whose filter says no row starts with it
+ * @param filterAllocation how the budget is spread over the tree's levels; default {@link
+ *     FilterAllocation#UNIFORM}. Under {@link FilterAllocation#BY_LEVEL} the budget is the average
+ *     over the tree's filter keys, and each new table's bits per key come from its level and the
+ *     tree's shape at flush or compaction ({@code dev.strata.bloom.FilterBudget}), clamped to [1, 64]
+ * @param ribbonFromLevel tables written to this level or deeper carry Ribbon filters instead of
+ *     blocked Bloom filters, in [0, {@link Integer#MAX_VALUE}]; 0 = every table, {@link
+ *     Integer#MAX_VALUE} (the default) = never. A Ribbon table gets the false-positive rate the
+ *     Bloom plan gives its level, in the fewer bits Ribbon needs for it: the budget counts rates, so
+ *     Ribbon saves memory at the same false positives (and costs several times the CPU to build,
+ *     chunk by chunk, so its memory stays bounded by a chunk's). Level 0 is flushed often and
+ *     compacted soon: RocksDB's advice, kept here, is Ribbon from level 1
+ * @param bloomFalsePositiveRate the budget given as a rate, in (0, 1), instead of bits per key; 0
+ *     (the default) = not set, {@code bloomBitsPerKey} decides. When set it decides, converted
+ *     through the blocked filter's own model (10 bits per key reach about 1 %); the builder's
+ *     {@code bloomBitsPerKey} and {@code bloomFalsePositiveRate} each clear the other, so the last
+ *     one set wins
+ * @param cacheMetadataOnWrite whether a flush or compaction puts each filter chunk and index
+ *     partition it writes into the block cache (at metadata priority, within the cache's metadata
+ *     share), keyed as a reader looks them up, so no Get reads the metadata of a table this process
+ *     wrote; default true. Off, a new table's metadata is read from disk on its first Gets
  */
 public record FilterOptions(
-    BloomType bloomType, double bloomBitsPerKey, int bloomChunkBytes, int prefixBloomLength) {
+    BloomType bloomType,
+    double bloomBitsPerKey,
+    int bloomChunkBytes,
+    int prefixBloomLength,
+    FilterAllocation filterAllocation,
+    int ribbonFromLevel,
+    double bloomFalsePositiveRate,
+    boolean cacheMetadataOnWrite) {
 
   // The ranges are the table layer's own (TableOptions): one source of truth, so every value
   // accepted here is a layout the table writer accepts.
@@ -47,6 +75,16 @@ public record FilterOptions(
   /** Checks every component's range. */
   public FilterOptions {
     Limits.requireNonNull(bloomType, "bloomType");
+    Limits.requireNonNull(filterAllocation, "filterAllocation");
+    OptionRanges.check("ribbonFromLevel", ribbonFromLevel, 0, Integer.MAX_VALUE);
+    if (!(bloomFalsePositiveRate == 0
+        || (bloomFalsePositiveRate > 0 && bloomFalsePositiveRate < 1
+            && bloomFalsePositiveRate >= FilterModel.bloomFpp(MAX_BLOOM_BITS_PER_KEY)))) {
+      throw OptionRanges.outOfRange(
+          "bloomFalsePositiveRate",
+          bloomFalsePositiveRate,
+          "0 (not set) or in [" + FilterModel.bloomFpp(MAX_BLOOM_BITS_PER_KEY) + ", 1)");
+    }
     if (!(bloomBitsPerKey >= MIN_BLOOM_BITS_PER_KEY && bloomBitsPerKey <= MAX_BLOOM_BITS_PER_KEY)) {
       throw OptionRanges.outOfRange(
           "bloomBitsPerKey",
@@ -56,5 +94,22 @@ public record FilterOptions(
     OptionRanges.check(
         "bloomChunkBytes", bloomChunkBytes, MIN_BLOOM_CHUNK_BYTES, MAX_BLOOM_CHUNK_BYTES);
     OptionRanges.check("prefixBloomLength", prefixBloomLength, 0, MAX_PREFIX_BLOOM_LENGTH);
+  }
+
+  /** Options with the allocation, Ribbon and cache-on-write settings at their defaults. */
+  public FilterOptions(
+      BloomType bloomType, double bloomBitsPerKey, int bloomChunkBytes, int prefixBloomLength) {
+    this(bloomType, bloomBitsPerKey, bloomChunkBytes, prefixBloomLength, FilterAllocation.UNIFORM,
+        Integer.MAX_VALUE, 0, true);
+  }
+
+  /**
+   * The budget in bits per filter key: {@link #bloomBitsPerKey()}, or the blocked filter's bits for
+   * {@link #bloomFalsePositiveRate()} when that is set.
+   */
+  public double budgetBitsPerKey() {
+    return bloomFalsePositiveRate == 0
+        ? bloomBitsPerKey
+        : FilterModel.bloomBitsForRate(bloomFalsePositiveRate);
   }
 }

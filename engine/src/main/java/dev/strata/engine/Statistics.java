@@ -1,5 +1,8 @@
 package dev.strata.engine;
 
+import dev.strata.engine.compaction.FilterModel;
+import dev.strata.engine.compaction.TreeShape;
+import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.version.ReadView;
@@ -139,6 +142,77 @@ final class Statistics {
         out.add(v.version().levelBytes(level));
       }
       return Collections.unmodifiableList(out);
+    } finally {
+      v.release();
+    }
+  }
+
+  /** See {@link Db#levelStats}. */
+  List<LevelStats> levelStats() {
+    ReadView v = state.acquireView();
+    try {
+      List<LevelStats> out = new ArrayList<>();
+      for (int level = 0; level < Version.NUM_LEVELS; level++) {
+        List<TableRef> tables = v.version().level(level);
+        if (!tables.isEmpty()) {
+          out.add(levelStats(level, tables));
+        }
+      }
+      return Collections.unmodifiableList(out);
+    } finally {
+      v.release();
+    }
+  }
+
+  private static LevelStats levelStats(int level, List<TableRef> tables) {
+    long entries = 0;
+    long bytes = 0;
+    long filterBytes = 0;
+    double sumFpp = 0;
+    double weightedFpp = 0;
+    for (TableRef t : tables) {
+      FileMetadata m = t.metadata();
+      double bits = bitsPerKey(m);
+      double fpp = bits == 0 ? 1 : FilterModel.bloomFpp(bits);
+      entries += m.entryCount();
+      bytes += m.fileSize();
+      filterBytes += Math.max(0, m.filterBytes());
+      sumFpp += fpp;
+      weightedFpp += fpp * m.entryCount();
+    }
+    double perEntry = entries == 0 ? 0 : 1.0 / entries;
+    double rate = level == 0 ? sumFpp : entries == 0 ? sumFpp / tables.size() : weightedFpp * perEntry;
+    return new LevelStats(
+        level, tables.size(), entries, bytes, filterBytes, filterBytes * 8.0 * perEntry, rate);
+  }
+
+  /**
+   * The blocked Bloom bits per key whose rate table {@code m}'s filter was built for: as the
+   * manifest records it, or for a table whose manifest entry predates that (a Bloom table), its
+   * filter bits per entry (an estimate); 0 without a filter.
+   */
+  private static double bitsPerKey(FileMetadata m) {
+    if (m.filterKind() != null) {
+      return m.filterBitsPerKey();
+    }
+    if (m.filterBytes() <= 0 || m.entryCount() == 0) {
+      return 0;
+    }
+    return Math.min(FilterModel.MAX_BITS_PER_KEY, m.filterBytes() * 8.0 / m.entryCount());
+  }
+
+  /**
+   * The tree's shape in the current view, for the filter budget; empty before the open publishes
+   * its first view (the flush of a replayed log) or once the view is closed (a flush at close):
+   * such a table gets the budget's bits, and never waits or fails for a shape.
+   */
+  static TreeShape shape(EngineState state) {
+    ReadView v = state.view;
+    if (v == null || !v.tryAcquire()) {
+      return TreeShape.EMPTY;
+    }
+    try {
+      return TreeShape.of(v.version());
     } finally {
       v.release();
     }

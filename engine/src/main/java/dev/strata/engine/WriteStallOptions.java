@@ -1,5 +1,7 @@
 package dev.strata.engine;
 
+import dev.strata.engine.write.WriteController;
+
 /**
  * When writes are slowed down or stopped so that compaction keeps up: level-0 table counts,
  * estimated compaction debt, and the rate a slowed-down writer starts at (RocksDB's write stalls
@@ -40,5 +42,21 @@ public record WriteStallOptions(
     OptionRanges.check(
         "hardPendingCompactionBytesLimit", hardPendingCompactionBytesLimit, 0, Long.MAX_VALUE);
     OptionRanges.check("delayedWriteRate", delayedWriteRate, 1, Long.MAX_VALUE);
+  }
+
+  /**
+   * The write controller these options ask for, with {@code compaction}'s. Like RocksDB, it
+   * sanitizes the triggers rather than rejecting a combination: the slowdown trigger is raised to
+   * at least the compaction trigger and the stop trigger to at least the slowdown trigger, since
+   * writes stopped before level 0 is big enough to be compacted would wait forever. Without
+   * automatic compaction it lets every write through.
+   */
+  WriteController controller(CompactionOptions compaction) {
+    int slowdown = Math.max(level0SlowdownTrigger, compaction.level0CompactionTrigger());
+    int stop = Math.max(level0StopTrigger, slowdown);
+    long hard = hardPendingCompactionBytesLimit;
+    long soft = hard == 0 ? softPendingCompactionBytesLimit : Math.min(softPendingCompactionBytesLimit, hard);
+    return new WriteController(
+        compaction.autoCompaction(), slowdown, stop, soft, hard, delayedWriteRate);
   }
 }

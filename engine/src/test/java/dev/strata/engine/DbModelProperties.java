@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The store's stateful property: random sequences of writes, reads, flushes, compactions and
  * reopens against a {@link CellModel}, and snapshots held across all of them, each
- * checked against a copy of the model taken with it, for every bloom type, with auto compaction on and off, tiny
+ * checked against a copy of the model taken with it, for every bloom type (and, at random, filter
+ * allocation, Ribbon level and metadata cached on write), with auto compaction on and off, tiny
  * memtables, blocks and filter chunks, so flushes and compactions happen all the time. After every
  * step the database must give exactly the model's answers.
  *
@@ -106,6 +107,11 @@ final class DbModelProperties {
         .useDirectReads(direct)
         .compactionReadaheadBytes(r.nextBoolean() ? 0 : 1 << (6 + r.nextInt(16)))
         .blockCacheOffHeapMinBytes(r.nextBoolean() ? 0 : Long.MAX_VALUE) // data blocks off heap or not
+        // Filters per table: bits by level or uniform, Ribbon chunks from a random level (0: every
+        // table; MAX_VALUE: never), metadata cached as written or not.
+        .filterAllocation(FilterAllocation.values()[r.nextInt(FilterAllocation.values().length)])
+        .ribbonFromLevel(r.nextInt(4) == 0 ? Integer.MAX_VALUE : r.nextInt(3))
+        .cacheMetadataOnWrite(r.nextBoolean())
         .build();
   }
 

@@ -192,6 +192,36 @@ final class DbOptionsTest {
   }
 
   @Test
+  void filterOptions_defaultsRangesAndTheRateAsBudget() {
+    FilterOptions f = DbOptions.defaults().filters();
+    assertEquals(FilterAllocation.UNIFORM, f.filterAllocation());
+    assertEquals(Integer.MAX_VALUE, f.ribbonFromLevel());
+    assertEquals(0.0, f.bloomFalsePositiveRate());
+    assertTrue(f.cacheMetadataOnWrite());
+    assertEquals(10.0, f.budgetBitsPerKey());
+    // A rate is converted through the blocked filter's model: 1 % needs about 9.96 bits per key.
+    double bits = DbOptions.builder().bloomFalsePositiveRate(0.01).build().filters().budgetBitsPerKey();
+    assertEquals(9.96, bits, 0.02);
+    // The last of bloomBitsPerKey and bloomFalsePositiveRate set decides.
+    assertEquals(12.0, DbOptions.builder().bloomFalsePositiveRate(0.01).bloomBitsPerKey(12).build()
+        .filters().budgetBitsPerKey());
+    assertEquals(0.01, DbOptions.builder().bloomBitsPerKey(12).bloomFalsePositiveRate(0.01).build()
+        .filters().bloomFalsePositiveRate());
+    DbOptions.builder().ribbonFromLevel(0).build();
+    for (double bad : new double[] {-0.1, 1, 1.5, 1e-30, Double.NaN}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> DbOptions.builder().bloomFalsePositiveRate(bad).build());
+      assertTrue(e.getMessage().contains("bloomFalsePositiveRate"), e.getMessage());
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DbOptions.builder().ribbonFromLevel(-1).build());
+    assertTrue(e.getMessage().contains("ribbonFromLevel"), e.getMessage());
+    NullPointerException n =
+        assertThrows(NullPointerException.class, () -> DbOptions.builder().filterAllocation(null));
+    assertTrue(n.getMessage().contains("filterAllocation"), n.getMessage());
+  }
+
+  @Test
   void enumSetters_rejectNullNamingTheOption() {
     NullPointerException e =
         assertThrows(NullPointerException.class, () -> DbOptions.builder().bloomType(null));
@@ -215,6 +245,10 @@ final class DbOptionsTest {
     m.put("bloomBitsPerKey", b -> b.bloomBitsPerKey(11));
     m.put("bloomChunkBytes", b -> b.bloomChunkBytes(8192));
     m.put("prefixBloomLength", b -> b.prefixBloomLength(4));
+    m.put("filterAllocation", b -> b.filterAllocation(FilterAllocation.BY_LEVEL));
+    m.put("ribbonFromLevel", b -> b.ribbonFromLevel(1));
+    m.put("bloomFalsePositiveRate", b -> b.bloomFalsePositiveRate(0.01));
+    m.put("cacheMetadataOnWrite", b -> b.cacheMetadataOnWrite(false));
     m.put("blockSizeBytes", b -> b.blockSizeBytes(8192));
     m.put("compression", b -> b.compression(Compression.NONE));
     m.put("blockCacheBytes", b -> b.blockCacheBytes(1 << 20));

@@ -33,6 +33,7 @@ final class PinL0MetadataTest {
         .blockCacheBytes(256 << 10) // far less than the deeper level's metadata and data
         .blockCacheShards(1)
         .pinL0FilterAndIndexBlocksInCache(pin)
+        .cacheMetadataOnWrite(false) // the pins load the metadata: what this class checks
         .build();
   }
 

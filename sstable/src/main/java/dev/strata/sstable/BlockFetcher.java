@@ -89,9 +89,12 @@ final class BlockFetcher {
     return StoredBlocks.readBlock(file, path, h, type);
   }
 
-  /** The filter block at {@code h}, read from the file and checked. */
-  FilterChunk readFilter(BlockHandle h, BlockType type) throws IOException {
-    return StoredBlocks.loadFilter(file, path, h, type);
+  /**
+   * The filter block at {@code h} of a table of {@code formatVersion} (which says whether the
+   * payload ends with its filter kind), read from the file and checked.
+   */
+  FilterChunk readFilter(BlockHandle h, BlockType type, int formatVersion) throws IOException {
+    return StoredBlocks.loadFilter(file, path, h, type, formatVersion);
   }
 
   /**

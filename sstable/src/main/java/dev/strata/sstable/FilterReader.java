@@ -49,6 +49,8 @@ final class FilterReader {
   private static final byte[] EMPTY = new byte[0];
 
   private final FilterType type;
+  /** The table's format version: whether its filter payloads end with their kind. */
+  private final int formatVersion;
   private final byte[] smallestRow;
   private final byte[] largestRow;
   /** The prefix length the filter holds row prefixes of; 0 for none. */
@@ -72,6 +74,7 @@ final class FilterReader {
   FilterReader(TableProperties properties, FilterIndex filterIndex, BlockHandle rowTombstoneFilter,
       BlockFetcher fetcher, BlockCache cache, ReadCounters counters) {
     this.type = properties.filterType();
+    this.formatVersion = properties.formatVersion();
     this.smallestRow = properties.smallestRow();
     this.largestRow = properties.largestRow();
     this.prefixLength = properties.prefixLength();
@@ -114,7 +117,7 @@ final class FilterReader {
 
   private void pin(BlockCacheKey key, BlockHandle h, BlockType blockType) throws IOException {
     try {
-      fetcher.pin(key, h, BlockKind.FILTER, () -> fetcher.readFilter(h, blockType));
+      fetcher.pin(key, h, BlockKind.FILTER, () -> fetcher.readFilter(h, blockType, formatVersion));
     } catch (CorruptTableException e) {
       counters.countCorruptFilter();
     }
@@ -223,7 +226,7 @@ final class FilterReader {
     FilterChunk filter;
     try {
       filter = fetcher.fetch(rowTombstoneKey, h, BlockKind.FILTER,
-          () -> fetcher.readFilter(h, BlockType.ROW_TOMBSTONE_FILTER));
+          () -> fetcher.readFilter(h, BlockType.ROW_TOMBSTONE_FILTER, formatVersion));
     } catch (CorruptTableException e) {
       filter = null;
     }
@@ -242,7 +245,7 @@ final class FilterReader {
       counters.countCorruptFilter();
       return true;
     }
-    return chunk.filter.mightContainHash(hash);
+    return chunk.mightContainHash(hash);
   }
 
   /** Chunk {@code i} through the cache, or null when it is damaged. */
@@ -254,7 +257,7 @@ final class FilterReader {
     }
     BlockHandle h = filterIndex.handle(i);
     try {
-      return fetcher.fetch(chunks.key(i), h, BlockKind.FILTER, () -> fetcher.readFilter(h, BlockType.FILTER_CHUNK));
+      return fetcher.fetch(chunks.key(i), h, BlockKind.FILTER, () -> fetcher.readFilter(h, BlockType.FILTER_CHUNK, formatVersion));
     } catch (CorruptTableException e) {
       return null;
     }
@@ -297,7 +300,7 @@ final class FilterReader {
   /**
    * The second stage, for the run {@link #findChunks} prepared: each chunk fetched once for its run
    * of probes (into {@code filters}; null for a damaged one), and the filter block each probe will
-   * read touched ({@link dev.strata.bloom.BlockedBloomFilter#touch}) so that the misses of all of
+   * read touched ({@link FilterChunk#touch}) so that the misses of all of
    * them are in flight before {@link #probeFilters} reads any. The kept entries' hits are counted
    * once for the run, into the cache now and the table's counters through {@code counts}. Returns a
    * value computed from the bytes touched.
@@ -326,7 +329,7 @@ final class FilterReader {
       }
       filters[i] = fetched;
       if (fetched != null) {
-        touched += fetched.filter.touch(filterHash(probes[i]));
+        touched += fetched.touch(filterHash(probes[i]));
       }
     }
     if (hits > 0) {

@@ -1,10 +1,15 @@
 package dev.strata.sstable;
 
 import dev.strata.bloom.BlockedBloomFilter;
+import dev.strata.bloom.BloomFormat;
+import dev.strata.bloom.BloomSizing;
+import dev.strata.bloom.RibbonFilter;
 import dev.strata.sstable.block.BlockBuilder;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.filter.FilterChunk;
 import dev.strata.sstable.filter.FilterIndex;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterKeys;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.format.SstableFormat;
@@ -29,13 +34,19 @@ import java.util.Arrays;
  * <p>Not thread-safe.
  */
 final class FilterWriter {
-  /** Where chunks go: writes a filter payload 64-byte aligned and returns its handle. */
+  /**
+   * Where chunks go: writes a filter payload 64-byte aligned and returns its handle; {@code chunk}
+   * is the filter the payload holds, as a reader would load it (for the block cache).
+   */
   interface Sink {
-    BlockHandle writeFilter(BlockType type, byte[] payload) throws IOException;
+    BlockHandle writeFilter(BlockType type, byte[] payload, FilterChunk chunk) throws IOException;
   }
 
   private final FilterType type;
   private final double bitsPerKey;
+  private final FilterKind kind;
+  /** The rate a Ribbon chunk is built for: a blocked Bloom filter's at bitsPerKey (model). */
+  private final double ribbonRate;
   private final long keysPerChunk;
   private final int prefixLength;
   /** The prefix added last to the current chunk, in its first prefixLength bytes, if {@link #hasChunkPrefix}. */
@@ -66,6 +77,8 @@ final class FilterWriter {
     this.hashes = buffers.filterHashes;
     this.type = options.filterType();
     this.bitsPerKey = options.bitsPerKey();
+    this.kind = options.filterKind();
+    this.ribbonRate = kind == FilterKind.RIBBON ? ribbonRate(bitsPerKey) : 0;
     this.keysPerChunk = options.keysPerChunk();
     this.prefixLength = options.prefixLength();
     this.sink = sink;
@@ -140,11 +153,7 @@ final class FilterWriter {
     if (tombstoneRowCount == 0) {
       return BlockHandle.NONE;
     }
-    BlockedBloomFilter f = BlockedBloomFilter.create(tombstoneRowCount, bitsPerKey);
-    for (int i = 0; i < tombstoneRowCount; i++) {
-      f.putHash(tombstoneRows[i]);
-    }
-    BlockHandle h = sink.writeFilter(BlockType.ROW_TOMBSTONE_FILTER, f.toByteArray());
+    BlockHandle h = writeBloom(BlockType.ROW_TOMBSTONE_FILTER, tombstoneRows, tombstoneRowCount);
     bytes += h.storedLength();
     return h;
   }
@@ -185,16 +194,54 @@ final class FilterWriter {
   }
 
   private void cutChunk() throws IOException {
-    BlockedBloomFilter f = BlockedBloomFilter.create(count, bitsPerKey);
-    for (int i = 0; i < count; i++) {
-      f.putHash(hashes[i]);
-    }
-    BlockHandle h = sink.writeFilter(BlockType.FILTER_CHUNK, f.toByteArray());
+    BlockHandle h = kind == FilterKind.RIBBON
+        ? writeRibbon(hashes, count)
+        : writeBloom(BlockType.FILTER_CHUNK, hashes, count);
     h.encodeTo(handleBytes, 0);
     index.add(chunkLastCell, chunkLastCellLength, handleBytes, 0, handleBytes.length);
     bytes += h.storedLength();
     chunkCount++;
     count = 0;
     hasChunkPrefix = false;
+  }
+
+  /**
+   * Builds a blocked Bloom filter of {@code hashes[0, count)} and writes it as a {@code type}
+   * payload: the filter's bytes, then its kind (format version 4).
+   */
+  private BlockHandle writeBloom(BlockType type, long[] hashes, int count) throws IOException {
+    BlockedBloomFilter f = BlockedBloomFilter.create(count, bitsPerKey);
+    for (int i = 0; i < count; i++) {
+      f.putHash(hashes[i]);
+    }
+    return sink.writeFilter(type, withKind(f.toByteArray(), FilterKind.BLOOM), new FilterChunk(f));
+  }
+
+  /**
+   * Builds a Ribbon filter of {@code hashes[0, count)} for {@link #ribbonRate} and writes it as a
+   * chunk. Each chunk is a filter of its own, so the build's memory is bounded by the chunk.
+   */
+  private BlockHandle writeRibbon(long[] hashes, int count) throws IOException {
+    RibbonFilter f = RibbonFilter.forFalsePositiveRate(hashes, count, ribbonRate);
+    return sink.writeFilter(BlockType.FILTER_CHUNK, withKind(f.toByteArray(), FilterKind.RIBBON), new FilterChunk(f));
+  }
+
+  /**
+   * The blocked Bloom filter's model rate at {@code bitsPerKey}, as it builds a filter of that
+   * size, no lower than the smallest rate a Ribbon filter reaches (32 fingerprint bits).
+   */
+  static double ribbonRate(double bitsPerKey) {
+    double rate = BloomSizing.blockedFpp(BloomFormat.BLOCK_BITS / bitsPerKey, BloomSizing.probesFor(bitsPerKey));
+    return Math.max(MIN_RIBBON_RATE, rate);
+  }
+
+  /** The smallest rate a Ribbon filter is built for: 2^-32, its widest fingerprint. */
+  private static final double MIN_RIBBON_RATE = 0x1p-32;
+
+  /** {@code filter} followed by {@code kind}'s id: a version-4 filter payload. */
+  private static byte[] withKind(byte[] filter, FilterKind kind) {
+    byte[] payload = Arrays.copyOf(filter, filter.length + SstableFormat.FILTER_KIND_BYTES);
+    payload[filter.length] = (byte) kind.id();
+    return payload;
   }
 }

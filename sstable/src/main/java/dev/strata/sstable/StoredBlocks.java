@@ -2,7 +2,6 @@ package dev.strata.sstable;
 
 import static dev.strata.sstable.format.SstableFormat.BLOCK_TRAILER_BYTES;
 
-import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.checksum.Checksums;
 import dev.strata.sstable.block.Block;
 import dev.strata.sstable.block.BlockCompression;
@@ -32,15 +31,16 @@ final class StoredBlocks {
 
   /**
    * Reads and verifies a filter payload: one read, then one copy into the filter's aligned memory
-   * (the bloom module checks its own trailer too).
+   * (the bloom module checks its own trailer too). {@code version} is the table's format version,
+   * which says whether the payload ends with its filter kind ({@link FilterChunk#decode}).
    */
-  static FilterChunk loadFilter(TableFile ch, Path path, BlockHandle h, BlockType type)
+  static FilterChunk loadFilter(TableFile ch, Path path, BlockHandle h, BlockType type, int version)
       throws IOException {
     byte[] raw = readStored(ch, path, h);
     byte[] payload = payload(raw, path, h, type);
     assert payload == raw;
     try {
-      return new FilterChunk(BlockedBloomFilter.fromBytes(raw, 0, h.length()), h.length());
+      return FilterChunk.decode(raw, h.length(), version);
     } catch (IllegalArgumentException e) {
       throw new CorruptTableException(path, h.offset(), e, "%s does not parse: %s", type, e.getMessage());
     }

@@ -1,6 +1,7 @@
 package dev.strata.sstable;
 
 import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.format.SstableFormat;
 import java.util.Objects;
@@ -22,6 +23,10 @@ import java.util.Objects;
  * @param prefixLength when above 0 (and the filter type is not NONE), every filter chunk also holds
  *     the first {@code prefixLength} bytes of each row it covers that is at least that long, so a
  *     prefix scan can skip the table; in [0, {@value #MAX_PREFIX_LENGTH}]
+ * @param filterKind the structure of the filter chunks: {@link FilterKind#BLOOM} chunks spend
+ *     {@code bitsPerKey}; {@link FilterKind#RIBBON} chunks reach the rate a blocked Bloom filter of
+ *     {@code bitsPerKey} has (its model), in the fewer bits a Ribbon filter needs for it. The
+ *     row-tombstone filter is always a blocked Bloom filter
  *
  * <p>Immutable.
  */
@@ -31,7 +36,8 @@ public record TableOptions(
     double bitsPerKey,
     int filterChunkBytes,
     BlockCompression compression,
-    int prefixLength) {
+    int prefixLength,
+    FilterKind filterKind) {
 
   // The ranges below are the single source of truth: DbOptions' builder checks against these
   // constants, so every option it accepts is a table layout this class accepts.
@@ -70,6 +76,7 @@ public record TableOptions(
   public TableOptions {
     Objects.requireNonNull(filterType, "filterType");
     Objects.requireNonNull(compression, "compression");
+    Objects.requireNonNull(filterKind, "filterKind");
     if (blockSizeBytes < MIN_BLOCK_SIZE_BYTES || blockSizeBytes > MAX_BLOCK_SIZE_BYTES) {
       throw new IllegalArgumentException(
           "blockSizeBytes must be in [" + MIN_BLOCK_SIZE_BYTES + ", " + MAX_BLOCK_SIZE_BYTES + "]: "
@@ -87,6 +94,17 @@ public record TableOptions(
       throw new IllegalArgumentException(
           "prefixLength must be in [0, " + MAX_PREFIX_LENGTH + "]: " + prefixLength);
     }
+  }
+
+  /** Options with blocked Bloom filter chunks. */
+  public TableOptions(
+      int blockSizeBytes,
+      FilterType filterType,
+      double bitsPerKey,
+      int filterChunkBytes,
+      BlockCompression compression,
+      int prefixLength) {
+    this(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, compression, prefixLength, FilterKind.BLOOM);
   }
 
   /** Options without a prefix filter. */
@@ -111,32 +129,37 @@ public record TableOptions(
 
   /** A copy with another block size. */
   public TableOptions withBlockSizeBytes(int bytes) {
-    return new TableOptions(bytes, filterType, bitsPerKey, filterChunkBytes, compression, prefixLength);
+    return new TableOptions(bytes, filterType, bitsPerKey, filterChunkBytes, compression, prefixLength, filterKind);
   }
 
   /** A copy with another filter type. */
   public TableOptions withFilterType(FilterType type) {
-    return new TableOptions(blockSizeBytes, type, bitsPerKey, filterChunkBytes, compression, prefixLength);
+    return new TableOptions(blockSizeBytes, type, bitsPerKey, filterChunkBytes, compression, prefixLength, filterKind);
   }
 
   /** A copy with another bits/key. */
   public TableOptions withBitsPerKey(double bits) {
-    return new TableOptions(blockSizeBytes, filterType, bits, filterChunkBytes, compression, prefixLength);
+    return new TableOptions(blockSizeBytes, filterType, bits, filterChunkBytes, compression, prefixLength, filterKind);
   }
 
   /** A copy with another filter chunk size. */
   public TableOptions withFilterChunkBytes(int bytes) {
-    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, bytes, compression, prefixLength);
+    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, bytes, compression, prefixLength, filterKind);
   }
 
   /** A copy with another compression. */
   public TableOptions withCompression(BlockCompression c) {
-    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, c, prefixLength);
+    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, c, prefixLength, filterKind);
   }
 
   /** A copy with another row-prefix length for the filter (0: none). */
   public TableOptions withPrefixLength(int length) {
-    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, compression, length);
+    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, compression, length, filterKind);
+  }
+
+  /** A copy with another filter kind. */
+  public TableOptions withFilterKind(FilterKind kind) {
+    return new TableOptions(blockSizeBytes, filterType, bitsPerKey, filterChunkBytes, compression, prefixLength, kind);
   }
 
   /** Filter keys per chunk. */

@@ -47,13 +47,13 @@ final class TableVerifier {
     FilterIndex filterIndex = FilterIndex.from(fetcher.readBlock(footer.filterIndex(), BlockType.FILTER_INDEX),
         fetcher.fileSize() - FOOTER_BYTES, path);
     for (int i = 0; i < filterIndex.chunkCount(); i++) {
-      fetcher.readFilter(filterIndex.handle(i), BlockType.FILTER_CHUNK);
+      fetcher.readFilter(filterIndex.handle(i), BlockType.FILTER_CHUNK, footer.version());
       if (i > 0 && compareCellKeys(filterIndex.lastKey(i - 1), filterIndex.lastKey(i)) >= 0) {
         throw new CorruptTableException(path, footer.filterIndex().offset(), "filter index keys out of order at %d", i);
       }
     }
     if (!footer.rowTombstoneFilter().equals(BlockHandle.NONE)) {
-      fetcher.readFilter(footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER);
+      fetcher.readFilter(footer.rowTombstoneFilter(), BlockType.ROW_TOMBSTONE_FILTER, footer.version());
     }
     boolean twoLevel = footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX;
     IndexCursor ic = twoLevel

@@ -5,6 +5,8 @@ import dev.strata.sstable.block.BlockBuilder;
 import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.cache.BlockCache;
+import dev.strata.sstable.filter.FilterChunk;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.SstableFormat;
@@ -15,7 +17,6 @@ import dev.strata.sstable.key.KeyCodec;
 import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +56,8 @@ public final class TableWriter implements AutoCloseable {
   private final WriteBuffers buffers;
   private final IndexWriter index;
   private final FilterWriter filter;
+  /** Where the filter chunks and index partitions go as they are written; null for nowhere. */
+  private CacheOnWrite metadataCache;
   private final byte[] trailer = new byte[SstableFormat.BLOCK_TRAILER_BYTES];
   private byte[] keyScratch = new byte[64];
   private long offset;
@@ -94,8 +97,7 @@ public final class TableWriter implements AutoCloseable {
         ? LZ4Factory.fastestInstance().fastCompressor()
         : null;
     this.filter = new FilterWriter(options, this::writeFilter, buffers);
-    this.index = new IndexWriter(options.blockSizeBytes(),
-        (type, payload, length) -> writeBlock(type, payload, length, BlockCompression.NONE));
+    this.index = new IndexWriter(options.blockSizeBytes(), this::writeIndexBlock);
   }
 
   /** Creates {@code file}, which must not exist yet, and a writer for it. */
@@ -155,6 +157,18 @@ public final class TableWriter implements AutoCloseable {
   /** The file being written. */
   public Path path() {
     return path;
+  }
+
+  /**
+   * Puts every filter chunk, row-tombstone filter and index partition written from now on into
+   * {@code cache}, as table {@code fileNumber}'s reader would load them: a reader of the finished
+   * table finds its metadata cached and reads none of it from disk. Call before the first {@link
+   * #add}. The blocks of a table that is then aborted stay until the cache evicts them (a file
+   * number is never reused, so nothing ever finds them).
+   */
+  public void cacheMetadataIn(BlockCache cache, long fileNumber) {
+    Objects.requireNonNull(cache, "cache");
+    this.metadataCache = new CacheOnWrite(cache, fileNumber, path);
   }
 
   /**
@@ -402,11 +416,24 @@ public final class TableWriter implements AutoCloseable {
     dataBytes += h.storedLength();
   }
 
-  private BlockHandle writeFilter(BlockType type, byte[] payload) throws IOException {
+  private BlockHandle writeFilter(BlockType type, byte[] payload, FilterChunk chunk) throws IOException {
     int pad = (int) (-offset & (SstableFormat.FILTER_ALIGNMENT - 1));
     out.write(PADDING, 0, pad);
     offset += pad;
-    return writeBlock(type, payload, payload.length, BlockCompression.NONE);
+    BlockHandle h = writeBlock(type, payload, payload.length, BlockCompression.NONE);
+    if (metadataCache != null) {
+      metadataCache.filter(h.offset(), chunk);
+    }
+    return h;
+  }
+
+  /** Writes an index block, uncompressed; an index partition also goes to the metadata cache. */
+  private BlockHandle writeIndexBlock(BlockType type, byte[] payload, int length) throws IOException {
+    BlockHandle h = writeBlock(type, payload, length, BlockCompression.NONE);
+    if (metadataCache != null && type == BlockType.INDEX_PARTITION) {
+      metadataCache.indexPartition(h.offset(), payload, length);
+    }
+    return h;
   }
 
   /** Writes payload[0, length) as a block, LZ4-compressed when asked and worth it. */
@@ -439,56 +466,5 @@ public final class TableWriter implements AutoCloseable {
     BlockHandle h = new BlockHandle(offset, storedLength);
     offset += storedLength + trailer.length;
     return h;
-  }
-
-  /**
-   * Gathers the file's bytes in the writer's buffer and writes them to the channel a buffer at a
-   * time (a {@code BufferedOutputStream} would bring a new 64 KiB array per table).
-   */
-  private static final class ChannelOutput extends OutputStream {
-    private final FileChannel channel;
-    private final ByteBuffer buffer;
-
-    ChannelOutput(FileChannel channel, ByteBuffer buffer) {
-      this.channel = channel;
-      this.buffer = buffer;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      if (!buffer.hasRemaining()) {
-        drain();
-      }
-      buffer.put((byte) b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      if (len > buffer.remaining()) {
-        drain();
-      }
-      if (len > buffer.remaining()) {
-        writeFully(ByteBuffer.wrap(b, off, len));
-      } else {
-        buffer.put(b, off, len);
-      }
-    }
-
-    @Override
-    public void flush() throws IOException {
-      drain();
-    }
-
-    private void drain() throws IOException {
-      buffer.flip();
-      writeFully(buffer);
-      buffer.clear();
-    }
-
-    private void writeFully(ByteBuffer b) throws IOException {
-      while (b.hasRemaining()) {
-        channel.write(b);
-      }
-    }
   }
 }

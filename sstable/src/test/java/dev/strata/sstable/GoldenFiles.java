@@ -3,6 +3,7 @@ package dev.strata.sstable;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.strata.sstable.block.BlockCompression;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.InternalKey;
@@ -21,12 +22,12 @@ import java.util.List;
  * the format cannot drift unnoticed. A format change adds {@code vN/} with a new generator run and
  * keeps the older directories, which the reader must still read ({@code v1/} was written by format
  * 1's writer; {@code v2/} adds tables with a row-prefix filter; {@code v3/} holds the same tables with
- * a two-level index).
+ * a two-level index; {@code v4/} the same tables whose filter payloads end with their kind, and one of Ribbon chunks).
  *
  * <pre>
  * mvn -q -pl sstable test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/sst-cp.txt -Dmdep.includeScope=test
  * java -cp "sstable/target/test-classes:sstable/target/classes:$(cat /tmp/sst-cp.txt)" \
- *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v3
+ *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v4
  * </pre>
  *
  * <p>Not thread-safe (a main program).
@@ -45,6 +46,11 @@ public final class GoldenFiles {
       out.add(new Golden("000004.sst", TableOptions.defaults().withPrefixLength(3), cells()));
       out.add(new Golden("000005.sst",
           new TableOptions(64, FilterType.ROWCOL, 10, 64, BlockCompression.LZ4, 2), cells()));
+    }
+    if (version >= 4) {
+      // Ribbon filter chunks (kind 2), tiny ones, ROWCOL with a row tombstone (always Bloom).
+      out.add(new Golden("000006.sst", new TableOptions(64, FilterType.ROWCOL, 10, 64,
+          BlockCompression.LZ4, 2, FilterKind.RIBBON), cells()));
     }
     return out;
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.InternalKey;
@@ -28,13 +29,14 @@ final class NoFalseNegativesProperties {
   @TempDir Path dir;
 
   @Test
-  void everyWrittenKey_passesTheFilter_everyType() {
+  void everyWrittenKey_passesTheFilter_everyTypeAndKind() {
     int[] number = {0};
     Seeded.run("no false negatives", 30, random -> {
       for (FilterType type : FilterType.values()) {
+        FilterKind kind = FilterKind.values()[number[0] % FilterKind.values().length];
         List<Entry> entries = new RandomCells(random).tombstones(0.2, 0.1).maxValueBytes(8)
             .entries(500 + random.nextInt(3000));
-        TableOptions options = TableRoundTripProperties.randomOptions(random).withFilterType(type);
+        TableOptions options = TableRoundTripProperties.randomOptions(random).withFilterType(type).withFilterKind(kind);
         Path file = dir.resolve(SstableFormat.fileName(++number[0]));
         Tables.write(file, options, entries);
         ReadCounters counters = new ReadCounters();
@@ -44,7 +46,7 @@ final class NoFalseNegativesProperties {
             assertTrue(t.get(probe, InternalKey.MAX_SEQUENCE).cell() != null, "written cell not found: " + e);
             assertTrue(t.mightContainRow(probe), "row skipped: " + e);
           }
-          assertEquals(0, counters.snapshot().tablesSkippedByFilter(), type + ": a written cell was skipped");
+          assertEquals(0, counters.snapshot().tablesSkippedByFilter(), type + " " + kind + ": a written cell was skipped");
           byte[] odd = {(byte) 0xfe, 0x01, 0x7f};
           for (Entry e : entries) {
             if (e.key().kind() == ValueKind.DELETE_ROW) {

@@ -10,6 +10,7 @@ import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.filter.FilterProbe;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.InternalKey;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code read(write(cells)) == cells}: random sorted cells written under random options (every filter
- * type, block sizes from tiny to large, both compressions, tiny to large filter chunks) read back
+ * type and kind, block sizes from tiny to large, both compressions, tiny to large filter chunks) read back
  * entry by entry by iteration (cached and bulk), by seek and by Get at random snapshots, against
  * {@link TableModel}; read buffered or direct, with bulk read-ahead windows from none to 2 MiB.
  */
@@ -77,7 +78,8 @@ final class TableRoundTripProperties {
         1 + random.nextInt(20) + (random.nextBoolean() ? 0.5 : 0),
         CHUNK_BYTES[random.nextInt(CHUNK_BYTES.length)],
         BlockCompression.values()[random.nextInt(BlockCompression.values().length)],
-        random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(3));
+        random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(3),
+        FilterKind.values()[random.nextInt(FilterKind.values().length)]);
   }
 
   private static void checkProperties(List<Entry> entries, TableOptions options, TableMetadata meta, TableProperties p) {

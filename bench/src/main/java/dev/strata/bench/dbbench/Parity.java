@@ -4,6 +4,7 @@ import dev.strata.bench.common.RocksDbLibrary;
 import dev.strata.engine.BloomType;
 import dev.strata.engine.Compression;
 import dev.strata.engine.DbOptions;
+import dev.strata.engine.FilterAllocation;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
 import org.rocksdb.CompressionType;
@@ -69,6 +70,15 @@ public final class Parity {
         // records its own, so reads of an existing database take the size it was written with.
         .bloomChunkBytes(Integer.getInteger("strata.bloomChunkBytes",
             DbOptions.defaults().filters().bloomChunkBytes()))
+        // Filters by level: the engine's defaults unless --jvm-args "-Dstrata.filterAllocation=BY_LEVEL",
+        // "-Dstrata.ribbonFromLevel=1" or "-Dstrata.cacheMetadataOnWrite=false" (docs/OPERATING.md,
+        // "Filters per level").
+        .filterAllocation(FilterAllocation.valueOf(System.getProperty("strata.filterAllocation",
+            DbOptions.defaults().filters().filterAllocation().name())))
+        .ribbonFromLevel(Integer.getInteger("strata.ribbonFromLevel",
+            DbOptions.defaults().filters().ribbonFromLevel()))
+        .cacheMetadataOnWrite(Boolean.parseBoolean(System.getProperty("strata.cacheMetadataOnWrite",
+            String.valueOf(DbOptions.defaults().filters().cacheMetadataOnWrite()))))
         // Off, the engine's default; --jvm-args "-Dstrata.warmUpOnOpen=true" (or -D before
         // coldreads' -jar) measures the open's read-path warm-up against the cold first Get.
         .warmUpOnOpen(Boolean.getBoolean("strata.warmUpOnOpen"))

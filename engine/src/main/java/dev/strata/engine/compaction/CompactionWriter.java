@@ -6,6 +6,7 @@ import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.read.InternalIterator;
 import dev.strata.sstable.TableMetadata;
 import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.TableProperties;
 import dev.strata.sstable.TableWriter;
 import dev.strata.sstable.WriteBuffers;
@@ -56,6 +57,8 @@ public final class CompactionWriter {
   private final int maxTableBlockBytes;
   private final int outputLevel;
   private final TableOptions tableOptions;
+  /** Where the outputs' filter chunks and index partitions go as they are written; null for nowhere. */
+  private BlockCache metadataCache;
   private final OutputCuts cuts;
   private final LongSupplier newFileNumber;
   private final Predicate<byte[]> bottommost;
@@ -101,6 +104,15 @@ public final class CompactionWriter {
     this.newFileNumber = newFileNumber;
     this.bottommost = bottommost;
     this.stripes = stripes;
+  }
+
+  /**
+   * Puts the outputs' filter chunks and index partitions into {@code cache} as they are written
+   * ({@code TableWriter.cacheMetadataIn}); returns this writer. Call before {@link #write}.
+   */
+  public CompactionWriter cachingMetadataIn(BlockCache cache) {
+    this.metadataCache = cache;
+    return this;
   }
 
   /**
@@ -222,6 +234,9 @@ public final class CompactionWriter {
       currentNumber = newFileNumber.getAsLong();
       Path file = FileNames.table(dir, currentNumber);
       current = TableWriter.create(file, files.create(file), tableOptions, maxTableBlockBytes, writeBuffers);
+      if (metadataCache != null) {
+        current.cacheMetadataIn(metadataCache, currentNumber);
+      }
     }
     current.add(key, keyLength, merged.valueArray(), merged.valueOffset(), merged.valueLength());
   }
@@ -243,7 +258,9 @@ public final class CompactionWriter {
             p.maxSequence(),
             t.smallest(),
             t.largest(),
-            p.filterType() == FilterType.NONE ? 0 : p.filterBytes()));
+            p.filterType() == FilterType.NONE ? 0 : p.filterBytes(),
+            p.filterType() == FilterType.NONE ? null : tableOptions.filterKind(),
+            p.filterType() == FilterType.NONE ? 0 : p.bitsPerKey()));
   }
 
   private void abandon() throws IOException {

@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -48,7 +49,8 @@ public final class OutputTables {
   private final FileLayer files;
   /** The largest index an output may get ({@code SstableFormat.MAX_BLOCK_BYTES}, less in tests). */
   private final int maxTableBlockBytes;
-  private final TableOptions tableOptions;
+  /** Each output's table layout: its filter's bits per key follow its level. */
+  private final FilterChoice filters;
   private final long targetFileSizeBytes;
   private final LongSupplier newFileNumber;
   /** Where inputs are read and outputs opened: the database's one set of open readers. */
@@ -74,7 +76,7 @@ public final class OutputTables {
   public OutputTables(
       Path dir,
       FileLayer files,
-      TableOptions tableOptions,
+      FilterChoice filters,
       long targetFileSizeBytes,
       LongSupplier newFileNumber,
       TableCache tables,
@@ -88,7 +90,7 @@ public final class OutputTables {
     this.maxSubcompactions = maxSubcompactions;
     this.maxTableBlockBytes = maxTableBlockBytes;
     this.files = files;
-    this.tableOptions = tableOptions;
+    this.filters = filters;
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.newFileNumber = newFileNumber;
     this.tables = tables;
@@ -111,17 +113,7 @@ public final class OutputTables {
     MemTableSource source = new MemTableSource(m);
     source.seekToFirst();
     List<TableRef> tables = new ArrayList<>(openAll(
-        new CompactionWriter(
-                dir,
-                files,
-                0,
-                tableOptions,
-                OutputCuts.atSize(Long.MAX_VALUE),
-                newFileNumber,
-                row -> false,
-                stripes,
-                maxTableBlockBytes,
-                closing)
+        writer(0, filters.forFlush(m.entryCount()), OutputCuts.atSize(Long.MAX_VALUE), row -> false, stripes)
             .write(source)));
     tables.sort(
         Comparator.comparingLong((TableRef t) -> t.metadata().largestSequence()).reversed());
@@ -238,17 +230,7 @@ public final class OutputTables {
           m.seekToFirst();
           merged =
               openAll(
-                  new CompactionWriter(
-                          dir,
-                          files,
-                          0,
-                          tableOptions,
-                          OutputCuts.atSize(Long.MAX_VALUE),
-                          newFileNumber,
-                          row -> false,
-                          stripes,
-                          maxTableBlockBytes,
-                          closing)
+                  writer(0, filters.uniform(), OutputCuts.atSize(Long.MAX_VALUE), row -> false, stripes)
                       .write(m));
         } finally {
           sources.forEach(InternalIterator::close);
@@ -377,21 +359,24 @@ public final class OutputTables {
         merged.seek(new InternalKey(fromRow, EMPTY, InternalKey.MAX_SEQUENCE, ValueKind.PUT));
       }
       int outputLevel = c.outputLevel();
-      return new CompactionWriter(
-              dir,
-              files,
-              outputLevel,
-              tableOptions,
+      return writer(outputLevel, filters.forCompaction(c, base),
               OutputCuts.atBoundaries(targetFileSizeBytes, c.grandparents(base)),
-              newFileNumber,
-              row -> !base.deeperLevelsCover(outputLevel, row),
-              stripes,
-              maxTableBlockBytes,
-              closing)
+              row -> !base.deeperLevelsCover(outputLevel, row), stripes)
           .write(merged, toRow);
     } finally {
       sources.forEach(InternalIterator::close);
     }
+  }
+
+  /**
+   * A writer of tables at {@code level} laid out as {@code layout}, putting their metadata into the
+   * block cache as it writes it when the options ask for that.
+   */
+  private CompactionWriter writer(int level, TableOptions layout, OutputCuts cuts,
+      Predicate<byte[]> bottommost, SnapshotStripes stripes) {
+    CompactionWriter w = new CompactionWriter(dir, files, level, layout, cuts, newFileNumber,
+        bottommost, stripes, maxTableBlockBytes, closing);
+    return filters.cacheMetadataOnWrite() ? w.cachingMetadataIn(tables.blockCache()) : w;
   }
 
   /** The table of {@code t}'s file, listed at {@code level}: a trivial move rewrites nothing. */

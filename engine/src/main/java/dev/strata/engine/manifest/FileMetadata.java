@@ -1,5 +1,6 @@
 package dev.strata.engine.manifest;
 
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.UnsignedBytes;
 import java.util.Objects;
@@ -20,6 +21,10 @@ import java.util.Objects;
  * @param largest its last internal key
  * @param filterBytes the bytes of filter in the file (0 without a filter), so that statistics need
  *     not open the table; {@link #UNKNOWN_FILTER_BYTES} when read from a version-1 manifest
+ * @param filterKind the structure of the table's filter; null without a filter, or when the
+ *     manifest did not record it (versions 1 and 2: such tables hold blocked Bloom filters)
+ * @param filterBitsPerKey the bits per filter key the table's filter was built with; 0 when {@code
+ *     filterKind} is null
  */
 public record FileMetadata(
     long fileNumber,
@@ -30,7 +35,9 @@ public record FileMetadata(
     long largestSequence,
     InternalKey smallest,
     InternalKey largest,
-    long filterBytes) {
+    long filterBytes,
+    FilterKind filterKind,
+    double filterBitsPerKey) {
 
   /** {@link #filterBytes()} of a table listed by a version-1 manifest, which did not record it. */
   public static final long UNKNOWN_FILTER_BYTES = -1;
@@ -38,6 +45,14 @@ public record FileMetadata(
   public FileMetadata {
     Objects.requireNonNull(smallest, "smallest");
     Objects.requireNonNull(largest, "largest");
+  }
+
+  /** An entry whose filter's structure and bits per key are not recorded. */
+  public FileMetadata(long fileNumber, int level, long fileSize, long entryCount,
+      long smallestSequence, long largestSequence, InternalKey smallest, InternalKey largest,
+      long filterBytes) {
+    this(fileNumber, level, fileSize, entryCount, smallestSequence, largestSequence, smallest,
+        largest, filterBytes, null, 0);
   }
 
   /** The same entry with its filter size, once learned from the table. */
@@ -60,7 +75,9 @@ public record FileMetadata(
         largestSequence,
         smallest,
         largest,
-        newFilterBytes);
+        newFilterBytes,
+        filterKind,
+        filterBitsPerKey);
   }
 
   /** True when {@code row} lies between the table's smallest and largest row, unsigned. */

@@ -3,6 +3,7 @@ package dev.strata.engine.manifest;
 import static dev.strata.engine.manifest.ManifestFormat.BODY_FIXED_BYTES;
 import static dev.strata.engine.manifest.ManifestFormat.EDIT;
 import static dev.strata.engine.manifest.ManifestFormat.FILE2_FIXED_BYTES;
+import static dev.strata.engine.manifest.ManifestFormat.FILE3_FIXED_BYTES;
 import static dev.strata.engine.manifest.ManifestFormat.FILE_FIXED_BYTES;
 import static dev.strata.engine.manifest.ManifestFormat.FOOTER_BYTES;
 import static dev.strata.engine.manifest.ManifestFormat.HEADER1_BYTES;
@@ -14,6 +15,7 @@ import static dev.strata.engine.manifest.ManifestFormat.SECTOR_BYTES;
 import static dev.strata.engine.manifest.ManifestFormat.SNAPSHOT;
 import static dev.strata.engine.manifest.ManifestFormat.SYNCED_LOG_BYTES;
 import static dev.strata.engine.manifest.ManifestFormat.VERSION_CURRENT;
+import static dev.strata.engine.manifest.ManifestFormat.VERSION_FILTER_SHAPES;
 import static dev.strata.engine.manifest.ManifestFormat.VERSION_START;
 import static dev.strata.engine.manifest.ManifestFormat.VERSION_SYNCED_LOGS;
 
@@ -21,6 +23,7 @@ import dev.strata.checksum.Checksums;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.FormatVersionException;
 import dev.strata.engine.fs.ByteCursor;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
 import java.nio.ByteBuffer;
@@ -235,7 +238,7 @@ final class ManifestDecoder {
     long logNumber = in.u64("logNumber");
     Manifest out;
     if (kind == SNAPSHOT) {
-      List<FileMetadata> files = readFiles(in, 2);
+      List<FileMetadata> files = readFiles(in, version);
       List<SyncedLog> synced = readSynced(in, version);
       out = new Manifest(nextFileNumber, lastSequence, logNumber, files, synced);
     } else {
@@ -247,7 +250,7 @@ final class ManifestDecoder {
       for (long i = 0; i < deletedCount; i++) {
         deleted.add(in.u64("deleted fileNumber"));
       }
-      List<FileMetadata> added = readFiles(in, 2);
+      List<FileMetadata> added = readFiles(in, version);
       List<SyncedLog> synced = readSynced(in, version);
       ManifestEdit edit =
           new ManifestEdit(nextFileNumber, lastSequence, logNumber, deleted, added, synced);
@@ -285,7 +288,8 @@ final class ManifestDecoder {
       throws CorruptionException {
     long fileCount = in.u32("fileCount");
     long minFileBytes =
-        (version == 1 ? FILE_FIXED_BYTES : FILE2_FIXED_BYTES) + 2L * (KEY_FIXED_BYTES + 1);
+        (version == 1 ? FILE_FIXED_BYTES : version == 2 ? FILE2_FIXED_BYTES : FILE3_FIXED_BYTES)
+            + 2L * (KEY_FIXED_BYTES + 1);
     if (fileCount > in.remaining() / minFileBytes) {
       throw in.corrupt(-4, "%d tables do not fit in %d bytes", fileCount, in.remaining());
     }
@@ -302,6 +306,19 @@ final class ManifestDecoder {
       if (filterBytes < FileMetadata.UNKNOWN_FILTER_BYTES) {
         throw in.corrupt(-8, "filterBytes %d out of range", filterBytes);
       }
+      FilterKind filterKind = null;
+      double filterBitsPerKey = 0;
+      if (version >= VERSION_FILTER_SHAPES) {
+        int kindId = in.u8("filterKind");
+        filterKind = kindId == 0 ? null : FilterKind.fromIdOrNull(kindId);
+        filterBitsPerKey = Double.longBitsToDouble(in.u64("filterBitsPerKey"));
+        if (kindId != 0 && filterKind == null) {
+          throw in.corrupt(-9, "unknown filter kind %d", kindId);
+        }
+        if (filterKind == null ? filterBitsPerKey != 0 : !(filterBitsPerKey >= 1 && filterBitsPerKey <= 64)) {
+          throw in.corrupt(-8, "filterBitsPerKey %s out of range", filterBitsPerKey);
+        }
+      }
       InternalKey smallest = readKey(in);
       InternalKey largest = readKey(in);
       files.add(
@@ -314,7 +331,9 @@ final class ManifestDecoder {
               largestSequence,
               smallest,
               largest,
-              filterBytes));
+              filterBytes,
+              filterKind,
+              filterBitsPerKey));
     }
     return files;
   }

@@ -24,7 +24,10 @@ import java.util.List;
  *             Synced
  * Counters := nextFileNumber:u64 lastSequence:u64 logNumber:u64
  * File     := fileNumber:u64 level:u8 fileSize:u64 entryCount:u64
- *             smallestSequence:u64 largestSequence:u64 filterBytes:u64 smallest:Key largest:Key
+ *             smallestSequence:u64 largestSequence:u64 filterBytes:u64
+ *             filterKind:u8 filterBitsPerKey:u64 smallest:Key largest:Key
+ *             filterKind: 0 none or not recorded, else the table format's filter kind id;
+ *             filterBitsPerKey: IEEE 754 double bits, 0 when filterKind is 0
  * Key      := rowLength:u16 row columnLength:u16 column sequence:u64 kind:u8
  * Synced   := syncedCount:u32 (logNumber:u64 bytes:u64){syncedCount}   logs forced up to a length
  * </pre>
@@ -51,7 +54,8 @@ import java.util.List;
  * can never hide an edit that was acted on.
  *
  * <p><b>Version 2</b> (still read, never written): the same without {@code Synced} in SNAPSHOT and
- * EDIT.
+ * EDIT, and without {@code filterKind} and {@code filterBitsPerKey} in File (its tables' filters
+ * read as not recorded).
  *
  * <p><b>Version 1: the whole state, replaced atomically</b> (still read, never written).
  *
@@ -97,6 +101,9 @@ public final class ManifestFormat {
   /** The first version whose SNAPSHOT and EDIT records end with the synced logs. */
   static final int VERSION_SYNCED_LOGS = 3;
 
+  /** The first version whose File records its table's filter kind and bits per key. */
+  static final int VERSION_FILTER_SHAPES = 3;
+
   /** Size of one synced log: its number and its forced length. */
   static final int SYNCED_LOG_BYTES = 8 + 8;
 
@@ -123,6 +130,9 @@ public final class ManifestFormat {
 
   /** Size of a version-2 File's fixed part, without its two keys: filterBytes joins. */
   public static final int FILE2_FIXED_BYTES = FILE_FIXED_BYTES + 8;
+
+  /** Size of a version-3 File's fixed part, without its two keys: the filter's kind and bits join. */
+  public static final int FILE3_FIXED_BYTES = FILE2_FIXED_BYTES + 1 + 8;
 
   /** Size of a Key's fixed part, without its row and column. */
   public static final int KEY_FIXED_BYTES = 2 + 2 + 8 + 1;
@@ -197,7 +207,7 @@ public final class ManifestFormat {
   }
 
   private static long fileSize(FileMetadata f) {
-    return FILE2_FIXED_BYTES + keySize(f.smallest()) + keySize(f.largest());
+    return FILE3_FIXED_BYTES + keySize(f.smallest()) + keySize(f.largest());
   }
 
   private static ByteBuffer record(long payloadSize) {
@@ -227,6 +237,8 @@ public final class ManifestFormat {
   private static void putFile(ByteBuffer b, FileMetadata f) {
     b.putLong(f.fileNumber()).put((byte) f.level()).putLong(f.fileSize()).putLong(f.entryCount());
     b.putLong(f.smallestSequence()).putLong(f.largestSequence()).putLong(f.filterBytes());
+    b.put((byte) (f.filterKind() == null ? 0 : f.filterKind().id()));
+    b.putLong(Double.doubleToRawLongBits(f.filterKind() == null ? 0 : f.filterBitsPerKey()));
     putKey(b, f.smallest());
     putKey(b, f.largest());
   }

@@ -1,13 +1,15 @@
 package dev.strata.engine.observe;
 
 import dev.strata.engine.DbStats;
+import dev.strata.engine.LevelStats;
 import dev.strata.engine.WriteStats;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The text of {@code Db.describe()}, in the spirit of RocksDB's {@code rocksdb.stats} property: the
- * tables and bytes of every level, then the read path's work (Gets, tables consulted and skipped by
+ * tables, bytes, entries and filters of every level that holds tables (the filters' bits per key
+ * and the false positives an absent Get expects from them), then the read path's work (Gets, tables consulted and skipped by
  * the filter, blocks read and served by the cache), prefix scans, writes and snapshots.
  *
  * <p>Thread-safe (stateless).
@@ -20,23 +22,28 @@ public final class DbDescription {
       String directory,
       DbStats s,
       WriteStats w,
-      List<Integer> tablesPerLevel,
-      List<Long> bytesPerLevel) {
+      List<LevelStats> levels) {
     StringBuilder b = new StringBuilder();
     b.append("** Strata stats: ").append(directory).append(" **\n");
-    b.append(String.format(Locale.ROOT, "%-6s %7s %12s%n", "Level", "Files", "Size(MiB)"));
+    b.append(String.format(Locale.ROOT, "%-6s %7s %12s %12s %12s %9s %10s%n", "Level", "Files",
+        "Size(MiB)", "Entries", "Filter(KiB)", "Bits/key", "FP/Get"));
     long files = 0;
     long bytes = 0;
-    for (int level = 0; level < tablesPerLevel.size(); level++) {
-      int n = tablesPerLevel.get(level);
-      long size = bytesPerLevel.get(level);
-      files += n;
-      bytes += size;
-      if (n > 0) {
-        b.append(String.format(Locale.ROOT, "  L%-3d %7d %12.2f%n", level, n, mib(size)));
-      }
+    long entries = 0;
+    long filterBytes = 0;
+    double falsePositives = 0;
+    for (LevelStats l : levels) {
+      files += l.tables();
+      bytes += l.bytes();
+      entries += l.entries();
+      filterBytes += l.filterBytes();
+      falsePositives += l.expectedFalsePositiveRate();
+      b.append(String.format(Locale.ROOT, "  L%-3d %7d %12.2f %12d %12.1f %9.2f %10.5f%n", l.level(),
+          l.tables(), mib(l.bytes()), l.entries(), l.filterBytes() / 1024.0, l.filterBitsPerKey(),
+          l.expectedFalsePositiveRate()));
     }
-    b.append(String.format(Locale.ROOT, "  %-4s %7d %12.2f%n", "Sum", files, mib(bytes)));
+    b.append(String.format(Locale.ROOT, "  %-4s %7d %12.2f %12d %12.1f %9s %10.5f%n", "Sum", files,
+        mib(bytes), entries, filterBytes / 1024.0, "", falsePositives));
     b.append(String.format(Locale.ROOT,
         "Gets: %d, tables consulted %d, skipped by filter %d (%s), filter false positives %d%n",
         s.gets(), s.tablesConsulted(), s.tablesSkippedByBloom(),

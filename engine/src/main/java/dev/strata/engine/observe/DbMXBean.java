@@ -53,6 +53,18 @@ public interface DbMXBean {
   /** Bytes of tables per level, level 0 first. */
   long[] getBytesPerLevel();
 
+  /** Entries of tables per level, level 0 first (as {@code Db.levelStats()}, every level). */
+  long[] getEntriesPerLevel();
+
+  /** Filter bytes per level, level 0 first. */
+  long[] getFilterBytesPerLevel();
+
+  /** The filters' bits per key per level, level 0 first (0 for a level without tables). */
+  double[] getFilterBitsPerKeyPerLevel();
+
+  /** The false positives an absent Get expects per level by the filters' model, level 0 first. */
+  double[] getExpectedFalsePositivesPerLevel();
+
   /** The multi-line summary of {@code Db.describe()}. */
   String getDescription();
 }

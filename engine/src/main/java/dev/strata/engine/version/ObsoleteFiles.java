@@ -6,6 +6,7 @@ import dev.strata.engine.fs.FileNames.FileType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -80,14 +81,21 @@ public final class ObsoleteFiles implements AutoCloseable {
    */
   public void purge() {
     assert !underDeferringLock() : "purging tables under the database mutex";
+    Set<Long> deleted = new HashSet<>();
     for (Retired r = retired.poll(); r != null; r = retired.poll()) {
       Path file = r.obsoleteFile();
+      if (file != null) {
+        deleted.add(r.fileNumber());
+      }
       Runnable deleteLater = file == null ? () -> {} : () -> deletes.run(() -> delete(file));
       TableCache.Eviction e = tables.evict(r.fileNumber(), deleteLater);
       if (file != null && e != TableCache.Eviction.CLOSES_WHEN_RELEASED) {
         delete(file);
       }
     }
+    // A file number is never reused, so its blocks can only waste the cache: the metadata a
+    // compaction's outputs put in on write, for one, would otherwise sit there until aged out.
+    tables.blockCache().evictFiles(deleted);
   }
 
   /**

@@ -96,6 +96,11 @@ public final class TableCache implements AutoCloseable {
     this.blockCache = blockCache;
     this.counters = counters;
   }
+  /** The block cache the open tables read through. */
+  public BlockCache blockCache() {
+    return blockCache;
+  }
+
 
   /**
    * How many tables one job may hold open at once and still leave the reads their share: half of

@@ -36,10 +36,15 @@ final class TableEntries implements AutoCloseable {
 
   /** An entry at {@code level} spanning rows [from, to]; level-0 entries go in newest first. */
   TableRef table(int level, String from, String to, long bytes) throws IOException {
+    return table(level, from, to, bytes, 1);
+  }
+
+  /** {@link #table(int, String, String, long)} of {@code entries} entries. */
+  TableRef table(int level, String from, String to, long bytes, long entries) throws IOException {
     long number = nextFile++;
     FileMetadata m =
         new FileMetadata(
-            number, level, bytes, 1, number, number, key(from, number), key(to, number), 0);
+            number, level, bytes, entries, number, number, key(from, number), key(to, number), 0);
     return TableRef.open(dir, m, cache, obsolete);
   }
 

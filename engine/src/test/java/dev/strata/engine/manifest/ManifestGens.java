@@ -1,5 +1,6 @@
 package dev.strata.engine.manifest;
 
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ final class ManifestGens {
       long s2 = s1 + r.nextInt((int) (lastSequence - s1) + 1);
       InternalKey smallest = new InternalKey(lo, column(r), r.nextInt(1 + (int) s2), kind(r));
       InternalKey largest = new InternalKey(hi, column(r), r.nextInt(1 + (int) s2), kind(r));
+      FilterKind filterKind = r.nextBoolean() ? null : FilterKind.BLOOM;
       files.add(
           new FileMetadata(
               number,
@@ -42,7 +44,9 @@ final class ManifestGens {
               s2,
               smallest,
               largest,
-              r.nextInt(4) == 0 ? FileMetadata.UNKNOWN_FILTER_BYTES : r.nextInt(1 << 20)));
+              r.nextInt(4) == 0 ? FileMetadata.UNKNOWN_FILTER_BYTES : r.nextInt(1 << 20),
+              filterKind,
+              filterKind == null ? 0 : 1 + 63 * r.nextDouble())); // bits in [1, 64] with a kind
       number += 1 + r.nextInt(3);
     }
     long logNumber = number + r.nextInt(3);

@@ -57,7 +57,7 @@ final class VersionSetTest {
         new OutputTables(
             dir,
             FileLayer.real(),
-            TableOptions.defaults(),
+            dev.strata.engine.compaction.FilterChoice.uniform(TableOptions.defaults()),
             Long.MAX_VALUE,
             versions::newFileNumber,
             tables,

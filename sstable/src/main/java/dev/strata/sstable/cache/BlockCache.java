@@ -1,6 +1,7 @@
 package dev.strata.sstable.cache;
 
 import java.io.IOException;
+import java.util.Set;
 
 /**
  * The block cache all tables of a database share: parsed, verified data, index and filter blocks,
@@ -130,6 +131,23 @@ public interface BlockCache {
   default int touch(Entry entry) {
     return 0;
   }
+
+  /**
+   * Caches {@code block} under {@code key} unless the cache holds (or is loading) a block of that
+   * key, counting neither a hit nor a miss: a table writer's metadata, put as it is written ({@code
+   * TableWriter.cacheMetadataIn}), so the table's first reads find it. The block must be what a
+   * loader of that key would return. Admitted as a loaded block of {@code kind} is, so metadata stays
+   * within the cache's metadata share. Nothing by default.
+   */
+  default <T extends CachedBlock> void put(BlockCacheKey key, BlockKind kind, T block) {}
+
+  /**
+   * Drops the cached blocks of the tables numbered in {@code fileNumbers}, whose files were deleted
+   * (a compaction's inputs): their memory goes back at once instead of when the cache would have
+   * aged them out, which matters for the metadata a table's writer put in ({@link #put}). Blocks a
+   * reader pinned stay until it unpins them. Nothing by default.
+   */
+  default void evictFiles(Set<Long> fileNumbers) {}
 
   /** A snapshot of the counters and the bytes held. */
   CacheStats stats();

@@ -3,6 +3,7 @@ package dev.strata.sstable.cache;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -236,6 +237,35 @@ public final class ClockBlockCache implements BlockCache {
   }
 
   @Override
+  public <T extends CachedBlock> void put(BlockCacheKey key, BlockKind kind, T block) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(block, "block");
+    if (capacity == 0) {
+      return;
+    }
+    long hash = key.mixedHash();
+    Shard shard = shardOf(hash);
+    if (shard.table.get(key.fileNumber(), key.offset(), hash) != null) {
+      return;
+    }
+    Node mine = new Node(key.fileNumber(), key.offset(), kind);
+    if (shard.putIfAbsent(mine, hash) == null) {
+      admitLoaded(shard, mine, block);
+    }
+  }
+
+  @Override
+  public void evictFiles(Set<Long> fileNumbers) {
+    if (capacity == 0 || fileNumbers.isEmpty()) {
+      return;
+    }
+    for (Shard s : shards) {
+      s.dropFiles(fileNumbers);
+    }
+  }
+
+  @Override
   public <T extends CachedBlock> T getOrLoadPinned(BlockCacheKey key, BlockKind kind, Loader<T> loader)
       throws IOException {
     while (true) {
@@ -372,11 +402,16 @@ public final class ClockBlockCache implements BlockCache {
       n.loaded.completeExceptionally(t);
       throw t;
     }
+    admitLoaded(shard, n, block);
+    return block;
+  }
+
+  /** Caches {@code block} as the loaded block of node {@code n} and wakes its waiters. */
+  private static void admitLoaded(Shard shard, Node n, CachedBlock block) {
     n.block = block;
     shard.admit(n, block);
     n.loaded.complete(block);
     n.loaded = null; // waiters that read the field before hold the future; later ones read n.block
-    return block;
   }
 
   /** Waits for another caller's load of {@code n}, throwing what its loader threw. */

@@ -1,6 +1,7 @@
 package dev.strata.sstable.cache;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -353,6 +354,30 @@ final class Shard {
     }
     n.block.evicted(); // after the table removal: a reader whose retain fails then misses
     n.block = null; // a reader keeping the node as its entry sees the block gone, and holds it no more
+  }
+
+  /**
+   * Drops the unpinned entries of the tables numbered in {@code fileNumbers}, whose files are gone
+   * (uncounted: not evictions). A pinned entry stays until its owner unpins it; a block still
+   * loading is admitted later and ages out like any block no reader asks for.
+   */
+  void dropFiles(Set<Long> fileNumbers) {
+    lock.lock();
+    try {
+      for (Segment s : new Segment[] {metadata, main, probation}) {
+        Node n = s.first();
+        while (n != null) {
+          Node next = n.next;
+          if (fileNumbers.contains(n.fileNumber)) {
+            s.remove(n);
+            drop(n);
+          }
+          n = next;
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**

@@ -23,7 +23,8 @@ import java.util.Locale;
  * CellKey    := rowLength:u16 row column
  * Handle     := offset:u64 length:u32             (length excludes the 5-byte trailer)
  * Padding    := 0x00*  up to the next multiple of 64 (a filter payload starts 64-byte aligned)
- * FilterChunk, RowTombstoneFilter := Block whose payload is BlockedBloomFilter.toByteArray()
+ * FilterChunk, RowTombstoneFilter := Block whose payload is the filter's bytes (a blocked Bloom
+ *               filter's toByteArray()), then (version 4) its kind:u8 (FilterKind)
  * Index      := (version 3) Entries: key = the last key of an IndexPartition, value = its Handle
  *               (versions 1, 2) Entries: key = InternalKey (the last key of a data block), value = Handle
  * IndexPartition := (version 3) Entries: key = InternalKey S with last(block) &lt;= S &lt; first(next
@@ -50,6 +51,9 @@ import java.util.Locale;
  *   <li>The index has two levels: partitions of about a block (written between the data blocks as
  *       they fill) keyed by shortened separators, and a top level (the footer's index handle) with
  *       one entry per partition. No index block grows with the table.
+ *   <li>Every filter payload ends with a kind byte (1 = blocked Bloom), so each chunk says which
+ *       filter structure it holds and a table can carry another kind than the blocked Bloom
+ *       filter. A payload of versions 1 to 3 is a blocked Bloom filter's bytes alone.
  * </ol>
  *
  * <p>Immutable (constants only).
@@ -59,13 +63,22 @@ public final class SstableFormat {
   public static final int VERSION_START = 1;
 
   /** The version every writer writes. */
-  public static final int VERSION_CURRENT = 3;
+  public static final int VERSION_CURRENT = 4;
 
   /** The first version whose properties record a row-prefix length. */
   public static final int VERSION_PREFIX_FILTER = 2;
 
   /** The first version whose index has two levels: a top level over index partitions. */
   public static final int VERSION_PARTITIONED_INDEX = 3;
+
+  /**
+   * The first version whose filter payloads end with their kind ({@code FilterKind} id, one byte):
+   * a table may mix filter structures chunk by chunk.
+   */
+  public static final int VERSION_FILTER_KINDS = 4;
+
+  /** Bytes of the kind a filter payload ends with from {@link #VERSION_FILTER_KINDS} on. */
+  public static final int FILTER_KIND_BYTES = 1;
 
   /** The last 8 bytes of every table file, in file order. Private: an array constant is mutable. */
   private static final byte[] MAGIC = "STRATSST".getBytes(StandardCharsets.US_ASCII);

@@ -1,0 +1,80 @@
+package dev.strata.engine.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strata.engine.DbOptions;
+import dev.strata.engine.FilterAllocation;
+import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
+import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.filter.FilterKind;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The tree shapes the filter budget plans on, and the layouts it gives flushes and compactions. */
+final class FilterChoiceTest {
+  @TempDir Path dir;
+  private TableEntries entries;
+
+  @BeforeEach
+  void open() {
+    entries = new TableEntries(dir);
+  }
+
+  @AfterEach
+  void close() {
+    entries.close();
+  }
+
+  /** Two level-0 tables (2,000 entries, then 1,000), level 1 of 10,000, level 2 of 100,000. */
+  private Version tree() throws IOException {
+    List<List<TableRef>> levels = TableEntries.emptyLevels();
+    levels.get(0).add(0, entries.table(0, "a", "z", 1, 1_000)); // newest first
+    levels.get(0).add(0, entries.table(0, "a", "z", 1, 2_000));
+    levels.get(1).add(entries.table(1, "a", "m", 1, 4_000));
+    levels.get(1).add(entries.table(1, "n", "z", 1, 6_000));
+    levels.get(2).add(entries.table(2, "a", "z", 1, 100_000));
+    return Version.of(levels);
+  }
+
+  @Test
+  void shapes_levelZeroTablesAreRunsOfTheirOwn_deeperLevelsOneEach() throws IOException {
+    Version v = tree();
+    TreeShape s = TreeShape.of(v);
+    assertArrayEquals(new long[] {2_000, 1_000}, s.level0Tables());
+    assertArrayEquals(new long[] {2_000, 1_000, 10_000, 100_000, 0, 0, 0, 0}, s.runs());
+    assertEquals(3, s.runOfLevel(2));
+    TreeShape flushed = s.withLevel0Table(500);
+    assertEquals(3, flushed.level0Count());
+    assertEquals(500, flushed.runs()[2]);
+    // Level 0 into level 1: level 1 receives the level-0 entries, level 0 is counted as it was
+    // (flushes refill it), the output level's own inputs once.
+    Compaction c = new Compaction(0, 1, v.level(0), v.level(1));
+    TreeShape after = TreeShape.afterCompaction(v, c);
+    assertArrayEquals(new long[] {2_000, 1_000, 13_000, 100_000, 0, 0, 0, 0}, after.runs());
+  }
+
+  @Test
+  void byLevel_aFlushGetsMoreBitsThanTheBudget_theLastLevelFewer_RibbonFromItsLevel() throws IOException {
+    Version v = tree();
+    DbOptions options = DbOptions.builder()
+        .filterAllocation(FilterAllocation.BY_LEVEL).ribbonFromLevel(2).build();
+    FilterChoice choice = new FilterChoice(options, () -> TreeShape.of(v));
+    TableOptions flush = choice.forFlush(1_000);
+    assertTrue(flush.bitsPerKey() > 10, "a small level-0 run: " + flush.bitsPerKey());
+    assertEquals(FilterKind.BLOOM, flush.filterKind());
+    TableOptions last = choice.forCompaction(new Compaction(1, 2, v.level(1), v.level(2)), v);
+    assertTrue(last.bitsPerKey() < 10, "the last level: " + last.bitsPerKey());
+    assertEquals(FilterKind.RIBBON, last.filterKind());
+    TableOptions uniform = new FilterChoice(DbOptions.defaults(), () -> TreeShape.of(v)).forFlush(1_000);
+    assertEquals(10, uniform.bitsPerKey());
+    assertEquals(FilterKind.BLOOM, uniform.filterKind());
+  }
+}
