@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import site.ycsb.generator.ScrambledZipfianGenerator;
 
 /**
- * The zipfian key chooser against the law it follows and against YCSB's generator: seeded draws
- * (each test prints its seed), frequencies compared with zeta(k) / zeta(N) and with Gray's
- * approximation within a few standard deviations, and the FNV-64 scramble against known hashes.
+ * The zipfian key chooser against the law it follows and against YCSB 0.17.0's own generator:
+ * seeded draws (each test prints its seed), frequencies compared with zeta(k) / zeta(N) and with
+ * Gray's approximation within a few standard deviations, the hottest keys and their share with
+ * YCSB's, and the FNV-64 scramble against known hashes.
  */
 final class ScrambledZipfianTest {
   private static final long SEED = 20260501;
@@ -49,19 +51,33 @@ final class ScrambledZipfianTest {
     System.out.println("ScrambledZipfianTest seed " + SEED);
     int n = 100_000;
     int draws = 4_000_000;
-    int[] counts = draw(n, draws, SEED);
-    Arrays.sort(counts);
-    long top = 0;
-    for (int i = n - n / 100; i < n; i++) {
-      top += counts[i];
-    }
-    double share = top / (double) draws;
+    double share = topPercentShare(draw(n, draws, SEED), draws);
     // The first n/100 ranks land on distinct keys but for a few collisions, and the other ranks
     // spread evenly over all keys: about F + (1 - F) / 100 with F Gray's share of those ranks.
-    // YCSB 0.17.0's own ScrambledZipfianGenerator, 4M draws over 100,000 keys: 0.304.
     double expected = grayShare(n / 100) + (1 - grayShare(n / 100)) / 100;
     assertEquals(expected, share, 0.01, "seed " + SEED + ": share of the top 1 % of keys");
-    assertEquals(0.304, share, 0.01, "seed " + SEED + ": YCSB's share");
+  }
+
+  @Test
+  void next_drawsAsYcsbsOwnGenerator_theSameHotKeysAndTheSameShare() {
+    System.out.println("ScrambledZipfianTest seed " + SEED);
+    int n = 100_000;
+    int draws = 4_000_000;
+    int[] mine = draw(n, draws, SEED);
+    // YCSB's generator draws from ThreadLocalRandom: its side cannot be seeded, so the bounds
+    // below are many standard deviations wide (a key's count varies by about its square root).
+    ScrambledZipfianGenerator ycsb = new ScrambledZipfianGenerator(0, n - 1);
+    int[] theirs = new int[n];
+    for (int i = 0; i < draws; i++) {
+      theirs[ycsb.nextValue().intValue()]++;
+    }
+    // The five most popular keys are the same keys (those of ranks 0 to 4), in the same order.
+    assertArrayEquals(hottest(theirs, 5), hottest(mine, 5), "seed " + SEED);
+    for (int rank = 0; rank < 5; rank++) {
+      assertEquals(ScrambledZipfian.scramble(rank, n), hottest(mine, 5)[rank], "rank " + rank);
+    }
+    assertEquals(topPercentShare(theirs, draws), topPercentShare(mine, draws), 0.005,
+        "seed " + SEED + ": share of the top 1 % of keys, YCSB's against this one's");
   }
 
   @Test
@@ -73,12 +89,9 @@ final class ScrambledZipfianTest {
       // About 40 % of the draws fall on ranks past the first million, spread evenly: 40 per key.
       assertTrue(counts[key] > 0, "seed " + SEED + ": key " + key + " never drawn");
     }
-    Integer[] byCount = new Integer[n];
-    Arrays.setAll(byCount, i -> i);
-    Arrays.sort(byCount, (a, b) -> Integer.compare(counts[b], counts[a]));
     boolean[] tenths = new boolean[10];
-    for (int i = 0; i < 100; i++) {
-      tenths[byCount[i] * 10 / n] = true;
+    for (long key : hottest(counts, 100)) {
+      tenths[(int) (key * 10 / n)] = true;
     }
     boolean[] all = new boolean[10];
     Arrays.fill(all, true);
@@ -122,6 +135,27 @@ final class ScrambledZipfianTest {
     assertEquals(KeyDistribution.ZIPFIAN, KeyDistribution.parse(" Zipfian "));
     assertTrue(assertThrows(IllegalArgumentException.class,
         () -> KeyDistribution.parse("latest")).getMessage().contains("uniform,zipfian"));
+  }
+
+  /** The {@code k} keys drawn most often, most often first. */
+  private static long[] hottest(int[] counts, int k) {
+    Integer[] keys = new Integer[counts.length];
+    Arrays.setAll(keys, i -> i);
+    Arrays.sort(keys, (a, b) -> Integer.compare(counts[b], counts[a]));
+    long[] top = new long[k];
+    Arrays.setAll(top, i -> keys[i]);
+    return top;
+  }
+
+  /** The share of the draws that fell on the most drawn 1 % of the keys. */
+  private static double topPercentShare(int[] counts, int draws) {
+    int[] sorted = counts.clone();
+    Arrays.sort(sorted);
+    long top = 0;
+    for (int i = sorted.length - sorted.length / 100; i < sorted.length; i++) {
+      top += sorted[i];
+    }
+    return top / (double) draws;
   }
 
   private static int[] draw(int n, int draws, long seed) {
