@@ -94,16 +94,22 @@ final class DbBenchReport {
     return s.toString();
   }
 
-  /** A compact table for the terminal: every phase's throughput, p99 and ratios. */
+  /**
+   * A compact table for the terminal: every phase's throughput, p99 and ratios, and the readers'
+   * throughput and ratio where readers ran beside a writer.
+   */
   String terminal() {
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%-12s %-17s %3s %-5s %12s %10s %8s %8s%n",
-        "engine", "benchmark", "thr", "cache", "ops/s", "p99 us", "/lru", "/hcc"));
+    String format = "%-12s %-20s %3s %-5s %12s %10s %8s %8s %12s %8s%n";
+    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, format, "engine", "benchmark",
+        "thr", "cache", "ops/s", "p99 us", "/lru", "/hcc", "readers/s", "/rocksdb"));
     for (Result r : rows) {
-      s.append(String.format(Locale.ROOT, "%-12s %-17s %3s %-5s %12s %10s %8s %8s%n",
+      s.append(String.format(Locale.ROOT, format,
           r.get(Column.ENGINE), r.get(Column.BENCHMARK), r.get(Column.THREADS),
           r.get(Column.CACHE_STATE), round(r.number(Column.OPS_PER_SEC)), r.get(Column.P99_US),
           short2(r.number(Column.RATIO_TO_ROCKSDB_LRU)),
-          short2(r.number(Column.RATIO_TO_ROCKSDB_HCC))));
+          short2(r.number(Column.RATIO_TO_ROCKSDB_HCC)),
+          round(r.number(Column.READER_OPS_PER_SEC)),
+          short2(r.number(Column.READER_RATIO_TO_ROCKSDB))));
     }
     return s.toString();
   }
