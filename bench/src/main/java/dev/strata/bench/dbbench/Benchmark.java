@@ -4,8 +4,9 @@ import java.util.Locale;
 
 /**
  * The workloads of {@code dbbench}, named as in RocksDB's db_bench. A fill writes {@code --num}
- * keys into a fresh database; overwrite writes as many random keys again; the reads run for {@code
- * --duration} seconds on {@code --threads} threads after a warm-up of the same operation.
+ * keys into a fresh database; overwrite writes {@code --writes} random keys again (readers beside
+ * it in readwhileoverwriting); the reads run for {@code --duration} seconds on {@code --threads}
+ * threads after a warm-up of the same operation. Random keys follow {@code --key-distribution}.
  *
  * <p>Immutable.
  */
@@ -14,8 +15,16 @@ enum Benchmark {
   FILLSEQ(Kind.FILL, Layout.NARROW),
   /** {@code --num} keys in a random order (each key once) into a fresh database. */
   FILLRANDOM(Kind.FILL, Layout.NARROW),
-  /** {@code --num} puts of keys drawn at random (with repeats) from the filled ones. */
+  /** {@code --writes} puts of keys drawn at random (with repeats) from the filled ones. */
   OVERWRITE(Kind.WRITE, Layout.NARROW),
+  /**
+   * Overwrite's {@code --writes} puts on one writer while {@code --threads} readers Get random
+   * present keys until the last put: YCSB's updates of a leveled tree under reads, as a fixed
+   * amount of writing, so every engine's tree has taken the same updates when the phases after
+   * it read it. Measured by the writer (its puts, as overwrite) and by the readers (columns of
+   * their own).
+   */
+  READWHILEOVERWRITING(Kind.WRITE, Layout.NARROW),
   /** Gets of keys drawn at random from the filled ones: every Get finds its key. */
   READRANDOM(Kind.READ, Layout.NARROW),
   /** Gets of keys that are certainly absent but fall among the filled ones. */
@@ -82,6 +91,11 @@ enum Benchmark {
   /** Whether the benchmark runs once per {@code --threads} value and cache state. */
   boolean isRead() {
     return kind == Kind.READ;
+  }
+
+  /** Whether a write phase has reader threads beside its writer, one phase per thread count. */
+  boolean writesUnderReads() {
+    return this == READWHILEOVERWRITING;
   }
 
   /** Whether it changes the database, so it runs once per database, not once per RocksDB cache. */

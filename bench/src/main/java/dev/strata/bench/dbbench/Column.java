@@ -14,8 +14,10 @@ enum Column {
   BENCHMARK("db_bench name of the phase"),
   THREADS("reader threads (writers: 1)"),
   CACHE_STATE("warm: OS page cache as the previous phase left it; cold: every table file evicted"),
+  STEP("position of the benchmark in --benchmarks, from 1 (a benchmark listed twice has two)"),
   NUM("keys of the database (cells of the wide one)"),
   VALUE_SIZE("bytes per value"),
+  KEY_DISTRIBUTION("how random keys were drawn: uniform, or zipfian (YCSB's scrambled, 0.99)"),
   OPS("operations measured (multireadrandom: keys, --batch-size per call)"),
   SECONDS("measured seconds"),
   OPS_PER_SEC("operations per second, all threads (fills: keys per second)"),
@@ -24,7 +26,8 @@ enum Column {
   P999_US("latency 99.9th percentile, microseconds"),
   P9999_US("latency 99.99th percentile, microseconds"),
   MAX_US("longest operation, microseconds"),
-  FOUND_PER_OP("Gets that found their key (cells per seek, columns per row read), per op"),
+  FOUND_PER_OP("Gets that found their key (cells per seek, columns per row read), per op;"
+      + " readwhileoverwriting: per reader Get"),
   BYTES_READ_PER_OP("bytes read from table files per op, from the engine's counters"),
   RCHAR_PER_OP("bytes read by system calls per op, /proc/self/io rchar (page cache hits included)"),
   READ_BYTES_PER_OP("bytes fetched from the device per op, /proc/self/io read_bytes"),
@@ -36,6 +39,10 @@ enum Column {
   DATA_HITS_PER_OP("data blocks served by the block cache per op"),
   FILTER_USEFUL_PER_OP("table probes a filter answered 'absent', per op"),
   WRITER_OPS_PER_SEC("readwhilewriting: puts per second of the one writer"),
+  READER_OPS_PER_SEC("readwhileoverwriting: Gets per second of all readers while the writer ran"),
+  READER_P50_US("readwhileoverwriting: readers' Get latency median, microseconds"),
+  READER_P99_US("readwhileoverwriting: readers' Get latency 99th percentile, microseconds"),
+  READER_MAX_US("readwhileoverwriting: readers' longest Get, microseconds"),
   WRITE_AMP_WCHAR("bytes written by system calls (log, flushes, compactions) / logical bytes put"),
   WRITE_AMP_WRITE_BYTES("bytes sent to the device (/proc/self/io write_bytes) / logical bytes put"),
   STALL_MS("time writers were stalled by the engine, milliseconds"),
@@ -61,8 +68,12 @@ enum Column {
   FIRST_1000_OPS_MS("time of the first 1,000 operations after open, milliseconds"),
   TABLES_PER_LEVEL("tables at each level at the end of the phase, level 0 first"),
   MIB_PER_LEVEL("MiB at each level at the end of the phase, level 0 first"),
-  RATIO_TO_ROCKSDB_LRU("Strata rows: ops/s over rocksdb-lru's in the same benchmark, threads, state"),
-  RATIO_TO_ROCKSDB_HCC("Strata rows: ops/s over rocksdb-hcc's in the same benchmark, threads, state");
+  RATIO_TO_ROCKSDB_LRU(
+      "Strata rows: ops/s over rocksdb-lru's in the same step, benchmark, threads, state"),
+  RATIO_TO_ROCKSDB_HCC(
+      "Strata rows: ops/s over rocksdb-hcc's in the same step, benchmark, threads, state"),
+  READER_RATIO_TO_ROCKSDB("Strata rows of readwhileoverwriting: reader_ops_per_sec over that of the"
+      + " RocksDB configuration that ran it");
 
   private final String description;
 

@@ -26,6 +26,8 @@ import picocli.CommandLine.Spec;
  * java -jar bench/target/strata-bench.jar dbbench --out /tmp/dbbench                  # default profile
  * java -jar bench/target/strata-bench.jar dbbench --profile smoke --out /tmp/dbbench  # seconds
  * java -jar bench/target/strata-bench.jar dbbench --benchmarks=fillrandom,readrandom --threads 1,2
+ * java -jar bench/target/strata-bench.jar dbbench --value-bytes 1000 --key-distribution zipfian \
+ *     --benchmarks=fillrandom,readrandom,readwhileoverwriting,readrandom
  * </pre>
  *
  * <p>Not thread-safe: one instance per invocation.
@@ -52,10 +54,10 @@ public final class DbBenchCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
   @Option(names = "--benchmarks", split = ",", defaultValue = DEFAULT_BENCHMARKS,
-      paramLabel = "NAME", description = "Benchmarks in order: fillseq, fillrandom, overwrite,"
-          + " readrandom, readmissing, multireadrandom, readwhilewriting, seekrandom,"
-          + " seekrandomreverse, prefixscanrandom, getrowrandom."
-          + " Default: ${DEFAULT-VALUE}.")
+      paramLabel = "NAME", description = "Benchmarks in order (one may be listed twice):"
+          + " fillseq, fillrandom, overwrite, readwhileoverwriting, readrandom, readmissing,"
+          + " multireadrandom, readwhilewriting, seekrandom, seekrandomreverse,"
+          + " prefixscanrandom, getrowrandom. Default: ${DEFAULT-VALUE}.")
   private List<String> benchmarks;
 
   @Option(names = "--profile", defaultValue = "default", paramLabel = "NAME",
@@ -83,9 +85,19 @@ public final class DbBenchCommand implements Callable<Integer> {
       description = "Warm-up seconds before each read phase (profile's by default).")
   private Double warmup;
 
-  @Option(names = "--value-size", defaultValue = "100", paramLabel = "N",
-      description = "Bytes per value. Default: ${DEFAULT-VALUE}.")
+  @Option(names = {"--value-bytes", "--value-size"}, defaultValue = "100", paramLabel = "N",
+      description = "Bytes per value of the fills and overwrites (--value-size: db_bench's name)."
+          + " Default: ${DEFAULT-VALUE}.")
   private int valueSize;
+
+  @Option(names = "--key-distribution", defaultValue = "uniform", paramLabel = "D",
+      description = "How every benchmark but the fills draws its random keys: uniform, or zipfian"
+          + " (YCSB's scrambled zipfian, constant 0.99). Default: ${DEFAULT-VALUE}.")
+  private String keyDistribution;
+
+  @Option(names = "--writes", paramLabel = "N",
+      description = "Puts of each overwrite and readwhileoverwriting phase (default: --num).")
+  private Long writes;
 
   @Option(names = "--compression-ratio", defaultValue = "0.5", paramLabel = "R",
       description = "Compressibility of values, as db_bench's. Default: ${DEFAULT-VALUE}.")
@@ -285,7 +297,7 @@ public final class DbBenchCommand implements Callable<Integer> {
     double seconds = duration != null ? duration : p.durationSeconds();
     double warm = warmup != null ? warmup : p.warmupSeconds();
     require(n >= 1, "--num must be >= 1");
-    require(valueSize >= 0 && valueSize <= (16 << 20), "--value-size must be in [0, 16 MiB]");
+    require(valueSize >= 0 && valueSize <= (16 << 20), "--value-bytes must be in [0, 16 MiB]");
     require(compressionRatio > 0 && compressionRatio <= 1, "--compression-ratio must be in (0, 1]");
     require(bitsPerKey >= 1 && bitsPerKey <= 64, "--bits-per-key must be in [1, 64]");
     require(cache > 0, "--cache-mb must be > 0");
@@ -293,12 +305,18 @@ public final class DbBenchCommand implements Callable<Integer> {
     require(columns >= 1 && columns <= 100_000, "--columns must be in [1, 100000]");
     require(batchSize >= 1 && batchSize <= 100_000, "--batch-size must be in [1, 100000]");
     require(phaseTimeout == null || phaseTimeout >= 1, "--phase-timeout must be >= 1");
+    require(writes == null || writes >= 1, "--writes must be >= 1");
+    KeyDistribution distribution;
+    try {
+      distribution = KeyDistribution.parse(keyDistribution);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--key-distribution: " + e.getMessage());
+    }
     Path db = dbDir != null ? dbDir : out.resolve("db");
     long timeout = phaseTimeout != null ? phaseTimeout : p.phaseTimeoutSeconds();
     return new RunConfig(n, valueSize, compressionRatio, bitsPerKey, bloomType,
         (long) (cache * (1 << 20)), seconds, warm, seed, columns, SEEK_CELLS, batchSize,
-        db.toAbsolutePath(),
-        p.tree(), timeout);
+        db.toAbsolutePath(), p.tree(), timeout, distribution, writes != null ? writes : n);
   }
 
   private <T> List<T> parse(List<String> names, java.util.function.Function<String, T> f,

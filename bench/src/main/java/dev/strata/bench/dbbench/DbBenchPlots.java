@@ -4,8 +4,12 @@ import dev.strata.bench.common.Charts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -17,7 +21,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * The PNG plots of a run (xchart), from the warm-cache rows: read throughput against reader
  * threads, latency percentiles per engine, and bytes read per operation, one panel per read
- * benchmark. A panel with nothing measured says so rather than being left out.
+ * benchmark (per step of a benchmark listed twice). A panel with nothing measured says so rather
+ * than being left out.
  *
  * <p>Immutable (static methods only).
  */
@@ -36,31 +41,45 @@ final class DbBenchPlots {
     if (reads.isEmpty()) {
       return List.of();
     }
-    Set<Benchmark> benchmarks = new LinkedHashSet<>();
+    Map<String, List<Result>> benchmarks = panels(reads);
     Set<EngineKind> engines = new LinkedHashSet<>();
-    reads.forEach(r -> {
-      benchmarks.add(r.benchmark());
-      engines.add(r.engine());
-    });
+    reads.forEach(r -> engines.add(r.engine()));
     List<Path> written = new ArrayList<>();
-    written.add(throughput(out.resolve("throughput_vs_threads.png"), reads, benchmarks, engines));
-    written.add(latency(out.resolve("latency_percentiles.png"), reads, benchmarks, engines));
-    written.add(bytesRead(out.resolve("bytes_read_per_op.png"), reads, benchmarks, engines));
+    written.add(throughput(out.resolve("throughput_vs_threads.png"), benchmarks, engines));
+    written.add(latency(out.resolve("latency_percentiles.png"), benchmarks, engines));
+    written.add(bytesRead(out.resolve("bytes_read_per_op.png"), benchmarks, engines));
     return written;
   }
 
-  private static Path throughput(Path file, List<Result> reads, Set<Benchmark> benchmarks,
+  /**
+   * The read rows by panel, in the order they ran: one per benchmark, or per step where a
+   * benchmark was listed more than once (readrandom before and after an overwrite).
+   */
+  private static Map<String, List<Result>> panels(List<Result> reads) {
+    Map<Benchmark, Set<String>> steps = new HashMap<>();
+    reads.forEach(r -> steps.computeIfAbsent(r.benchmark(), b -> new HashSet<>())
+        .add(r.get(Column.STEP)));
+    Map<String, List<Result>> panels = new LinkedHashMap<>();
+    for (Result r : reads) {
+      String name = r.benchmark().label() + (steps.get(r.benchmark()).size() > 1
+          ? " (step " + r.get(Column.STEP) + ")" : "");
+      panels.computeIfAbsent(name, n -> new ArrayList<>()).add(r);
+    }
+    return panels;
+  }
+
+  private static Path throughput(Path file, Map<String, List<Result>> benchmarks,
       Set<EngineKind> engines) throws IOException {
     List<Chart<?, ?>> panels = new ArrayList<>();
-    for (Benchmark b : benchmarks) {
+    for (Map.Entry<String, List<Result>> b : benchmarks.entrySet()) {
       XYChart chart = new XYChartBuilder().width(Charts.PANEL_WIDTH).height(Charts.PANEL_HEIGHT)
-          .title(b.label()).xAxisTitle("reader threads").yAxisTitle("ops/s").build();
+          .title(b.getKey()).xAxisTitle("reader threads").yAxisTitle("ops/s").build();
       Charts.style(chart);
       for (EngineKind e : engines) {
         List<Double> x = new ArrayList<>();
         List<Double> y = new ArrayList<>();
-        for (Result r : reads) {
-          if (r.benchmark() == b && r.engine() == e && r.number(Column.OPS_PER_SEC) != null) {
+        for (Result r : b.getValue()) {
+          if (r.engine() == e && r.number(Column.OPS_PER_SEC) != null) {
             x.add((double) r.threads());
             y.add(r.number(Column.OPS_PER_SEC));
           }
@@ -75,23 +94,22 @@ final class DbBenchPlots {
     return Charts.grid(file, panels, 3);
   }
 
-  private static Path latency(Path file, List<Result> reads, Set<Benchmark> benchmarks,
+  private static Path latency(Path file, Map<String, List<Result>> benchmarks,
       Set<EngineKind> engines) throws IOException {
     List<Chart<?, ?>> panels = new ArrayList<>();
-    for (Benchmark b : benchmarks) {
-      int maxThreads = reads.stream().filter(r -> r.benchmark() == b)
-          .mapToInt(Result::threads).max().orElse(1);
+    for (Map.Entry<String, List<Result>> b : benchmarks.entrySet()) {
+      int maxThreads = b.getValue().stream().mapToInt(Result::threads).max().orElse(1);
       // x is the number of nines of the percentile (p50 = 0.3, p99 = 2, p99.99 = 4), so the tail
       // percentiles sit evenly spaced and the y axis is logarithmic.
       XYChart chart = new XYChartBuilder().width(Charts.PANEL_WIDTH).height(Charts.PANEL_HEIGHT)
-          .title(b.label() + ", " + maxThreads + " thread(s)")
+          .title(b.getKey() + ", " + maxThreads + " thread(s)")
           .xAxisTitle("percentile: -log10(1 - p) (2 = p99, 4 = p99.99)")
           .yAxisTitle("latency, us (log)").build();
       Charts.style(chart);
       chart.getStyler().setYAxisLogarithmic(true);
       for (EngineKind e : engines) {
-        for (Result r : reads) {
-          if (r.benchmark() == b && r.engine() == e && r.threads() == maxThreads) {
+        for (Result r : b.getValue()) {
+          if (r.engine() == e && r.threads() == maxThreads) {
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
             for (int i = 0; i < PERCENTILE_COLUMNS.length; i++) {
@@ -115,7 +133,7 @@ final class DbBenchPlots {
     return Charts.grid(file, panels, 3);
   }
 
-  private static Path bytesRead(Path file, List<Result> reads, Set<Benchmark> benchmarks,
+  private static Path bytesRead(Path file, Map<String, List<Result>> benchmarks,
       Set<EngineKind> engines) throws IOException {
     List<Chart<?, ?>> panels = new ArrayList<>();
     for (Column c : List.of(Column.BYTES_READ_PER_OP, Column.RCHAR_PER_OP)) {
@@ -133,11 +151,11 @@ final class DbBenchPlots {
       for (EngineKind e : engines) {
         List<String> x = new ArrayList<>();
         List<Double> y = new ArrayList<>();
-        for (Benchmark b : benchmarks) {
-          for (Result r : reads) {
-            if (r.benchmark() == b && r.engine() == e && r.threads() == minThreads(reads, b)
-                && r.number(c) != null) {
-              x.add(b.label());
+        for (Map.Entry<String, List<Result>> b : benchmarks.entrySet()) {
+          int minThreads = b.getValue().stream().mapToInt(Result::threads).min().orElse(1);
+          for (Result r : b.getValue()) {
+            if (r.engine() == e && r.threads() == minThreads && r.number(c) != null) {
+              x.add(b.getKey());
               y.add(Math.max(1, r.number(c)));
             }
           }
@@ -152,11 +170,6 @@ final class DbBenchPlots {
       panels.add(chart);
     }
     return Charts.grid(file, panels, 2);
-  }
-
-  private static int minThreads(List<Result> reads, Benchmark b) {
-    return reads.stream().filter(r -> r.benchmark() == b).mapToInt(Result::threads).min()
-        .orElse(1);
   }
 
   private static void placeholder(XYChart chart) {

@@ -45,27 +45,30 @@ final class DbBenchReport {
           .append(failure).append("\n```\n\n");
     }
     s.append(settings()).append(parity());
-    s.append("## Results (warm and cold; ops/s of all reader threads)\n\n");
-    s.append(table(r -> true, Column.ENGINE, Column.BENCHMARK, Column.THREADS, Column.CACHE_STATE,
-        Column.OPS_PER_SEC, Column.P50_US, Column.P99_US, Column.P999_US, Column.P9999_US,
-        Column.MAX_US, Column.RATIO_TO_ROCKSDB_LRU, Column.RATIO_TO_ROCKSDB_HCC));
+    s.append("## Results (warm and cold; ops/s of all reader threads, of the writer in write"
+        + " phases: readwhileoverwriting's readers are under Writes)\n\n");
+    s.append(table(r -> true, Column.STEP, Column.ENGINE, Column.BENCHMARK, Column.THREADS,
+        Column.CACHE_STATE, Column.OPS_PER_SEC, Column.P50_US, Column.P99_US, Column.P999_US,
+        Column.P9999_US, Column.MAX_US, Column.RATIO_TO_ROCKSDB_LRU, Column.RATIO_TO_ROCKSDB_HCC));
     s.append("\n## Ratios, Strata / RocksDB (above 1: Strata faster)\n\n");
-    s.append(table(r -> r.engine() == EngineKind.STRATA, Column.BENCHMARK, Column.THREADS,
-        Column.CACHE_STATE, Column.RATIO_TO_ROCKSDB_LRU, Column.RATIO_TO_ROCKSDB_HCC));
+    s.append(table(r -> r.engine() == EngineKind.STRATA, Column.STEP, Column.BENCHMARK,
+        Column.THREADS, Column.CACHE_STATE, Column.RATIO_TO_ROCKSDB_LRU,
+        Column.RATIO_TO_ROCKSDB_HCC, Column.READER_RATIO_TO_ROCKSDB));
     s.append("\n## Read amplification (per operation, measured period)\n\n");
-    s.append(table(r -> r.benchmark().isRead(), Column.ENGINE, Column.BENCHMARK, Column.THREADS,
-        Column.CACHE_STATE, Column.FOUND_PER_OP, Column.BYTES_READ_PER_OP, Column.RCHAR_PER_OP,
-        Column.READ_BYTES_PER_OP, Column.FILTER_BLOCKS_READ_PER_OP,
+    s.append(table(r -> r.benchmark().isRead(), Column.STEP, Column.ENGINE, Column.BENCHMARK,
+        Column.THREADS, Column.CACHE_STATE, Column.FOUND_PER_OP, Column.BYTES_READ_PER_OP,
+        Column.RCHAR_PER_OP, Column.READ_BYTES_PER_OP, Column.FILTER_BLOCKS_READ_PER_OP,
         Column.INDEX_BLOCKS_READ_PER_OP, Column.DATA_BLOCKS_READ_PER_OP,
         Column.FILTER_HITS_PER_OP, Column.INDEX_HITS_PER_OP, Column.DATA_HITS_PER_OP,
         Column.FILTER_USEFUL_PER_OP));
     s.append("\n## Writes\n\n");
     s.append(table(r -> !r.benchmark().isRead() || r.benchmark() == Benchmark.READWHILEWRITING,
-        Column.ENGINE, Column.BENCHMARK, Column.THREADS, Column.OPS_PER_SEC,
-        Column.WRITER_OPS_PER_SEC, Column.WRITE_AMP_WCHAR, Column.WRITE_AMP_WRITE_BYTES,
-        Column.STALL_MS, Column.PUTS_OVER_10MS, Column.MS_IN_PUTS_OVER_10MS,
-        Column.PUTS_OVER_50MS, Column.PUTS_OVER_100MS, Column.MAX_PUT_MS, Column.OTHERS_CPU_PCT,
-        Column.QUIESCE_S));
+        Column.STEP, Column.ENGINE, Column.BENCHMARK, Column.THREADS, Column.OPS_PER_SEC,
+        Column.P99_US, Column.WRITER_OPS_PER_SEC, Column.READER_OPS_PER_SEC, Column.READER_P50_US,
+        Column.READER_P99_US, Column.READER_MAX_US, Column.WRITE_AMP_WCHAR,
+        Column.WRITE_AMP_WRITE_BYTES, Column.STALL_MS, Column.PUTS_OVER_10MS,
+        Column.MS_IN_PUTS_OVER_10MS, Column.PUTS_OVER_50MS, Column.PUTS_OVER_100MS,
+        Column.MAX_PUT_MS, Column.OTHERS_CPU_PCT, Column.QUIESCE_S));
     // Read phases too: a read-triggered compaction changes the tree in the phase that started it.
     s.append("\n## Trees (tables and MiB per level, level 0 first, at the end of each phase)\n\n");
     s.append(table(r -> true, Column.ENGINE, Column.BENCHMARK, Column.THREADS,
@@ -91,16 +94,22 @@ final class DbBenchReport {
     return s.toString();
   }
 
-  /** A compact table for the terminal: every phase's throughput, p99 and ratios. */
+  /**
+   * A compact table for the terminal: every phase's throughput, p99 and ratios, and the readers'
+   * throughput and ratio where readers ran beside a writer.
+   */
   String terminal() {
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%-12s %-17s %3s %-5s %12s %10s %8s %8s%n",
-        "engine", "benchmark", "thr", "cache", "ops/s", "p99 us", "/lru", "/hcc"));
+    String format = "%-12s %-20s %3s %-5s %12s %10s %8s %8s %12s %8s%n";
+    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, format, "engine", "benchmark",
+        "thr", "cache", "ops/s", "p99 us", "/lru", "/hcc", "readers/s", "/rocksdb"));
     for (Result r : rows) {
-      s.append(String.format(Locale.ROOT, "%-12s %-17s %3s %-5s %12s %10s %8s %8s%n",
+      s.append(String.format(Locale.ROOT, format,
           r.get(Column.ENGINE), r.get(Column.BENCHMARK), r.get(Column.THREADS),
           r.get(Column.CACHE_STATE), round(r.number(Column.OPS_PER_SEC)), r.get(Column.P99_US),
           short2(r.number(Column.RATIO_TO_ROCKSDB_LRU)),
-          short2(r.number(Column.RATIO_TO_ROCKSDB_HCC))));
+          short2(r.number(Column.RATIO_TO_ROCKSDB_HCC)),
+          round(r.number(Column.READER_OPS_PER_SEC)),
+          short2(r.number(Column.READER_RATIO_TO_ROCKSDB))));
     }
     return s.toString();
   }
@@ -115,6 +124,8 @@ final class DbBenchReport {
         + row("key bytes / value bytes", KeySpace.KEY_BYTES + " / " + config.valueBytes())
         + row("logical data", mib(logical) + " MiB")
         + row("value compression ratio", Cells.format(config.compressionRatio()))
+        + row("random keys (--key-distribution)", config.keyDistribution().label())
+        + row("puts per overwrite phase (--writes)", Long.toString(config.writes()))
         + row("block cache (each engine)", mib(config.cacheBytes()) + " MiB")
         + row("data on disk after the first fill", onDisk())
         + row("filter", Cells.format(config.bitsPerKey()) + " bits/key; Strata "

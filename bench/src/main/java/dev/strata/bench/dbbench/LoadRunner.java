@@ -10,15 +10,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import jdk.jfr.FlightRecorder;
 import org.HdrHistogram.Histogram;
 
 /**
  * Runs an operation on N threads, each timing every call into its own HdrHistogram, until a
- * deadline or until each thread has run its share of a fixed count; then merges what the threads
- * measured.
+ * deadline, until each thread has run its share of a fixed count, or, in the background, until
+ * stopped; then merges what the threads measured.
  *
- * <p>Not thread-safe: one run at a time per instance; the threads it starts are its own.
+ * <p>Thread-safe: runs share nothing but the store and the seed, so a background run (a writer
+ * beside readers, readers beside a writer) may go on while another runs; the threads each run
+ * starts are its own.
  */
 final class LoadRunner {
   /** One operation; returns what it found (1 for a Get that found its key, cells read, ...). */
@@ -62,6 +65,77 @@ final class LoadRunner {
     if (seconds <= 0 && perThread <= 0) {
       throw new IllegalArgumentException(name + ": neither a duration nor a count bounds the run");
     }
+    return run(name, threads, seconds, perThread, stream, op, new Control(null));
+  }
+
+  /**
+   * Starts {@code op} on {@code threads} threads in the background, each passing indices and a
+   * random stream as in {@link #run}; they run until {@link Background#stop}.
+   */
+  Background start(String name, int threads, long stream, Op op) {
+    return new Background(name, threads, stream, op);
+  }
+
+  /**
+   * A run in the background: {@link #completed} counts its operations as they finish, {@link
+   * #stop} ends it and returns what it measured.
+   *
+   * <p>Thread-safe.
+   */
+  final class Background {
+    private final Control control = new Control(new LongAdder());
+    private final Thread thread;
+    private volatile Outcome outcome;
+    private volatile IOException failure;
+
+    private Background(String name, int threads, long stream, Op op) {
+      thread = new Thread(() -> {
+        try {
+          outcome = run(name, threads, 0, 0, stream, op, control);
+        } catch (IOException e) {
+          failure = e;
+        } catch (RuntimeException | Error e) {
+          failure = new IOException(name + " failed: " + e, e);
+        }
+      }, "dbbench-" + name);
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    /** Operations finished so far, on every thread. */
+    long completed() {
+      return control.completed.sum();
+    }
+
+    /** Stops the threads after their current operation and returns the run's outcome. */
+    Outcome stop() throws IOException {
+      control.stopped = true;
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while stopping a background run", e);
+      }
+      if (failure != null) {
+        throw failure;
+      }
+      return outcome;
+    }
+  }
+
+  /** How a run is stopped from outside and counted while it runs (a background run only). */
+  private static final class Control {
+    private volatile boolean stopped;
+    /** Operations finished so far; null when nobody asks (a counted add per op saved). */
+    private final LongAdder completed;
+
+    Control(LongAdder completed) {
+      this.completed = completed;
+    }
+  }
+
+  private Outcome run(String name, int threads, double seconds, long perThread, long stream, Op op,
+      Control control) throws IOException {
     AtomicInteger counter = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(threads,
         r -> {
@@ -76,7 +150,8 @@ final class LoadRunner {
       List<Future<Outcome>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
-        futures.add(pool.submit(() -> loop(name, thread, threads, deadline, limit, stream, op)));
+        futures.add(pool.submit(
+            () -> loop(name, thread, threads, deadline, limit, stream, op, control)));
       }
       Histogram all = new Histogram(3);
       long ops = 0;
@@ -107,7 +182,7 @@ final class LoadRunner {
   }
 
   private Outcome loop(String name, int thread, int threads, long deadline, long limit,
-      long stream, Op op) throws IOException {
+      long stream, Op op, Control control) throws IOException {
     store.beginReaderThread();
     SplittableRandom random = new SplittableRandom(Mix.mix(seed ^ Mix.mix(stream * 1_000_003L + thread)));
     Histogram h = new Histogram(3);
@@ -115,13 +190,17 @@ final class LoadRunner {
     long found = 0;
     SlowOps slow = new SlowOps();
     long now = System.nanoTime();
-    for (long i = thread; ops < limit && now < deadline; i += threads) {
+    LongAdder completed = control.completed;
+    for (long i = thread; ops < limit && now < deadline && !control.stopped; i += threads) {
       long t0 = now;
       found += op.run(i, random);
       now = System.nanoTime();
       long took = now - t0;
       h.recordValue(took);
       ops++;
+      if (completed != null) {
+        completed.increment();
+      }
       if (slow.record(took) && FlightRecorder.isInitialized()) {
         SlowOpEvent.record(name, took); // only under a recording: loads no JFR class otherwise
       }

@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * The operation of each benchmark over the run's keys and values: which key an operation touches
- * and what it does with it. Present keys are drawn uniformly from the filled ones; fills take them
- * in index order (fillseq) or in the order of a seeded {@link Permutation} (fillrandom, fillrows).
+ * and what it does with it. Present keys (and missing keys, and wide rows) are drawn from the
+ * filled ones by the run's {@link KeyDistribution}; fills take them in index order (fillseq) or in
+ * the order of a seeded {@link Permutation} (fillrandom, fillrows).
  *
  * <p>Immutable.
  */
@@ -17,6 +18,8 @@ final class Ops {
   private final KeySpace keys;
   private final KeySpace rows;
   private final CompressibleValues values;
+  private final KeyDistribution.Chooser key;
+  private final KeyDistribution.Chooser row;
 
   Ops(RunConfig config) {
     this.config = config;
@@ -24,6 +27,8 @@ final class Ops {
     this.rows = new KeySpace(config.wideRows(), config.seed() ^ 0x726f7773L);
     this.values = new CompressibleValues(config.valueBytes(), config.compressionRatio(),
         config.seed());
+    this.key = config.keyDistribution().over(keys.size());
+    this.row = config.keyDistribution().over(rows.size());
   }
 
   /** The operation of {@code benchmark} on {@code store}. */
@@ -42,24 +47,24 @@ final class Ops {
           return 1;
         };
       }
-      case OVERWRITE, READWHILEWRITING -> overwrite(store);
-      case READRANDOM -> (i, r) -> store.get(keys.key(r.nextLong(n))) ? 1 : 0;
-      case READMISSING -> (i, r) -> store.get(keys.missingKey(r.nextLong(n))) ? 1 : 0;
+      case OVERWRITE, READWHILEWRITING, READWHILEOVERWRITING -> overwrite(store);
+      case READRANDOM -> (i, r) -> store.get(keys.key(key.next(r))) ? 1 : 0;
+      case READMISSING -> (i, r) -> store.get(keys.missingKey(key.next(r))) ? 1 : 0;
       case MULTIREADRANDOM -> (i, r) -> {
         List<byte[]> batch = new ArrayList<>(config.batchSize());
         for (int k = 0; k < config.batchSize(); k++) {
-          batch.add(keys.key(r.nextLong(n)));
+          batch.add(keys.key(key.next(r)));
         }
         return store.multiGet(batch);
       };
-      case SEEKRANDOM -> (i, r) -> store.seek(keys.key(r.nextLong(n)), config.seekCells());
+      case SEEKRANDOM -> (i, r) -> store.seek(keys.key(key.next(r)), config.seekCells());
       case SEEKRANDOMREVERSE ->
-          (i, r) -> store.seekReverse(keys.key(r.nextLong(n)), config.seekCells());
+          (i, r) -> store.seekReverse(keys.key(key.next(r)), config.seekCells());
       case PREFIXSCANRANDOM -> {
         int length = prefixLength(n);
-        yield (i, r) -> store.scanPrefix(Arrays.copyOf(keys.key(r.nextLong(n)), length));
+        yield (i, r) -> store.scanPrefix(Arrays.copyOf(keys.key(key.next(r)), length));
       }
-      case GETROWRANDOM -> (i, r) -> store.getRow(rows.key(r.nextLong(rows.size())));
+      case GETROWRANDOM -> (i, r) -> store.getRow(rows.key(row.next(r)));
       case FILLROWS -> {
         int columns = config.columns();
         Permutation order = new Permutation(rows.size(), config.seed());
@@ -89,17 +94,16 @@ final class Ops {
     return length;
   }
 
-  /** The reads readwhilewriting measures: random Gets of present keys. */
+  /** The reads beside a writer (readwhilewriting, readwhileoverwriting): Gets of present keys. */
   LoadRunner.Op readsWhileWriting(Store store) {
     return of(Benchmark.READRANDOM, store);
   }
 
   /** A put of a random present key with a fresh value: what overwrite and the writer of
-   * readwhilewriting do. */
+   * readwhilewriting and readwhileoverwriting do. */
   LoadRunner.Op overwrite(Store store) {
-    long n = keys.size();
     return (i, r) -> {
-      long k = r.nextLong(n);
+      long k = key.next(r);
       store.put(keys.key(k), values.value(k + i + 1));
       return 1;
     };
@@ -111,8 +115,12 @@ final class Ops {
     return benchmark == Benchmark.MULTIREADRANDOM ? config.batchSize() : 1;
   }
 
-  /** Operations one fill or overwrite phase runs: keys, or wide rows for fillrows. */
+  /** Operations one write phase runs: keys for a fill, wide rows for fillrows, else --writes. */
   long writeCount(Benchmark benchmark) {
-    return benchmark == Benchmark.FILLROWS ? rows.size() : keys.size();
+    return switch (benchmark) {
+      case FILLROWS -> rows.size();
+      case FILLSEQ, FILLRANDOM -> keys.size();
+      default -> config.writes();
+    };
   }
 }

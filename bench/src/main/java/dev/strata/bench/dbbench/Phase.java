@@ -12,10 +12,12 @@ import java.util.List;
  * @param benchmark the benchmark
  * @param threads reader threads (1 for writes)
  * @param cold whether the database's files are evicted from the OS page cache before the phase
+ * @param step the position of its benchmark in {@code --benchmarks}, from 1: a benchmark listed
+ *     twice (readrandom before and after an overwrite) measures two points
  *
  * <p>Immutable.
  */
-record Phase(EngineKind engine, Benchmark benchmark, int threads, boolean cold) {
+record Phase(EngineKind engine, Benchmark benchmark, int threads, boolean cold, int step) {
 
   /** "warm" or "cold", as in the results. */
   String cacheState() {
@@ -35,6 +37,7 @@ record Phase(EngineKind engine, Benchmark benchmark, int threads, boolean cold) 
     a.add("--benchmark=" + benchmark.label());
     a.add("--threads=" + threads);
     a.add("--cache-state=" + cacheState());
+    a.add("--step=" + step);
     a.add("--result=" + result.toAbsolutePath());
     return a;
   }

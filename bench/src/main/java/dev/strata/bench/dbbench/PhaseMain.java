@@ -9,7 +9,8 @@ import java.util.Map;
  * The entry point of a child process: runs one phase and writes its row to the result file. The
  * parent starts it as {@code java <the parent's heap flags> -cp <this jar>
  * dev.strata.bench.dbbench.PhaseMain --out=DIR --engine=E --benchmark=B --threads=N
- * --cache-state=warm|cold --result=FILE}; the settings come from {@code DIR/run.properties}.
+ * --cache-state=warm|cold --step=N --result=FILE}; the settings come from {@code
+ * DIR/run.properties}.
  * Exit status 0 with the file written, or 1 with the failure on standard error.
  *
  * <p>Not thread-safe: a process's main.
@@ -26,7 +27,7 @@ public final class PhaseMain {
       RunConfig config = RunConfig.read(out.resolve(RunConfig.FILE));
       Phase phase = new Phase(EngineKind.parse(required(a, "engine")),
           Benchmark.parse(required(a, "benchmark")), Integer.parseInt(required(a, "threads")),
-          required(a, "cache-state").equals("cold"));
+          required(a, "cache-state").equals("cold"), Integer.parseInt(required(a, "step")));
       Result r = new PhaseRunner(config, phase, out).run();
       ResultsFile.write(Path.of(required(a, "result")), List.of(r));
       status = 0;

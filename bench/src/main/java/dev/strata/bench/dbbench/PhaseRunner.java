@@ -4,19 +4,17 @@ import dev.strata.bench.common.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
 /**
  * Runs one {@link Phase} inside a child process and measures it. A write phase times every put on
  * one thread, flushes, and waits for compaction to quiesce, so write amplification counts what the
- * writes cost in the end. A read phase times the first operation and the first 1,000 after open,
- * warms up (the JIT and the caches) for the warm-up seconds, waits for any background work the
- * reads started (a read-triggered compaction) to finish, then measures for the duration; the
- * engine's counters, {@code /proc/self/io} and the GC pauses are read around the measured period
- * only.
+ * writes cost in the end; readwhileoverwriting first warms its readers up alone for the warm-up
+ * seconds, then times their Gets while the writer runs. A read phase times the first operation and
+ * the first 1,000 after open, warms up (the JIT and the caches) for the warm-up seconds, waits for
+ * any background work the reads started (a read-triggered compaction) to finish, then measures for
+ * the duration; the engine's counters, {@code /proc/self/io} and the GC pauses are read around the
+ * measured period only.
  *
  * <p>Not thread-safe: one phase per instance.
  */
@@ -32,6 +30,9 @@ final class PhaseRunner {
 
   /** Random stream of readwhilewriting's writer. */
   private static final long STREAM_WRITER = 4;
+
+  /** Random stream of readwhileoverwriting's readers. */
+  private static final long STREAM_READERS = 5;
 
   /** Operations timed after open, as the cold-start figure. */
   static final int FIRST_OPS = 1000;
@@ -66,8 +67,10 @@ final class PhaseRunner {
         .set(Column.BENCHMARK, b.label())
         .set(Column.THREADS, phase.threads())
         .set(Column.CACHE_STATE, phase.cacheState())
+        .set(Column.STEP, phase.step())
         .set(Column.NUM, config.num())
-        .set(Column.VALUE_SIZE, config.valueBytes());
+        .set(Column.VALUE_SIZE, config.valueBytes())
+        .set(Column.KEY_DISTRIBUTION, config.keyDistribution().label());
     GcMonitor gc = new GcMonitor();
     ProcIo ioAtOpen = ProcIo.now();
     long openStart = System.nanoTime();
@@ -99,11 +102,19 @@ final class PhaseRunner {
 
   private void write(Store store, Result r, GcMonitor gc, ProcIo ioAtOpen) throws IOException {
     Benchmark b = phase.benchmark();
-    Store.Counters before = store.counters();
     LoadRunner runner = new LoadRunner(store, config.seed());
+    LoadRunner.Background readers = b.writesUnderReads() ? startReaders(store, runner, gc) : null;
+    Store.Counters before = store.counters();
     long count = ops.writeCount(b);
     ProcCpu cpuBefore = ProcCpu.now();
-    LoadRunner.Outcome o = runner.run(b.label(), 1, 0, count, STREAM_MEASURED, ops.of(b, store));
+    LoadRunner.Outcome o;
+    try {
+      o = runner.run(b.label(), 1, 0, count, STREAM_MEASURED, ops.of(b, store));
+    } finally {
+      if (readers != null) {
+        readersMeasured(readers.stop(), r);
+      }
+    }
     r.set(Column.OTHERS_CPU_PCT, ProcCpu.othersPercent(cpuBefore, ProcCpu.now()));
     long quiesceStart = System.nanoTime();
     store.flush();
@@ -112,7 +123,9 @@ final class PhaseRunner {
     Store.Counters delta = store.counters().minus(before);
     ProcIo io = ProcIo.now();
     latency(r, o, 1);
-    r.set(Column.FOUND_PER_OP, (double) o.found() / Math.max(1, o.ops()));
+    if (readers == null) {
+      r.set(Column.FOUND_PER_OP, (double) o.found() / Math.max(1, o.ops()));
+    }
     long cells = b == Benchmark.FILLROWS ? o.ops() * config.columns() : o.ops();
     long logical = cells * (config.logicalBytesPerPut()
         + (b == Benchmark.FILLROWS ? KeySpace.column(0).length : 0));
@@ -130,6 +143,32 @@ final class PhaseRunner {
     pauses(r, gc.takeAndReset());
   }
 
+  /**
+   * Starts readwhileoverwriting's readers once the tree is at rest and they have warmed up alone
+   * (the JIT, the block cache), so their Gets are timed as a read phase's are, but beside a
+   * writer.
+   */
+  private LoadRunner.Background startReaders(Store store, LoadRunner runner, GcMonitor gc)
+      throws IOException {
+    Quiescence.await(store, config.quiesceTimeoutSeconds());
+    LoadRunner.Op get = ops.readsWhileWriting(store);
+    if (config.warmupSeconds() > 0) {
+      runner.run("warmup", phase.threads(), config.warmupSeconds(), 0, STREAM_WARMUP, get);
+    }
+    gc.takeAndReset();
+    return runner.start("readers", phase.threads(), STREAM_READERS, get);
+  }
+
+  /** The readers' figures over the time they ran beside the writer. */
+  private static void readersMeasured(LoadRunner.Outcome o, Result r) {
+    Histogram h = o.latency();
+    r.set(Column.READER_OPS_PER_SEC, o.ops() / (o.nanos() / 1e9));
+    r.set(Column.READER_P50_US, h.getValueAtPercentile(50) / 1e3);
+    r.set(Column.READER_P99_US, h.getValueAtPercentile(99) / 1e3);
+    r.set(Column.READER_MAX_US, h.getMaxValue() / 1e3);
+    r.set(Column.FOUND_PER_OP, (double) o.found() / Math.max(1, o.ops()));
+  }
+
   private void read(Store store, Result r, GcMonitor gc) throws IOException {
     Benchmark b = phase.benchmark();
     // Every read phase starts from a tree at rest: an engine may resume compactions at open that a
@@ -142,7 +181,8 @@ final class PhaseRunner {
     LoadRunner.Outcome next = runner.run("first", 1, 0, FIRST_OPS - 1, STREAM_FIRST + 100, op);
     r.set(Column.FIRST_OP_US, first.latency().getMaxValue() / 1e3);
     r.set(Column.FIRST_1000_OPS_MS, (first.nanos() + next.nanos()) / 1e6);
-    Writer writer = b == Benchmark.READWHILEWRITING ? new Writer(store) : null;
+    LoadRunner.Background writer = b == Benchmark.READWHILEWRITING
+        ? runner.start("writer", 1, STREAM_WRITER, ops.overwrite(store)) : null;
     try {
       if (config.warmupSeconds() > 0) {
         runner.run("warmup", phase.threads(), config.warmupSeconds(), 0, STREAM_WARMUP, op);
@@ -157,12 +197,12 @@ final class PhaseRunner {
       }
       Store.Counters before = store.counters();
       ProcIo ioBefore = ProcIo.now();
-      long writesBefore = writer == null ? 0 : writer.puts.get();
+      long writesBefore = writer == null ? 0 : writer.completed();
       gc.takeAndReset();
       LoadRunner.Outcome o = runner.run("measured", phase.threads(), config.durationSeconds(), 0,
           STREAM_MEASURED, op);
       GcMonitor.Pauses pauses = gc.takeAndReset();
-      long writes = writer == null ? 0 : writer.puts.get() - writesBefore;
+      long writes = writer == null ? 0 : writer.completed() - writesBefore;
       ProcIo ioAfter = ProcIo.now();
       Store.Counters d = store.counters().minus(before);
       int perCall = ops.keysPerCall(b);
@@ -225,45 +265,5 @@ final class PhaseRunner {
     r.set(Column.GC_COUNT, p.count());
     r.set(Column.GC_MS, p.totalMillis());
     r.set(Column.GC_MAX_MS, p.maxMillis());
-  }
-
-  /** readwhilewriting's one writer: overwrites random keys as fast as it can until stopped. */
-  private final class Writer {
-    private final AtomicLong puts = new AtomicLong();
-    private final AtomicBoolean stopped = new AtomicBoolean();
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final Thread thread;
-
-    Writer(Store store) {
-      LoadRunner.Op put = ops.overwrite(store);
-      thread = new Thread(() -> {
-        java.util.SplittableRandom random = new java.util.SplittableRandom(
-            config.seed() ^ STREAM_WRITER);
-        try {
-          for (long i = 0; !stopped.get(); i++) {
-            put.run(i, random);
-            puts.incrementAndGet();
-          }
-        } catch (Throwable t) {
-          failure.set(t);
-        }
-      }, "dbbench-writer");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    void stop() throws IOException {
-      stopped.set(true);
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while stopping the writer", e);
-      }
-      Throwable t = failure.get();
-      if (t != null) {
-        throw new IOException("the writer of readwhilewriting failed: " + t, t);
-      }
-    }
   }
 }

@@ -8,11 +8,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The phases of a run in the order they run. Benchmarks run in the order given. A phase that
- * changes a database (a fill, overwrite) runs once per database: the two RocksDB configurations
- * share theirs, so the first RocksDB configuration listed runs it. A read benchmark runs for every
- * thread count and cache state, the engines side by side at each point. getrowrandom needs the
- * wide-row database: unless it exists already, a fillrows phase fills it first.
+ * The phases of a run in the order they run. Benchmarks run in the order given; one may be listed
+ * more than once (readrandom before and after an overwrite). A phase that changes a database (a
+ * fill, overwrite) runs once per database: the two RocksDB configurations share theirs, so the
+ * first RocksDB configuration listed runs it (readwhileoverwriting once per thread count, in the
+ * warm state). A read benchmark runs for every thread count and cache state, the engines side by
+ * side at each point. getrowrandom needs the wide-row database: unless it exists already, a
+ * fillrows phase fills it first.
  *
  * <p>Immutable.
  */
@@ -43,13 +45,16 @@ final class Plan {
       filled.addAll(EnumSet.allOf(Benchmark.Layout.class));
     }
     List<Phase> phases = new ArrayList<>();
-    for (Benchmark b : benchmarks) {
+    for (int i = 0; i < benchmarks.size(); i++) {
+      Benchmark b = benchmarks.get(i);
+      int step = i + 1;
       if (b.kind() == Benchmark.Kind.FILL && useExistingDb) {
         throw new IllegalArgumentException(b.label() + " creates a new database; it cannot run"
             + " with --use-existing-db");
       }
       if (b == Benchmark.GETROWRANDOM && !filled.contains(Benchmark.Layout.WIDE)) {
-        writers.values().forEach(e -> phases.add(new Phase(e, Benchmark.FILLROWS, 1, false)));
+        writers.values()
+            .forEach(e -> phases.add(new Phase(e, Benchmark.FILLROWS, 1, false, step)));
         filled.add(Benchmark.Layout.WIDE);
       }
       if (b.kind() != Benchmark.Kind.FILL && !filled.contains(b.layout())) {
@@ -57,14 +62,16 @@ final class Plan {
             + " fillrandom before it, or pass --use-existing-db");
       }
       if (b.writesOnce()) {
-        writers.values().forEach(e -> phases.add(new Phase(e, b, 1, false)));
+        for (int t : b.writesUnderReads() ? threads : List.of(1)) {
+          writers.values().forEach(e -> phases.add(new Phase(e, b, t, false, step)));
+        }
         filled.add(b.layout());
         continue;
       }
       for (int t : threads) {
         for (boolean cold : coldStates) {
           for (EngineKind e : engines) {
-            phases.add(new Phase(e, b, t, cold));
+            phases.add(new Phase(e, b, t, cold, step));
           }
         }
       }

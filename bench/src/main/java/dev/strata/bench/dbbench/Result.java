@@ -52,9 +52,10 @@ final class Result {
     return get(Column.CACHE_STATE);
   }
 
-  /** Whether {@code other} measured the same point (benchmark, threads, cache state). */
+  /** Whether {@code other} measured the same point (step, benchmark, threads, cache state). */
   boolean samePoint(Result other) {
-    return get(Column.BENCHMARK).equals(other.get(Column.BENCHMARK))
+    return get(Column.STEP).equals(other.get(Column.STEP))
+        && get(Column.BENCHMARK).equals(other.get(Column.BENCHMARK))
         && get(Column.THREADS).equals(other.get(Column.THREADS))
         && get(Column.CACHE_STATE).equals(other.get(Column.CACHE_STATE));
   }

@@ -31,12 +31,15 @@ import java.util.Properties;
  * @param dbDir the folder holding every database of the run
  * @param tree the leveled tree of both engines
  * @param quiesceTimeoutSeconds longest wait for compaction to quiesce after a write phase
+ * @param keyDistribution how the benchmarks that draw keys at random choose them
+ * @param writes puts of one overwrite or readwhileoverwriting phase
  *
  * <p>Immutable.
  */
 record RunConfig(long num, int valueBytes, double compressionRatio, double bitsPerKey,
     BloomType bloomType, long cacheBytes, double durationSeconds, double warmupSeconds, long seed,
-    int columns, int seekCells, int batchSize, Path dbDir, Tree tree, long quiesceTimeoutSeconds) {
+    int columns, int seekCells, int batchSize, Path dbDir, Tree tree, long quiesceTimeoutSeconds,
+    KeyDistribution keyDistribution, long writes) {
 
   /** File name of the settings in the output folder. */
   static final String FILE = "run.properties";
@@ -45,14 +48,14 @@ record RunConfig(long num, int valueBytes, double compressionRatio, double bitsP
   RunConfig withCacheBytes(long bytes) {
     return new RunConfig(num, valueBytes, compressionRatio, bitsPerKey, bloomType, bytes,
         durationSeconds, warmupSeconds, seed, columns, seekCells, batchSize, dbDir, tree,
-        quiesceTimeoutSeconds);
+        quiesceTimeoutSeconds, keyDistribution, writes);
   }
 
   /** These settings with the databases in {@code dir}. */
   RunConfig withDbDir(Path dir) {
     return new RunConfig(num, valueBytes, compressionRatio, bitsPerKey, bloomType, cacheBytes,
         durationSeconds, warmupSeconds, seed, columns, seekCells, batchSize, dir, tree,
-        quiesceTimeoutSeconds);
+        quiesceTimeoutSeconds, keyDistribution, writes);
   }
 
   /** The logical bytes of one narrow put: its key and value, what write amplification divides by. */
@@ -91,6 +94,8 @@ record RunConfig(long num, int valueBytes, double compressionRatio, double bitsP
     p.setProperty("level1_bytes", Long.toString(tree.level1Bytes()));
     p.setProperty("multiplier", Integer.toString(tree.multiplier()));
     p.setProperty("quiesce_timeout_seconds", Long.toString(quiesceTimeoutSeconds));
+    p.setProperty("key_distribution", keyDistribution.label());
+    p.setProperty("writes", Long.toString(writes));
     try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       p.store(w, "dbbench settings shared by every phase");
     }
@@ -102,8 +107,9 @@ record RunConfig(long num, int valueBytes, double compressionRatio, double bitsP
       p.load(r);
     }
     try {
+      long num = Long.parseLong(get(p, "num"));
       return new RunConfig(
-          Long.parseLong(get(p, "num")),
+          num,
           Integer.parseInt(get(p, "value_bytes")),
           Double.parseDouble(get(p, "compression_ratio")),
           Double.parseDouble(get(p, "bits_per_key")),
@@ -121,7 +127,10 @@ record RunConfig(long num, int valueBytes, double compressionRatio, double bitsP
               Long.parseLong(get(p, "target_file_bytes")),
               Long.parseLong(get(p, "level1_bytes")),
               Integer.parseInt(get(p, "multiplier"))),
-          Long.parseLong(get(p, "quiesce_timeout_seconds")));
+          Long.parseLong(get(p, "quiesce_timeout_seconds")),
+          // Output folders written before these settings existed ran uniform keys and --num writes.
+          KeyDistribution.parse(p.getProperty("key_distribution", "uniform")),
+          Long.parseLong(p.getProperty("writes", Long.toString(num))));
     } catch (IllegalArgumentException e) {
       throw new IOException("bad settings in " + file + ": " + e.getMessage(), e);
     }

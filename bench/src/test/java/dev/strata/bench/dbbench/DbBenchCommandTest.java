@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.bench.CliRun;
+import dev.strata.engine.Db;
+import dev.strata.engine.DbOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +18,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
 
 /**
  * The CI smoke of {@code dbbench}: every benchmark on every engine configuration, each phase in its
@@ -34,7 +38,8 @@ final class DbBenchCommandTest {
     CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--threads", "2",
         "--duration", "0.3", "--warmup", "0.1", "--jvm-args", CHILD_JVM, "--out", out.toString(),
         "--benchmarks", "fillseq,fillrandom,overwrite,readrandom,readmissing,seekrandom,"
-            + "seekrandomreverse,multireadrandom,prefixscanrandom,readwhilewriting,getrowrandom");
+            + "seekrandomreverse,multireadrandom,prefixscanrandom,readwhilewriting,"
+            + "readwhileoverwriting,getrowrandom");
     assertEquals(0, run.status(), run.err() + run.out());
     List<Result> rows = ResultsFile.read(out.resolve("results.csv"));
 
@@ -43,6 +48,9 @@ final class DbBenchCommandTest {
       expected.add("strata|" + write + "|1");
       expected.add("rocksdb-lru|" + write + "|1");
     }
+    // Readers beside the writer: once per thread count, on each database.
+    expected.add("strata|readwhileoverwriting|2");
+    expected.add("rocksdb-lru|readwhileoverwriting|2");
     for (String read : List.of("readrandom", "readmissing", "seekrandom", "seekrandomreverse",
         "multireadrandom", "prefixscanrandom", "readwhilewriting", "getrowrandom")) {
       for (String engine : List.of("strata", "rocksdb-lru", "rocksdb-hcc")) {
@@ -54,6 +62,9 @@ final class DbBenchCommandTest {
       assertTrue(seen.add(r.get(Column.ENGINE) + "|" + r.get(Column.BENCHMARK) + "|"
           + r.get(Column.THREADS)), "duplicate row " + r.get(Column.BENCHMARK));
       checkSane(r, true);
+      if (r.benchmark() == Benchmark.OVERWRITE || r.benchmark().writesUnderReads()) {
+        assertEquals(r.number(Column.NUM), r.number(Column.OPS), "--writes is --num by default");
+      }
     }
     assertEquals(expected, seen);
 
@@ -153,6 +164,88 @@ final class DbBenchCommandTest {
     assertFalse(Files.exists(record), "a killed fill leaves no record vouching for its database");
   }
 
+  @Test
+  void dbbench_kilobyteValuesZipfianKeys_andReadsAfterOverwritesUnderReads() throws IOException {
+    Path out = tmp.resolve("shapes");
+    CliRun run = CliRun.of("dbbench", "--profile", "smoke", "--num", "4000", "--threads", "1",
+        "--duration", "0.2", "--warmup", "0.1", "--value-bytes", "1000",
+        "--key-distribution", "zipfian", "--writes", "1500", "--seed", "7",
+        "--engines", "strata,rocksdb-lru",
+        "--benchmarks", "fillrandom,overwrite,readrandom,readwhileoverwriting,readrandom",
+        "--jvm-args", CHILD_JVM, "--out", out.toString());
+    assertEquals(0, run.status(), run.err() + run.out());
+    List<String> seen = new ArrayList<>();
+    for (Result r : ResultsFile.read(out.resolve("results.csv"))) {
+      checkSane(r, false);
+      String where = r.get(Column.ENGINE) + " " + r.get(Column.BENCHMARK);
+      assertEquals(1000.0, r.number(Column.VALUE_SIZE), where);
+      assertEquals("zipfian", r.get(Column.KEY_DISTRIBUTION), where);
+      seen.add(r.get(Column.STEP) + "|" + r.get(Column.ENGINE) + "|" + r.get(Column.BENCHMARK));
+      if (r.benchmark() == Benchmark.OVERWRITE || r.benchmark().writesUnderReads()) {
+        assertEquals(1500.0, r.number(Column.OPS), "--writes puts: " + where);
+      }
+    }
+    List<String> expected = new ArrayList<>();
+    String[] names = {"fillrandom", "overwrite", "readrandom", "readwhileoverwriting", "readrandom"};
+    for (int i = 0; i < names.length; i++) {
+      for (String engine : List.of("strata", "rocksdb-lru")) {
+        expected.add((i + 1) + "|" + engine + "|" + names[i]);
+      }
+    }
+    assertEquals(expected, seen, "readrandom measured before and after the overwrites");
+    String report = Files.readString(out.resolve("report.md"));
+    assertTrue(report.contains("| random keys (--key-distribution) | zipfian |")
+        && report.contains("| key bytes / value bytes | 16 / 1000 |"), report);
+    assertStoredValuesHaveBytes(out.resolve("db"), 4000, 7, 1000);
+
+    // The databases hold 1000-byte values: reading them as 100-byte ones is refused, naming it.
+    CliRun other = CliRun.of("dbbench", "--profile", "smoke", "--num", "4000", "--threads", "1",
+        "--use-existing-db", "--db-dir", out.resolve("db").toString(), "--benchmarks",
+        "readwhileoverwriting", "--jvm-args", CHILD_JVM, "--out", tmp.resolve("o").toString());
+    assertEquals(2, other.status(), other.err() + other.out());
+    assertTrue(other.err().contains("value_bytes: filled with 1000, this run 100"), other.err());
+    assertFalse(Files.exists(tmp.resolve("o").resolve("results.csv")), "no phase ran");
+  }
+
+  @Test
+  void dbbench_badShapeOptions_areUsageErrors() {
+    for (List<String> bad : List.of(List.of("--key-distribution", "latest"),
+        List.of("--writes", "0"), List.of("--value-bytes", "-1"))) {
+      List<String> args = new ArrayList<>(List.of("dbbench", "--profile", "smoke",
+          "--benchmarks", "fillrandom", "--out", tmp.resolve("bad").toString()));
+      args.addAll(bad);
+      CliRun run = CliRun.of(args.toArray(String[]::new));
+      assertEquals(2, run.status(), bad + ": " + run.err());
+      assertTrue(run.err().contains(bad.get(0)), bad + ": " + run.err());
+    }
+  }
+
+  /**
+   * Reads keys of a fill of {@code num} keys with {@code seed} (its first, middle and last) back from both engines'
+   * databases in {@code dbDir}: every value is {@code bytes} long, so the engines stored what
+   * {@code --value-bytes} asked for, not only the results' value_size column.
+   */
+  private static void assertStoredValuesHaveBytes(Path dbDir, long num, long seed, int bytes)
+      throws IOException {
+    KeySpace keys = new KeySpace(num, seed);
+    long[] indices = {0, num / 2, num - 1};
+    DbOptions readOnly = DbOptions.builder().readOnly(true).build();
+    try (Db db = Db.open(dbDir.resolve(EngineKind.STRATA.storage()), readOnly)) {
+      for (long i : indices) {
+        assertEquals(bytes, db.get(keys.key(i)).length, "Strata's value of key " + i);
+      }
+    }
+    RocksDB.loadLibrary();
+    try (RocksDB db = RocksDB.openReadOnly(
+        dbDir.resolve(EngineKind.ROCKSDB_LRU.storage()).toString())) {
+      for (long i : indices) {
+        assertEquals(bytes, db.get(keys.key(i)).length, "RocksDB's value of key " + i);
+      }
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
   /**
    * Checks the cells every row of its kind must hold, and their relations; with {@code tree}, that
    * every write phase left data below level 0 (the data is large enough for compactions).
@@ -211,6 +304,17 @@ final class DbBenchCommandTest {
       assertTrue(r.number(Column.QUIESCE_S) != null && r.number(Column.QUIESCE_S) >= 0, where);
       assertEquals(writes, r.number(Column.STALL_MS) != null, where);
     } else {
+      boolean readers = b.writesUnderReads();
+      for (Column c : List.of(Column.READER_OPS_PER_SEC, Column.READER_P50_US,
+          Column.READER_P99_US, Column.READER_MAX_US)) {
+        assertEquals(readers, r.number(c) != null && r.number(c) > 0, c.label() + " of " + where);
+      }
+      if (readers) {
+        assertTrue(r.number(Column.READER_P50_US) <= r.number(Column.READER_P99_US)
+            && r.number(Column.READER_P99_US) <= r.number(Column.READER_MAX_US), where);
+        assertEquals(1.0, r.number(Column.FOUND_PER_OP), "readers find every key: " + where);
+        assertEquals(!rocks, r.number(Column.READER_RATIO_TO_ROCKSDB) != null, where);
+      }
       assertTrue(r.number(Column.WRITE_AMP_WCHAR) >= 1, "write amplification of " + where);
       assertTrue(r.number(Column.MAX_PUT_MS) > 0 && r.number(Column.QUIESCE_S) >= 0, where);
       assertTrue(r.number(Column.PUTS_OVER_100MS) <= r.number(Column.PUTS_OVER_50MS)
@@ -224,9 +328,12 @@ final class DbBenchCommandTest {
           where);
       assertTrue(r.number(Column.STALL_MS) != null && r.number(Column.STALL_MS) >= 0, where);
       assertEquals(!rocks, r.number(Column.RATIO_TO_ROCKSDB_LRU) != null, where);
-      // A write phase puts --num keys (fillrows: its rows), and reports no reads of its own.
-      if (b != Benchmark.FILLROWS) {
+      // A fill puts --num keys (fillrows: its rows), an overwrite phase --writes puts (--num unless
+      // given, which the callers check), and neither reports reads of its own.
+      if (b == Benchmark.FILLSEQ || b == Benchmark.FILLRANDOM) {
         assertEquals(r.number(Column.NUM), r.number(Column.OPS), "ops of " + where);
+      } else if (b != Benchmark.FILLROWS) {
+        assertTrue(r.number(Column.OPS) <= r.number(Column.NUM), "ops of " + where);
       }
       for (Column c : List.of(Column.BYTES_READ_PER_OP, Column.FILTER_BLOCKS_READ_PER_OP,
           Column.INDEX_BLOCKS_READ_PER_OP, Column.DATA_BLOCKS_READ_PER_OP, Column.FIRST_OP_US,

@@ -65,6 +65,6 @@ final class FillRecordTest {
 
   private RunConfig config(long num, int valueBytes, BloomType bloom, long cacheBytes, Tree tree) {
     return new RunConfig(num, valueBytes, 0.5, 10.0, bloom, cacheBytes, 15, 5, 20260501, 10,
-        10, 64, dir, tree, 3600);
+        10, 64, dir, tree, 3600, KeyDistribution.UNIFORM, num);
   }
 }
