@@ -288,7 +288,8 @@ final class ManifestDecoder {
       throws CorruptionException {
     long fileCount = in.u32("fileCount");
     long minFileBytes =
-        (version == 1 ? FILE_FIXED_BYTES : version == 2 ? FILE2_FIXED_BYTES : FILE3_FIXED_BYTES)
+        (version == 1 ? FILE_FIXED_BYTES
+            : version < VERSION_FILTER_SHAPES ? FILE2_FIXED_BYTES : FILE3_FIXED_BYTES)
             + 2L * (KEY_FIXED_BYTES + 1);
     if (fileCount > in.remaining() / minFileBytes) {
       throw in.corrupt(-4, "%d tables do not fit in %d bytes", fileCount, in.remaining());

@@ -53,9 +53,11 @@ import java.util.List;
  * {@code logNumber}, each listed table, each synced log up to its length), so even a dropped tail
  * can never hide an edit that was acted on.
  *
- * <p><b>Version 2</b> (still read, never written): the same without {@code Synced} in SNAPSHOT and
- * EDIT, and without {@code filterKind} and {@code filterBitsPerKey} in File (its tables' filters
- * read as not recorded).
+ * <p><b>Version 3</b> (still read, never written): the same without {@code filterKind} and {@code
+ * filterBitsPerKey} in File (its tables' filters read as not recorded).
+ *
+ * <p><b>Version 2</b> (still read, never written): version 3 without {@code Synced} in SNAPSHOT and
+ * EDIT.
  *
  * <p><b>Version 1: the whole state, replaced atomically</b> (still read, never written).
  *
@@ -80,7 +82,8 @@ import java.util.List;
  *
  * <p>History: version 1 is the whole-state file; version 2 the edit log; version 3 adds the logs
  * known to be forced (a clean close records them), so damage to a closed database's log is
- * corruption rather than a torn tail.
+ * corruption rather than a torn tail; version 4 each table's filter kind and bits per key, so the
+ * statistics of the levels need no table opened.
  *
  * <p>Thread-safe (stateless).
  */
@@ -93,7 +96,7 @@ public final class ManifestFormat {
   public static final int VERSION_START = 1;
 
   /** The version this release writes. */
-  public static final int VERSION_CURRENT = 3;
+  public static final int VERSION_CURRENT = 4;
 
   /** The unit a device writes whole: a torn append is whole sectors of it, then zeros. */
   static final int SECTOR_BYTES = 512;
@@ -102,7 +105,7 @@ public final class ManifestFormat {
   static final int VERSION_SYNCED_LOGS = 3;
 
   /** The first version whose File records its table's filter kind and bits per key. */
-  static final int VERSION_FILTER_SHAPES = 3;
+  static final int VERSION_FILTER_SHAPES = 4;
 
   /** Size of one synced log: its number and its forced length. */
   static final int SYNCED_LOG_BYTES = 8 + 8;
@@ -131,7 +134,7 @@ public final class ManifestFormat {
   /** Size of a version-2 File's fixed part, without its two keys: filterBytes joins. */
   public static final int FILE2_FIXED_BYTES = FILE_FIXED_BYTES + 8;
 
-  /** Size of a version-3 File's fixed part, without its two keys: the filter's kind and bits join. */
+  /** Size of a version-4 File's fixed part, without its two keys: the filter's kind and bits join. */
   public static final int FILE3_FIXED_BYTES = FILE2_FIXED_BYTES + 1 + 8;
 
   /** Size of a Key's fixed part, without its row and column. */

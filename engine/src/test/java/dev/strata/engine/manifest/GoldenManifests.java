@@ -26,7 +26,7 @@ final class GoldenManifests {
     }
     try (OutputStream out = Files.newOutputStream(file)) {
       out.write(ManifestFormat.encode(ManifestLogTest.goldenV3Snapshot()));
-      for (ManifestEdit e : ManifestLogTest.goldenV3Edits()) {
+      for (ManifestEdit e : ManifestLogTest.goldenV4Edits()) {
         out.write(ManifestFormat.editRecord(e));
       }
     }

@@ -96,11 +96,19 @@ final class ManifestLogTest {
         List.of(new SyncedLog(18, 4_000), new SyncedLog(19, 24)));
   }
 
-  /**
-   * The edits of golden/manifest-v3: golden v2's, a flush of a table that records its filter's kind
-   * and bits per key, then a clean close recording a forced log.
-   */
+  /** The edits of golden/manifest-v3: golden v2's, then a clean close recording a forced log. */
   static List<ManifestEdit> goldenV3Edits() {
+    List<ManifestEdit> edits = new ArrayList<>(goldenV2Edits());
+    edits.add(
+        new ManifestEdit(23, 610, 21, List.of(), List.of(), List.of(new SyncedLog(21, 1_234))));
+    return edits;
+  }
+
+  /**
+   * The edits of golden/manifest-v4: golden v2's, a flush of a table that records its filter's kind
+   * and bits per key, then a clean close recording a forced log. Its snapshot is version 3's.
+   */
+  static List<ManifestEdit> goldenV4Edits() {
     List<ManifestEdit> edits = new ArrayList<>(goldenV2Edits());
     FileMetadata withFilter =
         new FileMetadata(23, 0, 2000, 40, 591, 600, key("e", "", 600, ValueKind.PUT),
@@ -144,14 +152,28 @@ final class ManifestLogTest {
   }
 
   @Test
-  void goldenVersion3_readsAsItsSnapshotWithTheEditsApplied_andIsWhatThisReleaseWrites()
-      throws IOException {
+  void goldenVersion3_readsAsItsSnapshotWithTheEditsApplied_filtersNotRecorded() throws IOException {
     Manifest expected = goldenV3Snapshot();
     for (ManifestEdit e : goldenV3Edits()) {
       expected = expected.apply(e);
     }
     Path file = FileNames.manifest(dir);
-    byte[] bytes = golden("manifest-v3");
+    Files.write(file, golden("manifest-v3"));
+    Manifest read = ManifestReader.read(file);
+    assertEquals(expected, read);
+    assertEquals(List.of(new SyncedLog(21, 1_234)), read.syncedLogs());
+    assertTrue(read.files().stream().allMatch(f -> f.filterKind() == null), "not recorded in v3");
+  }
+
+  @Test
+  void goldenVersion4_readsAsItsSnapshotWithTheEditsApplied_andIsWhatThisReleaseWrites()
+      throws IOException {
+    Manifest expected = goldenV3Snapshot();
+    for (ManifestEdit e : goldenV4Edits()) {
+      expected = expected.apply(e);
+    }
+    Path file = FileNames.manifest(dir);
+    byte[] bytes = golden("manifest-v4");
     Files.write(file, bytes);
     assertEquals(expected, ManifestReader.read(file));
     // The edits moved the oldest needed log to 21: logs 18 and 19 are forgotten, 21 recorded.
@@ -159,7 +181,7 @@ final class ManifestLogTest {
 
     ByteArrayBuilder out = new ByteArrayBuilder();
     out.add(ManifestFormat.encode(goldenV3Snapshot()));
-    for (ManifestEdit e : goldenV3Edits()) {
+    for (ManifestEdit e : goldenV4Edits()) {
       out.add(ManifestFormat.editRecord(e));
     }
     assertArrayEquals(bytes, out.bytes());
@@ -182,13 +204,13 @@ final class ManifestLogTest {
 
   // ---------------------------------------------------------------- the log
 
-  /** Writes golden v3's snapshot and edits through a log; returns the states after each. */
+  /** Writes golden v4's snapshot and edits through a log; returns the states after each. */
   private List<Manifest> writeGoldenHistory(ManifestLog log) throws IOException {
     List<Manifest> states = new ArrayList<>();
     Manifest state = goldenV3Snapshot();
     log.rewrite(state);
     states.add(state);
-    for (ManifestEdit e : goldenV3Edits()) {
+    for (ManifestEdit e : goldenV4Edits()) {
       state = state.apply(e);
       log.write(e, state);
       states.add(state);
@@ -203,7 +225,7 @@ final class ManifestLogTest {
       assertEquals(states.get(states.size() - 1), ManifestReader.read(FileNames.manifest(dir)));
       assertEquals(1, log.rewrites(), "edits are appended, not rewritten");
     }
-    assertArrayEquals(golden("manifest-v3"), Files.readAllBytes(FileNames.manifest(dir)));
+    assertArrayEquals(golden("manifest-v4"), Files.readAllBytes(FileNames.manifest(dir)));
   }
 
   @Test
@@ -213,7 +235,7 @@ final class ManifestLogTest {
       states = writeGoldenHistory(log);
     }
     Manifest beforeLast = states.get(states.size() - 2);
-    List<ManifestEdit> edits = goldenV3Edits();
+    List<ManifestEdit> edits = goldenV4Edits();
     Path file = FileNames.manifest(dir);
     byte[] whole = Files.readAllBytes(file);
     int lastRecord = whole.length - ManifestFormat.editRecord(edits.get(edits.size() - 1)).length;
@@ -342,7 +364,7 @@ final class ManifestLogTest {
     }
     Path file = FileNames.manifest(dir);
     byte[] whole = Files.readAllBytes(file);
-    List<ManifestEdit> edits = goldenV3Edits();
+    List<ManifestEdit> edits = goldenV4Edits();
     byte[] last = ManifestFormat.editRecord(edits.get(edits.size() - 1));
     byte[] damaged = last.clone();
     damaged[ManifestFormat.RECORD_HEADER_BYTES + 3] ^= 0x5A; // a whole record failing its crc
