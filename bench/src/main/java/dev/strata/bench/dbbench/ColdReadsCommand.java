@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code strata-bench coldreads}: what the first Get or batched Get after an open with the OS page
- * cache evicted costs (issue 9), one measurement per process, so that the JVM is as cold as a
+ * cache evicted costs, one measurement per process, so that the JVM is as cold as a
  * restarted application's. It evicts the engine's database of a {@code dbbench} run ({@link
  * PageCache}), opens it as that run did, waits for the open's background work, then times one
  * operation on random present keys and prints the bytes the process read from the device ({@code

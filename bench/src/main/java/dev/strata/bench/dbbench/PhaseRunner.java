@@ -34,7 +34,7 @@ final class PhaseRunner {
   /** Random stream of readwhileoverwriting's readers. */
   private static final long STREAM_READERS = 5;
 
-  /** Operations timed after open, as the cold-start figure. */
+  /** Operations timed after open, as a cold-start figure. */
   static final int FIRST_OPS = 1000;
 
   private final RunConfig config;

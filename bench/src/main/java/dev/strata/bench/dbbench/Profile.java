@@ -11,7 +11,7 @@ import java.util.List;
  *   <li>{@code default}: 2.5 million keys (about 290 MB of keys and values, about 230 MB on disk
  *       per engine with LZ4 at ratio 0.5) against an 8 MiB block cache: the data is over 25 times
  *       the cache. About 10 minutes on 2 cores.
- *   <li>{@code large}: 20 million keys, 64 MiB cache: the issue's db_bench-style run.
+ *   <li>{@code large}: 20 million keys, 64 MiB cache: the db_bench-style run at scale.
  *   <li>{@code xl}: 100 million keys, 64 MiB cache; by hand.
  * </ul>
  *

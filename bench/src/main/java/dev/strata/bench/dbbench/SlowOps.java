@@ -8,10 +8,10 @@ package dev.strata.bench.dbbench;
  * <p>Not thread-safe: one per thread, then {@linkplain #add merged}.
  */
 final class SlowOps {
-  /** Operations slower than this are counted (as db_bench's and the "over 10 ms"). */
+  /** Operations slower than this are counted (as db_bench's "over 10 ms"). */
   static final long SLOW_NANOS = 10_000_000L;
 
-  /** Operations slower than this are counted too ("over 50 ms", the tail issue's bound). */
+  /** Operations slower than this are counted too ("over 50 ms", the tail bound). */
   static final long BOUND_NANOS = 50_000_000L;
 
   /** Operations slower than this are counted too ("over 100 ms"). */
