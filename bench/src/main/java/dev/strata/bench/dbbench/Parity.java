@@ -82,6 +82,10 @@ public final class Parity {
         // Off, the engine's default; --jvm-args "-Dstrata.warmUpOnOpen=true" (or -D before
         // coldreads' -jar) measures the open's read-path warm-up against the cold first Get.
         .warmUpOnOpen(Boolean.getBoolean("strata.warmUpOnOpen"))
+        // The caller's thread alone, the engine's default; --jvm-args "-Dstrata.multiGetThreads=1"
+        // lets a batched Get share its work with one more thread (RocksDB's async_io is off here).
+        .multiGetThreads(Integer.getInteger("strata.multiGetThreads",
+            DbOptions.defaults().reads().multiGetThreads()))
         .syncWrites(false)
         .autoCompaction(true)
         .build();
