@@ -46,8 +46,7 @@ import dev.strata.sstable.TableOptions;
  * @param filterMemoryBytes memory the tree's filters may take, in bytes; 0 (the default) = no
  *     bound, the budget decides alone. When the tree's filter keys at the budget would need more,
  *     each new table's bits per key come from this memory spread over the tree's keys as they will
- *     be after the flush or compaction (a level the compaction drains counted full, as it refills;
- *     the average falls, never below one bit per key), and under
+ *     be after the flush or compaction (the average falls, never below one bit per key), and under
  *     {@link FilterAllocation#BY_LEVEL} those fewer bits still go where they save the most reads.
  *     Set within the block cache's metadata share (less what the index partitions need), every
  *     filter stays in the cache: a filter that cannot stay costs a chunk read for each absent Get

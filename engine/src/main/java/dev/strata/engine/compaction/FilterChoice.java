@@ -103,7 +103,8 @@ public final class FilterChoice {
       return atLevel(0, base);
     }
     TreeShape shape = currentShape.get().withLevel0Table(entries);
-    return atLevel(0, base.withBitsPerKey(planned(shape, shape.level0Count() - 1)));
+    return atLevel(0, base.withBitsPerKey(
+        planned(shape, shape.level0Count() - 1, shape.totalEntries())));
   }
 
   /** The layout of the tables compaction {@code c} of {@code baseVersion} writes. */
@@ -113,18 +114,21 @@ public final class FilterChoice {
     }
     TreeShape shape = TreeShape.afterCompaction(baseVersion, c);
     int run = c.outputLevel() == 0 ? shape.level0Count() - 1 : shape.runOfLevel(c.outputLevel());
-    return atLevel(c.outputLevel(), base.withBitsPerKey(planned(shape, run)));
+    // A compaction moves entries, it adds none: the memory is spread over the tree as it is, not
+    // over the planning shape, which counts the drained level again as refilled.
+    long treeEntries = TreeShape.of(baseVersion).totalEntries();
+    return atLevel(c.outputLevel(), base.withBitsPerKey(planned(shape, run, treeEntries)));
   }
 
   /**
    * The bits per key of run {@code run} of {@code shape}: the tree's average (the budget, or what
-   * the filter memory affords for the shape's keys), spread evenly under {@link
+   * the filter memory affords for {@code treeEntries} keys), spread evenly under {@link
    * FilterAllocation#UNIFORM} or, under {@link FilterAllocation#BY_LEVEL}, split so that the sum of
    * the runs' rates is least (the blocked filter's model); in [1, 64]: a run the plan sees empty
    * gets no bits, and a table is never written without a filter its type asks for.
    */
-  private double planned(TreeShape shape, int run) {
-    double average = averageBitsPerKey.applyAsDouble(shape.totalEntries());
+  private double planned(TreeShape shape, int run, long treeEntries) {
+    double average = averageBitsPerKey.applyAsDouble(treeEntries);
     if (allocation == FilterAllocation.UNIFORM) {
       return average;
     }
