@@ -65,8 +65,10 @@ final class FilterAllocationTest {
   }
 
   @Test
-  void withoutCacheMetadataOnWrite_theFirstGetsReadTheirMetadataFromDisk() throws IOException {
-    try (Db db = Db.open(dir, small().cacheMetadataOnWrite(false).build())) {
+  void withoutCacheMetadataOnWrite_theFirstGetsReadTheirMetadataFromDisk_countedAsWrittenHere()
+      throws IOException {
+    DbOptions options = small().cacheMetadataOnWrite(false).build();
+    try (Db db = Db.open(dir, options)) {
       for (int i = 0; i < 5_000; i++) {
         db.put(key("k", i), value(i));
       }
@@ -74,6 +76,14 @@ final class FilterAllocationTest {
       DbStats s = getAll(db, "k", 5_000);
       assertTrue(s.filterBlocksRead() > 0, s.toString());
       assertTrue(s.metadata().indexBlocksRead() > 0, s.toString());
+      assertEquals(s.filterBlocksRead() + s.metadata().indexBlocksRead(),
+          s.metadata().blocksReadOfTablesWrittenHere(), "every table here was written by this open");
+    }
+    // Reopened, the table was written by an earlier open: its reads count, but not apart.
+    try (Db db = Db.open(dir, options)) {
+      DbStats s = getAll(db, "k", 5_000);
+      assertTrue(s.filterBlocksRead() > 0, s.toString());
+      assertEquals(0, s.metadata().blocksReadOfTablesWrittenHere(), s.toString());
     }
   }
 
