@@ -52,6 +52,14 @@ final class RibbonBanding {
    * <p>The keys are added in the order of their start block (a counting sort of their remixed
    * hashes): elimination then sweeps the slots from first to last, so its reads stream through
    * the cache instead of each key missing on a random slot of a table larger than the L2.
+   *
+   * <p>Each elimination step waits for the pivot its previous step chose (a load, an XOR, a count
+   * of trailing zeros), so one row at a time leaves the processor mostly idle. Two rows are
+   * eliminated in lockstep instead, one from each half of the sorted keys, so the latencies of
+   * their steps overlap; when one half is done, the other finishes alone. The order does not
+   * change the outcome: every step reduces a row by a pivot of the same system, a stored pivot
+   * never changes, and the slots that end up with a pivot (the leading slots of the row space),
+   * hence the solution {@link #solve} computes, are the same for every order of the keys.
    */
   boolean addAll(long[] hashes, int count) {
     long[] sorted = sortByBlock(hashes, count);
@@ -59,19 +67,161 @@ final class RibbonBanding {
     int[] r = results;
     long starts = numStarts;
     int mask = resultMask;
-    for (int k = 0; k < count; k++) {
+    int endA = count >>> 1;
+    if (endA == 0) {
+      return addRun(c, r, sorted, 0, count, starts, mask);
+    }
+    // Row A comes from sorted[0, endA), row B from sorted[endA, count); each is (slot, lo, hi,
+    // res) with bit 0 of lo at slot, as in eliminate.
+    int nextA = 0;
+    int nextB = endA;
+    long x = sorted[nextA++];
+    int slotA = RibbonHash.start(x, starts);
+    long loA = RibbonHash.coefficientLo(x);
+    long hiA = RibbonHash.coefficientHi(x);
+    int resA = RibbonHash.result(x) & mask;
+    x = sorted[nextB++];
+    int slotB = RibbonHash.start(x, starts);
+    long loB = RibbonHash.coefficientLo(x);
+    long hiB = RibbonHash.coefficientHi(x);
+    int resB = RibbonHash.result(x) & mask;
+    while (true) {
+      // One step of row A (the steps of eliminate), then one of row B.
+      int w = 2 * slotA;
+      long pivot = c[w];
+      boolean doneA = pivot == 0;
+      if (doneA) {
+        c[w] = loA;
+        c[w + 1] = hiA;
+        r[slotA] = resA;
+      } else {
+        loA ^= pivot;
+        hiA ^= c[w + 1];
+        resA ^= r[slotA];
+        if (loA != 0) {
+          int shift = Long.numberOfTrailingZeros(loA);
+          loA = (loA >>> shift) | (hiA << (64 - shift));
+          hiA >>>= shift;
+          slotA += shift;
+        } else if (!settle(c, r, slotA, hiA, resA)) {
+          return false;
+        } else {
+          doneA = true;
+        }
+      }
+      if (doneA) {
+        if (nextA == endA) {
+          return eliminate(c, r, slotB, loB, hiB, resB)
+              && addRun(c, r, sorted, nextB, count, starts, mask);
+        }
+        x = sorted[nextA++];
+        slotA = RibbonHash.start(x, starts);
+        loA = RibbonHash.coefficientLo(x);
+        hiA = RibbonHash.coefficientHi(x);
+        resA = RibbonHash.result(x) & mask;
+      }
+      w = 2 * slotB;
+      pivot = c[w];
+      boolean doneB = pivot == 0;
+      if (doneB) {
+        c[w] = loB;
+        c[w + 1] = hiB;
+        r[slotB] = resB;
+      } else {
+        loB ^= pivot;
+        hiB ^= c[w + 1];
+        resB ^= r[slotB];
+        if (loB != 0) {
+          int shift = Long.numberOfTrailingZeros(loB);
+          loB = (loB >>> shift) | (hiB << (64 - shift));
+          hiB >>>= shift;
+          slotB += shift;
+        } else if (!settle(c, r, slotB, hiB, resB)) {
+          return false;
+        } else {
+          doneB = true;
+        }
+      }
+      if (doneB) {
+        if (nextB == count) {
+          return eliminate(c, r, slotA, loA, hiA, resA)
+              && addRun(c, r, sorted, nextA, endA, starts, mask);
+        }
+        x = sorted[nextB++];
+        slotB = RibbonHash.start(x, starts);
+        loB = RibbonHash.coefficientLo(x);
+        hiB = RibbonHash.coefficientHi(x);
+        resB = RibbonHash.result(x) & mask;
+      }
+    }
+  }
+
+  /** Adds one key's row: true if the system stays consistent. */
+  boolean add(long hash64) {
+    long x = RibbonHash.remix(hash64, seed);
+    return addRun(coefficients, results, new long[] {x}, 0, 1, numStarts, resultMask);
+  }
+
+  /** Adds the rows of remixed hashes {@code sorted[from, to)} one after the other. */
+  private static boolean addRun(
+      long[] c, int[] r, long[] sorted, int from, int to, long starts, int mask) {
+    for (int k = from; k < to; k++) {
       long x = sorted[k];
-      if (!add(c, r, x, RibbonHash.start(x, starts), mask)) {
+      int start = RibbonHash.start(x, starts);
+      long lo = RibbonHash.coefficientLo(x);
+      long hi = RibbonHash.coefficientHi(x);
+      if (!eliminate(c, r, start, lo, hi, RibbonHash.result(x) & mask)) {
         return false;
       }
     }
     return true;
   }
 
-  /** Adds one key's row; see {@link #add(long[], int[], long, int, int)}. */
-  boolean add(long hash64) {
-    long x = RibbonHash.remix(hash64, seed);
-    return add(coefficients, results, x, RibbonHash.start(x, numStarts), resultMask);
+  /**
+   * Eliminates the row whose coefficient bits 0..63 are {@code lo} (bit 0 set, at {@code slot}) and
+   * 64..127 {@code hi}, with result {@code result}, against the pivots it meets until it lands on
+   * a free slot (true), or reduces to zero. A zero row with a zero result is a key already implied
+   * by the others, such as a duplicate (true, nothing stored); with a non-zero result the system
+   * has no solution under this seed (false). Static over locals: the loop is the build's hot spot,
+   * and the JIT keeps it tight this way.
+   */
+  private static boolean eliminate(long[] c, int[] r, int slot, long lo, long hi, int result) {
+    while (true) {
+      int w = 2 * slot;
+      long pivotLo = c[w];
+      if (pivotLo == 0) {
+        c[w] = lo;
+        c[w + 1] = hi;
+        r[slot] = result;
+        return true;
+      }
+      // Both rows have bit 0 set (a stored pivot starts at its slot), so the XOR clears it and the
+      // row moves on to its next set bit. It never leaves the filter: every row's bits lie inside
+      // its slots, and so do those of any XOR of rows.
+      lo ^= pivotLo;
+      hi ^= c[w + 1];
+      result ^= r[slot];
+      if (lo == 0) {
+        return settle(c, r, slot, hi, result);
+      }
+      int shift = Long.numberOfTrailingZeros(lo);
+      lo = (lo >>> shift) | (hi << (64 - shift));
+      hi >>>= shift;
+      slot += shift;
+    }
+  }
+
+  /**
+   * Finishes a row whose low 64 coefficient bits (from {@code slot}) the last XOR cleared: it
+   * continues from the first set bit of {@code hi}, or, if none, it vanished and is consistent
+   * when its result is zero.
+   */
+  private static boolean settle(long[] c, int[] r, int slot, long hi, int result) {
+    if (hi == 0) {
+      return result == 0;
+    }
+    int shift = Long.numberOfTrailingZeros(hi);
+    return eliminate(c, r, slot + 64 + shift, hi >>> shift, 0, result);
   }
 
   /** The remixed hashes, ordered by start block. */
@@ -91,49 +241,6 @@ final class RibbonBanding {
       sorted[next[RibbonHash.start(x, starts) >>> 6]++] = x;
     }
     return sorted;
-  }
-
-  /**
-   * Adds the row of remixed hash {@code x} starting at {@code start}: eliminates it against the
-   * pivots it meets until it lands on a free slot (true), or reduces to zero. A zero row with a
-   * zero result is a key already implied by the others, such as a duplicate (true, nothing
-   * stored); with a non-zero result the system has no solution under this seed (false). Static
-   * over locals: the loop is the build's hot spot, and the JIT keeps it tight this way.
-   */
-  private static boolean add(long[] c, int[] r, long x, int start, int mask) {
-    int slot = start;
-    long lo = RibbonHash.coefficientLo(x);
-    long hi = RibbonHash.coefficientHi(x);
-    int result = RibbonHash.result(x) & mask;
-    while (true) {
-      int w = 2 * slot;
-      long pivotLo = c[w];
-      if (pivotLo == 0) {
-        c[w] = lo;
-        c[w + 1] = hi;
-        r[slot] = result;
-        return true;
-      }
-      // Both rows have bit 0 set (a stored pivot starts at its slot), so the XOR clears it and the
-      // row moves on to its next set bit. It never leaves the filter: every row's bits lie inside
-      // its slots, and so do those of any XOR of rows.
-      lo ^= pivotLo;
-      hi ^= c[w + 1];
-      result ^= r[slot];
-      if (lo != 0) {
-        int shift = Long.numberOfTrailingZeros(lo);
-        lo = (lo >>> shift) | (hi << (64 - shift));
-        hi >>>= shift;
-        slot += shift;
-      } else if (hi != 0) {
-        int shift = Long.numberOfTrailingZeros(hi);
-        lo = hi >>> shift;
-        hi = 0;
-        slot += 64 + shift;
-      } else {
-        return result == 0;
-      }
-    }
   }
 
   /**
