@@ -244,18 +244,8 @@ final class RibbonBanding {
   }
 
   /**
-   * Words of a solution array in memory: the segments, then zero padding a query may read: one
-   * segment per column for the block after the last (a row starting in the last start's block
-   * reaches it with a zero mask) and one word for the pair of an odd last column.
-   */
-  static int solutionWords(int segments, int columns) {
-    return segments + columns + 1;
-  }
-
-  /**
    * Back-substitution: the solution of every column, from the last slot to the first, in the
-   * interleaved layout of {@link RibbonFormat}, followed by the zero padding of {@link
-   * #solutionWords}.
+   * in-memory layout of {@link RibbonLayout}.
    *
    * <p>Column j's solution bit at slot i is its pivot's result bit j XOR the parity of the pivot's
    * coefficients (beyond its first bit) AND the solution bits of the 127 slots above; a free slot
@@ -264,8 +254,7 @@ final class RibbonBanding {
    */
   long[] solve(int columns, int lowerBlocks) {
     assert lowerBlocks >= 0 && lowerBlocks < Math.max(1, numBlocks) : "lowerBlocks=" + lowerBlocks;
-    int segments = (int) RibbonFormat.numSegments(numBlocks, columns, lowerBlocks);
-    long[] solution = new long[solutionWords(segments, columns)];
+    long[] solution = new long[RibbonLayout.words(numBlocks, columns, lowerBlocks)];
     long[] windowLo = new long[columns];
     long[] windowHi = new long[columns];
     long[] c = coefficients;
@@ -285,9 +274,7 @@ final class RibbonBanding {
           windowHi[j] = hi;
         }
       }
-      int segment = RibbonFormat.firstSegment(block, columns, lowerBlocks);
-      int blockColumns = RibbonFormat.firstSegment(block + 1, columns, lowerBlocks) - segment;
-      System.arraycopy(windowLo, 0, solution, segment, blockColumns);
+      RibbonLayout.storeBlock(solution, windowLo, block, numBlocks, columns, lowerBlocks);
     }
     return solution;
   }

@@ -89,8 +89,8 @@ public final class RibbonFilter {
   private static final double MAX_BITS_PER_KEY = 64;
 
   /**
-   * Solution segments in the layout of {@link RibbonFormat}, then zero padding: one segment per
-   * column (the block after the last) and one word more (an odd last column's pair).
+   * Solution segments in the in-memory layout of {@link RibbonLayout} (columns 0 and 1 of every
+   * block first, then the rest), zero padding included.
    */
   private final long[] words;
 
@@ -100,6 +100,12 @@ public final class RibbonFilter {
   private final int seed;
   private final long numStarts;
 
+  /** Which of columns 0 and 1 a query starting in an upper block checks (bit j: column j). */
+  private final int pairColumns;
+
+  /** The same for a lower block (one column fewer). */
+  private final int lowerPairColumns;
+
   private RibbonFilter(long[] words, int numBlocks, int columns, int lowerBlocks, int seed) {
     this.words = words;
     this.numBlocks = numBlocks;
@@ -107,6 +113,8 @@ public final class RibbonFilter {
     this.lowerBlocks = lowerBlocks;
     this.seed = seed;
     this.numStarts = RibbonSizing.numStarts(numBlocks);
+    this.pairColumns = (1 << Math.min(columns, RibbonLayout.PAIR_COLUMNS)) - 1;
+    this.lowerPairColumns = (1 << Math.min(Math.max(0, columns - 1), RibbonLayout.PAIR_COLUMNS)) - 1;
   }
 
   /**
@@ -174,7 +182,8 @@ public final class RibbonFilter {
             solution, shape.numBlocks(), shape.columns(), shape.lowerBlocks(), attempt);
       }
     }
-    return new RibbonFilter(new long[0], RibbonFormat.MIN_BLOCKS, 0, 0, 0);
+    return new RibbonFilter(
+        new long[RibbonLayout.words(RibbonFormat.MIN_BLOCKS, 0, 0)], RibbonFormat.MIN_BLOCKS, 0, 0, 0);
   }
 
   private static void checkHashes(long[] hashes, int count) {
@@ -190,38 +199,54 @@ public final class RibbonFilter {
 
   /** False means the key whose {@link KeyHash#hash64} is {@code hash64} is definitely absent. */
   public boolean mightContainHash(long hash64) {
-    if (numBlocks == 0) {
-      return false;
+    if (columns == 0) {
+      return numBlocks != 0; // the empty filter, or the one that passes everything
     }
     long x = RibbonHash.remix(hash64, seed);
     int start = RibbonHash.start(x, numStarts);
     int block = start >>> 6;
-    // The row's 128 slots lie in this block and the next two: column j's segments there are
-    // p0 + j, p1 + j and p2 + j (blocks below lowerBlocks have one column fewer).
-    int p0 = RibbonFormat.firstSegment(block, columns, lowerBlocks);
-    int p1 = RibbonFormat.firstSegment(block + 1, columns, lowerBlocks);
-    int p2 = RibbonFormat.firstSegment(block + 2, columns, lowerBlocks);
-    int blockColumns = p1 - p0;
     long lo = RibbonHash.coefficientLo(x);
     long hi = RibbonHash.coefficientHi(x);
     int result = RibbonHash.result(x);
-    // The row shifted left by t = start % 64 over the three blocks; ">>> 1 >>> (63 - t)" is
-    // ">>> (64 - t)" but 0 when t = 0.
+    // The row shifted left by t = start % 64 over the three blocks it spans; ">>> 1 >>> (63 - t)"
+    // is ">>> (64 - t)" but 0 when t = 0.
     int t = start & 63;
     long d0 = lo << t;
     long d1 = (hi << t) | ((lo >>> 1) >>> (63 - t));
     long d2 = (hi >>> 1) >>> (63 - t);
     long[] w = words;
-    // Two columns per branch: each column of a negative query passes with probability 1/2, so a
-    // branch per column mispredicts about once per query; a branch per pair about a third as often.
-    // An odd last column is checked alone (mask 1); its pair's reads fall on the next segments or
-    // on the padding, never outside the array. One loop keeps the method small enough for the JIT
-    // to inline it into a caller's probe loop.
-    for (int j = 0; j < blockColumns; j += 2) {
+    // Columns 0 and 1 of the three blocks are six consecutive words (RibbonLayout): they decide
+    // three negative queries in four, with one branch.
+    int q = RibbonLayout.pair(block);
+    long v0 = (w[q] & d0) ^ (w[q + 2] & d1) ^ (w[q + 4] & d2);
+    long v1 = (w[q + 1] & d0) ^ (w[q + 3] & d1) ^ (w[q + 5] & d2);
+    int parities = (Long.bitCount(v0) & 1) | ((Long.bitCount(v1) & 1) << 1);
+    // A start block with fewer than two columns checks only those it has.
+    int checked = block < lowerBlocks ? lowerPairColumns : pairColumns;
+    if (((parities ^ result) & checked) != 0) {
+      return false;
+    }
+    return columns <= RibbonLayout.PAIR_COLUMNS || restMatches(block, d0, d1, d2, result >>> 2);
+  }
+
+  /**
+   * Columns 2 and up of a query whose first two matched (kept out of {@link #mightContainHash} so
+   * that method stays small enough to inline into a caller's probe loop). Two columns per branch:
+   * each column of a negative query passes with probability 1/2, so a branch per pair mispredicts
+   * about a third as often as one per column. An odd last column is checked alone (mask 1); its
+   * pair's reads fall on the next segments or on the padding, never outside the array.
+   */
+  private boolean restMatches(int block, long d0, long d1, long d2, int result) {
+    int p0 = RibbonLayout.restFirst(block, numBlocks, columns, lowerBlocks);
+    int p1 = RibbonLayout.restFirst(block + 1, numBlocks, columns, lowerBlocks);
+    int p2 = RibbonLayout.restFirst(block + 2, numBlocks, columns, lowerBlocks);
+    int rest = RibbonLayout.columnsOf(block, columns, lowerBlocks) - RibbonLayout.PAIR_COLUMNS;
+    long[] w = words;
+    for (int j = 0; j < rest; j += 2) {
       long v0 = (w[p0 + j] & d0) ^ (w[p1 + j] & d1) ^ (w[p2 + j] & d2);
       long v1 = (w[p0 + j + 1] & d0) ^ (w[p1 + j + 1] & d1) ^ (w[p2 + j + 1] & d2);
       int parities = (Long.bitCount(v0) & 1) | ((Long.bitCount(v1) & 1) << 1);
-      int mask = j + 1 < blockColumns ? 3 : 1;
+      int mask = j + 1 < rest ? 3 : 1;
       if (((parities ^ (result >>> j)) & mask) != 0) {
         return false;
       }
@@ -235,11 +260,11 @@ public final class RibbonFilter {
    * at once, and then probes.
    */
   public long touch(long hash64) {
-    if (numBlocks == 0 || columns == 0) {
+    if (columns == 0) {
       return 0;
     }
     int block = RibbonHash.start(RibbonHash.remix(hash64, seed), numStarts) >>> 6;
-    return words[RibbonFormat.firstSegment(block, columns, lowerBlocks)];
+    return words[RibbonLayout.pair(block)];
   }
 
   /** Bits of the solution, the filter's memory apart from a fixed 24-byte trailer. */
@@ -282,7 +307,7 @@ public final class RibbonFilter {
     int solutionBytes = segments * RibbonFormat.SEGMENT_BYTES;
     byte[] out = new byte[solutionBytes + RibbonFormat.TRAILER_BYTES];
     ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-    buf.asLongBuffer().put(words, 0, segments);
+    RibbonLayout.toPersisted(words, numBlocks, columns, lowerBlocks, buf.asLongBuffer());
     buf.position(solutionBytes);
     buf.putInt(numBlocks);
     buf.putInt(lowerBlocks);
@@ -350,13 +375,12 @@ public final class RibbonFilter {
           "Ribbon filter of " + numBlocks + " blocks, " + columns + " columns, " + lower
               + " lower blocks cannot be " + length + " bytes");
     }
-    int segments = (int) RibbonFormat.numSegments(numBlocks, columns, lower);
-    long[] words = new long[RibbonBanding.solutionWords(segments, columns)];
-    buf.position(0).limit(trailer);
-    buf.asLongBuffer().get(words, 0, segments);
     if (numBlocks == 0) {
       return EMPTY;
     }
+    buf.position(0).limit(trailer);
+    long[] words =
+        RibbonLayout.fromPersisted(buf.asLongBuffer(), (int) numBlocks, columns, (int) lower);
     return new RibbonFilter(words, (int) numBlocks, columns, (int) lower, seed);
   }
 
