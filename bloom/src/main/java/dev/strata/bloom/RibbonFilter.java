@@ -54,25 +54,26 @@ import java.util.function.IntFunction;
  * average, so the wider row's extra word per column is paid on a couple of columns only.
  *
  * Layout: interleaved column-major [2]. The slots are blocks of 64; the solution of one column of
- * one block is one 64-bit segment, and the segments are stored block by block, column by column
- * inside a block. A key starting at offset t of block b has its 128 slots in blocks b, b + 1 and
- * (unless t = 0) b + 2, so a query shifts its coefficient row left by t into three words once
- * and, per column, ANDs them with that column's segments of the three blocks and takes the
- * parity: three short runs of memory a block's columns apart, in adjacent cache lines. Fractional
- * bits per slot: the first lowerBlocks blocks carry one column fewer (RocksDB's
- * upper_start_block), so any average between whole columns can be spent; the rate of a query is
- * 2^-(columns of its start block).
+ * one block is one 64-bit segment. A key starting at offset t of block b has its 128 slots in
+ * blocks b, b + 1 and (unless t = 0) b + 2, so a query shifts its coefficient row left by t into
+ * three words once and, per column, ANDs them with that column's segments of the three blocks and
+ * takes the parity. Fractional bits per slot: the first lowerBlocks blocks carry one column fewer
+ * (RocksDB's upper_start_block), so any average between whole columns can be spent; the rate of
+ * a query is 2^-(columns of its start block). The persisted form (RibbonFormat) stores the
+ * segments block by block, column by column inside a block; in memory (RibbonLayout) columns 0
+ * and 1 of every block come first, pair by pair, then the other columns in the persisted order.
+ * A negative query is decided by its first two columns three times in four, and in memory those
+ * are six consecutive words, where the persisted order puts them a block's columns apart.
  *
- * Memory. The solution lives in a heap long[] with one zero segment per column of padding at the
- * end (the "next block" of the last start's row), queried in place; loading a chunk is one read
- * and one copy. Building one attempt keeps 20 bytes per slot (RibbonBanding: two coefficient
- * words and an int result), the remixed hashes sorted by block (8 bytes per key) and the solution
- * being written: about 29 bytes per key at 1% (1.04 slots per key), besides the caller's 8 bytes
- * per hash, and a failed attempt's arrays are garbage before the next is allocated. A table
- * builds its filter chunk by chunk, each chunk its own Ribbon, so the build memory is bounded by
- * the chunk, not the table: a 128 KiB chunk at 1% holds about 150,000 keys and needs about 4.3 MB
- * while it is built. (An unpartitioned filter over a whole large table is what made TiKV turn
- * Ribbon off.)
+ * Memory. The solution lives in a heap long[] (RibbonLayout, with zero padding for the block
+ * after the last); loading a chunk is one read and one reordering copy. Building one attempt
+ * keeps 20 bytes per slot (RibbonBanding: two coefficient words and an int result), the remixed
+ * hashes sorted by block (8 bytes per key) and the solution being written: about 29 bytes per key
+ * at 1% (1.04 slots per key), besides the caller's 8 bytes per hash, and a failed attempt's arrays
+ * are garbage before the next is allocated. A table builds its filter chunk by chunk, each chunk
+ * its own Ribbon, so the build memory is bounded by the chunk, not the table: a 128 KiB chunk at
+ * 1% holds about 150,000 keys and needs about 4.3 MB while it is built. (An unpartitioned filter
+ * over a whole large table is what made TiKV turn Ribbon off.)
  *
  * References. [1] P. C. Dillinger, S. Walzer, "Ribbon filter: practically smaller than Bloom and
  * Xor", arXiv:2103.02515 (2021). [2] RocksDB util/ribbon_alg.h, util/ribbon_impl.h (standard
@@ -100,12 +101,6 @@ public final class RibbonFilter {
   private final int seed;
   private final long numStarts;
 
-  /** Which of columns 0 and 1 a query starting in an upper block checks (bit j: column j). */
-  private final int pairColumns;
-
-  /** The same for a lower block (one column fewer). */
-  private final int lowerPairColumns;
-
   private RibbonFilter(long[] words, int numBlocks, int columns, int lowerBlocks, int seed) {
     this.words = words;
     this.numBlocks = numBlocks;
@@ -113,8 +108,6 @@ public final class RibbonFilter {
     this.lowerBlocks = lowerBlocks;
     this.seed = seed;
     this.numStarts = RibbonSizing.numStarts(numBlocks);
-    this.pairColumns = (1 << Math.min(columns, RibbonLayout.PAIR_COLUMNS)) - 1;
-    this.lowerPairColumns = (1 << Math.min(Math.max(0, columns - 1), RibbonLayout.PAIR_COLUMNS)) - 1;
   }
 
   /**
@@ -199,12 +192,11 @@ public final class RibbonFilter {
 
   /** False means the key whose {@link KeyHash#hash64} is {@code hash64} is definitely absent. */
   public boolean mightContainHash(long hash64) {
-    if (columns == 0) {
-      return numBlocks != 0; // the empty filter, or the one that passes everything
+    if (columns <= RibbonLayout.PAIR_COLUMNS) {
+      return fewColumnsMatch(hash64);
     }
     long x = RibbonHash.remix(hash64, seed);
     int start = RibbonHash.start(x, numStarts);
-    int block = start >>> 6;
     long lo = RibbonHash.coefficientLo(x);
     long hi = RibbonHash.coefficientHi(x);
     int result = RibbonHash.result(x);
@@ -214,19 +206,46 @@ public final class RibbonFilter {
     long d0 = lo << t;
     long d1 = (hi << t) | ((lo >>> 1) >>> (63 - t));
     long d2 = (hi >>> 1) >>> (63 - t);
+    // Columns 0 and 1 of the three blocks are six consecutive words (RibbonLayout), present in
+    // every block of a filter of three columns or more: they decide three negative queries in
+    // four, with one branch.
     long[] w = words;
-    // Columns 0 and 1 of the three blocks are six consecutive words (RibbonLayout): they decide
-    // three negative queries in four, with one branch.
-    int q = RibbonLayout.pair(block);
+    int q = RibbonLayout.pair(start >>> 6);
     long v0 = (w[q] & d0) ^ (w[q + 2] & d1) ^ (w[q + 4] & d2);
     long v1 = (w[q + 1] & d0) ^ (w[q + 3] & d1) ^ (w[q + 5] & d2);
-    int parities = (Long.bitCount(v0) & 1) | ((Long.bitCount(v1) & 1) << 1);
-    // A start block with fewer than two columns checks only those it has.
-    int checked = block < lowerBlocks ? lowerPairColumns : pairColumns;
-    if (((parities ^ result) & checked) != 0) {
+    if (((Long.bitCount(v0) ^ result) | (Long.bitCount(v1) ^ (result >>> 1))) << 31 != 0) {
       return false;
     }
-    return columns <= RibbonLayout.PAIR_COLUMNS || restMatches(block, d0, d1, d2, result >>> 2);
+    return restMatches(start >>> 6, d0, d1, d2, result >>> 2);
+  }
+
+  /**
+   * {@link #mightContainHash} for a filter of at most two columns, whose lower blocks lack column
+   * 1 (a zero word in memory) or, at one column, any: a query checks only the columns its start
+   * block has. The empty filter answers "absent", the one of no columns "maybe".
+   */
+  private boolean fewColumnsMatch(long hash64) {
+    if (columns == 0) {
+      return numBlocks != 0;
+    }
+    long x = RibbonHash.remix(hash64, seed);
+    int start = RibbonHash.start(x, numStarts);
+    int block = start >>> 6;
+    long lo = RibbonHash.coefficientLo(x);
+    long hi = RibbonHash.coefficientHi(x);
+    int t = start & 63;
+    long d0 = lo << t;
+    long d1 = (hi << t) | ((lo >>> 1) >>> (63 - t));
+    long d2 = (hi >>> 1) >>> (63 - t);
+    int checked = (1 << RibbonLayout.columnsOf(block, columns, lowerBlocks)) - 1;
+    int q = RibbonLayout.pair(block);
+    for (int j = 0; j < RibbonLayout.PAIR_COLUMNS; j++) {
+      long v = (words[q + j] & d0) ^ (words[q + 2 + j] & d1) ^ (words[q + 4 + j] & d2);
+      if (((Long.bitCount(v) ^ (RibbonHash.result(x) >>> j)) & (checked >>> j) & 1) != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
