@@ -54,9 +54,9 @@ final class RibbonBanding {
    * the cache instead of each key missing on a random slot of a table larger than the L2.
    *
    * <p>Each elimination step waits for the pivot its previous step chose (a load, an XOR, a count
-   * of trailing zeros), so one row at a time leaves the processor mostly idle. Two rows are
-   * eliminated in lockstep instead, one from each half of the sorted keys, so the latencies of
-   * their steps overlap; when one half is done, the other finishes alone. The order does not
+   * of trailing zeros), so one row at a time leaves the processor mostly idle. Three rows are
+   * eliminated in lockstep instead, one from each third of the sorted keys, so the latencies of
+   * their steps overlap; when one third is done, the others finish alone. The order does not
    * change the outcome: every step reduces a row by a pivot of the same system, a stored pivot
    * never changes, and the slots that end up with a pivot (the leading slots of the row space),
    * hence the solution {@link #solve} computes, are the same for every order of the keys.
@@ -67,14 +67,18 @@ final class RibbonBanding {
     int[] r = results;
     long starts = numStarts;
     int mask = resultMask;
-    int endA = count >>> 1;
+    int endA = count / 3;
+    int endB = 2 * endA;
     if (endA == 0) {
       return addRun(c, r, sorted, 0, count, starts, mask);
     }
-    // Row A comes from sorted[0, endA), row B from sorted[endA, count); each is (slot, lo, hi,
-    // res) with bit 0 of lo at slot, as in eliminate.
+    // Rows A, B and C come from sorted[0, endA), [endA, endB) and [endB, count); each is (slot,
+    // lo, hi, res) with bit 0 of lo at slot, as in eliminate. A step that reduces a row and leaves
+    // it a set bit in its low word is done in the loop; any other (the row lands on a free slot,
+    // or its low word cancels) is finished by eliminate, and the chain takes its next key.
     int nextA = 0;
     int nextB = endA;
+    int nextC = endB;
     long x = sorted[nextA++];
     int slotA = RibbonHash.start(x, starts);
     long loA = RibbonHash.coefficientLo(x);
@@ -85,34 +89,25 @@ final class RibbonBanding {
     long loB = RibbonHash.coefficientLo(x);
     long hiB = RibbonHash.coefficientHi(x);
     int resB = RibbonHash.result(x) & mask;
+    x = sorted[nextC++];
+    int slotC = RibbonHash.start(x, starts);
+    long loC = RibbonHash.coefficientLo(x);
+    long hiC = RibbonHash.coefficientHi(x);
+    int resC = RibbonHash.result(x) & mask;
     while (true) {
-      // One step of row A (the steps of eliminate), then one of row B.
       int w = 2 * slotA;
       long pivot = c[w];
-      boolean doneA = pivot == 0;
-      if (doneA) {
-        c[w] = loA;
-        c[w + 1] = hiA;
-        r[slotA] = resA;
-      } else {
+      if (pivot != 0 && loA != pivot) {
         loA ^= pivot;
         hiA ^= c[w + 1];
         resA ^= r[slotA];
-        if (loA != 0) {
-          int shift = Long.numberOfTrailingZeros(loA);
-          loA = (loA >>> shift) | (hiA << (64 - shift));
-          hiA >>>= shift;
-          slotA += shift;
-        } else if (!settle(c, r, slotA, hiA, resA)) {
-          return false;
-        } else {
-          doneA = true;
-        }
-      }
-      if (doneA) {
-        if (nextA == endA) {
-          return eliminate(c, r, slotB, loB, hiB, resB)
-              && addRun(c, r, sorted, nextB, count, starts, mask);
+        int shift = Long.numberOfTrailingZeros(loA);
+        loA = (loA >>> shift) | (hiA << (64 - shift));
+        hiA >>>= shift;
+        slotA += shift;
+      } else {
+        if (!eliminate(c, r, slotA, loA, hiA, resA) || nextA == endA) {
+          break;
         }
         x = sorted[nextA++];
         slotA = RibbonHash.start(x, starts);
@@ -122,30 +117,17 @@ final class RibbonBanding {
       }
       w = 2 * slotB;
       pivot = c[w];
-      boolean doneB = pivot == 0;
-      if (doneB) {
-        c[w] = loB;
-        c[w + 1] = hiB;
-        r[slotB] = resB;
-      } else {
+      if (pivot != 0 && loB != pivot) {
         loB ^= pivot;
         hiB ^= c[w + 1];
         resB ^= r[slotB];
-        if (loB != 0) {
-          int shift = Long.numberOfTrailingZeros(loB);
-          loB = (loB >>> shift) | (hiB << (64 - shift));
-          hiB >>>= shift;
-          slotB += shift;
-        } else if (!settle(c, r, slotB, hiB, resB)) {
-          return false;
-        } else {
-          doneB = true;
-        }
-      }
-      if (doneB) {
-        if (nextB == count) {
-          return eliminate(c, r, slotA, loA, hiA, resA)
-              && addRun(c, r, sorted, nextA, endA, starts, mask);
+        int shift = Long.numberOfTrailingZeros(loB);
+        loB = (loB >>> shift) | (hiB << (64 - shift));
+        hiB >>>= shift;
+        slotB += shift;
+      } else {
+        if (!eliminate(c, r, slotB, loB, hiB, resB) || nextB == endB) {
+          break;
         }
         x = sorted[nextB++];
         slotB = RibbonHash.start(x, starts);
@@ -153,7 +135,37 @@ final class RibbonBanding {
         hiB = RibbonHash.coefficientHi(x);
         resB = RibbonHash.result(x) & mask;
       }
+      w = 2 * slotC;
+      pivot = c[w];
+      if (pivot != 0 && loC != pivot) {
+        loC ^= pivot;
+        hiC ^= c[w + 1];
+        resC ^= r[slotC];
+        int shift = Long.numberOfTrailingZeros(loC);
+        loC = (loC >>> shift) | (hiC << (64 - shift));
+        hiC >>>= shift;
+        slotC += shift;
+      } else {
+        if (!eliminate(c, r, slotC, loC, hiC, resC) || nextC == count) {
+          break;
+        }
+        x = sorted[nextC++];
+        slotC = RibbonHash.start(x, starts);
+        loC = RibbonHash.coefficientLo(x);
+        hiC = RibbonHash.coefficientHi(x);
+        resC = RibbonHash.result(x) & mask;
+      }
     }
+    // One chain stopped: its run is done (its last row added) or its row made the system
+    // inconsistent. Re-adding a row that is already in is harmless (it reduces to zero with a
+    // zero result), so every chain finishes its current row and the rest of its run alone; an
+    // inconsistent row fails again.
+    return eliminate(c, r, slotA, loA, hiA, resA)
+        && addRun(c, r, sorted, nextA, endA, starts, mask)
+        && eliminate(c, r, slotB, loB, hiB, resB)
+        && addRun(c, r, sorted, nextB, endB, starts, mask)
+        && eliminate(c, r, slotC, loC, hiC, resC)
+        && addRun(c, r, sorted, nextC, count, starts, mask);
   }
 
   /** Adds one key's row: true if the system stays consistent. */
