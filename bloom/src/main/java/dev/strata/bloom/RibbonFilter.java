@@ -192,8 +192,8 @@ public final class RibbonFilter {
 
   /** False means the key whose {@link KeyHash#hash64} is {@code hash64} is definitely absent. */
   public boolean mightContainHash(long hash64) {
-    if (columns <= RibbonLayout.PAIR_COLUMNS) {
-      return fewColumnsMatch(hash64);
+    if (columns == 0) {
+      return numBlocks != 0; // the empty filter, or the one that passes everything
     }
     long x = RibbonHash.remix(hash64, seed);
     int start = RibbonHash.start(x, numStarts);
@@ -206,46 +206,20 @@ public final class RibbonFilter {
     long d0 = lo << t;
     long d1 = (hi << t) | ((lo >>> 1) >>> (63 - t));
     long d2 = (hi >>> 1) >>> (63 - t);
-    // Columns 0 and 1 of the three blocks are six consecutive words (RibbonLayout), present in
-    // every block of a filter of three columns or more: they decide three negative queries in
-    // four, with one branch.
+    // Columns 0 and 1 of the three blocks are six consecutive words (RibbonLayout): they decide
+    // three negative queries in four, with one branch.
     long[] w = words;
-    int q = RibbonLayout.pair(start >>> 6);
+    int block = start >>> 6;
+    int q = RibbonLayout.pair(block);
     long v0 = (w[q] & d0) ^ (w[q + 2] & d1) ^ (w[q + 4] & d2);
     long v1 = (w[q + 1] & d0) ^ (w[q + 3] & d1) ^ (w[q + 5] & d2);
-    if (((Long.bitCount(v0) ^ result) | (Long.bitCount(v1) ^ (result >>> 1))) << 31 != 0) {
-      return false;
+    int mismatch = ((Long.bitCount(v0) ^ result) & 1) | ((Long.bitCount(v1) ^ (result >>> 1)) & 1) << 1;
+    if (columns > RibbonLayout.PAIR_COLUMNS) {
+      return mismatch == 0 && restMatches(block, d0, d1, d2, result >>> 2);
     }
-    return restMatches(start >>> 6, d0, d1, d2, result >>> 2);
-  }
-
-  /**
-   * {@link #mightContainHash} for a filter of at most two columns, whose lower blocks lack column
-   * 1 (a zero word in memory) or, at one column, any: a query checks only the columns its start
-   * block has. The empty filter answers "absent", the one of no columns "maybe".
-   */
-  private boolean fewColumnsMatch(long hash64) {
-    if (columns == 0) {
-      return numBlocks != 0;
-    }
-    long x = RibbonHash.remix(hash64, seed);
-    int start = RibbonHash.start(x, numStarts);
-    int block = start >>> 6;
-    long lo = RibbonHash.coefficientLo(x);
-    long hi = RibbonHash.coefficientHi(x);
-    int t = start & 63;
-    long d0 = lo << t;
-    long d1 = (hi << t) | ((lo >>> 1) >>> (63 - t));
-    long d2 = (hi >>> 1) >>> (63 - t);
-    int checked = (1 << RibbonLayout.columnsOf(block, columns, lowerBlocks)) - 1;
-    int q = RibbonLayout.pair(block);
-    for (int j = 0; j < RibbonLayout.PAIR_COLUMNS; j++) {
-      long v = (words[q + j] & d0) ^ (words[q + 2 + j] & d1) ^ (words[q + 4 + j] & d2);
-      if (((Long.bitCount(v) ^ (RibbonHash.result(x) >>> j)) & (checked >>> j) & 1) != 0) {
-        return false;
-      }
-    }
-    return true;
+    // At most two columns: a lower block lacks column 1 (or, at one column, any), a zero word in
+    // memory; the query checks only the columns its start block has.
+    return (mismatch & ((1 << RibbonLayout.columnsOf(block, columns, lowerBlocks)) - 1)) == 0;
   }
 
   /**
