@@ -52,6 +52,14 @@ final class RibbonBanding {
    * <p>The keys are added in the order of their start block (a counting sort of their remixed
    * hashes): elimination then sweeps the slots from first to last, so its reads stream through
    * the cache instead of each key missing on a random slot of a table larger than the L2.
+   *
+   * <p>Each elimination step waits for the pivot its previous step chose (a load, an XOR, a count
+   * of trailing zeros), so one row at a time leaves the processor mostly idle. Three rows are
+   * eliminated in lockstep instead, one from each third of the sorted keys, so the latencies of
+   * their steps overlap; when one third is done, the others finish alone. The order does not
+   * change the outcome: every step reduces a row by a pivot of the same system, a stored pivot
+   * never changes, and the slots that end up with a pivot (the leading slots of the row space),
+   * hence the solution {@link #solve} computes, are the same for every order of the keys.
    */
   boolean addAll(long[] hashes, int count) {
     long[] sorted = sortByBlock(hashes, count);
@@ -59,19 +67,173 @@ final class RibbonBanding {
     int[] r = results;
     long starts = numStarts;
     int mask = resultMask;
-    for (int k = 0; k < count; k++) {
+    int endA = count / 3;
+    int endB = 2 * endA;
+    if (endA == 0) {
+      return addRun(c, r, sorted, 0, count, starts, mask);
+    }
+    // Rows A, B and C come from sorted[0, endA), [endA, endB) and [endB, count); each is (slot,
+    // lo, hi, res) with bit 0 of lo at slot, as in eliminate. A step that reduces a row and leaves
+    // it a set bit in its low word is done in the loop; any other (the row lands on a free slot,
+    // or its low word cancels) is finished by eliminate, and the chain takes its next key.
+    int nextA = 0;
+    int nextB = endA;
+    int nextC = endB;
+    long x = sorted[nextA++];
+    int slotA = RibbonHash.start(x, starts);
+    long loA = RibbonHash.coefficientLo(x);
+    long hiA = RibbonHash.coefficientHi(x);
+    int resA = RibbonHash.result(x) & mask;
+    x = sorted[nextB++];
+    int slotB = RibbonHash.start(x, starts);
+    long loB = RibbonHash.coefficientLo(x);
+    long hiB = RibbonHash.coefficientHi(x);
+    int resB = RibbonHash.result(x) & mask;
+    x = sorted[nextC++];
+    int slotC = RibbonHash.start(x, starts);
+    long loC = RibbonHash.coefficientLo(x);
+    long hiC = RibbonHash.coefficientHi(x);
+    int resC = RibbonHash.result(x) & mask;
+    while (true) {
+      int w = 2 * slotA;
+      long pivot = c[w];
+      if (pivot != 0 && loA != pivot) {
+        loA ^= pivot;
+        hiA ^= c[w + 1];
+        resA ^= r[slotA];
+        int shift = Long.numberOfTrailingZeros(loA);
+        loA = (loA >>> shift) | (hiA << (64 - shift));
+        hiA >>>= shift;
+        slotA += shift;
+      } else {
+        if (!eliminate(c, r, slotA, loA, hiA, resA) || nextA == endA) {
+          break;
+        }
+        x = sorted[nextA++];
+        slotA = RibbonHash.start(x, starts);
+        loA = RibbonHash.coefficientLo(x);
+        hiA = RibbonHash.coefficientHi(x);
+        resA = RibbonHash.result(x) & mask;
+      }
+      w = 2 * slotB;
+      pivot = c[w];
+      if (pivot != 0 && loB != pivot) {
+        loB ^= pivot;
+        hiB ^= c[w + 1];
+        resB ^= r[slotB];
+        int shift = Long.numberOfTrailingZeros(loB);
+        loB = (loB >>> shift) | (hiB << (64 - shift));
+        hiB >>>= shift;
+        slotB += shift;
+      } else {
+        if (!eliminate(c, r, slotB, loB, hiB, resB) || nextB == endB) {
+          break;
+        }
+        x = sorted[nextB++];
+        slotB = RibbonHash.start(x, starts);
+        loB = RibbonHash.coefficientLo(x);
+        hiB = RibbonHash.coefficientHi(x);
+        resB = RibbonHash.result(x) & mask;
+      }
+      w = 2 * slotC;
+      pivot = c[w];
+      if (pivot != 0 && loC != pivot) {
+        loC ^= pivot;
+        hiC ^= c[w + 1];
+        resC ^= r[slotC];
+        int shift = Long.numberOfTrailingZeros(loC);
+        loC = (loC >>> shift) | (hiC << (64 - shift));
+        hiC >>>= shift;
+        slotC += shift;
+      } else {
+        if (!eliminate(c, r, slotC, loC, hiC, resC) || nextC == count) {
+          break;
+        }
+        x = sorted[nextC++];
+        slotC = RibbonHash.start(x, starts);
+        loC = RibbonHash.coefficientLo(x);
+        hiC = RibbonHash.coefficientHi(x);
+        resC = RibbonHash.result(x) & mask;
+      }
+    }
+    // One chain stopped: its run is done (its last row added) or its row made the system
+    // inconsistent. Re-adding a row that is already in is harmless (it reduces to zero with a
+    // zero result), so every chain finishes its current row and the rest of its run alone; an
+    // inconsistent row fails again.
+    return eliminate(c, r, slotA, loA, hiA, resA)
+        && addRun(c, r, sorted, nextA, endA, starts, mask)
+        && eliminate(c, r, slotB, loB, hiB, resB)
+        && addRun(c, r, sorted, nextB, endB, starts, mask)
+        && eliminate(c, r, slotC, loC, hiC, resC)
+        && addRun(c, r, sorted, nextC, count, starts, mask);
+  }
+
+  /** Adds one key's row: true if the system stays consistent. */
+  boolean add(long hash64) {
+    long x = RibbonHash.remix(hash64, seed);
+    return addRun(coefficients, results, new long[] {x}, 0, 1, numStarts, resultMask);
+  }
+
+  /** Adds the rows of remixed hashes {@code sorted[from, to)} one after the other. */
+  private static boolean addRun(
+      long[] c, int[] r, long[] sorted, int from, int to, long starts, int mask) {
+    for (int k = from; k < to; k++) {
       long x = sorted[k];
-      if (!add(c, r, x, RibbonHash.start(x, starts), mask)) {
+      int start = RibbonHash.start(x, starts);
+      long lo = RibbonHash.coefficientLo(x);
+      long hi = RibbonHash.coefficientHi(x);
+      if (!eliminate(c, r, start, lo, hi, RibbonHash.result(x) & mask)) {
         return false;
       }
     }
     return true;
   }
 
-  /** Adds one key's row; see {@link #add(long[], int[], long, int, int)}. */
-  boolean add(long hash64) {
-    long x = RibbonHash.remix(hash64, seed);
-    return add(coefficients, results, x, RibbonHash.start(x, numStarts), resultMask);
+  /**
+   * Eliminates the row whose coefficient bits 0..63 are {@code lo} (bit 0 set, at {@code slot}) and
+   * 64..127 {@code hi}, with result {@code result}, against the pivots it meets until it lands on
+   * a free slot (true), or reduces to zero. A zero row with a zero result is a key already implied
+   * by the others, such as a duplicate (true, nothing stored); with a non-zero result the system
+   * has no solution under this seed (false). Static over locals: the loop is the build's hot spot,
+   * and the JIT keeps it tight this way.
+   */
+  private static boolean eliminate(long[] c, int[] r, int slot, long lo, long hi, int result) {
+    while (true) {
+      int w = 2 * slot;
+      long pivotLo = c[w];
+      if (pivotLo == 0) {
+        c[w] = lo;
+        c[w + 1] = hi;
+        r[slot] = result;
+        return true;
+      }
+      // Both rows have bit 0 set (a stored pivot starts at its slot), so the XOR clears it and the
+      // row moves on to its next set bit. It never leaves the filter: every row's bits lie inside
+      // its slots, and so do those of any XOR of rows.
+      lo ^= pivotLo;
+      hi ^= c[w + 1];
+      result ^= r[slot];
+      if (lo == 0) {
+        return settle(c, r, slot, hi, result);
+      }
+      int shift = Long.numberOfTrailingZeros(lo);
+      lo = (lo >>> shift) | (hi << (64 - shift));
+      hi >>>= shift;
+      slot += shift;
+    }
+  }
+
+  /**
+   * Finishes a row whose low 64 coefficient bits (from {@code slot}) the last XOR cleared: it
+   * continues from the first set bit of {@code hi}, or, if none, it vanished and is consistent
+   * when its result is zero.
+   */
+  private static boolean settle(long[] c, int[] r, int slot, long hi, int result) {
+    if (hi == 0) {
+      return result == 0;
+    }
+    int shift = Long.numberOfTrailingZeros(hi);
+    return eliminate(c, r, slot + 64 + shift, hi >>> shift, 0, result);
   }
 
   /** The remixed hashes, ordered by start block. */
@@ -94,61 +256,8 @@ final class RibbonBanding {
   }
 
   /**
-   * Adds the row of remixed hash {@code x} starting at {@code start}: eliminates it against the
-   * pivots it meets until it lands on a free slot (true), or reduces to zero. A zero row with a
-   * zero result is a key already implied by the others, such as a duplicate (true, nothing
-   * stored); with a non-zero result the system has no solution under this seed (false). Static
-   * over locals: the loop is the build's hot spot, and the JIT keeps it tight this way.
-   */
-  private static boolean add(long[] c, int[] r, long x, int start, int mask) {
-    int slot = start;
-    long lo = RibbonHash.coefficientLo(x);
-    long hi = RibbonHash.coefficientHi(x);
-    int result = RibbonHash.result(x) & mask;
-    while (true) {
-      int w = 2 * slot;
-      long pivotLo = c[w];
-      if (pivotLo == 0) {
-        c[w] = lo;
-        c[w + 1] = hi;
-        r[slot] = result;
-        return true;
-      }
-      // Both rows have bit 0 set (a stored pivot starts at its slot), so the XOR clears it and the
-      // row moves on to its next set bit. It never leaves the filter: every row's bits lie inside
-      // its slots, and so do those of any XOR of rows.
-      lo ^= pivotLo;
-      hi ^= c[w + 1];
-      result ^= r[slot];
-      if (lo != 0) {
-        int shift = Long.numberOfTrailingZeros(lo);
-        lo = (lo >>> shift) | (hi << (64 - shift));
-        hi >>>= shift;
-        slot += shift;
-      } else if (hi != 0) {
-        int shift = Long.numberOfTrailingZeros(hi);
-        lo = hi >>> shift;
-        hi = 0;
-        slot += 64 + shift;
-      } else {
-        return result == 0;
-      }
-    }
-  }
-
-  /**
-   * Words of a solution array in memory: the segments, then zero padding a query may read: one
-   * segment per column for the block after the last (a row starting in the last start's block
-   * reaches it with a zero mask) and one word for the pair of an odd last column.
-   */
-  static int solutionWords(int segments, int columns) {
-    return segments + columns + 1;
-  }
-
-  /**
    * Back-substitution: the solution of every column, from the last slot to the first, in the
-   * interleaved layout of {@link RibbonFormat}, followed by the zero padding of {@link
-   * #solutionWords}.
+   * in-memory layout of {@link RibbonLayout}.
    *
    * <p>Column j's solution bit at slot i is its pivot's result bit j XOR the parity of the pivot's
    * coefficients (beyond its first bit) AND the solution bits of the 127 slots above; a free slot
@@ -157,8 +266,7 @@ final class RibbonBanding {
    */
   long[] solve(int columns, int lowerBlocks) {
     assert lowerBlocks >= 0 && lowerBlocks < Math.max(1, numBlocks) : "lowerBlocks=" + lowerBlocks;
-    int segments = (int) RibbonFormat.numSegments(numBlocks, columns, lowerBlocks);
-    long[] solution = new long[solutionWords(segments, columns)];
+    long[] solution = new long[RibbonLayout.words(numBlocks, columns, lowerBlocks)];
     long[] windowLo = new long[columns];
     long[] windowHi = new long[columns];
     long[] c = coefficients;
@@ -178,9 +286,7 @@ final class RibbonBanding {
           windowHi[j] = hi;
         }
       }
-      int segment = RibbonFormat.firstSegment(block, columns, lowerBlocks);
-      int blockColumns = RibbonFormat.firstSegment(block + 1, columns, lowerBlocks) - segment;
-      System.arraycopy(windowLo, 0, solution, segment, blockColumns);
+      RibbonLayout.storeBlock(solution, windowLo, block, numBlocks, columns, lowerBlocks);
     }
     return solution;
   }

@@ -54,25 +54,26 @@ import java.util.function.IntFunction;
  * average, so the wider row's extra word per column is paid on a couple of columns only.
  *
  * Layout: interleaved column-major [2]. The slots are blocks of 64; the solution of one column of
- * one block is one 64-bit segment, and the segments are stored block by block, column by column
- * inside a block. A key starting at offset t of block b has its 128 slots in blocks b, b + 1 and
- * (unless t = 0) b + 2, so a query shifts its coefficient row left by t into three words once
- * and, per column, ANDs them with that column's segments of the three blocks and takes the
- * parity: three short runs of memory a block's columns apart, in adjacent cache lines. Fractional
- * bits per slot: the first lowerBlocks blocks carry one column fewer (RocksDB's
- * upper_start_block), so any average between whole columns can be spent; the rate of a query is
- * 2^-(columns of its start block).
+ * one block is one 64-bit segment. A key starting at offset t of block b has its 128 slots in
+ * blocks b, b + 1 and (unless t = 0) b + 2, so a query shifts its coefficient row left by t into
+ * three words once and, per column, ANDs them with that column's segments of the three blocks and
+ * takes the parity. Fractional bits per slot: the first lowerBlocks blocks carry one column fewer
+ * (RocksDB's upper_start_block), so any average between whole columns can be spent; the rate of
+ * a query is 2^-(columns of its start block). The persisted form (RibbonFormat) stores the
+ * segments block by block, column by column inside a block; in memory (RibbonLayout) columns 0
+ * and 1 of every block come first, pair by pair, then the other columns in the persisted order.
+ * A negative query is decided by its first two columns three times in four, and in memory those
+ * are six consecutive words, where the persisted order puts them a block's columns apart.
  *
- * Memory. The solution lives in a heap long[] with one zero segment per column of padding at the
- * end (the "next block" of the last start's row), queried in place; loading a chunk is one read
- * and one copy. Building one attempt keeps 20 bytes per slot (RibbonBanding: two coefficient
- * words and an int result), the remixed hashes sorted by block (8 bytes per key) and the solution
- * being written: about 29 bytes per key at 1% (1.04 slots per key), besides the caller's 8 bytes
- * per hash, and a failed attempt's arrays are garbage before the next is allocated. A table
- * builds its filter chunk by chunk, each chunk its own Ribbon, so the build memory is bounded by
- * the chunk, not the table: a 128 KiB chunk at 1% holds about 150,000 keys and needs about 4.3 MB
- * while it is built. (An unpartitioned filter over a whole large table is what made TiKV turn
- * Ribbon off.)
+ * Memory. The solution lives in a heap long[] (RibbonLayout, with zero padding for the block
+ * after the last); loading a chunk is one read and one reordering copy. Building one attempt
+ * keeps 20 bytes per slot (RibbonBanding: two coefficient words and an int result), the remixed
+ * hashes sorted by block (8 bytes per key) and the solution being written: about 29 bytes per key
+ * at 1% (1.04 slots per key), besides the caller's 8 bytes per hash, and a failed attempt's arrays
+ * are garbage before the next is allocated. A table builds its filter chunk by chunk, each chunk
+ * its own Ribbon, so the build memory is bounded by the chunk, not the table: a 128 KiB chunk at
+ * 1% holds about 150,000 keys and needs about 4.3 MB while it is built. (An unpartitioned filter
+ * over a whole large table is what made TiKV turn Ribbon off.)
  *
  * References. [1] P. C. Dillinger, S. Walzer, "Ribbon filter: practically smaller than Bloom and
  * Xor", arXiv:2103.02515 (2021). [2] RocksDB util/ribbon_alg.h, util/ribbon_impl.h (standard
@@ -89,8 +90,8 @@ public final class RibbonFilter {
   private static final double MAX_BITS_PER_KEY = 64;
 
   /**
-   * Solution segments in the layout of {@link RibbonFormat}, then zero padding: one segment per
-   * column (the block after the last) and one word more (an odd last column's pair).
+   * Solution segments in the in-memory layout of {@link RibbonLayout} (columns 0 and 1 of every
+   * block first, then the rest), zero padding included.
    */
   private final long[] words;
 
@@ -174,7 +175,8 @@ public final class RibbonFilter {
             solution, shape.numBlocks(), shape.columns(), shape.lowerBlocks(), attempt);
       }
     }
-    return new RibbonFilter(new long[0], RibbonFormat.MIN_BLOCKS, 0, 0, 0);
+    return new RibbonFilter(
+        new long[RibbonLayout.words(RibbonFormat.MIN_BLOCKS, 0, 0)], RibbonFormat.MIN_BLOCKS, 0, 0, 0);
   }
 
   private static void checkHashes(long[] hashes, int count) {
@@ -190,38 +192,54 @@ public final class RibbonFilter {
 
   /** False means the key whose {@link KeyHash#hash64} is {@code hash64} is definitely absent. */
   public boolean mightContainHash(long hash64) {
-    if (numBlocks == 0) {
-      return false;
+    if (columns == 0) {
+      return numBlocks != 0; // the empty filter, or the one that passes everything
     }
     long x = RibbonHash.remix(hash64, seed);
     int start = RibbonHash.start(x, numStarts);
-    int block = start >>> 6;
-    // The row's 128 slots lie in this block and the next two: column j's segments there are
-    // p0 + j, p1 + j and p2 + j (blocks below lowerBlocks have one column fewer).
-    int p0 = RibbonFormat.firstSegment(block, columns, lowerBlocks);
-    int p1 = RibbonFormat.firstSegment(block + 1, columns, lowerBlocks);
-    int p2 = RibbonFormat.firstSegment(block + 2, columns, lowerBlocks);
-    int blockColumns = p1 - p0;
     long lo = RibbonHash.coefficientLo(x);
     long hi = RibbonHash.coefficientHi(x);
     int result = RibbonHash.result(x);
-    // The row shifted left by t = start % 64 over the three blocks; ">>> 1 >>> (63 - t)" is
-    // ">>> (64 - t)" but 0 when t = 0.
+    // The row shifted left by t = start % 64 over the three blocks it spans; ">>> 1 >>> (63 - t)"
+    // is ">>> (64 - t)" but 0 when t = 0.
     int t = start & 63;
     long d0 = lo << t;
     long d1 = (hi << t) | ((lo >>> 1) >>> (63 - t));
     long d2 = (hi >>> 1) >>> (63 - t);
+    // Columns 0 and 1 of the three blocks are six consecutive words (RibbonLayout): they decide
+    // three negative queries in four, with one branch.
     long[] w = words;
-    // Two columns per branch: each column of a negative query passes with probability 1/2, so a
-    // branch per column mispredicts about once per query; a branch per pair about a third as often.
-    // An odd last column is checked alone (mask 1); its pair's reads fall on the next segments or
-    // on the padding, never outside the array. One loop keeps the method small enough for the JIT
-    // to inline it into a caller's probe loop.
-    for (int j = 0; j < blockColumns; j += 2) {
+    int block = start >>> 6;
+    int q = RibbonLayout.pair(block);
+    long v0 = (w[q] & d0) ^ (w[q + 2] & d1) ^ (w[q + 4] & d2);
+    long v1 = (w[q + 1] & d0) ^ (w[q + 3] & d1) ^ (w[q + 5] & d2);
+    int mismatch = ((Long.bitCount(v0) ^ result) & 1) | ((Long.bitCount(v1) ^ (result >>> 1)) & 1) << 1;
+    if (columns > RibbonLayout.PAIR_COLUMNS) {
+      return mismatch == 0 && restMatches(block, d0, d1, d2, result >>> 2);
+    }
+    // At most two columns: a lower block lacks column 1 (or, at one column, any), a zero word in
+    // memory; the query checks only the columns its start block has.
+    return (mismatch & ((1 << RibbonLayout.columnsOf(block, columns, lowerBlocks)) - 1)) == 0;
+  }
+
+  /**
+   * Columns 2 and up of a query whose first two matched (kept out of {@link #mightContainHash} so
+   * that method stays small enough to inline into a caller's probe loop). Two columns per branch:
+   * each column of a negative query passes with probability 1/2, so a branch per pair mispredicts
+   * about a third as often as one per column. An odd last column is checked alone (mask 1); its
+   * pair's reads fall on the next segments or on the padding, never outside the array.
+   */
+  private boolean restMatches(int block, long d0, long d1, long d2, int result) {
+    int p0 = RibbonLayout.restFirst(block, numBlocks, columns, lowerBlocks);
+    int p1 = RibbonLayout.restFirst(block + 1, numBlocks, columns, lowerBlocks);
+    int p2 = RibbonLayout.restFirst(block + 2, numBlocks, columns, lowerBlocks);
+    int rest = RibbonLayout.columnsOf(block, columns, lowerBlocks) - RibbonLayout.PAIR_COLUMNS;
+    long[] w = words;
+    for (int j = 0; j < rest; j += 2) {
       long v0 = (w[p0 + j] & d0) ^ (w[p1 + j] & d1) ^ (w[p2 + j] & d2);
       long v1 = (w[p0 + j + 1] & d0) ^ (w[p1 + j + 1] & d1) ^ (w[p2 + j + 1] & d2);
       int parities = (Long.bitCount(v0) & 1) | ((Long.bitCount(v1) & 1) << 1);
-      int mask = j + 1 < blockColumns ? 3 : 1;
+      int mask = j + 1 < rest ? 3 : 1;
       if (((parities ^ (result >>> j)) & mask) != 0) {
         return false;
       }
@@ -235,11 +253,11 @@ public final class RibbonFilter {
    * at once, and then probes.
    */
   public long touch(long hash64) {
-    if (numBlocks == 0 || columns == 0) {
+    if (columns == 0) {
       return 0;
     }
     int block = RibbonHash.start(RibbonHash.remix(hash64, seed), numStarts) >>> 6;
-    return words[RibbonFormat.firstSegment(block, columns, lowerBlocks)];
+    return words[RibbonLayout.pair(block)];
   }
 
   /** Bits of the solution, the filter's memory apart from a fixed 24-byte trailer. */
@@ -282,7 +300,7 @@ public final class RibbonFilter {
     int solutionBytes = segments * RibbonFormat.SEGMENT_BYTES;
     byte[] out = new byte[solutionBytes + RibbonFormat.TRAILER_BYTES];
     ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-    buf.asLongBuffer().put(words, 0, segments);
+    RibbonLayout.toPersisted(words, numBlocks, columns, lowerBlocks, buf.asLongBuffer());
     buf.position(solutionBytes);
     buf.putInt(numBlocks);
     buf.putInt(lowerBlocks);
@@ -350,13 +368,12 @@ public final class RibbonFilter {
           "Ribbon filter of " + numBlocks + " blocks, " + columns + " columns, " + lower
               + " lower blocks cannot be " + length + " bytes");
     }
-    int segments = (int) RibbonFormat.numSegments(numBlocks, columns, lower);
-    long[] words = new long[RibbonBanding.solutionWords(segments, columns)];
-    buf.position(0).limit(trailer);
-    buf.asLongBuffer().get(words, 0, segments);
     if (numBlocks == 0) {
       return EMPTY;
     }
+    buf.position(0).limit(trailer);
+    long[] words =
+        RibbonLayout.fromPersisted(buf.asLongBuffer(), (int) numBlocks, columns, (int) lower);
     return new RibbonFilter(words, (int) numBlocks, columns, (int) lower, seed);
   }
 

@@ -19,7 +19,8 @@ package dev.strata.bloom;
  *
  * The segments are in interleaved column-major order: block by block, and inside a block column
  * by column. A key's row spans 128 slots from its start, so a query reads the segments of its
- * start block and of the two blocks after it: three short runs of memory. The first {@code
+ * start block and of the two blocks after it (a loaded filter holds them in the order of {@code
+ * RibbonLayout}, columns 0 and 1 of every block first; the bytes are as here). The first {@code
  * lowerBlocks} blocks carry one column fewer: that is how the filter spends a fractional number of
  * bits per slot. {@code numBlocks = 0} is the empty filter (no keys: every query answers absent);
  * otherwise {@code numBlocks >= 2} (a row's 128 slots), and {@code columns = 0} is a filter that

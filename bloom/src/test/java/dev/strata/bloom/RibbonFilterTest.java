@@ -201,6 +201,68 @@ final class RibbonFilterTest {
     assertEquals(Checksums.maskedCrc32c(bytes, 0, t + 20), b.getInt(t + 20));
   }
 
+  /**
+   * The in-memory layout (RibbonLayout) answers exactly as FORMAT.md section 2b defines a query
+   * over the persisted bytes, for members and absent keys, at every column count from 1 to 32
+   * (with and without lower blocks, so at one and two columns too), built and reloaded.
+   */
+  @ParameterizedTest
+  @ValueSource(doubles = {1.0, 1.6, 2.3, 3.1, 4.5, 7.0, 7.3, 9.9, 12.2, 16.0, 23.7, 31.5, 33.5})
+  void mightContainHash_answersAsTheFormatDefinesTheQuery(double bitsPerKey) {
+    SplittableRandom random = new SplittableRandom(Double.doubleToLongBits(bitsPerKey));
+    for (int count : new int[] {1, 3, 130, 4000}) {
+      long[] hashes = random.longs(count).toArray();
+      RibbonFilter built = RibbonFilter.build(hashes, count, bitsPerKey);
+      byte[] bytes = built.toByteArray();
+      RibbonFilter reloaded = RibbonFilter.fromByteArray(bytes);
+      for (int i = 0; i < 3000; i++) {
+        long h = i < count ? hashes[i] : random.nextLong();
+        boolean expected = formatDefinitionAnswer(bytes, h);
+        assertEquals(expected, built.mightContainHash(h), built + " for hash " + h);
+        assertEquals(expected, reloaded.mightContainHash(h), reloaded + " for hash " + h);
+      }
+    }
+  }
+
+  /** FORMAT.md section 2b's query, bit by bit over the persisted bytes, with its constants. */
+  private static boolean formatDefinitionAnswer(byte[] bytes, long h) {
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    int t = bytes.length - RibbonFormat.TRAILER_BYTES;
+    long numBlocks = Integer.toUnsignedLong(b.getInt(t));
+    long lower = Integer.toUnsignedLong(b.getInt(t + 4));
+    int seed = Short.toUnsignedInt(b.getShort(t + 8));
+    int columns = Byte.toUnsignedInt(b.get(t + 10));
+    if (numBlocks == 0) {
+      return false;
+    }
+    long x = h;
+    if (seed != 0) {
+      x = h + seed * 0x9e3779b97f4a7c15L;
+      x = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L;
+      x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
+      x = x ^ (x >>> 31);
+    }
+    long numStarts = 64 * numBlocks - 127;
+    long start = ((x >>> 32) * numStarts) >>> 32;
+    long lo = (x * 0xd6e8feb86659fd93L) | 1;
+    long hi = (x ^ (x >>> 32)) * 0x9fb21c651e98df25L;
+    long r = (x * 0xa0761d6478bd642fL) >>> 32;
+    long cols = (start >>> 6) < lower ? columns - 1 : columns;
+    for (int j = 0; j < cols; j++) {
+      long parity = 0;
+      for (int i = 0; i < 128; i++) {
+        long rowBit = i < 64 ? lo >>> i : hi >>> (i - 64);
+        long s = start + i;
+        long segment = (s >>> 6) * columns - Math.min(s >>> 6, lower) + j;
+        parity ^= rowBit & (b.getLong((int) (segment * 8)) >>> (s & 63)) & 1;
+      }
+      if (parity != ((r >>> j) & 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Test
   void fromBytes_readsAChunkInsideALargerArray() {
     long[] hashes = randomHashes(777, 11);
