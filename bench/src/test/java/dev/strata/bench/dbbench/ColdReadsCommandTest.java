@@ -26,4 +26,17 @@ final class ColdReadsCommandTest {
           run.out());
     }
   }
+
+  @Test
+  void coldreads_countAbsent_printsTheLongestAndTheBytesPerGet() {
+    String out = dir.resolve("run").toString();
+    CliRun fill = CliRun.of("dbbench", "--profile", "smoke", "--benchmarks", "fillseq",
+        "--engines", "strata", "--out", out);
+    assertEquals(0, fill.status(), fill.err());
+    CliRun run = CliRun.of("coldreads", "--out", out, "--engine", "strata", "--absent", "--count", "20");
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.out().lines().anyMatch(l -> l.matches("strata get-absent open_ms=[0-9.]+ first_us=[0-9]+"
+        + " read_bytes=-?[0-9]+ device_reads=-?[0-9]+ device_kib=-?[0-9]+ ops=20 max_us=[0-9]+"
+        + " read_bytes_per_op=-?[0-9.]+ open_read_bytes=-?[0-9]+")), run.out());
+  }
 }
