@@ -104,7 +104,7 @@ final class StoredBlocks {
     }
     byte[] out = buffers == null ? new byte[length] : buffers.decompressed(length);
     try {
-      int got = Lz4Decompressor.get().decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
+      int got = Lz4Decompressor.decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
       if (got != length) {
         throw new CorruptTableException(file, h.offset(), "lz4 block inflates to %d bytes, want %d", got, length);
       }
