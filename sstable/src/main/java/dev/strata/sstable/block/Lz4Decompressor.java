@@ -1,6 +1,7 @@
 package dev.strata.sstable.block;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
@@ -11,17 +12,24 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  *
  * <p>Why: lz4-java's fastest instance extracts its native library from its jar into a temporary
  * file (seeding a {@code SecureRandom} for the name) and loads it, tens of milliseconds in a fresh
- * JVM, and the first read that needs it would wait for all of that. So the first decompression
- * starts the load on a thread of its own, which ends when the library is loaded, and every
- * decompression until then uses the plain-Java decoder, which needs no loading; both decode the
- * same bytes to the same output, and both throw {@link LZ4Exception} on damaged input. Nothing is
- * loaded before a compressed block is read, unless an open asks for it ({@link #load}).
+ * JVM, and the first read that needs it would wait for all of that. So decompressions use the
+ * plain-Java decoder, which needs no loading, until the native one has loaded on a thread of its
+ * own, which ends then; both decode the same bytes to the same output, and both throw {@link
+ * LZ4Exception} on damaged input. That thread starts after the {@link #DECODES_BEFORE_LOAD}th
+ * plain decode, not the first: the first reads after an open load their own classes from the
+ * same jar, and the library's extraction would compete with them for it and for the CPU. Nothing
+ * is loaded before a compressed block is read, unless an open asks for it ({@link #load}).
  *
  * <p>Thread-safe: the loaded decompressor is published through a volatile field, and only one
  * thread ever loads it.
  */
 public final class Lz4Decompressor {
+  /** Plain decodes after which the native decoder starts loading. */
+  static final int DECODES_BEFORE_LOAD = 64;
+
   private static final AtomicBoolean LOADING = new AtomicBoolean();
+  /** Plain decodes so far, counted until the loading starts. */
+  private static final AtomicInteger PLAIN_DECODES = new AtomicInteger();
   /** lz4-java's fastest decompressor once loaded; null before. */
   private static volatile LZ4SafeDecompressor loaded;
 
@@ -48,12 +56,17 @@ public final class Lz4Decompressor {
     if (d != null) {
       return d.decompress(src, srcOff, srcLen, dest, destOff, maxDestLen);
     }
-    startLoading();
-    return Lz4BlockDecoder.decode(src, srcOff, srcLen, dest, destOff, maxDestLen);
+    try {
+      return Lz4BlockDecoder.decode(src, srcOff, srcLen, dest, destOff, maxDestLen);
+    } finally {
+      if (!LOADING.get() && PLAIN_DECODES.incrementAndGet() >= DECODES_BEFORE_LOAD) {
+        startLoading();
+      }
+    }
   }
 
   private static void startLoading() {
-    if (LOADING.get() || !LOADING.compareAndSet(false, true)) {
+    if (!LOADING.compareAndSet(false, true)) {
       return;
     }
     Thread t = new Thread(Lz4Decompressor::loadQuietly, "strata-lz4-load");
