@@ -188,8 +188,8 @@ public final class Db implements AutoCloseable {
       startup.openTablesAhead();
       startup.startBackgroundWork();
       db.management =
-          BeanRegistration.start(
-              dir, options.files().readOnly(), new DbManagement(db, dir.toString()));
+          BeanRegistration.start(dir, options.files().readOnly(),
+              new DbManagement(db, dir.toString()), options.reads().warmUpOnOpen());
       return db;
     } catch (Throwable t) {
       Closeables.closeSuppressing(t, db.shutdown::abandonOpen);

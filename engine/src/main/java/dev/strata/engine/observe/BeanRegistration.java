@@ -25,10 +25,17 @@ public final class BeanRegistration {
     thread.setDaemon(true);
   }
 
-  /** Starts registering {@code bean} for {@code dir}, opened read-only or for writing. */
-  public static BeanRegistration start(Path dir, boolean readOnly, DbMXBean bean) {
+  /**
+   * Starts registering {@code bean} for {@code dir}, opened read-only or for writing; with {@code
+   * waitForIt} (an open asked to do the JVM's one-time work itself, {@code warmUpOnOpen}) returns
+   * only once it is registered, so that the first reads load nothing it needs.
+   */
+  public static BeanRegistration start(Path dir, boolean readOnly, DbMXBean bean, boolean waitForIt) {
     BeanRegistration r = new BeanRegistration(dir, readOnly, bean);
     r.thread.start();
+    if (waitForIt) {
+      r.await();
+    }
     return r;
   }
 

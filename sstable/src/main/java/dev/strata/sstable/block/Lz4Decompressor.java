@@ -37,6 +37,7 @@ public final class Lz4Decompressor {
 
   /** Loads lz4-java's fastest decompressor now, if it is not loaded yet; returns when it is. */
   public static void load() {
+    LOADING.set(true); // no loading thread after this: it would find the work done
     loaded = Holder.DECOMPRESSOR;
   }
 
