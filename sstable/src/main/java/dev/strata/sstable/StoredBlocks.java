@@ -48,7 +48,11 @@ final class StoredBlocks {
 
   /** Reads, verifies, decompresses and parses the entries block at {@code h}. */
   static Block readBlock(TableFile ch, Path file, BlockHandle h, BlockType type) throws IOException {
-    byte[] raw = readStored(ch, file, h);
+    return parseBlock(readStored(ch, file, h), file, h, type);
+  }
+
+  /** Verifies, decompresses and parses the stored entries block {@code raw} (payload and trailer) of {@code h}. */
+  static Block parseBlock(byte[] raw, Path file, BlockHandle h, BlockType type) throws IOException {
     byte[] payload = payload(raw, file, h, type);
     return Block.parse(payload, payloadLength(raw, payload, h), type, file, h.offset());
   }
