@@ -1,6 +1,7 @@
 package dev.strata.engine;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * the log writer records one without the mutex, and writers check it without it.
  */
 final class BackgroundErrors {
-  private static final System.Logger LOG = System.getLogger(BackgroundErrors.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(BackgroundErrors.class);
 
   /** The first retry waits this long; each failure in a row doubles it. */
   private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);

@@ -5,8 +5,8 @@ import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.compaction.SnapshotStripes;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.DirectoryLock;
+import dev.strata.engine.observe.BeanRegistration;
 import dev.strata.engine.observe.DbDescription;
-import dev.strata.engine.observe.MBeans;
 import dev.strata.engine.read.OpenReaders;
 import dev.strata.engine.read.PrefixScans;
 import dev.strata.engine.version.TableCache;
@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
-import javax.management.ObjectName;
 
 /**
  * An embedded LSM key-value store: cells addressed by (row, column), or by key in the key-value
@@ -70,8 +69,8 @@ public final class Db implements AutoCloseable {
   private final DbOptions options;
   /** The open table readers, at most options.files().maxOpenFiles() of them. */
   private final TableCache tables;
-  /** The registered management bean's name; null when registration failed. */
-  private volatile ObjectName management;
+  /** The management bean's registration (see {@link BeanRegistration}); null until the open ends. */
+  private volatile BeanRegistration management;
   /** Where flushes and compactions write their tables, and recovery its replayed logs. */
   private final OutputTables outputs;
   /** Memtables, logs, the current version and the published view: see EngineState. */
@@ -189,8 +188,8 @@ public final class Db implements AutoCloseable {
       startup.openTablesAhead();
       startup.startBackgroundWork();
       db.management =
-          MBeans.register(
-              dir, options.files().readOnly(), new DbManagement(db, dir.toString()));
+          BeanRegistration.start(dir, options.files().readOnly(),
+              new DbManagement(db, dir.toString()), options.reads().warmUpOnOpen());
       return db;
     } catch (Throwable t) {
       Closeables.closeSuppressing(t, db.shutdown::abandonOpen);
@@ -200,7 +199,7 @@ public final class Db implements AutoCloseable {
 
   /** What tests substitute or observe in an open database; never used by the engine itself. */
   TestSeams seams() {
-    return new TestSeams(background, writePath, tables, state.memory);
+    return new TestSeams(background, writePath, tables, state.memory, management);
   }
 
   // ---------------------------------------------------------------- writes

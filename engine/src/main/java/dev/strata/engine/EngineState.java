@@ -11,6 +11,7 @@ import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.version.WastedReads;
+import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -34,7 +35,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * never sees half a batch.
  */
 final class EngineState {
-  private static final System.Logger LOG = System.getLogger(EngineState.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(EngineState.class);
 
   final Path dir;
 

@@ -2,6 +2,7 @@ package dev.strata.engine;
 
 import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.log.LogWriter;
+import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -15,7 +16,7 @@ import java.nio.file.Path;
  * <p>Thread-safe (stateless past construction); called by the one flush thread.
  */
 final class LogRetirement {
-  private static final System.Logger LOG = System.getLogger(LogRetirement.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(LogRetirement.class);
 
   private final Path dir;
   private final FileLayer files;

@@ -6,11 +6,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Loads, once per JVM and on a daemon thread, when an open asks for it ({@code
- * DbOptions.warmUpOnOpen}), the two things the first {@link Db#open} and the first Get need that a
- * JVM loads only once and slowly: LZ4's native decompressor (the first data block read needs it)
- * and the platform MBean server (the open registers its {@code DbMXBean} there last). Started as the open begins, they overlap its
- * manifest, log and table reads instead of adding to them; whoever needs one before it is ready
- * waits for it (class initialisation, and {@code getPlatformMBeanServer}, are synchronised).
+ * DbOptions.warmUpOnOpen}), the two things a JVM loads only once and slowly that the first reads
+ * and the open's bean registration use: LZ4's native decompressor (without it the first data
+ * blocks decode with the plain-Java decoder, see {@code Lz4Decompressor}) and the platform MBean
+ * server (the open registers its {@code DbMXBean} there, on a thread of its own). Started as the
+ * open begins, they overlap its manifest, log and table reads; whoever needs one before it is
+ * ready waits for it (class initialisation, and {@code getPlatformMBeanServer}, are synchronised).
  *
  * <p>A failure here is ignored: the open or read that needs the same thing does it again and
  * reports it.

@@ -21,8 +21,9 @@ package dev.strata.engine;
  *     what it saves, and costs, with a caller per core and with fewer callers than cores
  * @param warmUpOnOpen whether the first open in a JVM runs every read path once before it returns;
  *     default false: an open opens, and does nothing else. A JVM's first Get loads, verifies and
- *     links the read path's classes and lambdas (some tens of classes) and its first compressed
- *     block loads LZ4's native library: CPU time that a first Get otherwise pays. With this on, the
+ *     links the read path's classes and lambdas (some tens of classes): CPU time that a first Get
+ *     otherwise pays (its first compressed blocks decode in plain Java while LZ4's native
+ *     library loads on a thread of its own). With this on, the
  *     open pays it instead, on a thread beside its own table reads, and waits for it: Gets, a
  *     batched Get, cursor steps and a row read over up to two of the database's tables (a few tens
  *     of KB read, through a block cache of its own, so nothing shows in the statistics or the

@@ -18,6 +18,7 @@ import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.write.Mutation;
+import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +42,7 @@ import java.util.function.Supplier;
  * <p>Not thread-safe: used once, by the opening thread, under the directory lock.
  */
 final class Recovery {
-  private static final System.Logger LOG = System.getLogger(Recovery.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(Recovery.class);
 
   /** The manifest, or {@link Manifest#empty()} for a new database. */
   final Manifest manifest;

@@ -1,6 +1,7 @@
 package dev.strata.engine;
 
 import dev.strata.engine.fs.DirectoryLock;
+import dev.strata.engine.observe.BeanRegistration;
 import dev.strata.engine.observe.MBeans;
 import dev.strata.engine.read.OpenReaders;
 import dev.strata.engine.version.TableCache;
@@ -64,10 +65,12 @@ final class Shutdown {
   }
 
   /**
-   * Closes the database (see the class comment), unregistering its {@code management} bean; the
-   * first failure is thrown once everything is released, the others suppressed.
+   * Closes the database (see the class comment), unregistering its {@code management} bean once
+   * the open's registration of it has ended; the first failure is thrown once everything is
+   * released, the others suppressed.
    */
-  void close(ObjectName management) throws IOException {
+  void close(BeanRegistration management) throws IOException {
+    ObjectName bean = management.await();
     mutex.lock();
     try {
       if (state.closed) {
@@ -75,7 +78,7 @@ final class Shutdown {
       }
       state.closed = true;
       state.closing = true;
-      MBeans.unregister(management);
+      MBeans.unregister(bean);
       snapshots.closeAll();
       state.backgroundProgress.signalAll(); // a waiting flush() or compact() now sees `closing`
       while (background.running() || !writePath.idle()) {

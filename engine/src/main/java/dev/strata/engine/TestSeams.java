@@ -1,7 +1,9 @@
 package dev.strata.engine;
 
 import dev.strata.engine.memtable.MemTableMemory;
+import dev.strata.engine.observe.BeanRegistration;
 import dev.strata.engine.version.TableCache;
+import javax.management.ObjectName;
 
 /**
  * The seams tests use on an open database ({@link Db#seams}): hooks that hold a flush, a compaction
@@ -15,13 +17,23 @@ final class TestSeams {
   private final WritePath writePath;
   private final TableCache tables;
   private final MemTableMemory memory;
+  private final BeanRegistration management;
 
-  TestSeams(
-      BackgroundWork background, WritePath writePath, TableCache tables, MemTableMemory memory) {
+  TestSeams(BackgroundWork background, WritePath writePath, TableCache tables,
+      MemTableMemory memory, BeanRegistration management) {
     this.background = background;
     this.writePath = writePath;
     this.tables = tables;
     this.memory = memory;
+    this.management = management;
+  }
+
+  /**
+   * Waits until the open's registration of the management bean has ended (it runs on a thread of
+   * its own, see {@link BeanRegistration}); the bean's name, or null when it could not register.
+   */
+  ObjectName awaitManagementBean() {
+    return management.await();
   }
 
   /**

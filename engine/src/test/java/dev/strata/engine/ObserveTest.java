@@ -38,6 +38,7 @@ final class ObserveTest {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     ObjectName name = MBeans.nameOf(dir);
     try (Db db = Db.open(dir, DbOptions.builder().autoCompaction(false).build())) {
+      assertEquals(name, db.seams().awaitManagementBean());
       assertTrue(server.isRegistered(name), name.toString());
       db.put(b("r"), b("c"), b("v"));
       db.get(b("r"), b("c"));
@@ -69,6 +70,9 @@ final class ObserveTest {
       writer.put(b("r"), b("c"), b("v"));
       writer.flush();
       try (Db first = Db.open(dir, readOnly); Db second = Db.open(dir, readOnly)) {
+        assertEquals(writerName, writer.seams().awaitManagementBean());
+        first.seams().awaitManagementBean();
+        second.seams().awaitManagementBean();
         assertTrue(server.isRegistered(writerName), "the writer's bean, beside read-only opens");
         Set<ObjectName> readers = server.queryNames(pattern, null);
         assertEquals(2, readers.size(), readers.toString());

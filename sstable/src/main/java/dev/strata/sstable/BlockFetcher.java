@@ -21,6 +21,7 @@ import dev.strata.sstable.io.TableFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -44,6 +45,13 @@ final class BlockFetcher {
   private final ReadCounters counters;
   /** The cache keys this table pinned at open, unpinned at close; empty when it pins nothing. */
   private final List<BlockCacheKey> pinned = new ArrayList<>();
+  /**
+   * The file's bytes from {@link #tailStart} to its end while the open reads its footer and the
+   * blocks it keeps ({@link #readTail}); null before and after. Written by the opening thread
+   * before the reader is published.
+   */
+  private byte[] tail;
+  private long tailStart;
 
   BlockFetcher(Path path, long fileNumber, TableFile file, long fileSize, int bulkReadaheadBytes,
       BlockCache cache, ReadCounters counters) {
@@ -68,25 +76,76 @@ final class BlockFetcher {
 
   // ---- from the file, checked, past the cache ---------------------------------------------------
 
+  /**
+   * Reads the file's last {@code guess} bytes (all of a smaller file) in one read, for the open:
+   * until {@link #dropTail}, the footer and the blocks within them come from memory. A table's
+   * footer, properties, filter index and index root lie together at its end (FORMAT.md), so one
+   * read serves them all where reading each took a read, and a device round trip when cold.
+   */
+  void readTail(int guess) throws IOException {
+    if (fileSize < FOOTER_BYTES) {
+      throw new CorruptTableException(path, 0, "file of %d bytes is shorter than a footer", fileSize);
+    }
+    int n = (int) Math.min(fileSize, Math.max(guess, FOOTER_BYTES));
+    tailStart = fileSize - n;
+    tail = StoredBlocks.readFully(file, path, tailStart, n);
+  }
+
+  /**
+   * Extends the tail back to {@code from} with one more read when it does not reach it: the
+   * footer's handles say where the blocks the open reads begin, and a table whose filter index
+   * or index root is larger than the guess needs the rest.
+   */
+  void coverTail(long from) throws IOException {
+    if (tail == null || from >= tailStart || from < 0) {
+      return;
+    }
+    byte[] front = StoredBlocks.readFully(file, path, from, (int) (tailStart - from));
+    byte[] joined = new byte[front.length + tail.length];
+    System.arraycopy(front, 0, joined, 0, front.length);
+    System.arraycopy(tail, 0, joined, front.length, tail.length);
+    tail = joined;
+    tailStart = from;
+  }
+
+  /** Forgets the tail: reads go to the file again. */
+  void dropTail() {
+    tail = null;
+  }
+
+  /** {@code length} bytes at {@code offset}: from the tail when it holds them, else from the file. */
+  private byte[] stored(long offset, int length) throws IOException {
+    byte[] t = tail;
+    if (t != null && offset >= tailStart && offset + length <= tailStart + t.length) {
+      int from = (int) (offset - tailStart);
+      return Arrays.copyOfRange(t, from, from + length);
+    }
+    return StoredBlocks.readFully(file, path, offset, length);
+  }
+
+  private byte[] stored(BlockHandle h) throws IOException {
+    return stored(h.offset(), h.length() + BLOCK_TRAILER_BYTES);
+  }
+
   /** The footer, checked; its handles lie before it. */
   Footer readFooter() throws IOException {
     if (fileSize < FOOTER_BYTES) {
       throw new CorruptTableException(path, 0, "file of %d bytes is shorter than a footer", fileSize);
     }
     long offset = fileSize - FOOTER_BYTES;
-    return Footer.decode(StoredBlocks.readFully(file, path, offset, FOOTER_BYTES), path, offset);
+    return Footer.decode(stored(offset, FOOTER_BYTES), path, offset);
   }
 
   /** The properties block at {@code h}, checked and decoded. */
   TableProperties readProperties(BlockHandle h) throws IOException {
-    byte[] raw = StoredBlocks.readStored(file, path, h);
+    byte[] raw = stored(h);
     byte[] payload = StoredBlocks.payload(raw, path, h, BlockType.PROPERTIES);
     return TableProperties.decode(payload, StoredBlocks.payloadLength(raw, payload, h), path, h.offset());
   }
 
-  /** The entries block at {@code h}, read from the file and checked. */
+  /** The entries block at {@code h}, read (from the tail while the open holds one) and checked. */
   Block readBlock(BlockHandle h, BlockType type) throws IOException {
-    return StoredBlocks.readBlock(file, path, h, type);
+    return StoredBlocks.parseBlock(stored(h), path, h, type);
   }
 
   /**

@@ -48,7 +48,11 @@ final class StoredBlocks {
 
   /** Reads, verifies, decompresses and parses the entries block at {@code h}. */
   static Block readBlock(TableFile ch, Path file, BlockHandle h, BlockType type) throws IOException {
-    byte[] raw = readStored(ch, file, h);
+    return parseBlock(readStored(ch, file, h), file, h, type);
+  }
+
+  /** Verifies, decompresses and parses the stored entries block {@code raw} (payload and trailer) of {@code h}. */
+  static Block parseBlock(byte[] raw, Path file, BlockHandle h, BlockType type) throws IOException {
     byte[] payload = payload(raw, file, h, type);
     return Block.parse(payload, payloadLength(raw, payload, h), type, file, h.offset());
   }
@@ -104,7 +108,7 @@ final class StoredBlocks {
     }
     byte[] out = buffers == null ? new byte[length] : buffers.decompressed(length);
     try {
-      int got = Lz4Decompressor.get().decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
+      int got = Lz4Decompressor.decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
       if (got != length) {
         throw new CorruptTableException(file, h.offset(), "lz4 block inflates to %d bytes, want %d", got, length);
       }

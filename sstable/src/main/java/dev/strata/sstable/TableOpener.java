@@ -16,7 +16,9 @@ import java.nio.file.Path;
 
 /**
  * Opens a table ({@link TableReader#open}): reads and checks what the reader holds for as long as it
- * is open, and builds the reader's parts from it. The footer (magic, checksum, version range), the
+ * is open, and builds the reader's parts from it. It reads the file's end in one read first
+ * ({@link #TAIL_GUESS_BYTES}, one more when the blocks it needs start before that), and takes the
+ * footer, properties, filter index and index root from it. The footer (magic, checksum, version range), the
  * properties (their format version must be the footer's), the filter index (as many chunks as the
  * properties say, none without a filter), the row-tombstone filter's handle (present exactly under
  * {@code ROWCOL} with row tombstones), and the top level of a version-3 index. Reads no data block
@@ -27,18 +29,34 @@ import java.nio.file.Path;
  * <p>Stateless.
  */
 final class TableOpener {
+  /**
+   * Bytes of a table's end the open reads in one read before it looks at the footer: enough for
+   * the footer, properties, filter index and index root of a 64 MiB table (about 16 KiB); a larger
+   * tail costs one more read ({@link BlockFetcher#coverTail}).
+   */
+  static final int TAIL_GUESS_BYTES = 32 * 1024;
+
   private TableOpener() {}
 
   /** See {@link TableReader#open(Path, long, BlockCache, ReadCounters, boolean, TableReadOptions)}. */
   static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters,
       boolean pinMetadata, TableReadOptions readOptions) throws IOException {
+    return open(file, fileNumber, cache, counters, pinMetadata, readOptions, TAIL_GUESS_BYTES);
+  }
+
+  /** {@link #open(Path, long, BlockCache, ReadCounters, boolean, TableReadOptions)} reading {@code tailGuessBytes} first. */
+  static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters,
+      boolean pinMetadata, TableReadOptions readOptions, int tailGuessBytes) throws IOException {
     TableFile ch = TableFile.open(file, readOptions.directReads());
     BlockFetcher fetcher = null;
     boolean ok = false;
     try {
       long size = ch.size();
       fetcher = new BlockFetcher(file, fileNumber, ch, size, readOptions.compactionReadaheadBytes(), cache, counters);
+      fetcher.readTail(tailGuessBytes);
       Footer footer = fetcher.readFooter();
+      fetcher.coverTail(Math.min(footer.properties().offset(),
+          Math.min(footer.filterIndex().offset(), footer.index().offset())));
       TableProperties properties = fetcher.readProperties(footer.properties());
       if (properties.formatVersion() != footer.version()) {
         throw new CorruptTableException(file, footer.properties().offset(),
@@ -59,6 +77,7 @@ final class TableOpener {
       }
       counters.countReadAtOpen(FOOTER_BYTES + footer.properties().storedLength()
           + footer.filterIndex().storedLength() + (twoLevel ? footer.index().storedLength() : 0));
+      fetcher.dropTail();
       TableReader reader = new TableReader(file, fileNumber, properties, fetcher, filters, index, counters);
       ok = true;
       return reader;

@@ -29,7 +29,12 @@ import picocli.CommandLine.Spec;
  * for s in 1 2 3 4 5; do
  *   java -jar bench/target/strata-bench.jar coldreads --out dbbench-large --engine strata --op get --seed $s
  * done
+ * java -jar bench/target/strata-bench.jar coldreads --out dbbench-large --engine rocksdb-lru --absent --count 1000
  * </pre>
+ *
+ * <p>With {@code --count N} it times N operations one after another, on new random keys each
+ * ({@code --absent}: keys no table holds, so that what they read is the tables' metadata alone),
+ * and adds the longest, the device bytes per operation and the device bytes the open read.
  *
  * <p>Not thread-safe: one instance per invocation.
  */
@@ -64,6 +69,16 @@ public final class ColdReadsCommand implements Callable<Integer> {
   @Option(names = "--keep-page-cache", description = "Do not evict: the first operation's CPU alone.")
   private boolean keepPageCache;
 
+  @Option(names = "--absent",
+      description = "Keys certainly absent that sort among the present ones (readmissing's).")
+  private boolean absent;
+
+  @Option(names = "--count", paramLabel = "N", defaultValue = "1",
+      description = "Operations timed one after another after the open, each on new random keys;"
+          + " with more than one the line adds the longest and the device bytes per operation."
+          + " Default: ${DEFAULT-VALUE}.")
+  private int count;
+
   @Override
   public Integer call() throws Exception {
     RunConfig config = RunConfig.read(out.resolve(RunConfig.FILE));
@@ -72,35 +87,58 @@ public final class ColdReadsCommand implements Callable<Integer> {
     if (!keepPageCache) {
       PageCache.evict(dir);
     }
+    if (count < 1) {
+      throw new IllegalArgumentException("--count must be at least 1: " + count);
+    }
     KeySpace keys = new KeySpace(config.num(), config.seed());
     SplittableRandom random = new SplittableRandom(seed);
-    List<byte[]> batch = new ArrayList<>();
-    for (int i = 0; i < (op.equals("multiget") ? batchSize : 1); i++) {
-      batch.add(keys.key(random.nextLong(config.num())));
+    int perOp = op.equals("multiget") ? batchSize : 1;
+    List<List<byte[]>> batches = new ArrayList<>();
+    for (int n = 0; n < count; n++) {
+      List<byte[]> batch = new ArrayList<>();
+      for (int i = 0; i < perOp; i++) {
+        long k = random.nextLong(config.num());
+        batch.add(absent ? keys.missingKey(k) : keys.key(k));
+      }
+      batches.add(batch);
     }
     DiskStats disk = new DiskStats(dir);
+    ProcIo ioAtOpen = ProcIo.now();
     long openStart = System.nanoTime();
     try (Store store = Store.open(kind, dir, Benchmark.Layout.NARROW, config)) {
       double openMs = (System.nanoTime() - openStart) / 1e6;
+      ProcIo ioOpened = ProcIo.now();
       Thread.sleep(300); // the open's background work (RocksDB's table loading) settles
       ProcIo ioBefore = ProcIo.now();
       long[] diskBefore = disk.now();
       Files.exists(Path.of("/strata-coldreads-begin"));
-      long start = System.nanoTime();
-      if (op.equals("multiget")) {
-        store.multiGet(batch);
-      } else {
-        store.get(batch.get(0));
+      long firstNanos = 0;
+      long maxNanos = 0;
+      for (List<byte[]> batch : batches) {
+        long start = System.nanoTime();
+        if (op.equals("multiget")) {
+          store.multiGet(batch);
+        } else {
+          store.get(batch.get(0));
+        }
+        long nanos = System.nanoTime() - start;
+        firstNanos = firstNanos == 0 ? nanos : firstNanos;
+        maxNanos = Math.max(maxNanos, nanos);
       }
-      long nanos = System.nanoTime() - start;
       Files.exists(Path.of("/strata-coldreads-end"));
       ProcIo ioAfter = ProcIo.now();
       long[] diskAfter = disk.now();
       long readBytes = ioBefore == null || ioAfter == null ? -1 : ioAfter.minus(ioBefore).readBytes();
+      long openReadBytes = ioAtOpen == null || ioOpened == null ? -1 : ioOpened.minus(ioAtOpen).readBytes();
       PrintWriter w = spec.commandLine().getOut();
-      w.printf(Locale.ROOT, "%s %s open_ms=%.1f first_us=%.0f read_bytes=%d device_reads=%d device_kib=%d%n",
-          kind.label(), op, openMs, nanos / 1e3, readBytes, diskAfter[0] - diskBefore[0],
-          (diskAfter[1] - diskBefore[1]) / 2);
+      w.printf(Locale.ROOT, "%s %s open_ms=%.1f first_us=%.0f read_bytes=%d device_reads=%d device_kib=%d",
+          kind.label(), op + (absent ? "-absent" : ""), openMs, firstNanos / 1e3, readBytes,
+          diskAfter[0] - diskBefore[0], (diskAfter[1] - diskBefore[1]) / 2);
+      if (count > 1) {
+        w.printf(Locale.ROOT, " ops=%d max_us=%.0f read_bytes_per_op=%.0f open_read_bytes=%d",
+            count, maxNanos / 1e3, readBytes < 0 ? -1.0 : (double) readBytes / count, openReadBytes);
+      }
+      w.println();
       w.flush();
     }
     return 0;

@@ -18,6 +18,7 @@ import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.format.LazyLogger;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
@@ -42,7 +43,7 @@ import java.util.function.Supplier;
  * as several key-range jobs in parallel (subcompactions).
  */
 public final class OutputTables {
-  private static final System.Logger LOG = System.getLogger(OutputTables.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(OutputTables.class);
   private static final byte[] EMPTY = new byte[0];
 
   private final Path dir;

@@ -1,11 +1,11 @@
 package dev.strata.engine.fs;
 
+import dev.strata.sstable.format.SstableFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -183,6 +183,6 @@ public final class FileNames {
     if (number < 0) {
       throw new IllegalArgumentException("file number must be at least 0, was " + number);
     }
-    return String.format(Locale.ROOT, "%06d%s", number, suffix);
+    return SstableFormat.fileNumberDigits(number) + suffix;
   }
 }

@@ -3,6 +3,7 @@ package dev.strata.engine.manifest;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.FormatVersionException;
 import dev.strata.engine.fs.FileNames;
+import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -16,7 +17,7 @@ import java.util.Optional;
  */
 public final class ManifestReader {
 
-  private static final System.Logger LOG = System.getLogger(ManifestReader.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(ManifestReader.class);
 
   /** A manifest larger than this is refused as corrupt rather than read into memory. */
   static final long MAX_MANIFEST_BYTES = 1L << 30;

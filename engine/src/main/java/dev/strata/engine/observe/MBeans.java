@@ -1,5 +1,6 @@
 package dev.strata.engine.observe;
 
+import dev.strata.sstable.format.LazyLogger;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,7 +20,7 @@ import javax.management.ObjectName;
  * <p>Thread-safe.
  */
 public final class MBeans {
-  private static final System.Logger LOG = System.getLogger(MBeans.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(MBeans.class);
 
   private MBeans() {}
 

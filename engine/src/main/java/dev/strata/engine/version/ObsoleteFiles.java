@@ -3,6 +3,7 @@ package dev.strata.engine.version;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.fs.FileNames.DbFile;
 import dev.strata.engine.fs.FileNames.FileType;
+import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe.
  */
 public final class ObsoleteFiles implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger(ObsoleteFiles.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(ObsoleteFiles.class);
 
   private final Path dir;
   private final TableCache tables;

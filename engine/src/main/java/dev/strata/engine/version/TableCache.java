@@ -10,6 +10,7 @@ import dev.strata.sstable.TableReadStats;
 import dev.strata.sstable.TableReader;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.format.CorruptTableException;
+import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * files are opened and closed outside it (and outside the database's mutex).
  */
 public final class TableCache implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger(TableCache.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(TableCache.class);
 
   /** {@code maxOpenFiles} for no limit. */
   public static final int UNLIMITED = -1;

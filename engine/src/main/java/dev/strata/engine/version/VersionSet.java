@@ -8,6 +8,7 @@ import dev.strata.engine.manifest.ManifestEdit;
 import dev.strata.engine.manifest.ManifestLog;
 import dev.strata.engine.manifest.ManifestWriteException;
 import dev.strata.engine.manifest.SyncedLog;
+import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ import java.util.function.LongSupplier;
  * manifestBusy}), so the version an edit was applied to is still current when the edit is durable.
  */
 public final class VersionSet {
-  private static final System.Logger LOG = System.getLogger(VersionSet.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(VersionSet.class);
 
   private final Path dir;
   private final ReentrantLock mutex;

@@ -9,7 +9,8 @@
  * dev.strata.sstable.block.BlockLocation} says so to tools), {@link
  * dev.strata.sstable.block.BlockType} and {@link dev.strata.sstable.block.BlockCompression} are the
  * persisted ids in every block trailer's type byte, and {@link
- * dev.strata.sstable.block.Lz4Decompressor} loads LZ4 lazily.
+ * dev.strata.sstable.block.Lz4Decompressor} decompresses LZ4, in plain Java ({@link
+ * dev.strata.sstable.block.Lz4BlockDecoder}) until lz4-java's native decoder has loaded.
  *
  * <p>Format ({@code SstableFormat} has the grammar): {@code Block := payload type:u8 crc:u32}, the
  * type byte {@code blockType.id << 4 | compression.id} ({@link

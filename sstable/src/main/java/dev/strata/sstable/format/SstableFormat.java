@@ -3,7 +3,6 @@ package dev.strata.sstable.format;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * The SSTable file format: every constant, size and offset that readers and writers use, and the
@@ -179,7 +178,19 @@ public final class SstableFormat {
     if (fileNumber < 0) {
       throw new IllegalArgumentException("fileNumber must be >= 0: " + fileNumber);
     }
-    return String.format(Locale.ROOT, "%06d%s", fileNumber, EXTENSION);
+    return fileNumberDigits(fileNumber) + EXTENSION;
+  }
+
+  /**
+   * A file number as every numbered file of a database names it: its decimal digits, zero-padded
+   * to six. Built by hand: {@code String.format} would load the locale data on an open's path.
+   */
+  public static String fileNumberDigits(long fileNumber) {
+    if (fileNumber < 0) {
+      throw new IllegalArgumentException("fileNumber must be >= 0: " + fileNumber);
+    }
+    String digits = Long.toString(fileNumber);
+    return digits.length() >= 6 ? digits : "000000".substring(digits.length()) + digits;
   }
 
   /** The path of table {@code fileNumber} in {@code dir}. */

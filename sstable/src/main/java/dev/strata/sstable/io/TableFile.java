@@ -2,6 +2,7 @@ package dev.strata.sstable.io;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import dev.strata.sstable.format.CorruptTableException;
+import dev.strata.sstable.format.LazyLogger;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -36,7 +37,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safe.
  */
 public final class TableFile implements Closeable {
-  private static final System.Logger LOG = System.getLogger(TableFile.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(TableFile.class);
 
   /** Set by the first fallback to buffered reads, so a directory of tables logs it once. */
   private static final AtomicBoolean LOGGED_FALLBACK = new AtomicBoolean();

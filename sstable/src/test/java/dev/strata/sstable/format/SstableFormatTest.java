@@ -17,6 +17,9 @@ final class SstableFormatTest {
   void fileName_isSixDigitsAndExtension() {
     assertEquals("000012.sst", SstableFormat.fileName(12));
     assertEquals("1234567.sst", SstableFormat.fileName(1_234_567));
+    assertEquals("000000.sst", SstableFormat.fileName(0));
+    assertEquals("999999.sst", SstableFormat.fileName(999_999));
+    assertEquals(String.format("%06d", Long.MAX_VALUE), SstableFormat.fileNumberDigits(Long.MAX_VALUE));
     assertEquals(Path.of("d", "000003.sst"), SstableFormat.tablePath(Path.of("d"), 3));
     assertThrows(IllegalArgumentException.class, () -> SstableFormat.fileName(-1));
   }
