@@ -59,8 +59,14 @@ final class ArenaSkipList {
   /** Node heights; the seed is fixed, so a run's shape is reproducible. */
   private final SplittableRandom random = new SplittableRandom(0x5EED);
 
-  /** The predecessors of the writer's insert, per level; writer only. */
+  /**
+   * The writer's splice (RocksDB's): for every level, a node before the key of the writer's last
+   * insert or that node itself, no later on a level than on the level below. Writer only.
+   */
   private final long[] preds = new long[MAX_HEIGHT];
+
+  /** The node the writer inserted last, 0 before the first insert. */
+  private long lastInserted;
 
   /** The head's bytes: the list's fixed cost, which an empty memtable does not charge. */
   private final long headBytes;
@@ -85,8 +91,7 @@ final class ArenaSkipList {
     long ktag = ArenaEntries.tag(sequence, kind);
     long entry = entries.add(row, column, ktag, value);
     long prefix = ArenaEntries.prefix(row, 0, row.length);
-    Arrays.fill(preds, 0); // the head: a search from the top
-    long found = descend(preds, height - 1, row, column, ktag, prefix);
+    long found = findInsertPoint(row, column, ktag, prefix);
     assert found == 0 || entries.compareCell(entryOf(found), row, column, ktag) != 0
         : "duplicate internal key";
     int h = randomHeight();
@@ -108,8 +113,31 @@ final class ArenaSkipList {
     for (int level = 0; level < h; level++) {
       long pred = preds[level];
       WORDS.setRelease(nodes.chunk(pred), word(pred, NODE_HEADER_WORDS + level), node);
+      preds[level] = node; // precedes every later key: the splice of the next insert
     }
+    lastInserted = node;
     return entry;
+  }
+
+  /**
+   * Searches the insert point of (row, column, ktag), leaving in {@link #preds} the last node
+   * before it on every level; returns the first node at or after it, or 0. A key after the last
+   * insert's starts from the splice the last insert left ({@link #seekCellFrom}'s climb and
+   * descent), so keys inserted in ascending order (a batch sorted by key, a restore of a
+   * key-ordered changelog, sequential ids) cost a few comparisons each instead of a search from
+   * the head; any other key is searched from the head.
+   */
+  private long findInsertPoint(byte[] row, byte[] column, long ktag, long prefix) {
+    if (lastInserted != 0 && isBefore(lastInserted, row, column, ktag, prefix)) {
+      int top = height - 1;
+      int level = 0;
+      while (level < top && isBefore(next(preds[level], level), row, column, ktag, prefix)) {
+        level++;
+      }
+      return descend(preds, level, row, column, ktag, prefix);
+    }
+    Arrays.fill(preds, 0); // the head: a search from the top
+    return descend(preds, height - 1, row, column, ktag, prefix);
   }
 
   private int randomHeight() {
