@@ -1,19 +1,13 @@
 package dev.strata.kafka;
 
-import dev.strata.kafka.bench.CapturingContext;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.TaskId;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * A child JVM that restores a store from an endless changelog until it is killed: record {@code i}
@@ -37,16 +31,8 @@ final class RestoringChild {
   }
 
   public static void main(String[] args) {
-    Properties p = new Properties();
-    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "strata-test");
-    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9");
-    MockProcessorContext<Object, Object> mock =
-        new MockProcessorContext<>(p, new TaskId(0, 0), Path.of(args[0]).toFile());
-    CapturingContext context = new CapturingContext(mock.getStateStoreContext());
-    KeyValueStore<Bytes, byte[]> store = StrataStores.keyValueStore(STORE, Stores.SMALL).get();
-    store.init(context, store);
     RecordBatchingStateRestoreCallback restore =
-        (RecordBatchingStateRestoreCallback) context.callback();
+        Stores.openRestoring(Path.of(args[0]), STORE, StreamsConfig.AT_LEAST_ONCE).restore();
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(BATCH);
     for (long i = 0; ; i++) {
       records.add(new ConsumerRecord<>(CHANGELOG, 0, i, key(i),
