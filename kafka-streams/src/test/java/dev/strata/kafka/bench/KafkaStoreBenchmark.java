@@ -1,5 +1,6 @@
 package dev.strata.kafka.bench;
 
+import dev.strata.engine.Compression;
 import dev.strata.engine.DbOptions;
 import dev.strata.kafka.StrataStores;
 import java.io.IOException;
@@ -58,7 +59,7 @@ public final class KafkaStoreBenchmark {
 
   /** The settings of a run, from {@code --name value} arguments. */
   record Settings(long events, int keys, long cacheBytes, long memtableBytes, Path out,
-      List<String> engines, String heap, boolean shuffledRestore) {
+      List<String> engines, String heap, boolean shuffledRestore, Compression compression) {
     static Settings parse(String[] args) {
       Map<String, String> a = new HashMap<>();
       for (int i = 0; i + 1 < args.length; i += 2) {
@@ -71,7 +72,8 @@ public final class KafkaStoreBenchmark {
           Path.of(a.getOrDefault("out", "kafka-bench")),
           List.of(a.getOrDefault("engines", "strata,rocksdb").split(",")),
           a.getOrDefault("heap", "-Xmx1g"),
-          "shuffled".equals(a.getOrDefault("restore-order", "key")));
+          "shuffled".equals(a.getOrDefault("restore-order", "key")),
+          Compression.valueOf(a.getOrDefault("strata-compression", "LZ4").toUpperCase(Locale.ROOT)));
     }
 
     String[] childArgs(String engine) {
@@ -79,6 +81,7 @@ public final class KafkaStoreBenchmark {
           "--cache-mb", Double.toString(cacheBytes / 1048576.0),
           "--memtable-mb", Double.toString(memtableBytes / 1048576.0), "--out", out.toString(),
           "--engines", engine, "--restore-order", shuffledRestore ? "shuffled" : "key",
+          "--strata-compression", compression.name(),
           "--child", "true"};
     }
   }
@@ -148,12 +151,13 @@ public final class KafkaStoreBenchmark {
     StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
         "# Kafka Streams keyed count: Strata store against the default RocksDB store%n%n"
             + "%d events, %d keys, block cache %.1f MiB and memtable %.0f MiB in each store,"
-            + " Kafka's record cache off, %s per JVM, the changelog restored in %s order.%n%n"
+            + " Kafka's record cache off, %s per JVM, the changelog restored in %s order,"
+            + " Strata's tables %s (Kafka's RocksDB store: uncompressed).%n%n"
             + "| store | events/s | RSS after processing, MiB | tables on disk, MiB |"
             + " restored records/s | RSS after restore, MiB | peak RSS, MiB |%n"
             + "|---|---|---|---|---|---|---|%n",
         s.events(), s.keys(), s.cacheBytes() / 1048576.0, s.memtableBytes() / 1048576.0,
-        s.heap(), s.shuffledRestore() ? "shuffled" : "key"));
+        s.heap(), s.shuffledRestore() ? "shuffled" : "key", s.compression()));
     for (Result r : results) {
       b.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.1f | %.0f | %.0f | %.0f |%n",
           r.engine(), r.events() / r.processSeconds(), r.processRssMib(), r.stateMib(),
@@ -175,7 +179,8 @@ public final class KafkaStoreBenchmark {
   private static KeyValueBytesStoreSupplier supplier(Settings s, String engine, String name) {
     return switch (engine) {
       case "strata" -> StrataStores.keyValueStore(name, DbOptions.builder()
-          .blockCacheBytes(s.cacheBytes()).memtableBytes(s.memtableBytes()).build());
+          .blockCacheBytes(s.cacheBytes()).memtableBytes(s.memtableBytes())
+          .compression(s.compression()).build());
       case "rocksdb" -> Stores.persistentKeyValueStore(name);
       default -> throw new IllegalArgumentException("unknown engine " + engine);
     };
