@@ -40,7 +40,8 @@ public final class DbOptions {
             b.filterAllocation,
             b.ribbonFromLevel,
             b.bloomFalsePositiveRate,
-            b.cacheMetadataOnWrite);
+            b.cacheMetadataOnWrite,
+            b.filterMemoryBytes);
     dataBlocks = new DataBlockOptions(b.blockSizeBytes, b.compression);
     blockCache =
         new BlockCacheOptions(
@@ -58,13 +59,8 @@ public final class DbOptions {
             b.levelSizeMultiplier,
             b.targetFileSizeBytes,
             b.maxBytesForLevelBase);
-    writeStalls =
-        new WriteStallOptions(
-            b.level0SlowdownTrigger,
-            b.level0StopTrigger,
-            b.softPendingCompactionBytesLimit,
-            b.hardPendingCompactionBytesLimit,
-            b.delayedWriteRate);
+    writeStalls = new WriteStallOptions(b.level0SlowdownTrigger, b.level0StopTrigger,
+        b.softPendingCompactionBytesLimit, b.hardPendingCompactionBytesLimit, b.delayedWriteRate);
     files =
         new FileOptions(b.readOnly, b.maxOpenFiles, b.useDirectReads, b.compactionReadaheadBytes);
     reads = new ReadOptions(b.multiGetThreads, b.warmUpOnOpen);
@@ -200,6 +196,7 @@ public final class DbOptions {
     private int ribbonFromLevel = Integer.MAX_VALUE;
     private double bloomFalsePositiveRate = 0;
     private boolean cacheMetadataOnWrite = true;
+    private long filterMemoryBytes = 0;
     private int blockSizeBytes = 4096;
     private Compression compression = Compression.LZ4;
     private long blockCacheBytes = 64L << 20;
@@ -239,6 +236,7 @@ public final class DbOptions {
           .filterAllocation(o.filters.filterAllocation())
           .ribbonFromLevel(o.filters.ribbonFromLevel())
           .cacheMetadataOnWrite(o.filters.cacheMetadataOnWrite())
+          .filterMemoryBytes(o.filters.filterMemoryBytes())
           .blockSizeBytes(o.dataBlocks.blockSizeBytes())
           .compression(o.dataBlocks.compression())
           .blockCacheBytes(o.blockCache.blockCacheBytes())
@@ -302,6 +300,12 @@ public final class DbOptions {
     /** Sets {@link FilterOptions#cacheMetadataOnWrite()}. */
     public Builder cacheMetadataOnWrite(boolean on) {
       this.cacheMetadataOnWrite = on;
+      return this;
+    }
+
+    /** Sets {@link FilterOptions#filterMemoryBytes()}. */
+    public Builder filterMemoryBytes(long bytes) {
+      this.filterMemoryBytes = bytes;
       return this;
     }
 

@@ -72,7 +72,7 @@ public record DbStats(
           0,
           0,
           0,
-          new MetadataStats(0, 0, 0, 0, 0, 0),
+          new MetadataStats(0, 0, 0, 0, 0, 0, 0),
           new PrefixScanStats(0, 0, 0),
           new SnapshotStats(0, 0),
           new RecoveryStats(0, 0),
@@ -111,6 +111,10 @@ public record DbStats(
    *     outside the block cache (the top levels of their indexes and their filter indexes), plus
    *     the filter chunks and index partitions pinned in the cache ({@code
    *     pinL0FilterAndIndexBlocksInCache}), which {@link DbStats#blockCacheBytes()} counts too
+   * @param blocksReadOfTablesWrittenHere of {@link DbStats#filterBlocksRead()} and {@code
+   *     indexBlocksRead}, the filter chunks and index partitions read from disk of tables this
+   *     process's flushes and compactions wrote since open: 0 while {@code cacheMetadataOnWrite}
+   *     puts them in the cache as they are written and the cache's metadata share keeps them
    */
   public record MetadataStats(
       long indexBlocksRead,
@@ -118,7 +122,8 @@ public record DbStats(
       long bytesReadAtOpen,
       long cacheBytes,
       long indexBytesOnDisk,
-      long pinnedBytes) {}
+      long pinnedBytes,
+      long blocksReadOfTablesWrittenHere) {}
 
   /**
    * Prefix scans ({@code Db.scanPrefix}) and the tables their prefix filters let them skip.

@@ -43,6 +43,16 @@ import dev.strata.sstable.TableOptions;
  *     partition it writes into the block cache (at metadata priority, within the cache's metadata
  *     share), keyed as a reader looks them up, so no Get reads the metadata of a table this process
  *     wrote; default true. Off, a new table's metadata is read from disk on its first Gets
+ * @param filterMemoryBytes memory the tree's filters may take, in bytes; 0 (the default) = no
+ *     bound, the budget decides alone. When the tree's filter keys at the budget would need more,
+ *     each new table's bits per key come from this memory spread over the tree's keys as they will
+ *     be after the flush or compaction (the average falls, never below one bit per key), and under
+ *     {@link FilterAllocation#BY_LEVEL} those fewer bits still go where they save the most reads.
+ *     Set within the block cache's metadata share (less what the index partitions need), every
+ *     filter stays in the cache: a filter that cannot stay costs a chunk read for each absent Get
+ *     that reaches it, far more than the false positives its extra bits would save. Tables written
+ *     earlier keep their bits until a compaction rewrites them, so the bound is approached as the
+ *     tree is rewritten, not enforced on tables already written
  */
 public record FilterOptions(
     BloomType bloomType,
@@ -52,7 +62,8 @@ public record FilterOptions(
     FilterAllocation filterAllocation,
     int ribbonFromLevel,
     double bloomFalsePositiveRate,
-    boolean cacheMetadataOnWrite) {
+    boolean cacheMetadataOnWrite,
+    long filterMemoryBytes) {
 
   // The ranges are the table layer's own (TableOptions): one source of truth, so every value
   // accepted here is a layout the table writer accepts.
@@ -94,13 +105,14 @@ public record FilterOptions(
     OptionRanges.check(
         "bloomChunkBytes", bloomChunkBytes, MIN_BLOOM_CHUNK_BYTES, MAX_BLOOM_CHUNK_BYTES);
     OptionRanges.check("prefixBloomLength", prefixBloomLength, 0, MAX_PREFIX_BLOOM_LENGTH);
+    OptionRanges.check("filterMemoryBytes", filterMemoryBytes, 0, Long.MAX_VALUE);
   }
 
   /** Options with the allocation, Ribbon and cache-on-write settings at their defaults. */
   public FilterOptions(
       BloomType bloomType, double bloomBitsPerKey, int bloomChunkBytes, int prefixBloomLength) {
     this(bloomType, bloomBitsPerKey, bloomChunkBytes, prefixBloomLength, FilterAllocation.UNIFORM,
-        Integer.MAX_VALUE, 0, true);
+        Integer.MAX_VALUE, 0, true, 0);
   }
 
   /**
@@ -111,5 +123,19 @@ public record FilterOptions(
     return bloomFalsePositiveRate == 0
         ? bloomBitsPerKey
         : FilterModel.bloomBitsForRate(bloomFalsePositiveRate);
+  }
+
+  /**
+   * The average bits per filter key the tree can have when it holds {@code treeKeys} filter keys:
+   * {@link #budgetBitsPerKey()}, or less when {@link #filterMemoryBytes()} cannot hold that many,
+   * never below {@link #MIN_BLOOM_BITS_PER_KEY}.
+   */
+  public double averageBitsPerKey(long treeKeys) {
+    double budget = budgetBitsPerKey();
+    if (filterMemoryBytes == 0 || treeKeys <= 0) {
+      return budget;
+    }
+    double affordable = filterMemoryBytes * 8.0 / treeKeys;
+    return Math.max(MIN_BLOOM_BITS_PER_KEY, Math.min(budget, affordable));
   }
 }

@@ -80,6 +80,7 @@ final class Startup {
         return r;
       }
       versions.start(Version.of(r.levels), r.nextFileNumber, r.manifest);
+      tables.countsAsWrittenHere(r.nextFileNumber);
       state.lastSequence = r.lastSequence;
       if (!resumeLogs(r)) {
         VersionEdit edit = new VersionEdit();

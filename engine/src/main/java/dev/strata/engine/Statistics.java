@@ -67,7 +67,8 @@ final class Statistics {
   }
 
   DbStats dbStats() {
-    TableReadStats s = readCounters.snapshot();
+    TableReadStats writtenHere = tables.writtenHereStats();
+    TableReadStats s = readCounters.snapshot().plus(writtenHere);
     ReadView v = state.acquireView();
     try {
       Version version = v.version();
@@ -91,7 +92,8 @@ final class Statistics {
               s.bytesReadAtOpen(),
               cached.metadataBytesHeld(),
               version.indexBytes(),
-              tables.pinnedBytes() + cached.pinnedBytesHeld()),
+              tables.pinnedBytes() + cached.pinnedBytesHeld(),
+              writtenHere.filterChunksRead() + writtenHere.indexBlocksRead()),
           new DbStats.PrefixScanStats(
               prefixScans.scans(), prefixScans.tablesConsulted(), prefixScans.tablesSkipped()),
           new DbStats.SnapshotStats(snapshots.count(), snapshots.oldestAgeMillis()),

@@ -113,6 +113,7 @@ final class DbModelProperties {
         .filterAllocation(FilterAllocation.values()[r.nextInt(FilterAllocation.values().length)])
         .ribbonFromLevel(r.nextInt(4) == 0 ? Integer.MAX_VALUE : r.nextInt(3))
         .cacheMetadataOnWrite(r.nextBoolean())
+        .filterMemoryBytes(r.nextInt(3) == 0 ? 64 + r.nextInt(4096) : 0) // often 1 bit per key
         .build();
   }
 

@@ -216,6 +216,15 @@ final class DbOptionsTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> DbOptions.builder().ribbonFromLevel(-1).build());
     assertTrue(e.getMessage().contains("ribbonFromLevel"), e.getMessage());
+    assertEquals(0, f.filterMemoryBytes());
+    IllegalArgumentException m = assertThrows(IllegalArgumentException.class,
+        () -> DbOptions.builder().filterMemoryBytes(-1).build());
+    assertTrue(m.getMessage().contains("filterMemoryBytes"), m.getMessage());
+    // What the memory affords, never below one bit per key; the budget when it affords more.
+    FilterOptions bounded = DbOptions.builder().filterMemoryBytes(1_000).build().filters();
+    assertEquals(4.0, bounded.averageBitsPerKey(2_000), 1e-9);
+    assertEquals(1.0, bounded.averageBitsPerKey(1_000_000), 1e-9);
+    assertEquals(10.0, bounded.averageBitsPerKey(100), 1e-9);
     NullPointerException n =
         assertThrows(NullPointerException.class, () -> DbOptions.builder().filterAllocation(null));
     assertTrue(n.getMessage().contains("filterAllocation"), n.getMessage());
@@ -248,6 +257,7 @@ final class DbOptionsTest {
     m.put("filterAllocation", b -> b.filterAllocation(FilterAllocation.BY_LEVEL));
     m.put("ribbonFromLevel", b -> b.ribbonFromLevel(1));
     m.put("bloomFalsePositiveRate", b -> b.bloomFalsePositiveRate(0.01));
+    m.put("filterMemoryBytes", b -> b.filterMemoryBytes(1 << 20));
     m.put("cacheMetadataOnWrite", b -> b.cacheMetadataOnWrite(false));
     m.put("blockSizeBytes", b -> b.blockSizeBytes(8192));
     m.put("compression", b -> b.compression(Compression.NONE));

@@ -65,8 +65,10 @@ final class FilterAllocationTest {
   }
 
   @Test
-  void withoutCacheMetadataOnWrite_theFirstGetsReadTheirMetadataFromDisk() throws IOException {
-    try (Db db = Db.open(dir, small().cacheMetadataOnWrite(false).build())) {
+  void withoutCacheMetadataOnWrite_theFirstGetsReadTheirMetadataFromDisk_countedAsWrittenHere()
+      throws IOException {
+    DbOptions options = small().cacheMetadataOnWrite(false).build();
+    try (Db db = Db.open(dir, options)) {
       for (int i = 0; i < 5_000; i++) {
         db.put(key("k", i), value(i));
       }
@@ -74,6 +76,14 @@ final class FilterAllocationTest {
       DbStats s = getAll(db, "k", 5_000);
       assertTrue(s.filterBlocksRead() > 0, s.toString());
       assertTrue(s.metadata().indexBlocksRead() > 0, s.toString());
+      assertEquals(s.filterBlocksRead() + s.metadata().indexBlocksRead(),
+          s.metadata().blocksReadOfTablesWrittenHere(), "every table here was written by this open");
+    }
+    // Reopened, the table was written by an earlier open: its reads count, but not apart.
+    try (Db db = Db.open(dir, options)) {
+      DbStats s = getAll(db, "k", 5_000);
+      assertTrue(s.filterBlocksRead() > 0, s.toString());
+      assertEquals(0, s.metadata().blocksReadOfTablesWrittenHere(), s.toString());
     }
   }
 
@@ -138,6 +148,24 @@ final class FilterAllocationTest {
       List<LevelStats> levels = db.levelStats();
       assertEquals(1, levels.size(), levels.toString());
       return levels.get(0);
+    }
+  }
+
+  @Test
+  void filterMemoryBytes_boundsTheTreesFilters_underEitherAllocation() throws IOException {
+    long memory = 20_000 * 4 / 8; // 4 bits for each of the tree's 20,000 keys
+    for (FilterAllocation allocation : FilterAllocation.values()) {
+      DbOptions options = DbOptions.builder().autoCompaction(false).filterAllocation(allocation)
+          .filterMemoryBytes(memory).build();
+      LevelStats bounded = deepLevel(dir.resolve("bounded-" + allocation), options);
+      LevelStats free = deepLevel(dir.resolve("free-" + allocation),
+          options.toBuilder().filterMemoryBytes(0).build());
+      // The filter index and whole 512-bit blocks add a little to the bits the plan gives.
+      assertEquals(4, bounded.filterBitsPerKey(), 0.6, bounded.toString());
+      assertTrue(bounded.filterBytes() <= memory * 1.15, bounded.toString());
+      assertTrue(free.filterBitsPerKey() > 9, free.toString());
+      assertTrue(bounded.expectedFalsePositiveRate() > free.expectedFalsePositiveRate(),
+          bounded + " vs " + free);
     }
   }
 

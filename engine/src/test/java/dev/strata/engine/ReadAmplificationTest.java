@@ -105,7 +105,8 @@ final class ReadAmplificationTest {
             am.bytesReadAtOpen() - bm.bytesReadAtOpen(),
             am.cacheBytes(),
             am.indexBytesOnDisk(),
-            am.pinnedBytes()),
+            am.pinnedBytes(),
+            am.blocksReadOfTablesWrittenHere() - bm.blocksReadOfTablesWrittenHere()),
         new DbStats.PrefixScanStats(
             ap.scans() - bp.scans(),
             ap.tablesConsulted() - bp.tablesConsulted(),

@@ -19,6 +19,23 @@ public record TableReadStats(
     long bytesRead,
     long bytesReadAtOpen) {
 
+  /** These counters and {@code other}'s together (two sets of readers counted apart). */
+  public TableReadStats plus(TableReadStats other) {
+    return new TableReadStats(
+        tablesConsulted + other.tablesConsulted,
+        tablesSkippedByFilter + other.tablesSkippedByFilter,
+        filterFalsePositives + other.filterFalsePositives,
+        filterChunksRead + other.filterChunksRead,
+        filterChunkCacheHits + other.filterChunkCacheHits,
+        filterChunksCorrupt + other.filterChunksCorrupt,
+        indexBlocksRead + other.indexBlocksRead,
+        indexBlockCacheHits + other.indexBlockCacheHits,
+        dataBlocksRead + other.dataBlocksRead,
+        dataBlockCacheHits + other.dataBlockCacheHits,
+        bytesRead + other.bytesRead,
+        bytesReadAtOpen + other.bytesReadAtOpen);
+  }
+
   /** The counters accumulated between {@code earlier} and this snapshot. */
   public TableReadStats minus(TableReadStats earlier) {
     return new TableReadStats(

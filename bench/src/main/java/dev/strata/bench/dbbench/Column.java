@@ -38,6 +38,8 @@ enum Column {
   INDEX_HITS_PER_OP("index blocks served by the block cache per op"),
   DATA_HITS_PER_OP("data blocks served by the block cache per op"),
   FILTER_USEFUL_PER_OP("table probes a filter answered 'absent', per op"),
+  NEW_TABLE_METADATA_READ("filter and index blocks read from disk, in the phase, of tables the"
+      + " engine wrote since open (Strata)"),
   WRITER_OPS_PER_SEC("readwhilewriting: puts per second of the one writer"),
   READER_OPS_PER_SEC("readwhileoverwriting: Gets per second of all readers while the writer ran"),
   READER_P50_US("readwhileoverwriting: readers' Get latency median, microseconds"),

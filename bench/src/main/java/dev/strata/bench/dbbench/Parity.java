@@ -79,9 +79,16 @@ public final class Parity {
             DbOptions.defaults().filters().ribbonFromLevel()))
         .cacheMetadataOnWrite(Boolean.parseBoolean(System.getProperty("strata.cacheMetadataOnWrite",
             String.valueOf(DbOptions.defaults().filters().cacheMetadataOnWrite()))))
+        // No bound on the filters' memory unless "-Dstrata.filterMemoryBytes=N" sizes them to it.
+        .filterMemoryBytes(Long.getLong("strata.filterMemoryBytes",
+            DbOptions.defaults().filters().filterMemoryBytes()))
         // Off, the engine's default; --jvm-args "-Dstrata.warmUpOnOpen=true" (or -D before
         // coldreads' -jar) measures the open's read-path warm-up against the cold first Get.
         .warmUpOnOpen(Boolean.getBoolean("strata.warmUpOnOpen"))
+        // The caller's thread alone, the engine's default; --jvm-args "-Dstrata.multiGetThreads=1"
+        // lets a batched Get share its work with one more thread (RocksDB's async_io is off here).
+        .multiGetThreads(Integer.getInteger("strata.multiGetThreads",
+            DbOptions.defaults().reads().multiGetThreads()))
         .syncWrites(false)
         .autoCompaction(true)
         .build();

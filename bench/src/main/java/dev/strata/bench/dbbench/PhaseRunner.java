@@ -224,6 +224,7 @@ final class PhaseRunner {
       r.set(Column.INDEX_HITS_PER_OP, perOp(d.indexHits(), n));
       r.set(Column.DATA_HITS_PER_OP, perOp(d.dataHits(), n));
       r.set(Column.FILTER_USEFUL_PER_OP, perOp(d.filterUseful(), n));
+      r.set(Column.NEW_TABLE_METADATA_READ, d.newTableMetadataRead());
       if (writer != null) {
         r.set(Column.WRITER_OPS_PER_SEC, writes / (o.nanos() / 1e9));
         r.set(Column.STALL_MS, d.stallMicros() == null ? null : d.stallMicros() / 1000.0);

@@ -239,6 +239,7 @@ final class RocksDbStore implements Store {
         s.getTickerCount(TickerType.BLOCK_CACHE_DATA_HIT),
         s.getTickerCount(TickerType.BLOOM_FILTER_USEFUL)
             + s.getTickerCount(TickerType.BLOOM_FILTER_PREFIX_USEFUL),
+        null,
         s.getTickerCount(TickerType.STALL_MICROS));
   }
 

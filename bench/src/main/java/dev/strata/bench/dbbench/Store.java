@@ -87,12 +87,15 @@ interface Store extends AutoCloseable {
    * @param indexHits index blocks served by the block cache
    * @param dataHits data blocks served by the block cache
    * @param filterUseful table probes a filter answered "absent"
+   * @param newTableMetadataRead filter and index blocks read from disk of tables the engine wrote
+   *     since open (null where the engine does not tell them apart)
    * @param stallMicros time writers spent stalled by the engine, microseconds
    *
    * <p>Immutable.
    */
   record Counters(Long bytesRead, Long filterBlocksRead, Long indexBlocksRead, Long dataBlocksRead,
-      Long filterHits, Long indexHits, Long dataHits, Long filterUseful, Long stallMicros) {
+      Long filterHits, Long indexHits, Long dataHits, Long filterUseful, Long newTableMetadataRead,
+      Long stallMicros) {
 
     /** This minus {@code before}, field by field; null stays null. */
     Counters minus(Counters before) {
@@ -100,7 +103,7 @@ interface Store extends AutoCloseable {
           d(indexBlocksRead, before.indexBlocksRead), d(dataBlocksRead, before.dataBlocksRead),
           d(filterHits, before.filterHits), d(indexHits, before.indexHits),
           d(dataHits, before.dataHits), d(filterUseful, before.filterUseful),
-          d(stallMicros, before.stallMicros));
+          d(newTableMetadataRead, before.newTableMetadataRead), d(stallMicros, before.stallMicros));
     }
 
     private static Long d(Long a, Long b) {

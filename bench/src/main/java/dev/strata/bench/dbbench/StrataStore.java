@@ -128,7 +128,7 @@ final class StrataStore implements Store {
     return new Counters(s.bytesReadFromDisk(), s.filterBlocksRead(), s.metadata().indexBlocksRead(),
         s.dataBlocksRead(), s.filterBlockCacheHits(), s.metadata().indexBlockCacheHits(),
         s.dataBlockCacheHits(), s.tablesSkippedByBloom(),
-        (w.slowdownNanos() + w.stopNanos()) / 1000);
+        s.metadata().blocksReadOfTablesWrittenHere(), (w.slowdownNanos() + w.stopNanos()) / 1000);
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
+import java.util.function.LongToDoubleFunction;
 import java.util.function.Supplier;
 
 /**
@@ -27,7 +28,9 @@ public final class FilterChoice {
   private final TableOptions base;
   private final FilterAllocation allocation;
   private final int ribbonFromLevel;
-  private final double budgetBitsPerKey;
+  /** The tree's average bits per filter key by its total filter keys (the memory bound's). */
+  private final LongToDoubleFunction averageBitsPerKey;
+  private final boolean memoryBound;
   private final Supplier<TreeShape> currentShape;
   private final boolean cacheMetadataOnWrite;
 
@@ -40,7 +43,8 @@ public final class FilterChoice {
     FilterOptions f = options.filters();
     this.allocation = f.filterAllocation();
     this.ribbonFromLevel = f.ribbonFromLevel();
-    this.budgetBitsPerKey = f.budgetBitsPerKey();
+    this.averageBitsPerKey = f::averageBitsPerKey;
+    this.memoryBound = f.filterMemoryBytes() > 0;
     this.currentShape = currentShape;
     this.cacheMetadataOnWrite = f.cacheMetadataOnWrite();
   }
@@ -49,7 +53,8 @@ public final class FilterChoice {
     this.base = base;
     this.allocation = FilterAllocation.UNIFORM;
     this.ribbonFromLevel = Integer.MAX_VALUE;
-    this.budgetBitsPerKey = base.bitsPerKey();
+    this.averageBitsPerKey = keys -> base.bitsPerKey();
+    this.memoryBound = false;
     this.currentShape = () -> TreeShape.EMPTY;
     this.cacheMetadataOnWrite = false;
   }
@@ -94,31 +99,41 @@ public final class FilterChoice {
 
   /** The layout of the level-0 table a flush of {@code entries} entries writes. */
   public TableOptions forFlush(long entries) {
-    if (allocation == FilterAllocation.UNIFORM) {
+    if (allocation == FilterAllocation.UNIFORM && !memoryBound) {
       return atLevel(0, base);
     }
     TreeShape shape = currentShape.get().withLevel0Table(entries);
-    return atLevel(0, base.withBitsPerKey(planned(shape, shape.level0Count() - 1)));
+    return atLevel(0, base.withBitsPerKey(
+        planned(shape, shape.level0Count() - 1, shape.totalEntries())));
   }
 
   /** The layout of the tables compaction {@code c} of {@code baseVersion} writes. */
   public TableOptions forCompaction(Compaction c, Version baseVersion) {
-    if (allocation == FilterAllocation.UNIFORM) {
+    if (allocation == FilterAllocation.UNIFORM && !memoryBound) {
       return atLevel(c.outputLevel(), base);
     }
     TreeShape shape = TreeShape.afterCompaction(baseVersion, c);
     int run = c.outputLevel() == 0 ? shape.level0Count() - 1 : shape.runOfLevel(c.outputLevel());
-    return atLevel(c.outputLevel(), base.withBitsPerKey(planned(shape, run)));
+    // A compaction moves entries, it adds none: the memory is spread over the tree as it is, not
+    // over the planning shape, which counts the drained level again as refilled.
+    long treeEntries = TreeShape.of(baseVersion).totalEntries();
+    return atLevel(c.outputLevel(), base.withBitsPerKey(planned(shape, run, treeEntries)));
   }
 
   /**
-   * The bits per key of run {@code run} of {@code shape} in the budget's split that makes the sum
-   * of the runs' rates least (the blocked filter's model), in [1, 64]: a run the plan sees empty
+   * The bits per key of run {@code run} of {@code shape}: the tree's average (the budget, or what
+   * the filter memory affords for {@code treeEntries} keys), spread evenly under {@link
+   * FilterAllocation#UNIFORM} or, under {@link FilterAllocation#BY_LEVEL}, split so that the sum of
+   * the runs' rates is least (the blocked filter's model); in [1, 64]: a run the plan sees empty
    * gets no bits, and a table is never written without a filter its type asks for.
    */
-  private double planned(TreeShape shape, int run) {
+  private double planned(TreeShape shape, int run, long treeEntries) {
+    double average = averageBitsPerKey.applyAsDouble(treeEntries);
+    if (allocation == FilterAllocation.UNIFORM) {
+      return average;
+    }
     FilterBudget.Allocation plan =
-        FilterBudget.optimal(shape.runs(), budgetBitsPerKey, FilterBudget.Model.BLOCKED_BLOOM);
+        FilterBudget.optimal(shape.runs(), average, FilterBudget.Model.BLOCKED_BLOOM);
     return Math.max(FilterModel.MIN_BITS_PER_KEY, plan.runs().get(run).bitsPerKey());
   }
 

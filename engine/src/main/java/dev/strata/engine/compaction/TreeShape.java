@@ -89,6 +89,15 @@ public record TreeShape(long[] level0Tables, long[] levels) {
     return levels.clone();
   }
 
+  /** The entries of every run together. */
+  public long totalEntries() {
+    long total = 0;
+    for (long run : runs()) {
+      total += run;
+    }
+    return total;
+  }
+
   /** The number of level-0 tables. */
   public int level0Count() {
     return level0Tables.length;

@@ -6,6 +6,7 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableReadOptions;
+import dev.strata.sstable.TableReadStats;
 import dev.strata.sstable.TableReader;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.format.CorruptTableException;
@@ -58,6 +59,15 @@ public final class TableCache implements AutoCloseable {
   private final BlockCache blockCache;
   private final ReadCounters counters;
 
+  /**
+   * What the readers of tables this process wrote count into, apart from {@link #counters} (see
+   * {@link #countsAsWrittenHere}): a Get that reads such a table's metadata from disk shows there.
+   */
+  private final ReadCounters writtenHereCounters = new ReadCounters();
+
+  /** The first file number this process hands out; {@link Long#MAX_VALUE} until recovery sets it. */
+  private volatile long firstWrittenHere = Long.MAX_VALUE;
+
   private final ReentrantLock lock = new ReentrantLock();
 
   /** Open readers; read without the lock, changed under it. */
@@ -96,6 +106,20 @@ public final class TableCache implements AutoCloseable {
     this.blockCache = blockCache;
     this.counters = counters;
   }
+  /**
+   * Tables numbered {@code firstFileNumber} or above count their reads apart, in {@link
+   * #writtenHereStats}: file numbers only grow, so from the first number this process hands out on,
+   * every table was written by its flushes and compactions. Set once by recovery.
+   */
+  public void countsAsWrittenHere(long firstFileNumber) {
+    firstWrittenHere = firstFileNumber;
+  }
+
+  /** The reads of the tables this process wrote (see {@link #countsAsWrittenHere}). */
+  public TableReadStats writtenHereStats() {
+    return writtenHereCounters.snapshot();
+  }
+
   /** The block cache the open tables read through. */
   public BlockCache blockCache() {
     return blockCache;
@@ -405,7 +429,8 @@ public final class TableCache implements AutoCloseable {
     boolean interrupted = Thread.interrupted();
     try {
       TableReader r = TableReader.open(
-          FileNames.table(dir, fileNumber), fileNumber, blockCache, counters, pinMetadata, readOptions);
+          FileNames.table(dir, fileNumber), fileNumber, blockCache,
+          fileNumber >= firstWrittenHere ? writtenHereCounters : counters, pinMetadata, readOptions);
       opens.increment();
       pinnedBytes.add(r.pinnedBytes());
       return r;

@@ -77,4 +77,25 @@ final class FilterChoiceTest {
     assertEquals(10, uniform.bitsPerKey());
     assertEquals(FilterKind.BLOOM, uniform.filterKind());
   }
+
+  @Test
+  void filterMemoryBytes_lowersTheAverageToWhatTheMemoryAffords_andByLevelStillSplitsIt()
+      throws IOException {
+    Version v = tree(); // 113,000 entries; a flush of 1,000 makes 114,000
+    long fiveBitsEach = 114_000 * 5 / 8;
+    DbOptions uniform = DbOptions.builder().filterMemoryBytes(fiveBitsEach).build();
+    TableOptions flush = new FilterChoice(uniform, () -> TreeShape.of(v)).forFlush(1_000);
+    assertEquals(5.0, flush.bitsPerKey(), 1e-9);
+    TableOptions ample = new FilterChoice(uniform.toBuilder().filterMemoryBytes(1L << 30).build(),
+        () -> TreeShape.of(v)).forFlush(1_000);
+    assertEquals(10.0, ample.bitsPerKey(), 1e-9);
+    DbOptions byLevel = uniform.toBuilder().filterAllocation(FilterAllocation.BY_LEVEL).build();
+    FilterChoice choice = new FilterChoice(byLevel, () -> TreeShape.of(v));
+    assertTrue(choice.forFlush(1_000).bitsPerKey() > 5, "a small level-0 run gets more");
+    double last = choice.forCompaction(new Compaction(1, 2, v.level(1), v.level(2)), v).bitsPerKey();
+    double lastUnbounded = new FilterChoice(byLevel.toBuilder().filterMemoryBytes(0).build(),
+        () -> TreeShape.of(v)).forCompaction(new Compaction(1, 2, v.level(1), v.level(2)), v)
+        .bitsPerKey();
+    assertTrue(last < 5 && last < lastUnbounded, last + " vs " + lastUnbounded);
+  }
 }
