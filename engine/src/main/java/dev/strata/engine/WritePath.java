@@ -7,6 +7,7 @@ import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.write.KeyOrder;
 import dev.strata.engine.write.Mutation;
 import dev.strata.engine.write.WriteController;
 import dev.strata.engine.write.WriterQueue;
@@ -223,15 +224,26 @@ final class WritePath {
     } finally {
       mutex.lock();
     }
-    long seq = first;
+    int count = 0;
     for (int i = 0; i < group.size(); i++) { // indexed: no iterators on the write path
-      List<Mutation> mutations = group.get(i).mutations();
-      for (int j = 0; j < mutations.size(); j++) {
-        Mutation m = mutations.get(j);
-        target.add(m.kind(), m.row(), m.column(), seq++, m.value());
+      count += group.get(i).mutations().size();
+    }
+    if (count >= KeyOrder.MIN_SORTED_MUTATIONS) {
+      for (KeyOrder.Insert in : KeyOrder.sorted(group, Writer::mutations, first, count)) {
+        Mutation m = in.mutation();
+        target.add(m.kind(), m.row(), m.column(), in.sequence(), m.value());
+      }
+    } else {
+      long seq = first;
+      for (int i = 0; i < group.size(); i++) {
+        List<Mutation> mutations = group.get(i).mutations();
+        for (int j = 0; j < mutations.size(); j++) {
+          Mutation m = mutations.get(j);
+          target.add(m.kind(), m.row(), m.column(), seq++, m.value());
+        }
       }
     }
-    state.lastSequence = seq - 1;
+    state.lastSequence = first + count - 1;
     writesAcknowledged.add(group.size());
   }
 

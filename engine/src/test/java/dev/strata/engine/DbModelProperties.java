@@ -3,6 +3,7 @@ package dev.strata.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.strata.engine.CellModel.Op;
+import dev.strata.engine.write.KeyOrder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -260,7 +261,11 @@ final class DbModelProperties {
       } else if (dice < 62) {
         List<Op> ops = new ArrayList<>();
         WriteBatch batch = new WriteBatch();
-        for (int i = r.nextInt(8); i >= 0; i--) {
+        // A quarter of the batches are large enough to be inserted in key order (KeyOrder),
+        // with the same cells put, deleted and row-deleted several times in one batch.
+        int size =
+            r.nextInt(4) == 0 ? KeyOrder.MIN_SORTED_MUTATIONS + r.nextInt(100) : r.nextInt(8);
+        for (int i = size; i >= 0; i--) {
           int kind = r.nextInt(10);
           Op op =
               kind < 6

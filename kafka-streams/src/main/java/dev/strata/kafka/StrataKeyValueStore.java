@@ -120,11 +120,26 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
       WriteBatch batch = new WriteBatch();
       Map<TopicPartition, Long> last = new HashMap<>();
+      // A batch is one partition's records in practice: a partition's offset is noted where the
+      // next record is of another partition and at the end, not per record.
+      String topic = null;
+      int partition = -1;
+      long offset = -1;
       for (ConsumerRecord<byte[], byte[]> r : records) {
         add(batch, r.key(), r.value());
-        last.put(new TopicPartition(r.topic(), r.partition()), r.offset());
+        if (r.partition() != partition || !r.topic().equals(topic)) {
+          if (topic != null) {
+            last.put(new TopicPartition(topic, partition), offset);
+          }
+          topic = r.topic();
+          partition = r.partition();
+        }
+        offset = r.offset();
       }
-      last.forEach((tp, offset) -> offsets.set(tp, offset, exactlyOnce ? null : batch));
+      if (topic != null) {
+        last.put(new TopicPartition(topic, partition), offset);
+      }
+      last.forEach((tp, o) -> offsets.set(tp, o, exactlyOnce ? null : batch));
       write(batch);
     }
 

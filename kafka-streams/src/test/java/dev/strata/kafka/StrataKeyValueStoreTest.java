@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -55,6 +56,28 @@ class StrataKeyValueStoreTest {
     assertTrue(store.persistent());
     assertFalse(store.isOpen());
     assertThrows(NullPointerException.class, () -> StrataStores.keyValueStore(null));
+  }
+
+  @Test
+  void aRestoredBatch_ofInterleavedPartitions_recordsEachPartitionsLastOffset() {
+    TopicPartition other = new TopicPartition("app-store-changelog", 1);
+    Stores.Restoring r = Stores.openRestoring(dir, "s", StreamsConfig.AT_LEAST_ONCE);
+    r.restore().restoreBatch(List.of(
+        new ConsumerRecord<>(CHANGELOG.topic(), 0, 7L, v("a"), v("1")),
+        new ConsumerRecord<>(other.topic(), 1, 3L, v("b"), v("2")),
+        new ConsumerRecord<>(CHANGELOG.topic(), 0, 8L, v("a"), v("3")),
+        new ConsumerRecord<>(other.topic(), 1, 4L, v("c"), null)));
+    r.store().close();
+    KeyValueStore<Bytes, byte[]> store = Stores.open(dir, "s");
+    try {
+      assertEquals(8L, store.committedOffset(CHANGELOG));
+      assertEquals(4L, store.committedOffset(other));
+      assertArrayEquals(v("3"), store.get(b("a")));
+      assertArrayEquals(v("2"), store.get(b("b")));
+      assertNull(store.get(b("c")));
+    } finally {
+      store.close();
+    }
   }
 
   @Test

@@ -26,8 +26,8 @@ import java.nio.ByteOrder;
  * compared byte for byte, so a seek allocates one small array and no key object; a point lookup
  * and an insert compare the entries with their row, column and tag directly and allocate nothing.
  *
- * <p>Thread-safety: one writer ({@link #add}), any number of readers of entries the writer
- * published (through the skip list's release store); {@link #release} only once no reader is left.
+ * <p>Thread-safety: one writer ({@link #write}), any number of readers of entries the writer
+ * published (through the skip list's release store). The skip list owns the arena's memory.
  */
 final class ArenaEntries {
   /** Bytes of an entry's header before its row. */
@@ -49,23 +49,29 @@ final class ArenaEntries {
   private static final VarHandle PREFIX =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
+  /** Where the entries are: the skip list's arena, each entry right after its node. */
   private final Arena arena;
 
-  ArenaEntries(MemTableMemory memory) {
-    arena = new Arena(memory);
+  ArenaEntries(Arena arena) {
+    this.arena = arena;
   }
 
-  /** Writes an entry and returns its address; not reachable by readers until a node links it. */
-  long add(byte[] row, byte[] column, long tag, byte[] value) {
-    int size = HEADER_BYTES + row.length + column.length + value.length;
-    long entry = arena.allocate(size);
+  /** Bytes of an entry of {@code row}, {@code column} and {@code value}, its header included. */
+  static int size(byte[] row, byte[] column, byte[] value) {
+    return HEADER_BYTES + row.length + column.length + value.length;
+  }
+
+  /**
+   * Writes an entry at {@code entry}, an address with {@link #size} bytes allocated; not reachable
+   * by readers until a node links it.
+   */
+  void write(long entry, byte[] row, byte[] column, long tag, byte[] value) {
     ByteBuffer c = arena.chunk(entry);
     int o = Arena.offset(entry);
     writeHeader(c, o, row.length, column.length, value.length, tag);
     c.put(o + HEADER_BYTES, row, 0, row.length);
     c.put(o + HEADER_BYTES + row.length, column, 0, column.length);
     c.put(o + HEADER_BYTES + row.length + column.length, value, 0, value.length);
-    return entry;
   }
 
   /**
@@ -245,18 +251,4 @@ final class ArenaEntries {
     return (long) LONGS.get(b, o + 8);
   }
 
-  /** Bytes of entries, with the chunk tails no entry can use any more. */
-  long bytesUsed() {
-    return arena.bytesUsed();
-  }
-
-  /** Bytes of every chunk of entries, used or not. */
-  long bytesHeld() {
-    return arena.bytesHeld();
-  }
-
-  /** Gives the entries' memory back; only once no reader is left. */
-  void release() {
-    arena.release();
-  }
 }

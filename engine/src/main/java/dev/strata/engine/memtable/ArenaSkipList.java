@@ -9,15 +9,18 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * The memtable's sorted index: a skip list (Pugh) of the entries of an {@link ArenaEntries}, its
- * nodes packed in an arena of their own, so an entry costs two slices of direct memory and no
- * object (LevelDB's and RocksDB's memtable, in Java).
+ * The memtable's sorted index: a skip list (Pugh) of {@link ArenaEntries} entries, each node and
+ * its entry one slice of an arena of direct memory, so an entry costs no object (LevelDB's and
+ * RocksDB's memtable, in Java). The entry follows its node's words directly (RocksDB's inline skip
+ * list): a search step that must read the entry (the row prefixes are equal) finds it on the
+ * node's cache line or the next, not elsewhere in memory.
  *
- * <p>Node layout, 8-byte words in the node arena: {@code [entry address, row prefix, next_0, ...,
- * next_{h-1}]}, h the node's random height (a quarter of the nodes reach each next level), next
+ * <p>Node layout, 8-byte words in the arena: {@code [entry address, row prefix, next_0, ...,
+ * next_{h-1}]} then the entry, padded to a multiple of 8 bytes so the next node's words are
+ * aligned; h is the node's random height (a quarter of the nodes reach each next level), next
  * pointers being node addresses (chunk index in the high 32 bits, byte offset in the low). The head
- * node sits at address 0 with every level, so 0 also means "no node": the head is nobody's
- * successor.
+ * node sits at address 0 with every level and no entry, so 0 also means "no node": the head is
+ * nobody's successor.
  *
  * <p>The row prefix is the row's first eight bytes as a big-endian long, zero-padded: two rows
  * whose prefixes differ are ordered as their prefixes are (unsigned), since the first byte where
@@ -50,7 +53,7 @@ final class ArenaSkipList {
   /** What the nodes index. */
   private final ArenaEntries entries;
 
-  /** The nodes: every allocation a multiple of 8 bytes, so every node word is aligned. */
+  /** The nodes and their entries: every allocation a multiple of 8 bytes, so node words align. */
   private final Arena nodes;
 
   /** Levels in use; read without ordering (a stale value only shortens a search's first step). */
@@ -59,15 +62,21 @@ final class ArenaSkipList {
   /** Node heights; the seed is fixed, so a run's shape is reproducible. */
   private final SplittableRandom random = new SplittableRandom(0x5EED);
 
-  /** The predecessors of the writer's insert, per level; writer only. */
+  /**
+   * The writer's splice (RocksDB's): for every level, a node before the key of the writer's last
+   * insert or that node itself, no later on a level than on the level below. Writer only.
+   */
   private final long[] preds = new long[MAX_HEIGHT];
+
+  /** The node the writer inserted last, 0 before the first insert. */
+  private long lastInserted;
 
   /** The head's bytes: the list's fixed cost, which an empty memtable does not charge. */
   private final long headBytes;
 
   ArenaSkipList(MemTableMemory memory) {
-    entries = new ArenaEntries(memory);
     nodes = new Arena(memory);
+    entries = new ArenaEntries(nodes);
     long head = allocateNode(MAX_HEIGHT);
     assert head == 0 : "the head must be node 0";
     ByteBuffer n = nodes.chunk(head);
@@ -83,12 +92,8 @@ final class ArenaSkipList {
   /** Inserts an entry; its key must not be in the list yet. Returns the entry's arena address. */
   long insert(byte[] row, byte[] column, long sequence, ValueKind kind, byte[] value) {
     long ktag = ArenaEntries.tag(sequence, kind);
-    long entry = entries.add(row, column, ktag, value);
     long prefix = ArenaEntries.prefix(row, 0, row.length);
-    Arrays.fill(preds, 0); // the head: a search from the top
-    long found = descend(preds, height - 1, row, column, ktag, prefix);
-    assert found == 0 || entries.compareCell(entryOf(found), row, column, ktag) != 0
-        : "duplicate internal key";
+    long found = findInsertPoint(row, column, ktag, prefix);
     int h = randomHeight();
     int levels = height;
     if (h > levels) {
@@ -97,7 +102,13 @@ final class ArenaSkipList {
       }
       height = h;
     }
-    long node = allocateNode(h);
+    int nodeBytes = Long.BYTES * (NODE_HEADER_WORDS + h);
+    int entryBytes = ArenaEntries.size(row, column, value);
+    long node = nodes.allocate(nodeBytes + ((entryBytes + Long.BYTES - 1) & -Long.BYTES));
+    long entry = node + nodeBytes; // the same chunk: the offset is in the low 32 bits
+    entries.write(entry, row, column, ktag, value);
+    assert found == 0 || entries.compareCell(entryOf(found), row, column, ktag) != 0
+        : "duplicate internal key";
     ByteBuffer n = nodes.chunk(node);
     // Plain stores: the node is not reachable until the release stores below link it.
     WORDS.set(n, Arena.offset(node), entry);
@@ -108,8 +119,31 @@ final class ArenaSkipList {
     for (int level = 0; level < h; level++) {
       long pred = preds[level];
       WORDS.setRelease(nodes.chunk(pred), word(pred, NODE_HEADER_WORDS + level), node);
+      preds[level] = node; // precedes every later key: the splice of the next insert
     }
+    lastInserted = node;
     return entry;
+  }
+
+  /**
+   * Searches the insert point of (row, column, ktag), leaving in {@link #preds} the last node
+   * before it on every level; returns the first node at or after it, or 0. A key after the last
+   * insert's starts from the splice the last insert left ({@link #seekCellFrom}'s climb and
+   * descent), so keys inserted in ascending order (a batch sorted by key, a restore of a
+   * key-ordered changelog, sequential ids) cost a few comparisons each instead of a search from
+   * the head; any other key is searched from the head.
+   */
+  private long findInsertPoint(byte[] row, byte[] column, long ktag, long prefix) {
+    if (lastInserted != 0 && isBefore(lastInserted, row, column, ktag, prefix)) {
+      int top = height - 1;
+      int level = 0;
+      while (level < top && isBefore(next(preds[level], level), row, column, ktag, prefix)) {
+        level++;
+      }
+      return descend(preds, level, row, column, ktag, prefix);
+    }
+    Arrays.fill(preds, 0); // the head: a search from the top
+    return descend(preds, height - 1, row, column, ktag, prefix);
   }
 
   private int randomHeight() {
@@ -308,12 +342,12 @@ final class ArenaSkipList {
 
   /** Bytes of entries and nodes, with the chunk tails no allocation can use any more. */
   long bytesUsed() {
-    return entries.bytesUsed() + nodes.bytesUsed() - headBytes;
+    return nodes.bytesUsed() - headBytes;
   }
 
   /** Bytes of every chunk of entries and nodes, used or not. */
   long bytesHeld() {
-    return entries.bytesHeld() + nodes.bytesHeld();
+    return nodes.bytesHeld();
   }
 
   /** The entries the nodes index. */
@@ -323,7 +357,6 @@ final class ArenaSkipList {
 
   /** Gives the entries' and nodes' memory back; only once no reader is left. */
   void release() {
-    entries.release();
     nodes.release();
   }
 }

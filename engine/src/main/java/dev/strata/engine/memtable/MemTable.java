@@ -16,12 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * InternalKey#ORDER} mapped to values, until it is frozen, flushed to a level-0 table and dropped.
  *
  * <p>Entries live in an arena of direct-memory chunks, indexed by a skip list whose nodes are
- * packed in chunks too ({@link ArenaSkipList}): an entry costs its bytes, a 16-byte header and
- * about 19 bytes of index, and no object, so a memtable's budget is spent on data and the garbage
- * collector neither sees millions of objects nor copies the memtable's bytes ({@link
- * MemTableMemory}). {@link #approximateBytes} counts exactly that (entries, headers, index nodes,
- * and the chunk tails no entry can use any more), so a memtable frozen at its budget flushes into a
- * table close to the budget in size.
+ * packed in chunks too ({@link ArenaSkipList}): an entry costs its bytes, a 16-byte header,
+ * about 19 bytes of index and up to 7 of padding, and no object, so a memtable's budget is spent
+ * on data and the garbage collector neither sees millions of objects nor copies the memtable's
+ * bytes ({@link MemTableMemory}). {@link #approximateBytes} counts exactly that (entries,
+ * headers, index nodes, and the chunk tails no entry can use any more), so a memtable frozen at
+ * its budget flushes into a table close to the budget in size.
  *
  * <p><b>Lifetime.</b> The memory goes back to its {@link MemTableMemory} when the last reference
  * is {@link #release released}: the creator holds one, and whoever reads the memtable while

@@ -10,7 +10,9 @@ import dev.strata.sstable.GetResult;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.UnsignedBytes;
 import dev.strata.sstable.key.ValueKind;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -67,14 +69,23 @@ final class ArenaSkipListProperties {
       MemTable mem = new MemTable();
       TreeMap<InternalKey, byte[]> model = new TreeMap<>(InternalKey.ORDER);
       int entries = 1 + r.nextInt(3_000);
-      for (long seq = 1; seq <= entries; seq++) {
-        byte[] row = row(r, 1);
-        byte[] column = r.nextBoolean() ? new byte[0] : row(r, 0);
-        byte[] value = new byte[] {(byte) seq, (byte) (seq >>> 8)};
-        mem.add(ValueKind.PUT, row, column, seq, value);
-        model.put(new InternalKey(row, column, seq, ValueKind.PUT), value);
+      // Keys go in as runs sorted by key (a run of 1: random order), so inserts take both the
+      // search from the head and the splice the previous insert left.
+      int run = r.nextBoolean() ? 1 : 1 + r.nextInt(600);
+      for (long seq = 1; seq <= entries; ) {
+        List<InternalKey> keys = new ArrayList<>();
+        for (int i = 0; i < run && seq <= entries; i++, seq++) {
+          keys.add(new InternalKey(row(r, 1), r.nextBoolean() ? new byte[0] : row(r, 0), seq,
+              ValueKind.PUT));
+        }
+        keys.sort(InternalKey.ORDER);
+        for (InternalKey k : keys) {
+          byte[] value = new byte[] {(byte) k.sequence(), (byte) (k.sequence() >>> 8)};
+          mem.add(ValueKind.PUT, k.row(), k.column(), k.sequence(), value);
+          model.put(k, value);
+        }
       }
-      String what = "seed " + seed + " round " + round;
+      String what = "seed " + seed + " round " + round + " run " + run;
       try (MemTableIterator it = mem.iterator()) {
         it.seekToFirst();
         for (Map.Entry<InternalKey, byte[]> e : model.entrySet()) {

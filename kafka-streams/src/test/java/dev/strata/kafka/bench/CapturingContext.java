@@ -18,15 +18,15 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  *
  * <p>Not thread-safe.
  */
-final class CapturingContext implements StateStoreContext {
+public final class CapturingContext implements StateStoreContext {
   private final StateStoreContext delegate;
   private StateRestoreCallback callback;
 
-  CapturingContext(StateStoreContext delegate) {
+  public CapturingContext(StateStoreContext delegate) {
     this.delegate = delegate;
   }
 
-  StateRestoreCallback callback() {
+  public StateRestoreCallback callback() {
     return callback;
   }
 

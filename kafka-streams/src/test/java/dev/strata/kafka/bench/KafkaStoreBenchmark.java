@@ -1,5 +1,6 @@
 package dev.strata.kafka.bench;
 
+import dev.strata.engine.Compression;
 import dev.strata.engine.DbOptions;
 import dev.strata.kafka.StrataStores;
 import java.io.IOException;
@@ -58,7 +59,7 @@ public final class KafkaStoreBenchmark {
 
   /** The settings of a run, from {@code --name value} arguments. */
   record Settings(long events, int keys, long cacheBytes, long memtableBytes, Path out,
-      List<String> engines, String heap) {
+      List<String> engines, String heap, boolean shuffledRestore, Compression compression) {
     static Settings parse(String[] args) {
       Map<String, String> a = new HashMap<>();
       for (int i = 0; i + 1 < args.length; i += 2) {
@@ -70,14 +71,18 @@ public final class KafkaStoreBenchmark {
           (long) (Double.parseDouble(a.getOrDefault("memtable-mb", "8")) * (1 << 20)),
           Path.of(a.getOrDefault("out", "kafka-bench")),
           List.of(a.getOrDefault("engines", "strata,rocksdb").split(",")),
-          a.getOrDefault("heap", "-Xmx1g"));
+          a.getOrDefault("heap", "-Xmx1g"),
+          "shuffled".equals(a.getOrDefault("restore-order", "key")),
+          Compression.valueOf(a.getOrDefault("strata-compression", "LZ4").toUpperCase(Locale.ROOT)));
     }
 
     String[] childArgs(String engine) {
       return new String[] {"--events", Long.toString(events), "--keys", Integer.toString(keys),
           "--cache-mb", Double.toString(cacheBytes / 1048576.0),
           "--memtable-mb", Double.toString(memtableBytes / 1048576.0), "--out", out.toString(),
-          "--engines", engine, "--child", "true"};
+          "--engines", engine, "--restore-order", shuffledRestore ? "shuffled" : "key",
+          "--strata-compression", compression.name(),
+          "--child", "true"};
     }
   }
 
@@ -146,12 +151,13 @@ public final class KafkaStoreBenchmark {
     StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
         "# Kafka Streams keyed count: Strata store against the default RocksDB store%n%n"
             + "%d events, %d keys, block cache %.1f MiB and memtable %.0f MiB in each store,"
-            + " Kafka's record cache off, %s per JVM.%n%n"
+            + " Kafka's record cache off, %s per JVM, the changelog restored in %s order,"
+            + " Strata's tables %s (Kafka's RocksDB store: uncompressed).%n%n"
             + "| store | events/s | RSS after processing, MiB | tables on disk, MiB |"
             + " restored records/s | RSS after restore, MiB | peak RSS, MiB |%n"
             + "|---|---|---|---|---|---|---|%n",
         s.events(), s.keys(), s.cacheBytes() / 1048576.0, s.memtableBytes() / 1048576.0,
-        s.heap()));
+        s.heap(), s.shuffledRestore() ? "shuffled" : "key", s.compression()));
     for (Result r : results) {
       b.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.1f | %.0f | %.0f | %.0f |%n",
           r.engine(), r.events() / r.processSeconds(), r.processRssMib(), r.stateMib(),
@@ -173,7 +179,8 @@ public final class KafkaStoreBenchmark {
   private static KeyValueBytesStoreSupplier supplier(Settings s, String engine, String name) {
     return switch (engine) {
       case "strata" -> StrataStores.keyValueStore(name, DbOptions.builder()
-          .blockCacheBytes(s.cacheBytes()).memtableBytes(s.memtableBytes()).build());
+          .blockCacheBytes(s.cacheBytes()).memtableBytes(s.memtableBytes())
+          .compression(s.compression()).build());
       case "rocksdb" -> Stores.persistentKeyValueStore(name);
       default -> throw new IllegalArgumentException("unknown engine " + engine);
     };
@@ -242,10 +249,12 @@ public final class KafkaStoreBenchmark {
     store.init(context, store);
     long start = System.nanoTime();
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(RESTORE_BATCH);
-    for (int k = 0; k < s.keys(); k++) {
+    int[] order = restoreOrder(s);
+    for (int i = 0; i < s.keys(); i++) {
+      int k = order[i];
       byte[] v = java.nio.ByteBuffer.allocate(16).putLong(k).putLong(k % 97).array();
-      records.add(new ConsumerRecord<>("strata-bench-restored-changelog", 0, k, key(k), v));
-      if (records.size() == RESTORE_BATCH || k == s.keys() - 1) {
+      records.add(new ConsumerRecord<>("strata-bench-restored-changelog", 0, i, key(k), v));
+      if (records.size() == RESTORE_BATCH || i == s.keys() - 1) {
         if (context.callback() instanceof RecordBatchingStateRestoreCallback r) {
           r.restoreBatch(records);
         } else {
@@ -261,6 +270,28 @@ public final class KafkaStoreBenchmark {
     store.close();
     return new Result(engine, s.events(), processSeconds, processRss, stateMib, s.keys(),
         restoreSeconds, rss[0], rss[1], sum);
+  }
+
+  /**
+   * The keys in the order the changelog holds them: ascending (a changelog written in key order),
+   * or with {@code --restore-order shuffled} a seeded permutation (each key's last write at a
+   * random place, as a compacted changelog of random updates holds them).
+   */
+  private static int[] restoreOrder(Settings s) {
+    int[] order = new int[s.keys()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    if (s.shuffledRestore()) {
+      Random rnd = new Random(20261129L);
+      for (int i = order.length - 1; i > 0; i--) {
+        int j = rnd.nextInt(i + 1);
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+      }
+    }
+    return order;
   }
 
   /** The bytes of the table files under {@code dir}. */
