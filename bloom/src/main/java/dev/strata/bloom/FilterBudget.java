@@ -177,6 +177,19 @@ public final class FilterBudget {
       }
     }
     spendTheRest(keysPerRun, fpp, chosen, left);
+    // The multiplier's optimum is exact only for convex rates; the models are piecewise (tabulated
+    // or linear between columns), and between two corners the even split can be the better one.
+    // Every run at the grid point below the average, with the rest spent the same way, is a
+    // candidate too: the result is never worse than uniform bits on the grid.
+    int[] even = evenSplit(keysPerRun, averageBitsPerKey);
+    double evenLeft = budget;
+    for (int i = 0; i < keysPerRun.length; i++) {
+      evenLeft -= keysPerRun[i] * (keysPerRun[i] == 0 ? 0 : bitsAt(even[i]));
+    }
+    spendTheRest(keysPerRun, fpp, even, evenLeft);
+    if (sumOfRates(keysPerRun, fpp, even) < sumOfRates(keysPerRun, fpp, chosen)) {
+      chosen = even;
+    }
     List<RunBudget> runs = new ArrayList<>(keysPerRun.length);
     for (int i = 0; i < keysPerRun.length; i++) {
       runs.add(
@@ -215,6 +228,26 @@ public final class FilterBudget {
       chosen[pick]++;
       left -= (double) keysPerRun[pick] / STEPS_PER_BIT;
     }
+  }
+
+  /** Every non-empty run at the grid point at or below {@code averageBitsPerKey}. */
+  private static int[] evenSplit(long[] keysPerRun, double averageBitsPerKey) {
+    int point = (int) Math.floor((averageBitsPerKey - MIN_BITS_PER_KEY) * STEPS_PER_BIT);
+    int[] chosen = new int[keysPerRun.length];
+    for (int i = 0; i < keysPerRun.length; i++) {
+      chosen[i] = keysPerRun[i] == 0 ? 0 : Math.min(GRID_POINTS - 1, point);
+    }
+    return chosen;
+  }
+
+  private static double sumOfRates(long[] keysPerRun, double[][] fpp, int[] chosen) {
+    double sum = 0;
+    for (int i = 0; i < keysPerRun.length; i++) {
+      if (keysPerRun[i] > 0) {
+        sum += fpp[i][chosen[i]];
+      }
+    }
+    return sum;
   }
 
   private static void check(long[] keysPerRun, double averageBitsPerKey, Model model) {

@@ -128,4 +128,20 @@ final class FilterBudgetTest {
     assertThrows(NullPointerException.class, () -> FilterBudget.optimal(null, 10, Model.RIBBON));
     assertThrows(NullPointerException.class, () -> FilterBudget.optimal(new long[1], 10, null));
   }
+
+  /**
+   * Two runs of nearly equal size between two points of the blocked model's table: the
+   * multiplier's corner (5.08 and 5.20 bits per key) was worse than both at 5.14 (a property seed
+   * found it).
+   */
+  @Test
+  void optimal_neverWorseThanTheEvenSplitOnItsGrid() {
+    long[] runs = {878_642, 813_595};
+    double average = 5.144667341536399;
+    Allocation optimal = FilterBudget.optimal(runs, average, Model.BLOCKED_BLOOM);
+    Allocation even = FilterBudget.uniform(runs, 5.140625, Model.BLOCKED_BLOOM);
+    assertTrue(optimal.expectedFalsePositives() <= even.expectedFalsePositives(),
+        optimal + " vs " + even);
+    assertTrue(optimal.totalBits() <= (runs[0] + runs[1]) * average, optimal.toString());
+  }
 }
