@@ -2,13 +2,14 @@ package dev.strata.engine.read;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The threads a batched Get may spread its keys over, when the application asks for them ({@code
@@ -21,7 +22,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * until none is left. The caller always takes part, so a pool that is busy, unable to make a thread
  * or already shut down only means fewer helpers, never a task left undone or a deadlock; and the
  * caller returns only after every task it handed out has ended, so nothing of a batch runs past its
- * return.
+ * return. A pool thread that is woken only after the caller has taken the last task does nothing:
+ * the caller waits for running tasks, never for a parked thread to be scheduled (which on a busy or
+ * virtualised machine can take longer than a whole batch).
  *
  * <p><b>Failure.</b> The first task to fail stops the others from starting; {@code runAll} waits for
  * those running, then throws that failure itself: the {@link IOException} or unchecked exception a
@@ -53,22 +56,21 @@ public final class ReadThreads implements Closeable {
 
   /** Threads for the database {@code name}: the caller of a batch plus at most {@code helpers}. */
   public ReadThreads(String name, int helpers) {
+    this(helpers, r -> {
+      Thread t = new Thread(r, "strata-multiget-" + THREAD_NUMBERS.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Helpers made by {@code threads} (tests delay their start). */
+  ReadThreads(int helpers, ThreadFactory threads) {
     if (helpers < 1) {
       throw new IllegalArgumentException("helpers must be at least 1: " + helpers);
     }
     this.helpers = helpers;
-    this.pool =
-        new ThreadPoolExecutor(
-            0,
-            helpers,
-            IDLE_SECONDS,
-            TimeUnit.SECONDS,
-            new SynchronousQueue<>(),
-            r -> {
-              Thread t = new Thread(r, "strata-multiget-" + THREAD_NUMBERS.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+    this.pool = new ThreadPoolExecutor(
+        0, helpers, IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), threads);
   }
 
   /** The most pool threads one call may use besides its caller. */
@@ -84,14 +86,12 @@ public final class ReadThreads implements Closeable {
    */
   public void runAll(int count, Task task) throws IOException {
     int asked = Math.max(0, Math.min(helpers, count - 1));
-    Call call = new Call(count, task, asked);
+    Call call = new Call(count, task);
     for (int started = 0; started < asked; started++) {
       try {
         pool.execute(call::helpWork);
       } catch (RejectedExecutionException e) {
-        // Every thread busy with other calls, or closed: this thread does the rest.
-        call.notStarted(asked - started);
-        break;
+        break; // every thread busy with other calls, or closed: this thread does the rest
       }
     }
     call.work();
@@ -117,17 +117,24 @@ public final class ReadThreads implements Closeable {
 
   /** The shared state of one {@link #runAll} call. */
   private static final class Call {
+    /** Set in {@link #helpers} once the caller waits: from then on no helper joins. */
+    private static final int CLOSED = 1 << 30;
+
     private final int count;
     private final Task task;
+    private final Thread caller = Thread.currentThread();
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    /** Counts down as each helper asked for finishes, or is found not to have started. */
-    private final CountDownLatch helpersDone;
+    /**
+     * Helpers working on this call now, plus {@link #CLOSED}. A helper joins only while the call is
+     * open, so a pool thread that wakes after the caller ran out of tasks does nothing and is not
+     * waited for: the caller never waits for a thread to be scheduled, only for tasks to end.
+     */
+    private final AtomicInteger helpers = new AtomicInteger();
 
-    Call(int count, Task task, int helpers) {
+    Call(int count, Task task) {
       this.count = count;
       this.task = task;
-      this.helpersDone = new CountDownLatch(helpers);
     }
 
     /** Takes tasks until none is left or one failed. */
@@ -142,31 +149,34 @@ public final class ReadThreads implements Closeable {
       }
     }
 
-    /** {@link #work} on a helper, which then reports its end. */
+    /** {@link #work} on a helper, if the call is still open; the last one out wakes the caller. */
     void helpWork() {
+      int s;
+      do {
+        s = helpers.get();
+        if ((s & CLOSED) != 0) {
+          return;
+        }
+      } while (!helpers.compareAndSet(s, s + 1));
       try {
         work();
       } finally {
-        helpersDone.countDown();
-      }
-    }
-
-    void notStarted(int helpers) {
-      for (int i = 0; i < helpers; i++) {
-        helpersDone.countDown();
-      }
-    }
-
-    /** Waits, without giving up on an interrupt, for every helper started to finish its tasks. */
-    void awaitHelpers() {
-      boolean interrupted = false;
-      while (true) {
-        try {
-          helpersDone.await();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
+        if (helpers.decrementAndGet() == CLOSED) {
+          LockSupport.unpark(caller);
         }
+      }
+    }
+
+    /**
+     * Closes the call to helpers and waits, without giving up on an interrupt, for those that
+     * joined to finish their tasks.
+     */
+    void awaitHelpers() {
+      helpers.getAndAdd(CLOSED);
+      boolean interrupted = false;
+      while (helpers.get() != CLOSED) {
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted(); // else park would return at once from now on
       }
       if (interrupted) {
         Thread.currentThread().interrupt();

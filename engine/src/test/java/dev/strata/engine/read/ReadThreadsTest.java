@@ -38,6 +38,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -371,6 +374,49 @@ final class ReadThreadsTest {
       caller.join(10_000);
       assertEquals(0, runningAtReturn.get(), "runAll returned while a task ran");
       assertEquals(Boolean.TRUE, interruptedAfter.get(), "the interrupt stays set");
+    }
+  }
+
+  /**
+   * A pool thread scheduled only after the caller took the last task neither runs a task nor holds
+   * the caller: the caller returns once its tasks are done, without waiting for the thread to start.
+   */
+  @Test
+  void aHelperThatStartsLate_doesNothing_andIsNotWaitedFor() throws Exception {
+    CountDownLatch gate = new CountDownLatch(1);
+    AtomicInteger started = new AtomicInteger();
+    ReadThreads reads = new ReadThreads(1, r -> {
+      Thread t = new Thread(() -> {
+        started.incrementAndGet();
+        try {
+          gate.await();
+        } catch (InterruptedException e) {
+          return;
+        }
+        r.run();
+      }, "strata-multiget-late");
+      t.setDaemon(true);
+      return t;
+    });
+    AtomicInteger ran = new AtomicInteger();
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> call = caller.submit(() -> {
+        reads.runAll(8, i -> ran.incrementAndGet());
+        return null;
+      });
+      // Deadlock detection only: the call needs no helper, so it must end with the gate shut.
+      call.get(60, TimeUnit.SECONDS);
+      assertEquals(8, ran.get(), "the caller ran every task");
+      assertEquals(1, started.get(), "a helper was asked for");
+      gate.countDown();
+      reads.close();
+      assertTrue(reads.awaitTermination(60_000), "the late helper ended");
+      assertEquals(8, ran.get(), "the late helper ran no task");
+    } finally {
+      gate.countDown();
+      reads.close();
+      caller.shutdownNow();
     }
   }
 }
