@@ -384,10 +384,10 @@ final class ReadThreadsTest {
   @Test
   void aHelperThatStartsLate_doesNothing_andIsNotWaitedFor() throws Exception {
     CountDownLatch gate = new CountDownLatch(1);
-    AtomicInteger started = new AtomicInteger();
+    AtomicInteger made = new AtomicInteger();
     ReadThreads reads = new ReadThreads(1, r -> {
+      made.incrementAndGet(); // the pool took the helper: its thread exists, held at the gate
       Thread t = new Thread(() -> {
-        started.incrementAndGet();
         try {
           gate.await();
         } catch (InterruptedException e) {
@@ -408,7 +408,7 @@ final class ReadThreadsTest {
       // Deadlock detection only: the call needs no helper, so it must end with the gate shut.
       call.get(60, TimeUnit.SECONDS);
       assertEquals(8, ran.get(), "the caller ran every task");
-      assertEquals(1, started.get(), "a helper was asked for");
+      assertEquals(1, made.get(), "a helper was asked for");
       gate.countDown();
       reads.close();
       assertTrue(reads.awaitTermination(60_000), "the late helper ended");
