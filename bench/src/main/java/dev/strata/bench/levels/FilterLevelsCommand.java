@@ -23,16 +23,19 @@ import picocli.CommandLine.Spec;
 /**
  * {@code strata-bench filterlevels}: the same random fill through automatic leveled compaction
  * (flushed every {@code --flush-keys} keys, each flush's compactions done before the next writes,
- * so every configuration builds the same tree) under each filter configuration (uniform Bloom, Bloom by level, by level with Ribbon from level
- * 1), then Gets of absent keys; per configuration it prints each level's tables, entries, filter
- * bytes, bits per entry and the model's expected false positives ({@code Db.levelStats()}), the
- * filter bytes in all, and the false positives per absent Get measured ({@code
- * bloomFalsePositives / gets}). Each configuration fills a database of its own under {@code
+ * so every configuration of an engine builds the same tree) under each filter configuration
+ * (Strata's uniform Bloom, Bloom by level, by level with Ribbon from level 1; RocksDB's Bloom and
+ * its Ribbon with Bloom for level 0, see {@link RocksDbFilterRun}), then Gets of absent keys; per
+ * configuration it prints each level's tables, entries, filter bytes, bits per entry and Strata's
+ * model of the expected false positives ({@code Db.levelStats()}), the filter bytes in all, and the
+ * false positives per absent Get measured (Strata's {@code bloomFalsePositives}, RocksDB's
+ * full-filter tickers); then all configurations in one table ({@link FilterReport}), and with
+ * {@code --csv} the same as CSV. Each configuration fills a database of its own under {@code
  * --dir}, deleted after it.
  *
  * <pre>
  * flock /work/bench.lock java -jar bench/target/strata-bench.jar filterlevels --dir /tmp/fl \
- *     --keys 1000000 --gets 200000
+ *     --keys 1000000 --gets 200000 --csv filters.csv
  * </pre>
  *
  * <p>Not thread-safe: one instance per invocation.
@@ -41,7 +44,7 @@ import picocli.CommandLine.Spec;
     name = "filterlevels",
     mixinStandardHelpOptions = true,
     description = "Filter bytes and false positives per absent Get, per level, under uniform, "
-        + "by-level and by-level-with-Ribbon filters, on the same fill.")
+        + "by-level and by-level-with-Ribbon filters and RocksDB's Bloom and Ribbon, on the same fill.")
 public final class FilterLevelsCommand implements Callable<Integer> {
   /** The configurations, in the order they run. */
   enum Config {

@@ -33,12 +33,12 @@ final class FilterReport {
     for (FilterResult.Level l : r.levels()) {
       out.printf(Locale.ROOT, "  L%-4d %6d %11d %12.1f %9.2f %11s%n", l.level(), l.tables(),
           l.entries(), l.filterBytes() / 1024.0, l.bitsPerEntry(),
-          number(l.modelFalsePositiveRate(), "%.5f"));
+          orDash(number(l.modelFalsePositiveRate(), "%.5f")));
     }
     out.printf(Locale.ROOT, "  filter bytes %d; false positives per absent Get: measured %.5f"
             + " (%d in %d Gets, %s; %d filter probes), model %s%n",
         r.filterBytes(), r.falsePositivesPerGet(), r.falsePositives(), r.gets(), r.countedAs(),
-        r.probes(), number(r.modelFalsePositives(), "%.5f"));
+        r.probes(), orDash(number(r.modelFalsePositives(), "%.5f")));
     if (!r.tableOptions().isEmpty()) {
       out.printf(Locale.ROOT, "  OPTIONS file: filter_policy=%s, partition_filters=%s,"
               + " metadata_block_size=%s, format_version=%s%n",
@@ -109,6 +109,10 @@ final class FilterReport {
 
   private static double ratio(double a, double b) {
     return b == 0 ? Double.NaN : a / b;
+  }
+
+  private static String orDash(String s) {
+    return s.isEmpty() ? "-" : s;
   }
 
   private static String number(double v, String format) {
