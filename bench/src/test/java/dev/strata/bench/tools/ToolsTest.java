@@ -1,6 +1,7 @@
 package dev.strata.bench.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.bench.CliRun;
@@ -62,8 +63,38 @@ final class ToolsTest {
     assertTrue(run.out().contains("bloom type       ROWCOL"), run.out());
     assertTrue(run.out().contains("filter chunks    " + chunks + " chunks"), run.out());
     assertTrue(run.out().contains("chunk " + (chunks - 1)), run.out());
+    assertTrue(run.out().contains("filter kinds     BLOOM " + chunks + " chunks"), run.out());
+    assertTrue(run.out().contains("RIBBON 0 chunks"), run.out());
     assertTrue(run.out().contains("key range        row"), run.out());
     assertTrue(run.out().contains("compression      raw keys+values / stored data"), run.out());
+  }
+
+  @Test
+  void inspect_ribbonTable_countsAndListsRibbonChunks(@TempDir Path ribbonDir) throws IOException {
+    DbOptions options = DbOptions.builder().bloomChunkBytes(512).ribbonFromLevel(0)
+        .autoCompaction(false).build();
+    try (Db db = Db.open(ribbonDir, options)) {
+      for (int i = 0; i < 2000; i++) {
+        db.put(String.format("key%06d", i).getBytes(StandardCharsets.US_ASCII),
+            "v".getBytes(StandardCharsets.US_ASCII));
+      }
+      db.flush();
+    }
+    Path table;
+    try (Stream<Path> files = Files.list(ribbonDir)) {
+      table = files.filter(p -> p.toString().endsWith(".sst")).findFirst().orElseThrow();
+    }
+    long chunks;
+    try (TableReader r = TableReader.open(table, 1, new ClockBlockCache(0))) {
+      chunks = r.properties().filterChunkCount();
+    }
+    assertTrue(chunks > 1, "the test wants several chunks: " + chunks);
+    CliRun run = CliRun.of("inspect", table.toString());
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.out().contains("filter kinds     BLOOM 0 chunks"), run.out());
+    assertTrue(run.out().contains("RIBBON " + chunks + " chunks"), run.out());
+    assertTrue(run.out().contains("chunk 0     RIBBON"), run.out());
+    assertFalse(run.out().contains("model FPR"), run.out());
   }
 
   @Test
