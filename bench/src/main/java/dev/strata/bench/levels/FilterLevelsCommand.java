@@ -11,8 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -117,7 +117,7 @@ public final class FilterLevelsCommand implements Callable<Integer> {
       Path db = dir.resolve(c.name().toLowerCase(Locale.ROOT));
       try {
         FilterResult r = c.rocksDb
-            ? new RocksDbFilterRun(bits, (long) fileMib << 20, c.ribbonFromLevel == 1)
+            ? new RocksDbFilterRun(bits, (long) fileMib << 20, c == Config.ROCKSDB_RIBBON)
                 .run(c.name(), db, w)
             : runStrata(c, db, w);
         results.add(r);
