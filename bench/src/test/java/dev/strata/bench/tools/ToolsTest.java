@@ -45,19 +45,29 @@ final class ToolsTest {
   }
 
   private List<Path> tables() throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
+    return tables(dir);
+  }
+
+  private static List<Path> tables(Path in) throws IOException {
+    try (Stream<Path> files = Files.list(in)) {
       return files.filter(p -> p.toString().endsWith(".sst")).sorted().toList();
     }
   }
 
-  @Test
-  void inspect_table_printsBloomTypeAndChunkCount() throws IOException {
-    Path table = tables().get(0);
+  /** The table's filter chunks; asserts there are several, which the inspect tests want. */
+  private static long severalChunks(Path table) throws IOException {
     long chunks;
     try (TableReader r = TableReader.open(table, 1, new ClockBlockCache(0))) {
       chunks = r.properties().filterChunkCount();
     }
     assertTrue(chunks > 1, "the test wants several chunks: " + chunks);
+    return chunks;
+  }
+
+  @Test
+  void inspect_table_printsBloomTypeAndChunkCount() throws IOException {
+    Path table = tables().get(0);
+    long chunks = severalChunks(table);
     CliRun run = CliRun.of("inspect", table.toString());
     assertEquals(0, run.status(), run.err());
     assertTrue(run.out().contains("bloom type       ROWCOL"), run.out());
@@ -80,15 +90,8 @@ final class ToolsTest {
       }
       db.flush();
     }
-    Path table;
-    try (Stream<Path> files = Files.list(ribbonDir)) {
-      table = files.filter(p -> p.toString().endsWith(".sst")).findFirst().orElseThrow();
-    }
-    long chunks;
-    try (TableReader r = TableReader.open(table, 1, new ClockBlockCache(0))) {
-      chunks = r.properties().filterChunkCount();
-    }
-    assertTrue(chunks > 1, "the test wants several chunks: " + chunks);
+    Path table = tables(ribbonDir).get(0);
+    long chunks = severalChunks(table);
     CliRun run = CliRun.of("inspect", table.toString());
     assertEquals(0, run.status(), run.err());
     assertTrue(run.out().contains("filter kinds     BLOOM 0 chunks"), run.out());
