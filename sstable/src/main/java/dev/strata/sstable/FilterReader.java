@@ -10,6 +10,7 @@ import dev.strata.sstable.filter.FilterChunk;
 import dev.strata.sstable.filter.FilterChunkInfo;
 import dev.strata.sstable.filter.FilterIndex;
 import dev.strata.sstable.filter.FilterKeys;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.format.Bytes;
@@ -135,6 +136,16 @@ final class FilterReader {
           Arrays.copyOfRange(key, rowEnd, key.length)));
     }
     return out;
+  }
+
+  /**
+   * The kind of chunk {@code i}'s filter, read from the file (not through the cache: a tool's
+   * question must not change what the cache holds).
+   *
+   * @throws CorruptTableException when the chunk is damaged
+   */
+  FilterKind chunkKind(int i) throws IOException {
+    return fetcher.readFilter(filterIndex.handle(i), BlockType.FILTER_CHUNK, formatVersion).kind();
   }
 
   // ---- one key ------------------------------------------------------------------------------------

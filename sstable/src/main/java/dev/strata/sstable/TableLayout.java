@@ -3,6 +3,7 @@ package dev.strata.sstable;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockLocation;
 import dev.strata.sstable.filter.FilterChunkInfo;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.index.IndexCursor;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -35,6 +36,20 @@ public final class TableLayout {
   /** Each filter chunk's location and last filter key, in key order (from memory). */
   public List<FilterChunkInfo> filterChunks() {
     return filters.chunkInfos();
+  }
+
+  /**
+   * Each filter chunk's kind (Bloom or Ribbon), in key order: reads every chunk from the file.
+   *
+   * @throws dev.strata.sstable.format.CorruptTableException when a chunk is damaged
+   */
+  public List<FilterKind> filterChunkKinds() throws IOException {
+    int n = filters.chunkInfos().size();
+    List<FilterKind> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(filters.chunkKind(i));
+    }
+    return out;
   }
 
   /** Each data block's location, in key order (reads the index through the cache). */

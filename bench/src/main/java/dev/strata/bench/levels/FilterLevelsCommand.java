@@ -7,11 +7,12 @@ import dev.strata.engine.FilterAllocation;
 import dev.strata.engine.LevelStats;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -22,16 +23,19 @@ import picocli.CommandLine.Spec;
 /**
  * {@code strata-bench filterlevels}: the same random fill through automatic leveled compaction
  * (flushed every {@code --flush-keys} keys, each flush's compactions done before the next writes,
- * so every configuration builds the same tree) under each filter configuration (uniform Bloom, Bloom by level, by level with Ribbon from level
- * 1), then Gets of absent keys; per configuration it prints each level's tables, entries, filter
- * bytes, bits per entry and the model's expected false positives ({@code Db.levelStats()}), the
- * filter bytes in all, and the false positives per absent Get measured ({@code
- * bloomFalsePositives / gets}). Each configuration fills a database of its own under {@code
+ * so every configuration of an engine builds the same tree) under each filter configuration
+ * (Strata's uniform Bloom, Bloom by level, by level with Ribbon from level 1; RocksDB's Bloom and
+ * its Ribbon with Bloom for level 0, see {@link RocksDbFilterRun}), then Gets of absent keys; per
+ * configuration it prints each level's tables, entries, filter bytes, bits per entry and Strata's
+ * model of the expected false positives ({@code Db.levelStats()}), the filter bytes in all, and the
+ * false positives per absent Get measured (Strata's {@code bloomFalsePositives}, RocksDB's
+ * full-filter tickers); then all configurations in one table ({@link FilterReport}), and with
+ * {@code --csv} the same as CSV. Each configuration fills a database of its own under {@code
  * --dir}, deleted after it.
  *
  * <pre>
  * flock /work/bench.lock java -jar bench/target/strata-bench.jar filterlevels --dir /tmp/fl \
- *     --keys 1000000 --gets 200000
+ *     --keys 1000000 --gets 200000 --csv filters.csv
  * </pre>
  *
  * <p>Not thread-safe: one instance per invocation.
@@ -40,20 +44,26 @@ import picocli.CommandLine.Spec;
     name = "filterlevels",
     mixinStandardHelpOptions = true,
     description = "Filter bytes and false positives per absent Get, per level, under uniform, "
-        + "by-level and by-level-with-Ribbon filters, on the same fill.")
+        + "by-level and by-level-with-Ribbon filters and RocksDB's Bloom and Ribbon, on the same fill.")
 public final class FilterLevelsCommand implements Callable<Integer> {
   /** The configurations, in the order they run. */
   enum Config {
-    UNIFORM(FilterAllocation.UNIFORM, Integer.MAX_VALUE),
-    BY_LEVEL(FilterAllocation.BY_LEVEL, Integer.MAX_VALUE),
-    BY_LEVEL_RIBBON(FilterAllocation.BY_LEVEL, 1);
+    UNIFORM(FilterAllocation.UNIFORM, Integer.MAX_VALUE, false),
+    BY_LEVEL(FilterAllocation.BY_LEVEL, Integer.MAX_VALUE, false),
+    BY_LEVEL_RIBBON(FilterAllocation.BY_LEVEL, 1, false),
+    /** RocksDB, a Bloom filter in every table. */
+    ROCKSDB_BLOOM(null, Integer.MAX_VALUE, true),
+    /** RocksDB, Ribbon with Bloom for level 0 ({@code bloom_before_level=1}). */
+    ROCKSDB_RIBBON(null, 1, true);
 
     final FilterAllocation allocation;
     final int ribbonFromLevel;
+    final boolean rocksDb;
 
-    Config(FilterAllocation allocation, int ribbonFromLevel) {
+    Config(FilterAllocation allocation, int ribbonFromLevel, boolean rocksDb) {
       this.allocation = allocation;
       this.ribbonFromLevel = ribbonFromLevel;
+      this.rocksDb = rocksDb;
     }
   }
 
@@ -85,9 +95,13 @@ public final class FilterLevelsCommand implements Callable<Integer> {
       description = "Compaction output size; level 1 holds four of them. Default: ${DEFAULT-VALUE}.")
   private int fileMib;
 
-  @Option(names = "--configs", split = ",", defaultValue = "UNIFORM,BY_LEVEL,BY_LEVEL_RIBBON",
+  @Option(names = "--configs", split = ",", defaultValue = "UNIFORM,BY_LEVEL,BY_LEVEL_RIBBON,ROCKSDB_BLOOM,ROCKSDB_RIBBON",
       description = "Configurations to run. Default: ${DEFAULT-VALUE}.")
   private List<Config> configs;
+
+  @Option(names = "--csv", paramLabel = "FILE",
+      description = "Also write every configuration's levels and totals to FILE as CSV.")
+  private Path csv;
 
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the keys. Default: ${DEFAULT-VALUE}.")
   private long seed;
@@ -97,9 +111,25 @@ public final class FilterLevelsCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "filterlevels: %d keys of %d-byte values, %.1f bits per key, %d absent Gets,"
         + " a flush every %d keys, %d MiB files%n", keys, valueBytes, bits, gets, flushKeys, fileMib);
+    FilterWorkload w = new FilterWorkload(keys, valueBytes, gets, flushKeys, seed);
+    List<FilterResult> results = new ArrayList<>();
     for (Config c : configs) {
-      run(c, out);
+      Path db = dir.resolve(c.name().toLowerCase(Locale.ROOT));
+      try {
+        FilterResult r = c.rocksDb
+            ? new RocksDbFilterRun(bits, (long) fileMib << 20, c == Config.ROCKSDB_RIBBON)
+                .run(c.name(), db, w)
+            : runStrata(c, db, w);
+        results.add(r);
+        FilterReport.printLevels(r, out);
+      } finally {
+        deleteTree(db);
+      }
       out.flush();
+    }
+    FilterReport.printSummary(results, out);
+    if (csv != null) {
+      FilterReport.writeCsv(results, csv);
     }
     return 0;
   }
@@ -118,52 +148,49 @@ public final class FilterLevelsCommand implements Callable<Integer> {
         .build();
   }
 
-  private void run(Config c, PrintWriter out) throws IOException, InterruptedException {
-    Path db = dir.resolve(c.name().toLowerCase(Locale.ROOT));
+  private FilterResult runStrata(Config c, Path db, FilterWorkload w)
+      throws IOException, InterruptedException {
     try (Db d = Db.open(db, options(c))) {
-      SplittableRandom random = new SplittableRandom(seed);
-      byte[] value = new byte[valueBytes];
+      FilterTarget target = new StrataTarget(d);
       long fillStart = System.nanoTime();
-      for (int i = 0; i < keys; i++) {
-        random.nextBytes(value);
-        d.put(key(random.nextLong(keys), false), value);
-        if ((i + 1) % flushKeys == 0 || i == keys - 1) {
-          d.flush();
-          while (d.backgroundWorkPending()) {
-            Thread.sleep(10); // the compactions this flush starts run before the next writes
-          }
-        }
-      }
+      SplittableRandom random = w.fill(target);
       double fillSeconds = (System.nanoTime() - fillStart) / 1e9;
       DbStats before = d.stats();
-      for (int i = 0; i < gets; i++) {
-        d.get(key(random.nextLong(keys), true));
-      }
+      w.absentGets(target, random);
       DbStats after = d.stats();
-      long falsePositives = after.bloomFalsePositives() - before.bloomFalsePositives();
-      long consulted = after.tablesConsulted() - before.tablesConsulted();
-      out.printf(Locale.ROOT, "%n%s (fill %.1f s)%n", c, fillSeconds);
-      out.printf(Locale.ROOT, "  %-5s %6s %11s %12s %9s %11s%n", "level", "tables", "entries",
-          "filter KiB", "bits/key", "model FP");
-      long filterBytes = 0;
+      List<FilterResult.Level> levels = new ArrayList<>();
       double model = 0;
       for (LevelStats l : d.levelStats()) {
-        filterBytes += l.filterBytes();
         model += l.expectedFalsePositiveRate();
-        out.printf(Locale.ROOT, "  L%-4d %6d %11d %12.1f %9.2f %11.5f%n", l.level(), l.tables(),
-            l.entries(), l.filterBytes() / 1024.0, l.filterBitsPerKey(), l.expectedFalsePositiveRate());
+        levels.add(new FilterResult.Level(l.level(), l.tables(), l.entries(), l.filterBytes(),
+            l.expectedFalsePositiveRate()));
       }
-      out.printf(Locale.ROOT, "  filter bytes %d; false positives per absent Get: measured %.5f"
-              + " (%d in %d Gets, %d tables consulted), model %.5f%n",
-          filterBytes, (double) falsePositives / gets, falsePositives, gets, consulted, model);
-    } finally {
-      deleteTree(db);
+      return new FilterResult(c.name(), fillSeconds, levels,
+          after.bloomFalsePositives() - before.bloomFalsePositives(),
+          after.tablesConsulted() - before.tablesConsulted(), gets, model, "bloomFalsePositives",
+          Map.of());
     }
   }
 
-  /** Key {@code i}: present keys end in 'p', absent ones in 'a', so no absent key was written. */
-  private static byte[] key(long i, boolean absent) {
-    return String.format(Locale.ROOT, "key%012d%c", i, absent ? 'a' : 'p').getBytes(StandardCharsets.UTF_8);
+  /** The fill's and Gets' operations on an open Strata database. */
+  private record StrataTarget(Db d) implements FilterTarget {
+    @Override
+    public void put(byte[] key, byte[] value) throws IOException {
+      d.put(key, value);
+    }
+
+    @Override
+    public void flushAndSettle() throws IOException, InterruptedException {
+      d.flush();
+      while (d.backgroundWorkPending()) {
+        Thread.sleep(10); // the compactions this flush starts run before the next writes
+      }
+    }
+
+    @Override
+    public void get(byte[] key) throws IOException {
+      d.get(key);
+    }
   }
 
   private static void deleteTree(Path p) throws IOException {

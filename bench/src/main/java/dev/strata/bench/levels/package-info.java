@@ -1,5 +1,5 @@
 /**
  * {@code strata-bench filterlevels}: filter memory and false positives per level under the filter
- * allocations ({@link dev.strata.bench.levels.FilterLevelsCommand}).
+ * allocations and beside RocksDB's Bloom and Ribbon ({@link dev.strata.bench.levels.FilterLevelsCommand}).
  */
 package dev.strata.bench.levels;

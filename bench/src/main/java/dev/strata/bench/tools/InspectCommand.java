@@ -8,13 +8,16 @@ import dev.strata.sstable.TableReader;
 import dev.strata.sstable.block.BlockLocation;
 import dev.strata.sstable.cache.ClockBlockCache;
 import dev.strata.sstable.filter.FilterChunkInfo;
+import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.key.InternalKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,8 +29,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code strata-bench inspect TABLE}: what one table holds, like RocksDB's {@code sst_dump
  * --show_properties} and HBase's HFile tool: its properties, key range, data blocks and their
- * sizes, compression ratio, and its filter (bloom type, bits/key, every chunk with its size and
- * key range). Reads the file only; safe on a live database's tables.
+ * sizes, compression ratio, and its filter (bloom type, bits/key, how many chunks of each kind,
+ * Bloom or Ribbon, and every chunk with its kind, size and key range). Reads the file only; safe on a live database's tables.
  *
  * <pre>
  * java -jar bench/target/strata-bench.jar inspect /data/db/000012.sst
@@ -62,6 +65,7 @@ public final class InspectCommand implements Callable<Integer> {
     TableProperties p;
     long fileSize;
     List<FilterChunkInfo> chunks;
+    List<FilterKind> kinds;
     List<BlockLocation> blocks;
     long indexRoot;
     long pinned;
@@ -70,6 +74,7 @@ public final class InspectCommand implements Callable<Integer> {
       TableLayout layout = reader.layout();
       fileSize = layout.fileSize();
       chunks = layout.filterChunks();
+      kinds = p.filterType() == FilterType.NONE ? List.of() : layout.filterChunkKinds();
       blocks = layout.dataBlocks();
       indexRoot = layout.indexRootBytes();
       pinned = reader.pinnedBytes();
@@ -106,12 +111,13 @@ public final class InspectCommand implements Callable<Integer> {
         p.formatVersion() >= 3 ? "top level read at open" : "one block of",
         indexRoot);
     out.printf(Locale.ROOT, "pinned when open %,d heap bytes (index top level, filter index)%n", pinned);
-    printFilter(out, p, chunks);
+    printFilter(out, p, chunks, kinds);
     out.flush();
     return 0;
   }
 
-  private void printFilter(PrintWriter out, TableProperties p, List<FilterChunkInfo> chunks) {
+  private void printFilter(PrintWriter out, TableProperties p, List<FilterChunkInfo> chunks,
+      List<FilterKind> kinds) {
     out.printf(Locale.ROOT, "bloom type       %s%n", p.filterType());
     if (p.filterType() == FilterType.NONE) {
       out.printf(Locale.ROOT, "filter           none (%d chunks)%n", p.filterChunkCount());
@@ -125,9 +131,26 @@ public final class InspectCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "bits per key     %s configured, %.2f in the chunks (%,d filter keys%s)%n",
         p.bitsPerKey(), p.filterKeyCount() == 0 ? 0.0 : chunkBytes * 8.0 / p.filterKeyCount(),
         p.filterKeyCount(), p.filterType() == FilterType.ROWCOL ? ": cells and rows" : ": rows");
-    out.printf(Locale.ROOT, "model FPR        %.5f (BlockedBloomFilter.expectedFpp, %,d keys per chunk)%n",
-        BlockedBloomFilter.create(keysPerChunk, p.bitsPerKey()).expectedFpp(keysPerChunk),
-        keysPerChunk);
+    Map<FilterKind, long[]> byKind = new EnumMap<>(FilterKind.class); // chunks, bytes
+    for (int i = 0; i < chunks.size(); i++) {
+      long[] k = byKind.computeIfAbsent(kinds.get(i), x -> new long[2]);
+      k[0]++;
+      k[1] += chunks.get(i).location().length();
+    }
+    StringBuilder kindLine = new StringBuilder();
+    for (FilterKind k : FilterKind.values()) {
+      long[] c = byKind.getOrDefault(k, new long[2]);
+      kindLine.append(kindLine.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT,
+          "%s %d chunks (%,d bytes, about %.2f bits per key)", k, c[0], c[1],
+          c[0] == 0 ? 0.0 : c[1] * 8.0 / (c[0] * keysPerChunk)));
+    }
+    out.printf(Locale.ROOT, "filter kinds     %s%n", kindLine);
+    if (byKind.containsKey(FilterKind.BLOOM)) {
+      out.printf(Locale.ROOT, "model FPR        %.5f (BlockedBloomFilter.expectedFpp, %,d keys per chunk;"
+              + " Bloom chunks)%n",
+          BlockedBloomFilter.create(keysPerChunk, p.bitsPerKey()).expectedFpp(keysPerChunk),
+          keysPerChunk);
+    }
     out.printf(Locale.ROOT, "filter chunks    %d chunks, %,d bytes of chunks (target %,d each),"
         + " %,d filter bytes in all%n", p.filterChunkCount(), chunkBytes, p.filterChunkBytes(),
         p.filterBytes());
@@ -142,8 +165,9 @@ public final class InspectCommand implements Callable<Integer> {
       FilterChunkInfo c = chunks.get(i);
       String first = i == 0 ? key(p.smallestKey()) + " (table's first)"
           : "after " + Printable.cell(chunks.get(i - 1).lastRow(), chunks.get(i - 1).lastColumn());
-      out.printf(Locale.ROOT, "  chunk %-5d offset %,12d  %,9d bytes  keys %s .. %s%n", i,
-          c.location().offset(), c.location().length(), first, Printable.cell(c.lastRow(), c.lastColumn()));
+      out.printf(Locale.ROOT, "  chunk %-5d %-6s offset %,12d  %,9d bytes  keys %s .. %s%n", i,
+          kinds.get(i), c.location().offset(), c.location().length(), first,
+          Printable.cell(c.lastRow(), c.lastColumn()));
     }
   }
 

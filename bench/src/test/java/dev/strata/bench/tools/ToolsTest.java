@@ -1,6 +1,7 @@
 package dev.strata.bench.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.bench.CliRun;
@@ -44,26 +45,59 @@ final class ToolsTest {
   }
 
   private List<Path> tables() throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
+    return tables(dir);
+  }
+
+  private static List<Path> tables(Path in) throws IOException {
+    try (Stream<Path> files = Files.list(in)) {
       return files.filter(p -> p.toString().endsWith(".sst")).sorted().toList();
     }
   }
 
-  @Test
-  void inspect_table_printsBloomTypeAndChunkCount() throws IOException {
-    Path table = tables().get(0);
+  /** The table's filter chunks; asserts there are several, which the inspect tests want. */
+  private static long severalChunks(Path table) throws IOException {
     long chunks;
     try (TableReader r = TableReader.open(table, 1, new ClockBlockCache(0))) {
       chunks = r.properties().filterChunkCount();
     }
     assertTrue(chunks > 1, "the test wants several chunks: " + chunks);
+    return chunks;
+  }
+
+  @Test
+  void inspect_table_printsBloomTypeAndChunkCount() throws IOException {
+    Path table = tables().get(0);
+    long chunks = severalChunks(table);
     CliRun run = CliRun.of("inspect", table.toString());
     assertEquals(0, run.status(), run.err());
     assertTrue(run.out().contains("bloom type       ROWCOL"), run.out());
     assertTrue(run.out().contains("filter chunks    " + chunks + " chunks"), run.out());
     assertTrue(run.out().contains("chunk " + (chunks - 1)), run.out());
+    assertTrue(run.out().contains("filter kinds     BLOOM " + chunks + " chunks"), run.out());
+    assertTrue(run.out().contains("RIBBON 0 chunks"), run.out());
     assertTrue(run.out().contains("key range        row"), run.out());
     assertTrue(run.out().contains("compression      raw keys+values / stored data"), run.out());
+  }
+
+  @Test
+  void inspect_ribbonTable_countsAndListsRibbonChunks(@TempDir Path ribbonDir) throws IOException {
+    DbOptions options = DbOptions.builder().bloomChunkBytes(512).ribbonFromLevel(0)
+        .autoCompaction(false).build();
+    try (Db db = Db.open(ribbonDir, options)) {
+      for (int i = 0; i < 2000; i++) {
+        db.put(String.format("key%06d", i).getBytes(StandardCharsets.US_ASCII),
+            "v".getBytes(StandardCharsets.US_ASCII));
+      }
+      db.flush();
+    }
+    Path table = tables(ribbonDir).get(0);
+    long chunks = severalChunks(table);
+    CliRun run = CliRun.of("inspect", table.toString());
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.out().contains("filter kinds     BLOOM 0 chunks"), run.out());
+    assertTrue(run.out().contains("RIBBON " + chunks + " chunks"), run.out());
+    assertTrue(run.out().contains("chunk 0     RIBBON"), run.out());
+    assertFalse(run.out().contains("model FPR"), run.out());
   }
 
   @Test
