@@ -305,8 +305,10 @@ final class BackgroundWorkTest {
    * TableLimitFlushTest}) takes several slots of level 0 at once: the flush waits for a level-0
    * compaction rather than install past the stop trigger.
    *
-   * <p>The case needs level 0 below the stop trigger, with the first flush's tables only, when the
-   * first compaction is held. The writer goes on while the compaction thread starts, so now and then
+   * <p>The case needs level 0 below the stop trigger, with one flush's tables only, when the first
+   * compaction is held. The rows are written in a scattered order: the tables of one flush are
+   * disjoint and may move to level 1 without a compaction (the hook does not run for a move), but
+   * those of the next overlap them, so their compaction is a merge and is held. The writer goes on while the compaction thread starts, so now and then
    * a second flush lands first (level 0 then reaches the trigger before the hold, which is allowed
    * but not this case): such an attempt still checks the trigger is never passed, and the next one
    * starts over in a fresh directory.
