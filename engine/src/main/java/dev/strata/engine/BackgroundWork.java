@@ -420,7 +420,7 @@ final class BackgroundWork {
       edit.delete(t.metadata().fileNumber());
     }
     if (c.isTrivialMove()) {
-      edit.add(outputs.moved(c.inputs().get(0), c.outputLevel()));
+      outputs.moved(c).forEach(edit::add);
       install(edit, state.currentLogNumber(), false);
       return;
     }

@@ -50,16 +50,21 @@ final class BackgroundWorkTest {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Writes a memtable's worth of keys {@code prefix-0..}; the last put freezes the full memtable. */
+  /**
+   * Writes a memtable's worth of keys {@code 0-prefix, 1-prefix, ..}; the last put freezes the full
+   * memtable. The number comes first so the rows of every memtable interleave with every other's:
+   * the level-0 tables overlap, and compacting them is a merge (tables with disjoint rows would be
+   * moved down without one, and the hooks on a compaction would never run).
+   */
   static void writeMemTable(Db db, String prefix) throws Exception {
     for (int i = 0; i < 25; i++) {
-      db.put(b(prefix + "-" + i), VALUE);
+      db.put(b(i + "-" + prefix), VALUE);
     }
   }
 
   static void assertMemTableReadable(Db db, String prefix) throws Exception {
     for (int i = 0; i < 25; i++) {
-      assertArrayEquals(VALUE, db.get(b(prefix + "-" + i)), prefix + "-" + i);
+      assertArrayEquals(VALUE, db.get(b(i + "-" + prefix)), i + "-" + prefix);
     }
   }
 
@@ -230,7 +235,7 @@ final class BackgroundWorkTest {
             assertEquals(0, db.writeStats().slowdowns(), "no slowdown below 3 tables");
           }
           for (int k = 0; k < 10; k++) {
-            db.put(b("t" + i + "-" + k), VALUE); // at 3 and 4 tables, each one is delayed
+            db.put(b(k + "-t" + i), VALUE); // at 3 and 4 tables, each one is delayed; rows overlap
           }
           db.flush(); // a flush never waits for the held compaction
           assertEquals(i + 1, (int) db.tablesPerLevel().get(0));
@@ -262,7 +267,7 @@ final class BackgroundWorkTest {
         assertTrue(after.stops() > 0 && after.stopNanos() > 0, after.toString());
         for (int i = 0; i < tables; i++) {
           for (int k = 0; k < 10; k++) {
-            assertArrayEquals(VALUE, db.get(b("t" + i + "-" + k)), "t" + i + "-" + k);
+            assertArrayEquals(VALUE, db.get(b(k + "-t" + i)), k + "-t" + i);
           }
         }
         for (int i = 0; i < memtables; i++) {
@@ -300,8 +305,10 @@ final class BackgroundWorkTest {
    * TableLimitFlushTest}) takes several slots of level 0 at once: the flush waits for a level-0
    * compaction rather than install past the stop trigger.
    *
-   * <p>The case needs level 0 below the stop trigger, with the first flush's tables only, when the
-   * first compaction is held. The writer goes on while the compaction thread starts, so now and then
+   * <p>The case needs level 0 below the stop trigger, with one flush's tables only, when the first
+   * compaction is held. The rows are written in a scattered order: the tables of one flush are
+   * disjoint and may move to level 1 without a compaction (the hook does not run for a move), but
+   * those of the next overlap them, so their compaction is a merge and is held. The writer goes on while the compaction thread starts, so now and then
    * a second flush lands first (level 0 then reaches the trigger before the hold, which is allowed
    * but not this case): such an attempt still checks the trigger is never passed, and the next one
    * starts over in a fresh directory.
@@ -347,7 +354,10 @@ final class BackgroundWorkTest {
           worker.submit(
               () -> {
                 for (int i = 0; i < rows; i++) {
-                  db.put(wideRow(i), WIDE_COLUMN, new byte[] {(byte) i});
+                  // Rows in a scattered order, so each memtable spans them all and the tables of
+                  // one flush overlap the next one's: compacting them is a merge, not a move.
+                  int r = scattered(i, rows);
+                  db.put(wideRow(r), WIDE_COLUMN, new byte[] {(byte) r});
                   puts.incrementAndGet();
                 }
                 return null;
@@ -395,6 +405,11 @@ final class BackgroundWorkTest {
   }
 
   private static final byte[] WIDE_COLUMN = new byte[400];
+
+  /** The {@code i}th of {@code 0..n-1} in a scattered order (a permutation: 7919 is prime). */
+  private static int scattered(int i, int n) {
+    return (int) ((long) i * 7919 % n);
+  }
 
   /** A 400-byte row: about 800 index bytes per cell at the smallest block size. */
   private static byte[] wideRow(int i) {

@@ -37,11 +37,41 @@ public record Compaction(
   }
 
   /**
-   * True when the compaction can move its one table down a level without rewriting it: nothing in
-   * the output level overlaps, so nothing needs merging (LevelDB's trivial move).
+   * True when the compaction can move its inputs down a level without rewriting them: nothing in
+   * the output level overlaps the span of their rows, so nothing needs merging. Below level 0 that
+   * is one table (LevelDB's trivial move); from level 0 it is every input when no two share a row,
+   * as a load or a restore in key order flushes them (RocksDB moves such level-0 tables too).
+   *
+   * <p>Why no row can be shadowed wrongly: each row of the inputs is in one input only, so the
+   * newest-first order of level 0 decides nothing among them; a level-0 compaction takes all of
+   * level 0 ({@link CompactionPicker#levelZero}), so no older level-0 table stays above them; the
+   * output level has nothing in their span, so level 1 keeps one table per row; and every deeper
+   * level holds only older versions, as before. Tables flushed after the pick are newer and stay
+   * in level 0, which reads consult first. Nothing is dropped, so snapshots and tombstones see
+   * exactly the entries they saw.
    */
   public boolean isTrivialMove() {
-    return level > 0 && inputs.size() == 1 && outputLevelInputs.isEmpty();
+    if (!outputLevelInputs.isEmpty()) {
+      return false;
+    }
+    if (level > 0) {
+      return inputs.size() == 1;
+    }
+    return level == 0 && outputLevel == 1 && rowsDisjoint(inputs);
+  }
+
+  /** Whether no two of {@code tables} share a row, a boundary row included: level 1's rule. */
+  private static boolean rowsDisjoint(List<TableRef> tables) {
+    List<FileMetadata> byRow = new ArrayList<>();
+    tables.forEach(t -> byRow.add(t.metadata()));
+    byRow.sort((a, b) -> Arrays.compareUnsigned(a.smallest().row(), b.smallest().row()));
+    for (int i = 1; i < byRow.size(); i++) {
+      if (Arrays.compareUnsigned(byRow.get(i - 1).largest().row(), byRow.get(i).smallest().row())
+          >= 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

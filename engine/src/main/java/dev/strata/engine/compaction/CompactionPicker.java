@@ -16,7 +16,9 @@ import java.util.List;
  *
  * Level 0 holds whole memtables, overlapping; once it holds level0CompactionTrigger tables it may
  * be compacted into level 1, all of it at once with every level-1 table it overlaps, so no older
- * version of a key can stay behind in level 0 while a newer one moves down.
+ * version of a key can stay behind in level 0 while a newer one moves down. When no two of its
+ * tables share a row and level 1 has nothing in their span (a load in key order), that compaction
+ * moves them by a manifest edit instead of rewriting them (Compaction.isTrivialMove).
  *
  * Level L >= 1 may hold maxBytesForLevelBase * levelSizeMultiplier^(L-1) bytes. Every level gets a
  * score (RocksDB's ComputeCompactionScore with dynamic level bytes off): level 0 its table count

@@ -381,8 +381,18 @@ public final class OutputTables {
   }
 
   /** The table of {@code t}'s file, listed at {@code level}: a trivial move rewrites nothing. */
-  public TableRef moved(TableRef t, int level) {
+  private static TableRef moved(TableRef t, int level) {
     return t.relisted(t.metadata().atLevel(level));
+  }
+
+  /**
+   * The inputs of a trivial move ({@link Compaction#isTrivialMove}) listed at its output level:
+   * the same files, nothing written.
+   */
+  public List<TableRef> moved(Compaction c) {
+    List<TableRef> out = new ArrayList<>();
+    c.inputs().forEach(t -> out.add(moved(t, c.outputLevel())));
+    return out;
   }
 
   /**

@@ -124,6 +124,35 @@ class CompactionPickerTest {
     assertTrue(c.isTrivialMove());
   }
 
+  /**
+   * Level-0 tables whose rows are disjoint, as a key-ordered load flushes them, move to level 1
+   * without a rewrite when level 1 has nothing in their span; tables that share a row, even only
+   * a boundary row, or that level 1 overlaps, are merged.
+   */
+  @Test
+  void levelZeroTablesWithDisjointRows_moveTrivially_unlessTheyShareARowOrLevelOneOverlaps()
+      throws IOException {
+    List<List<TableRef>> disjoint = emptyLevels();
+    for (String[] span : new String[][] {{"a", "b"}, {"c", "d"}, {"e", "f"}, {"g", "h"}}) {
+      disjoint.get(0).add(0, table(0, span[0], span[1], MIB));
+    }
+    Compaction c = picker.levelZero(Version.of(disjoint));
+    assertEquals(4, c.inputs().size());
+    assertTrue(c.isTrivialMove());
+
+    List<List<TableRef>> sharing = emptyLevels();
+    for (String[] span : new String[][] {{"a", "b"}, {"b", "d"}}) {
+      sharing.get(0).add(0, table(0, span[0], span[1], MIB));
+    }
+    assertFalse(picker.levelZero(Version.of(sharing)).isTrivialMove());
+
+    List<List<TableRef>> below = emptyLevels();
+    below.get(0).add(0, table(0, "a", "b", MIB));
+    below.get(0).add(0, table(0, "x", "z", MIB));
+    below.get(1).add(table(1, "m", "n", MIB));
+    assertFalse(picker.levelZero(Version.of(below)).isTrivialMove());
+  }
+
   @Test
   void grandparentsAreTheFirstLevelBelowTheOutputThatOverlaps() throws IOException {
     List<List<TableRef>> levels = emptyLevels();
