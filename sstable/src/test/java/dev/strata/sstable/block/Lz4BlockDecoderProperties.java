@@ -14,7 +14,7 @@ import net.jpountz.lz4.LZ4Factory;
 import org.junit.jupiter.api.Test;
 
 /**
- * The plain-Java LZ4 decoder against lz4-java: every block lz4-java's fast and high-compression
+ * The plain-Java LZ4 decoder (lz4-java's Java instance behind the range checks): every block lz4-java's fast and high-compression
  * compressors write (random, repetitive and mixed inputs of 0 to 70,000 bytes, so literal and match
  * lengths cross their 15- and 255-byte continuations and matches overlap their output) decodes to
  * the input, through offsets into both arrays; damaged blocks (bytes changed, cut short, an output
