@@ -13,8 +13,8 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * <p>Why: lz4-java's fastest instance extracts its native library from its jar into a temporary
  * file (seeding a {@code SecureRandom} for the name) and loads it, tens of milliseconds in a fresh
  * JVM, and the first read that needs it would wait for all of that. So decompressions use the
- * library's own pure-Java decoder, which loads no library, until the native one has loaded on a thread of its
- * own, which ends then; both decode the same bytes to the same output, and both throw {@link
+ * library's own pure-Java decoder, which loads no native library, until the native one has loaded
+ * on a thread of its own, which ends then; both decode the same bytes to the same output, and both throw {@link
  * LZ4Exception} on damaged input. That thread starts after the {@link #DECODES_BEFORE_LOAD}th
  * plain decode, not the first: the first reads after an open load their own classes from the
  * same jar, and the library's extraction would compete with them for it and for the CPU. Nothing
