@@ -70,6 +70,9 @@ enum Column {
   FIRST_1000_OPS_MS("time of the first 1,000 operations after open, milliseconds"),
   TABLES_PER_LEVEL("tables at each level at the end of the phase, level 0 first"),
   MIB_PER_LEVEL("MiB at each level at the end of the phase, level 0 first"),
+  FILTER_KIB_PER_LEVEL("filter KiB on disk at each level at the end of the phase, level 0 first"),
+  INDEX_KIB("index KiB on disk at the end of the phase: per level for RocksDB (level 0 first),"
+      + " the whole tree for Strata"),
   RATIO_TO_ROCKSDB_LRU(
       "Strata rows: ops/s over rocksdb-lru's in the same step, benchmark, threads, state"),
   RATIO_TO_ROCKSDB_HCC(

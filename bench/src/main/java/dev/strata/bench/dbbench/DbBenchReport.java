@@ -72,7 +72,8 @@ final class DbBenchReport {
     // Read phases too: a read-triggered compaction changes the tree in the phase that started it.
     s.append("\n## Trees (tables and MiB per level, level 0 first, at the end of each phase)\n\n");
     s.append(table(r -> true, Column.ENGINE, Column.BENCHMARK, Column.THREADS,
-        Column.CACHE_STATE, Column.TABLES_PER_LEVEL, Column.MIB_PER_LEVEL, Column.QUIESCE_S));
+        Column.CACHE_STATE, Column.TABLES_PER_LEVEL, Column.MIB_PER_LEVEL,
+        Column.FILTER_KIB_PER_LEVEL, Column.INDEX_KIB, Column.QUIESCE_S));
     s.append("\n## Memory and GC (per phase process)\n\n");
     s.append(table(r -> true, Column.ENGINE, Column.BENCHMARK, Column.THREADS,
         Column.CACHE_STATE, Column.GC_COUNT, Column.GC_MS, Column.GC_MAX_MS,

@@ -84,6 +84,8 @@ final class PhaseRunner {
       Store.Levels levels = store.levels();
       r.set(Column.TABLES_PER_LEVEL, levels.tablesCell());
       r.set(Column.MIB_PER_LEVEL, levels.mibCell());
+      r.set(Column.FILTER_KIB_PER_LEVEL, levels.filterKibCell());
+      r.set(Column.INDEX_KIB, levels.indexKibCell());
       Path options = out.resolve("options");
       Files.createDirectories(options);
       store.writeOptions(options.resolve(phase.engine().label() + "-" + b.layout().name()

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
 import org.rocksdb.ColumnFamilyMetaData;
@@ -22,7 +24,9 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.SstFileMetaData;
 import org.rocksdb.Statistics;
+import org.rocksdb.TableProperties;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
 
@@ -203,7 +207,7 @@ final class RocksDbStore implements Store {
   }
 
   @Override
-  public Levels levels() {
+  public Levels levels() throws IOException {
     // Compactions and bytes written per level, into the phase's log: what a write-amplification
     // gap is compared against.
     try {
@@ -212,19 +216,50 @@ final class RocksDbStore implements Store {
       System.err.println("no rocksdb.cfstats: " + e);
     }
     ColumnFamilyMetaData meta = db.getColumnFamilyMetaData();
+    Map<String, TableProperties> properties = tableProperties();
     List<Integer> tables = new ArrayList<>();
     List<Long> bytes = new ArrayList<>();
+    List<Long> filterBytes = new ArrayList<>();
+    List<Long> indexBytes = new ArrayList<>();
     for (int level = 0; level < NUM_LEVELS; level++) {
       tables.add(0);
       bytes.add(0L);
+      filterBytes.add(0L);
+      indexBytes.add(0L);
     }
+    long indexTotal = 0;
     for (LevelMetaData l : meta.levels()) {
       if (l.level() < NUM_LEVELS) {
         tables.set(l.level(), l.files().size());
         bytes.set(l.level(), l.size());
+        long filter = 0;
+        long index = 0;
+        for (SstFileMetaData f : l.files()) {
+          TableProperties p = properties.get(Path.of(f.fileName()).getFileName().toString());
+          if (p != null) {
+            filter += p.getFilterSize();
+            index += p.getIndexSize();
+          }
+        }
+        filterBytes.set(l.level(), filter);
+        indexBytes.set(l.level(), index);
+        indexTotal += index;
       }
     }
-    return new Levels(tables, bytes);
+    return new Levels(tables, bytes, filterBytes, indexBytes, indexTotal);
+  }
+
+  /** Every live table's properties, by file name (the keys RocksDB gives are paths). */
+  private Map<String, TableProperties> tableProperties() throws IOException {
+    Map<String, TableProperties> byName = new HashMap<>();
+    try {
+      for (Map.Entry<String, TableProperties> e : db.getPropertiesOfAllTables().entrySet()) {
+        byName.put(Path.of(e.getKey()).getFileName().toString(), e.getValue());
+      }
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+    return byName;
   }
 
   @Override

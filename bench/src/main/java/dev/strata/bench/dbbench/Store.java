@@ -112,22 +112,48 @@ interface Store extends AutoCloseable {
   }
 
   /**
-   * The tables and bytes at each level of a tree.
+   * The tables and bytes at each level of a tree, and what its filters and index take on disk (what
+   * the block cache must hold for a Get to read no metadata).
+   *
+   * @param tables tables per level, level 0 first
+   * @param bytes their files' bytes per level
+   * @param filterBytes their filters' bytes per level (Strata: chunks, filter index and row-tombstone
+   *     filter; RocksDB: the table property {@code filter_size})
+   * @param indexBytes their indexes' bytes per level (RocksDB: {@code index_size}, top level
+   *     included); null where the engine does not give them per level
+   * @param indexBytesTotal the indexes' bytes over the whole tree
    *
    * <p>Immutable.
    */
-  record Levels(List<Integer> tables, List<Long> bytes) {
+  record Levels(List<Integer> tables, List<Long> bytes, List<Long> filterBytes,
+      List<Long> indexBytes, long indexBytesTotal) {
     /** Tables per level, space separated, up to the deepest non-empty level. */
     String tablesCell() {
-      return join(tables.stream().map(Long::valueOf).toList(), 1);
+      return join(tables.stream().map(Long::valueOf).toList(), 1, 0);
     }
 
     /** MiB per level, space separated, up to the deepest non-empty level. */
     String mibCell() {
-      return join(bytes, 1 << 20);
+      return join(bytes, 1 << 20, 1);
     }
 
-    private String join(List<Long> values, long unit) {
+    /** Filter KiB per level, space separated, up to the deepest non-empty level. */
+    String filterKibCell() {
+      return join(filterBytes, 1 << 10, 1);
+    }
+
+    /** Index KiB per level where known, else the tree's total. */
+    String indexKibCell() {
+      return indexBytes != null ? join(indexBytes, 1 << 10, 1) : scaled(indexBytesTotal, 1 << 10, 1);
+    }
+
+    /** {@code bytes} in {@code unit}s rounded to {@code decimals} places. */
+    private static String scaled(long bytes, long unit, int decimals) {
+      double scale = Math.pow(10, decimals);
+      return dev.strata.bench.common.Cells.format(Math.round(bytes * scale / unit) / scale);
+    }
+
+    private String join(List<Long> values, long unit, int decimals) {
       int last = 0;
       for (int i = 0; i < tables.size(); i++) {
         if (tables.get(i) > 0) {
@@ -139,8 +165,7 @@ interface Store extends AutoCloseable {
         if (i > 0) {
           s.append(' ');
         }
-        s.append(unit == 1 ? Long.toString(values.get(i))
-            : dev.strata.bench.common.Cells.format(Math.round(values.get(i) * 10.0 / unit) / 10.0));
+        s.append(unit == 1 ? Long.toString(values.get(i)) : scaled(values.get(i), unit, decimals));
       }
       return s.toString();
     }

@@ -5,11 +5,14 @@ import dev.strata.engine.CellScanner;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.DbStats;
+import dev.strata.engine.LevelStats;
 import dev.strata.engine.WriteStats;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -118,7 +121,18 @@ final class StrataStore implements Store {
 
   @Override
   public Levels levels() {
-    return new Levels(db.tablesPerLevel(), db.bytesPerLevel());
+    // From one version: tablesPerLevel() and levelStats() called apart may see a compaction between.
+    int levels = db.tablesPerLevel().size();
+    List<Integer> tables = new ArrayList<>(Collections.nCopies(levels, 0));
+    List<Long> bytes = new ArrayList<>(Collections.nCopies(levels, 0L));
+    List<Long> filterBytes = new ArrayList<>(Collections.nCopies(levels, 0L));
+    for (LevelStats l : db.levelStats()) {
+      tables.set(l.level(), l.tables());
+      bytes.set(l.level(), l.bytes());
+      filterBytes.set(l.level(), l.filterBytes());
+    }
+    return new Levels(tables, bytes, filterBytes, null,
+        db.stats().metadata().indexBytesOnDisk());
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -266,6 +267,19 @@ final class DbBenchCommandTest {
       assertTrue(r.number(c) != null && r.number(c) >= 0, c.label() + " of " + where);
     }
     assertFalse(r.get(Column.TABLES_PER_LEVEL).isEmpty(), where);
+    String[] tables = r.get(Column.TABLES_PER_LEVEL).split(" ");
+    String[] filters = r.get(Column.FILTER_KIB_PER_LEVEL).split(" ");
+    assertEquals(tables.length, filters.length, "a filter figure per level, " + where);
+    double filterKib = 0;
+    for (int i = 0; i < tables.length; i++) {
+      double kib = Double.parseDouble(filters[i]);
+      assertTrue(Integer.parseInt(tables[i]) > 0 || kib == 0, "level " + i + " of " + where);
+      filterKib += kib;
+    }
+    // Every table has a filter (ROW by default in both engines).
+    assertTrue(filterKib > 0, "filter bytes of " + where + ": " + r.get(Column.FILTER_KIB_PER_LEVEL));
+    assertTrue(Arrays.stream(r.get(Column.INDEX_KIB).split(" ")).mapToDouble(Double::parseDouble)
+        .sum() > 0, "index bytes of " + where);
     boolean rocks = r.engine().isRocksDb();
     Benchmark b = r.benchmark();
     if (b.isRead()) {
