@@ -36,8 +36,8 @@ public final class Limits {
   /** Commit marker values are 0 to this many bytes. */
   public static final int MAX_COMMIT_MARKER_VALUE_LENGTH = 4096;
 
-  /** A batch sets or removes at most this many commit markers. */
-  public static final int MAX_COMMIT_MARKERS_PER_BATCH = 64;
+  /** A batch sets or removes at most this many commit markers (as many as a database holds). */
+  public static final int MAX_COMMIT_MARKERS_PER_BATCH = 1024;
 
   /**
    * A database holds at most this many commit markers: the manifest carries them all in every

@@ -54,7 +54,7 @@ final class LogGens {
 
   /** Commit marker updates: none for most records, else up to the per-batch limit. */
   static List<MarkerUpdate> markers(Random r) {
-    int n = r.nextInt(3) == 0 ? 1 + r.nextInt(Limits.MAX_COMMIT_MARKERS_PER_BATCH) : 0;
+    int n = r.nextInt(3) == 0 ? 1 + r.nextInt(Math.min(70, Limits.MAX_COMMIT_MARKERS_PER_BATCH)) : 0;
     List<MarkerUpdate> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       byte[] name = bytes(r, r.nextInt(20) == 0 ? Limits.MAX_COMMIT_MARKER_NAME_LENGTH
