@@ -153,6 +153,15 @@ final class ManifestLogTest {
     return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
+  /** The state a golden file holds: its snapshot with its edits applied in order. */
+  private static Manifest applied(Manifest snapshot, List<ManifestEdit> edits) {
+    Manifest state = snapshot;
+    for (ManifestEdit e : edits) {
+      state = state.apply(e);
+    }
+    return state;
+  }
+
   private static byte[] golden(String name) throws IOException {
     try (InputStream in =
         ManifestLogTest.class.getResourceAsStream("/dev/strata/engine/manifest/golden/" + name)) {
@@ -172,10 +181,7 @@ final class ManifestLogTest {
 
   @Test
   void goldenVersion2_readsAsItsSnapshotWithTheEditsApplied() throws IOException {
-    Manifest expected = goldenV2Snapshot();
-    for (ManifestEdit e : goldenV2Edits()) {
-      expected = expected.apply(e);
-    }
+    Manifest expected = applied(goldenV2Snapshot(), goldenV2Edits());
     Path file = FileNames.manifest(dir);
     byte[] bytes = golden("manifest-v2");
     Files.write(file, bytes);
@@ -187,10 +193,7 @@ final class ManifestLogTest {
 
   @Test
   void goldenVersion3_readsAsItsSnapshotWithTheEditsApplied_filtersNotRecorded() throws IOException {
-    Manifest expected = goldenV3Snapshot();
-    for (ManifestEdit e : goldenV3Edits()) {
-      expected = expected.apply(e);
-    }
+    Manifest expected = applied(goldenV3Snapshot(), goldenV3Edits());
     Path file = FileNames.manifest(dir);
     Files.write(file, golden("manifest-v3"));
     Manifest read = ManifestReader.read(file);
@@ -201,10 +204,7 @@ final class ManifestLogTest {
 
   @Test
   void goldenVersion4_readsAsItsSnapshotWithTheEditsApplied_noMarkers() throws IOException {
-    Manifest expected = goldenV3Snapshot();
-    for (ManifestEdit e : goldenV4Edits()) {
-      expected = expected.apply(e);
-    }
+    Manifest expected = applied(goldenV3Snapshot(), goldenV4Edits());
     Path file = FileNames.manifest(dir);
     Files.write(file, golden("manifest-v4"));
     Manifest read = ManifestReader.read(file);
@@ -217,10 +217,7 @@ final class ManifestLogTest {
   @Test
   void goldenVersion5_readsAsItsSnapshotWithTheEditsApplied_andIsWhatThisReleaseWrites()
       throws IOException {
-    Manifest expected = goldenV5Snapshot();
-    for (ManifestEdit e : goldenV5Edits()) {
-      expected = expected.apply(e);
-    }
+    Manifest expected = applied(goldenV5Snapshot(), goldenV5Edits());
     Path file = FileNames.manifest(dir);
     byte[] bytes = golden("manifest-v5");
     Files.write(file, bytes);
@@ -240,10 +237,7 @@ final class ManifestLogTest {
 
   @Test
   void markersSurviveAWholeRewrite() throws IOException {
-    Manifest state = goldenV5Snapshot();
-    for (ManifestEdit e : goldenV5Edits()) {
-      state = state.apply(e);
-    }
+    Manifest state = applied(goldenV5Snapshot(), goldenV5Edits());
     try (ManifestLog log = new ManifestLog(dir)) {
       log.rewrite(state);
     }
