@@ -16,6 +16,7 @@ import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.write.MarkerSet;
 import dev.strata.engine.version.WastedReads;
 import dev.strata.engine.write.WriteController;
 import java.io.IOException;
@@ -371,7 +372,7 @@ final class BackgroundWork {
     oldestFirst.next();
     long logNumber = oldestFirst.hasNext() ? oldestFirst.next().logNumber : state.memLogNumber;
     try {
-      versions.install(edit, () -> state.lastSequence, logNumber, true);
+      versions.install(edit, () -> state.lastSequence, logNumber, true, oldest.markers);
     } catch (IOException | RuntimeException e) {
       outputs.discardUnlessListed(written, e);
       throw e;
@@ -439,7 +440,7 @@ final class BackgroundWork {
     }
     written.forEach(edit::add);
     try {
-      install(edit, state.currentLogNumber());
+      install(edit, state.currentLogNumber(), true);
     } catch (IOException | RuntimeException e) {
       outputs.discardUnlessListed(written, e);
       throw e;
@@ -453,9 +454,11 @@ final class BackgroundWork {
     return picker.needsCompaction(v) || (flushWaitsForLevelZero && !v.level(0).isEmpty());
   }
 
+  /** As a flush's install, recording {@code markers} (recovery's, after its replay). */
   @GuardedBy("mutex")
-  void install(VersionEdit edit, long logNumber) throws IOException {
-    install(edit, logNumber, true);
+  void install(VersionEdit edit, long logNumber, MarkerSet markers) throws IOException {
+    versions.install(edit, () -> state.lastSequence, logNumber, true, markers);
+    afterInstall();
   }
 
   /** Makes {@code edit} durable and current (see {@link VersionSet#install}) and publishes it. */

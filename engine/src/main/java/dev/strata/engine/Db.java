@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -62,8 +63,6 @@ public final class Db implements AutoCloseable {
 
   /** Longest value in bytes; values are 0..MAX_VALUE_LENGTH. */
   public static final int MAX_VALUE_LENGTH = Limits.MAX_VALUE_LENGTH;
-
-  private static final byte[] EMPTY = new byte[0];
 
   private final Path dir;
   private final DbOptions options;
@@ -202,18 +201,16 @@ public final class Db implements AutoCloseable {
     return new TestSeams(background, writePath, tables, state.memory, management);
   }
 
-  // ---------------------------------------------------------------- writes
-
   /** Puts {@code value} under {@code key} (row {@code key}, empty column). */
   public void put(byte[] key, byte[] value) throws IOException {
     Limits.checkKeyPut(key, value);
-    write(List.of(Mutation.put(key, EMPTY, value)));
+    write(List.of(Mutation.put(key, Mutation.EMPTY, value)));
   }
 
   /** Deletes {@code key} (row {@code key}, empty column). */
   public void delete(byte[] key) throws IOException {
     Limits.checkKey(key);
-    write(List.of(Mutation.delete(key, EMPTY)));
+    write(List.of(Mutation.delete(key, Mutation.EMPTY)));
   }
 
   /** Puts {@code value} into cell (row, column). */
@@ -234,13 +231,12 @@ public final class Db implements AutoCloseable {
     write(List.of(Mutation.deleteRow(row)));
   }
 
-  /** Applies {@code batch} atomically: all of it or, also across a crash, none. */
+  /** Applies {@code batch}, its commit markers included, atomically: all or, across a crash, none. */
   public void write(WriteBatch batch) throws IOException {
     Limits.requireNonNull(batch, "batch");
+    ensureWritable();
     if (!batch.isEmpty()) {
-      write(batch.mutations());
-    } else {
-      ensureWritable();
+      writePath.write(batch.mutations(), batch.markerUpdates());
     }
   }
 
@@ -250,12 +246,23 @@ public final class Db implements AutoCloseable {
     writePath.write(mutations);
   }
 
-  // ---------------------------------------------------------------- reads
+  /** The commit markers as of the last acknowledged write, by name (see WriteBatch); a copy. */
+  public SortedMap<byte[], byte[]> commitMarkers() {
+    state.ensureOpen();
+    return state.markers.toMap();
+  }
+
+  /** The value of the commit marker {@code name} (see WriteBatch), or null when there is none. */
+  public byte[] commitMarker(byte[] name) {
+    Limits.requireNonNull(name, "name");
+    state.ensureOpen();
+    return state.markers.get(name);
+  }
 
   /** The value under {@code key} (row {@code key}, empty column), or null when absent or deleted. */
   public byte[] get(byte[] key) throws IOException {
     Limits.checkKey(key);
-    return reads.get(null, key, EMPTY);
+    return reads.get(null, key, Mutation.EMPTY);
   }
 
   /** The value of cell (row, column), or null when absent or deleted. */
@@ -371,8 +378,6 @@ public final class Db implements AutoCloseable {
     return reads.snapshot();
   }
 
-  // ---------------------------------------------------------------- flush and compaction
-
   /**
    * Writes the memtable out as a table; durable on return. Waits for the flush of the memtable it
    * froze (or, when the memtable was empty, of the newest one already frozen), not for anything
@@ -403,17 +408,15 @@ public final class Db implements AutoCloseable {
     background.compactAll();
   }
 
-  // ---------------------------------------------------------------- stats and lifecycle
-
   /** A snapshot of the read-path counters and of the table set now. */
   public DbStats stats() {
-    ensureOpen();
+    state.ensureOpen();
     return statistics.dbStats();
   }
 
   /** Counters of the write path: acknowledged writes and the log writes that carried them. */
   public WriteStats writeStats() {
-    ensureOpen();
+    state.ensureOpen();
     return writePath.stats();
   }
 
@@ -437,19 +440,19 @@ public final class Db implements AutoCloseable {
    * a count kept by the memtables and the manifest.
    */
   public long approximateEntries() {
-    ensureOpen();
+    state.ensureOpen();
     return statistics.approximateEntries();
   }
 
   /** The number of tables at each level now, level 0 first. */
   public List<Integer> tablesPerLevel() {
-    ensureOpen();
+    state.ensureOpen();
     return statistics.tablesPerLevel();
   }
 
   /** The bytes of the tables at each level now, level 0 first (what the compaction picker sizes). */
   public List<Long> bytesPerLevel() {
-    ensureOpen();
+    state.ensureOpen();
     return statistics.bytesPerLevel();
   }
 
@@ -459,7 +462,7 @@ public final class Db implements AutoCloseable {
    * from disk: the manifest records every figure.
    */
   public List<LevelStats> levelStats() {
-    ensureOpen();
+    state.ensureOpen();
     return statistics.levelStats();
   }
 
@@ -468,7 +471,7 @@ public final class Db implements AutoCloseable {
    * no more writes it stays as it is; a benchmark waits for this before it measures reads.
    */
   public boolean backgroundWorkPending() {
-    ensureOpen();
+    state.ensureOpen();
     return background.pending();
   }
 
@@ -484,13 +487,9 @@ public final class Db implements AutoCloseable {
     InterruptSetAside.run(() -> shutdown.close(management));
   }
 
-  private void ensureOpen() {
-    state.ensureOpen();
-  }
-
   /** For every call that writes: the database is open, and not read-only. */
   private void ensureWritable() {
-    ensureOpen();
+    state.ensureOpen();
     if (options.files().readOnly()) {
       throw new IllegalStateException("database is open read-only: " + dir);
     }

@@ -7,6 +7,7 @@ import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.manifest.SyncedLog;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.memtable.MemTableMemory;
+import dev.strata.engine.write.MarkerSet;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.VersionSet;
@@ -86,6 +87,12 @@ final class EngineState {
 
   volatile ReadView view;
   volatile long lastSequence;
+
+  /**
+   * The commit markers as of the last acknowledged write (recovery starts them from the manifest
+   * and the replayed logs); replaced, never modified, under the mutex by the write group's leader.
+   */
+  volatile MarkerSet markers = MarkerSet.EMPTY;
   volatile boolean closed;
 
   EngineState(Path dir, FileLayer files, TableCache tables, long memtableBytes) {
@@ -144,6 +151,13 @@ final class EngineState {
     final MemTable mem;
     final long logNumber;
 
+    /**
+     * The commit markers as of the memtable's last write, captured when it was frozen: its flush
+     * records exactly these in the manifest, never later ones, whose data may still be only in a
+     * log a power loss can cut.
+     */
+    final MarkerSet markers;
+
     /** The log the memtable's writes went to since the open (the older logs were forced then). */
     final Path logFile;
 
@@ -158,9 +172,10 @@ final class EngineState {
     @GuardedBy("mutex")
     private LogWriter unretiredLog;
 
-    Frozen(MemTable mem, long logNumber, LogWriter unretiredLog) {
+    Frozen(MemTable mem, long logNumber, LogWriter unretiredLog, MarkerSet markers) {
       this.mem = mem;
       this.logNumber = logNumber;
+      this.markers = markers;
       this.unretiredLog = unretiredLog;
       this.logFile = unretiredLog.file();
     }

@@ -17,6 +17,7 @@ import dev.strata.engine.version.ObsoleteFiles;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
+import dev.strata.engine.write.MarkerSet;
 import dev.strata.engine.write.Mutation;
 import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
@@ -58,6 +59,8 @@ final class Recovery {
   final LogReplay.Result replay;
   /** The logs replayed (the manifest's log number and later), by number. */
   final SortedMap<Long, Path> logs;
+  /** The commit markers: the manifest's, then each replayed record's updates in order. */
+  final MarkerSet markers;
 
   private Recovery(
       Manifest manifest,
@@ -66,7 +69,8 @@ final class Recovery {
       long lastSequence,
       long next,
       LogReplay.Result replay,
-      SortedMap<Long, Path> logs) {
+      SortedMap<Long, Path> logs,
+      MarkerSet markers) {
     this.manifest = manifest;
     this.levels = levels;
     this.replayed = replayed;
@@ -74,6 +78,7 @@ final class Recovery {
     this.nextFileNumber = next;
     this.replay = replay;
     this.logs = logs;
+    this.markers = markers;
   }
 
   /**
@@ -127,6 +132,7 @@ final class Recovery {
       mem = newMemTable.get();
       MemTable replayInto = mem;
       SortedMap<Long, Path> replayed = new TreeMap<>(logs.tailMap(manifest.logNumber(), true));
+      MarkerSet[] markers = {manifest.markers()};
       Map<Long, Long> forced = new HashMap<>();
       manifest.syncedLogs().forEach(l -> forced.put(l.logNumber(), l.bytes()));
       LogReplay.Result replay =
@@ -135,14 +141,19 @@ final class Recovery {
               forced,
               manifest.lastSequence(),
               options.memtable().walRecovery(),
-              record -> apply(record, replayInto));
+              record -> {
+                apply(record, replayInto);
+                markers[0] = markers[0].apply(record.markers());
+              });
       if (replay.droppedBytes() > 0) {
         LOG.log(
             replay.tornTailOnly() ? System.Logger.Level.WARNING : System.Logger.Level.ERROR,
             dir + ": " + replay.report());
       }
       long next = Math.max(manifest.nextFileNumber(), largestNumber + 1);
-      r = new Recovery(manifest, levels, mem, replay.lastSequence(), next, replay, replayed);
+      r =
+          new Recovery(
+              manifest, levels, mem, replay.lastSequence(), next, replay, replayed, markers[0]);
       ok = true;
     } finally {
       if (!ok) {

@@ -75,6 +75,7 @@ final class Startup {
         // written or deleted, no log is opened and no background work is scheduled.
         versions.start(Version.of(r.levels), r.nextFileNumber, r.manifest);
         state.lastSequence = r.lastSequence;
+        state.markers = r.markers;
         state.replaceEmptyMemTable(r.replayed);
         state.publishView();
         return r;
@@ -82,6 +83,7 @@ final class Startup {
       versions.start(Version.of(r.levels), r.nextFileNumber, r.manifest);
       tables.countsAsWrittenHere(r.nextFileNumber);
       state.lastSequence = r.lastSequence;
+      state.markers = r.markers;
       if (!resumeLogs(r)) {
         VersionEdit edit = new VersionEdit();
         if (!r.replayed.isEmpty()) {
@@ -97,7 +99,7 @@ final class Startup {
         files.syncDirectory(dir);
         state.memLogNumber = logNumber;
         state.publishView();
-        background.install(edit, logNumber);
+        background.install(edit, logNumber, r.markers); // the replayed logs' markers go with them
       }
       versions.deleteUnlistedFiles();
     } finally {
@@ -174,6 +176,9 @@ final class Startup {
         r.replay.stop() == null ? Files.size(newestFile) : r.replay.stop().offset();
     if (validLength < LogFormat.FILE_HEADER_BYTES) {
       return false; // a log whose header was never written whole: start a new one
+    }
+    if (LogFormat.versionOf(newestFile) != LogFormat.VERSION_CURRENT) {
+      return false; // never append records of one version to a file of another
     }
     List<SyncedLog> forced = new ArrayList<>();
     for (Map.Entry<Long, Path> older : r.logs.headMap(newest).entrySet()) {

@@ -8,6 +8,8 @@ import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.write.KeyOrder;
+import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.engine.write.Mutation;
 import dev.strata.engine.write.WriteController;
 import dev.strata.engine.write.WriterQueue;
@@ -125,9 +127,14 @@ final class WritePath {
    * lasts, encoded into the log record and copied into the memtable's arena, and never kept. The thread that reaches the head of the queue writes its group.
    */
   void write(List<Mutation> mutations) throws IOException {
+    write(mutations, List.of());
+  }
+
+  /** As {@link #write(List)}, the batch carrying the commit marker updates {@code markers}. */
+  void write(List<Mutation> mutations, List<MarkerUpdate> markers) throws IOException {
     mutex.lock();
     try {
-      Writer head = writers.enqueue(mutations);
+      Writer head = writers.enqueue(mutations, markers);
       if (head != null) {
         lead(head);
       }
@@ -185,6 +192,10 @@ final class WritePath {
         return state.frozen.peekFirst();
       }
       makeRoom(false); // may wait: writers queued meanwhile join this group
+      if (head.hasMarkers()) { // it leads alone: every write before it applied its markers
+        Limits.checkMarkersHeld(
+            state.markers.size(), state.markers.namesAddedBy(head.markers()));
+      }
       group = writers.group(head);
       delayIfSlowingDown(group);
       appendGroup(group);
@@ -211,7 +222,8 @@ final class WritePath {
     LogWriter targetLog = state.log;
     mutex.unlock();
     try {
-      targetLog.append(first, group, Writer::mutations); // encodes into the log's own buffer
+      // Encodes into the log's own buffer.
+      targetLog.append(first, group, Writer::mutations, Writer::markers);
       logWrites.increment();
       if (options.memtable().syncWrites()) {
         logSyncs.increment();
@@ -242,6 +254,11 @@ final class WritePath {
           target.add(m.kind(), m.row(), m.column(), seq++, m.value());
         }
       }
+    }
+    for (int i = 0; i < group.size(); i++) {
+      // Before the group leaves the head of the queue, so no freeze falls between the memtable
+      // taking the data and the markers that came with it.
+      state.markers = state.markers.apply(group.get(i).markers());
     }
     state.lastSequence = first + count - 1;
     writesAcknowledged.add(group.size());
@@ -358,7 +375,7 @@ final class WritePath {
     LogWriter old = state.log;
     state.log = next;
     state.mem.freeze();
-    state.frozen.addFirst(new Frozen(state.mem, state.memLogNumber, old));
+    state.frozen.addFirst(new Frozen(state.mem, state.memLogNumber, old, state.markers));
     state.mem = state.newMemTable();
     state.memLogNumber = number;
     state.publishView();

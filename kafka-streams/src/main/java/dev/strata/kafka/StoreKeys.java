@@ -5,14 +5,15 @@ import java.util.Arrays;
 
 /**
  * How a store lays its data out in its {@link Db}. A Kafka key may be empty and a Strata row may
- * not, so every key is stored as the row {@code 0x01 key} (one byte longer, same order); the
- * changelog offsets live in the row {@code 0x00}, one column per partition, which sorts before
- * every key and is never seen by a range, so data and offsets can share one write batch.
+ * not, so every key is stored as the row {@code 0x01 key} (one byte longer, same order). The
+ * changelog offsets are commit markers, outside the key space ({@link ChangelogOffsets}); stores
+ * written before kept them in the row {@code 0x00}, which sorts before every key and is never seen
+ * by a range, and which the first open of such a store replaces by markers.
  *
  * <p>Immutable (static methods only).
  */
 final class StoreKeys {
-  /** The row holding the changelog offsets. */
+  /** The row that held the changelog offsets before they became commit markers. */
   static final byte[] OFFSETS_ROW = {0x00};
 
   /** The first row of data, inclusive. */

@@ -45,9 +45,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *   <li>Iterators see the store as of their creation (a {@code Db} snapshot and a cursor over it)
  *       and release both on close; closing the store closes the iterators still open.
  *   <li>Changelog offsets (Kafka Streams' {@code managesOffsets}, KIP-1035) live in the same
- *       database ({@link ChangelogOffsets}). A restored batch and the offset of its last record are
- *       one write batch, so a restore interrupted by a crash resumes after the last batch it
- *       applied, never replaying one. Under at-least-once, {@code commit} appends the offsets to
+ *       database as commit markers, outside its key space ({@link ChangelogOffsets}). A restored
+ *       batch and the offset of its last record are one write batch, so a restore interrupted by a
+ *       crash resumes after the last batch it applied, never replaying one; and since the offsets
+ *       take no key, a restore in key order fills memtables with disjoint key ranges, whose
+ *       level-0 tables the engine moves down instead of rewriting them. Under at-least-once, {@code commit} appends the offsets to
  *       the log after the data they cover, once they have moved {@link
  *       ChangelogOffsets#WRITE_THRESHOLD} records (as Kafka's checkpoint file), so the store never
  *       holds an offset ahead of its data; after a crash it restores from the last offset written,
@@ -96,12 +98,14 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       Files.createDirectories(dir);
       Db opened = Db.open(dir, options);
       try {
-        offsets = ChangelogOffsets.read(opened);
+        offsets = ChangelogOffsets.open(opened);
         exactlyOnce = !StreamsConfig.AT_LEAST_ONCE.equals(
             context.appConfigs().getOrDefault(StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
                 StreamsConfig.AT_LEAST_ONCE));
         if (exactlyOnce && !offsets.isEmpty()) {
-          opened.write(new WriteBatch().deleteRow(StoreKeys.OFFSETS_ROW));
+          WriteBatch batch = new WriteBatch();
+          offsets.removeWritten(batch);
+          opened.write(batch);
         }
       } catch (IOException | RuntimeException e) {
         opened.close();

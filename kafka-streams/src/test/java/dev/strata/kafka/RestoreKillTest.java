@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,11 +27,76 @@ import org.junit.jupiter.api.io.TempDir;
  * restore resumes after the last batch it holds and replays none twice.
  */
 class RestoreKillTest {
+  private static final TopicPartition CHANGELOG = new TopicPartition(RestoringChild.CHANGELOG, 0);
+
   @TempDir Path dir;
 
   @Test
   void aStoreKilledMidRestore_holdsExactlyTheChangelogUpToItsOffset() throws Exception {
     Path state = dir.resolve("state");
+    long acknowledged = killMidRestore(state);
+    KeyValueStore<Bytes, byte[]> store = Stores.open(state, RestoringChild.STORE);
+    try {
+      long offset = checkUpToOffset(store, acknowledged);
+      assertEquals(RestoringChild.BATCH - 1, offset % RestoringChild.BATCH, "a batch split");
+    } finally {
+      store.close();
+    }
+  }
+
+  /**
+   * The restore interrupted by the kill resumes, as Kafka Streams' changelog reader would, from the
+   * offset after the store's committed one, and ends holding the whole changelog it was fed.
+   */
+  @Test
+  void aKilledRestore_resumesAfterItsOffset_andEndsWithTheWholeChangelog() throws Exception {
+    Path state = dir.resolve("state");
+    killMidRestore(state);
+    Stores.Restoring r =
+        Stores.openRestoring(state, RestoringChild.STORE, StreamsConfig.AT_LEAST_ONCE);
+    long end;
+    try {
+      long from = r.store().committedOffset(CHANGELOG) + 1;
+      end = from + 30L * RestoringChild.BATCH - 1;
+      List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+      for (long i = from; i <= end; i++) {
+        records.add(RestoringChild.record(i));
+        if (records.size() == RestoringChild.BATCH) {
+          r.restore().restoreBatch(records);
+          records.clear();
+        }
+      }
+    } finally {
+      r.store().close();
+    }
+    KeyValueStore<Bytes, byte[]> store = Stores.open(state, RestoringChild.STORE);
+    try {
+      assertEquals(end, checkUpToOffset(store, end));
+    } finally {
+      store.close();
+    }
+  }
+
+  /**
+   * Checks that {@code store} holds exactly the changelog up to its offset, which is at least
+   * {@code atLeast}; returns the offset.
+   */
+  private static long checkUpToOffset(KeyValueStore<Bytes, byte[]> store, long atLeast) {
+    Long offset = store.committedOffset(CHANGELOG);
+    assertNotNull(offset, "no offset after " + atLeast + " acknowledged");
+    assertTrue(offset >= atLeast, "offset " + offset + " behind the acknowledged " + atLeast);
+    // Each key's value: the last record of that key at or before the offset, nothing later.
+    for (long k = 0; k < RestoringChild.KEYS; k++) {
+      long last = offset - Math.floorMod(offset - k, RestoringChild.KEYS);
+      byte[] expected = last < 0 ? null : ByteBuffer.allocate(Long.BYTES).putLong(last).array();
+      assertArrayEquals(expected, store.get(Bytes.wrap(RestoringChild.key(k))),
+          "key " + k + " at offset " + offset);
+    }
+    return offset;
+  }
+
+  /** Runs a restoring child into {@code state} and kills it; the offset it last acknowledged. */
+  private long killMidRestore(Path state) throws Exception {
     Path output = dir.resolve("child.log");
     Process child = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
@@ -44,24 +112,7 @@ class RestoreKillTest {
       child.waitFor(30, TimeUnit.SECONDS);
     }
     assertEquals(128 + 9, child.exitValue(), "the child died of SIGKILL");
-
-    KeyValueStore<Bytes, byte[]> store = Stores.open(state, RestoringChild.STORE);
-    try {
-      Long offset = store.committedOffset(new TopicPartition(RestoringChild.CHANGELOG, 0));
-      assertNotNull(offset, "no offset after " + acknowledged + " acknowledged");
-      assertTrue(offset >= acknowledged,
-          "offset " + offset + " behind the acknowledged " + acknowledged);
-      assertEquals(RestoringChild.BATCH - 1, offset % RestoringChild.BATCH, "a batch split");
-      // Each key's value: the last record of that key at or before the offset, nothing later.
-      for (long k = 0; k < RestoringChild.KEYS; k++) {
-        long last = offset - Math.floorMod(offset - k, RestoringChild.KEYS);
-        byte[] expected = last < 0 ? null : ByteBuffer.allocate(Long.BYTES).putLong(last).array();
-        assertArrayEquals(expected, store.get(Bytes.wrap(RestoringChild.key(k))),
-            "key " + k + " at offset " + offset);
-      }
-    } finally {
-      store.close();
-    }
+    return acknowledged;
   }
 
   /** The offset of the last batch the child acknowledged once it is at least {@code atLeast}. */

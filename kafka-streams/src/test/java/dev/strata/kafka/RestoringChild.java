@@ -30,13 +30,18 @@ final class RestoringChild {
     return ("key-" + (i % KEYS)).getBytes(StandardCharsets.UTF_8);
   }
 
+  /** Changelog record {@code i}. */
+  static ConsumerRecord<byte[], byte[]> record(long i) {
+    return new ConsumerRecord<>(CHANGELOG, 0, i, key(i),
+        ByteBuffer.allocate(Long.BYTES).putLong(i).array());
+  }
+
   public static void main(String[] args) {
     RecordBatchingStateRestoreCallback restore =
         Stores.openRestoring(Path.of(args[0]), STORE, StreamsConfig.AT_LEAST_ONCE).restore();
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(BATCH);
     for (long i = 0; ; i++) {
-      records.add(new ConsumerRecord<>(CHANGELOG, 0, i, key(i),
-          ByteBuffer.allocate(Long.BYTES).putLong(i).array()));
+      records.add(record(i));
       if (records.size() == BATCH) {
         restore.restoreBatch(records);
         records.clear();

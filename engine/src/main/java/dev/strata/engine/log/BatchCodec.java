@@ -3,6 +3,8 @@ package dev.strata.engine.log;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.fs.ByteCursor;
 import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.MarkerCodec;
+import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.engine.write.Mutation;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
@@ -31,24 +33,32 @@ public final class BatchCodec {
    *     InternalKey#MAX_SEQUENCE}] or the payload would exceed {@link LogFormat#MAX_PAYLOAD_BYTES}
    */
   public static byte[] encode(long firstSequence, List<Mutation> mutations) {
+    return encode(firstSequence, mutations, List.of());
+  }
+
+  /** As {@link #encode(long, List)}, the record carrying the commit marker updates {@code markers}. */
+  public static byte[] encode(
+      long firstSequence, List<Mutation> mutations, List<MarkerUpdate> markers) {
     ByteBuffer b =
-        ByteBuffer.allocate(payloadBytes(firstSequence, mutations)).order(ByteOrder.LITTLE_ENDIAN);
-    encodeInto(b, firstSequence, mutations);
+        ByteBuffer.allocate(payloadBytes(firstSequence, mutations, markers))
+            .order(ByteOrder.LITTLE_ENDIAN);
+    encodeInto(b, firstSequence, mutations, markers);
     return b.array();
   }
 
   /**
-   * The bytes of the payload {@link #encode} makes of {@code mutations}.
+   * The bytes of the payload {@link #encode} makes of {@code mutations} and {@code markers}.
    *
    * @throws IllegalArgumentException as {@link #encode}
    */
-  public static int payloadBytes(long firstSequence, List<Mutation> mutations) {
+  public static int payloadBytes(
+      long firstSequence, List<Mutation> mutations, List<MarkerUpdate> markers) {
     int count = mutations.size();
     if (!sequencesFit(firstSequence, count)) {
       throw new IllegalArgumentException(
           "sequence numbers " + firstSequence + " + " + count + " leave [0, MAX_SEQUENCE]");
     }
-    long size = LogFormat.BATCH_HEADER_BYTES;
+    long size = LogFormat.BATCH_HEADER_BYTES + LogFormat.markersSize(markers);
     for (int i = 0; i < count; i++) { // indexed: no iterator on the write path
       size += LogFormat.encodedSize(mutations.get(i));
     }
@@ -60,11 +70,12 @@ public final class BatchCodec {
   }
 
   /**
-   * Puts the payload of {@code mutations} into {@code b}, a little-endian buffer with {@link
-   * #payloadBytes} of room: the log writer encodes a write group straight into its own buffer, with
-   * no payload array per batch.
+   * Puts the payload of {@code mutations} and {@code markers} into {@code b}, a little-endian
+   * buffer with {@link #payloadBytes} of room: the log writer encodes a write group straight into
+   * its own buffer, with no payload array per batch.
    */
-  public static void encodeInto(ByteBuffer b, long firstSequence, List<Mutation> mutations) {
+  public static void encodeInto(
+      ByteBuffer b, long firstSequence, List<Mutation> mutations, List<MarkerUpdate> markers) {
     assert b.order() == ByteOrder.LITTLE_ENDIAN : "payloads are little-endian";
     int count = mutations.size();
     b.putLong(firstSequence).putInt(count);
@@ -77,11 +88,22 @@ public final class BatchCodec {
         b.putInt(m.value().length).put(m.value());
       }
     }
+    if (markers.isEmpty()) {
+      return; // the bytes of a version-1 record
+    }
+    b.putShort((short) markers.size());
+    MarkerCodec.put(b, markers);
   }
 
   /** {@link #encode(long, List)} of a record. */
   public static byte[] encode(LogRecord record) {
-    return encode(record.firstSequence(), record.mutations());
+    return encode(record.firstSequence(), record.mutations(), record.markers());
+  }
+
+  /** {@link #decode(byte[], Path, long, int)} of a payload of the current version. */
+  public static LogRecord decode(byte[] payload, Path file, long payloadOffset)
+      throws CorruptionException {
+    return decode(payload, file, payloadOffset, LogFormat.VERSION_CURRENT);
   }
 
   /**
@@ -90,9 +112,10 @@ public final class BatchCodec {
    * @param payload the payload bytes
    * @param file the log file, for error messages
    * @param payloadOffset where the payload starts in {@code file}, for error messages
+   * @param version the version of the log file that holds it: markers only from version 2
    * @throws CorruptionException when the payload does not parse
    */
-  public static LogRecord decode(byte[] payload, Path file, long payloadOffset)
+  public static LogRecord decode(byte[] payload, Path file, long payloadOffset, int version)
       throws CorruptionException {
     ByteCursor in = new ByteCursor(payload, 0, payload.length, file, payloadOffset, "log record");
     long firstSequence = in.u64("firstSequence");
@@ -134,10 +157,21 @@ public final class BatchCodec {
       }
       mutations.add(new Mutation(kind, row, column, value));
     }
+    List<MarkerUpdate> markers =
+        in.remaining() != 0 && version >= LogFormat.VERSION_MARKERS ? decodeMarkers(in) : List.of();
     if (in.remaining() != 0) {
       throw in.corrupt(0, "%d bytes after the last of %d ops", in.remaining(), count);
     }
-    return new LogRecord(firstSequence, mutations);
+    return new LogRecord(firstSequence, mutations, markers);
+  }
+
+  /** The markers section after the ops: a count of at least 1, then each update, checked. */
+  private static List<MarkerUpdate> decodeMarkers(ByteCursor in) throws CorruptionException {
+    int count = in.u16("markerCount");
+    if (count == 0 || count > Limits.MAX_COMMIT_MARKERS_PER_BATCH) {
+      throw in.corrupt(-2, "marker count %d outside [1, MAX_COMMIT_MARKERS_PER_BATCH]", count);
+    }
+    return MarkerCodec.read(in, count);
   }
 
   /**

@@ -2,10 +2,17 @@ package dev.strata.engine.log;
 
 import dev.strata.checksum.Checksums;
 import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.MarkerCodec;
+import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.engine.write.Mutation;
 import dev.strata.sstable.key.ValueKind;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * The write-ahead log's byte layout, one file per memtable generation ({@code NNNNNN.log}). All
@@ -17,11 +24,21 @@ import java.nio.ByteOrder;
  *               headerCrc = crc(magic, version, fileNumber)
  * Record     := headerCrc:u32 length:u32 payloadCrc:u32 payload:byte[length]
  *               headerCrc = crc(length, payloadCrc)     payloadCrc = crc(payload)
- * Payload    := firstSequence:u64 count:u32 Op{count}                       (one write or batch)
+ * Payload    := firstSequence:u64 count:u32 Op{count} [Markers]             (one write or batch)
  * Op         := kind:u8 rowLength:u16 row columnLength:u16 column [valueLength:u32 value]
  *               kind = ValueKind.id(); the value is present only for PUT; DELETE_ROW has an empty
  *               column; op i has sequence firstSequence + i
+ * Markers    := markerCount:u16 Marker{markerCount}        (version 2; only when markerCount >= 1)
+ * Marker     := nameLength:u16 name present:u8 [valueLength:u32 value]        (MarkerCodec)
+ *               present 1 sets the commit marker name to value, 0 removes it (no value follows)
  * </pre>
+ *
+ * <p><b>Commit markers.</b> A batch's markers (named values outside the key space, {@code
+ * WriteBatch.putCommitMarker}) ride in its record, after its ops, so they are exactly as durable
+ * and as atomic as its data: a record replayed applies both, a record dropped neither. They take no
+ * sequence number; a batch of markers only is a record with {@code count} 0, whose {@code
+ * firstSequence} is one above the last sequence before it (its last sequence is {@code
+ * firstSequence - 1}). A record without markers has the same bytes in versions 1 and 2.
  *
  * <p><b>Why plain length-prefixed records and not LevelDB's 32 KiB blocks.</b> LevelDB splits
  * records into FULL/FIRST/MIDDLE/LAST chunks so that, after damage, a reader can skip to the next
@@ -58,7 +75,9 @@ import java.nio.ByteOrder;
  * the tail off first, or starts a new log file (a rule for the engine), so damage can only ever sit
  * at the end of a file.
  *
- * <p>History: version 1 is the format above.
+ * <p>History: version 1 is the format above without {@code Markers}; version 2 adds them. A file
+ * of version 1 is read with every record's markers empty, and the engine never appends to one (it
+ * starts a new log instead), so a version-1 file never holds a record with markers.
  *
  * <p>Thread-safe (constants and stateless helpers).
  */
@@ -71,7 +90,10 @@ public final class LogFormat {
   public static final int VERSION_START = 1;
 
   /** The version this release writes. */
-  public static final int VERSION_CURRENT = VERSION_START;
+  public static final int VERSION_CURRENT = 2;
+
+  /** The first version whose records may carry commit markers. */
+  public static final int VERSION_MARKERS = 2;
 
   /** Size of the file header. */
   public static final int FILE_HEADER_BYTES = 8 + 4 + 8 + 4;
@@ -103,6 +125,28 @@ public final class LogFormat {
       size += VALUE_LENGTH_BYTES + (long) m.value().length;
     }
     return size;
+  }
+
+  /** The bytes {@code markers} take after a payload's ops: none when there is no marker. */
+  public static long markersSize(List<MarkerUpdate> markers) {
+    if (markers.isEmpty()) {
+      return 0;
+    }
+    return 2 + MarkerCodec.size(markers);
+  }
+
+  /**
+   * The version in the header of the log {@code file}, whose first {@link #FILE_HEADER_BYTES}
+   * bytes passed the reader's checks; the engine appends only to a log of the current version.
+   */
+  public static int versionOf(Path file) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer b = ByteBuffer.allocate(8 + 4).order(ByteOrder.LITTLE_ENDIAN);
+      while (b.hasRemaining() && ch.read(b) >= 0) {
+        // read the magic and the version
+      }
+      return b.hasRemaining() ? -1 : b.getInt(8);
+    }
   }
 
   /** The file header of log number {@code fileNumber}. */

@@ -50,6 +50,9 @@ public final class LogReader implements AutoCloseable {
   /** Offset of the record last returned, or -1. */
   private long recordOffset = -1;
 
+  /** The file's format version, from its header; the current one until the header is read. */
+  private int version = LogFormat.VERSION_CURRENT;
+
   /** True once the end (clean or torn) was reached. */
   private boolean done;
 
@@ -161,7 +164,13 @@ public final class LogReader implements AutoCloseable {
     if (payload == null) {
       return null;
     }
-    return BatchCodec.decode(payload, file, recordOffset + LogFormat.RECORD_HEADER_BYTES);
+    return BatchCodec.decode(
+        payload, file, recordOffset + LogFormat.RECORD_HEADER_BYTES, version);
+  }
+
+  /** The file's format version as its header gives it (the current one before it is read). */
+  public int version() {
+    return version;
   }
 
   /** The offset of the record last returned, or -1 before the first. */
@@ -264,6 +273,7 @@ public final class LogReader implements AutoCloseable {
       throw new FormatVersionException(
           file, version, LogFormat.VERSION_START, LogFormat.VERSION_CURRENT);
     }
+    this.version = version;
     if (number != fileNumber) {
       throw new CorruptionException(
           file, 8 + 4, "log header names file number %d, expected %d", number, fileNumber);

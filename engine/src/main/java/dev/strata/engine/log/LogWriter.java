@@ -3,6 +3,7 @@ package dev.strata.engine.log;
 import dev.strata.engine.fs.Closeables;
 import dev.strata.engine.fs.Directories;
 import dev.strata.engine.fs.FileLayer;
+import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.engine.write.Mutation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -220,21 +221,38 @@ public final class LogWriter implements AutoCloseable {
   public <T> long append(
       long firstSequence, List<T> batches, Function<T, List<Mutation>> mutationsOf)
       throws IOException {
+    return append(firstSequence, batches, mutationsOf, b -> List.of());
+  }
+
+  /**
+   * As {@link #append(long, List, Function)}, each batch's record carrying the commit marker
+   * updates {@code markersOf} gives it.
+   */
+  public <T> long append(
+      long firstSequence,
+      List<T> batches,
+      Function<T, List<Mutation>> mutationsOf,
+      Function<T, List<MarkerUpdate>> markersOf)
+      throws IOException {
     checkWritable();
     int count = batches.size();
     long total = 0;
     long seq = firstSequence;
     for (int i = 0; i < count; i++) {
-      List<Mutation> mutations = mutationsOf.apply(batches.get(i));
-      total += LogFormat.RECORD_HEADER_BYTES + BatchCodec.payloadBytes(seq, mutations);
+      T batch = batches.get(i);
+      List<Mutation> mutations = mutationsOf.apply(batch);
+      total +=
+          LogFormat.RECORD_HEADER_BYTES
+              + BatchCodec.payloadBytes(seq, mutations, markersOf.apply(batch));
       seq += mutations.size();
     }
     ByteBuffer records = buffer(total);
     seq = firstSequence;
     for (int i = 0; i < count; i++) {
-      List<Mutation> mutations = mutationsOf.apply(batches.get(i));
+      T batch = batches.get(i);
+      List<Mutation> mutations = mutationsOf.apply(batch);
       int start = LogFormat.beginRecord(records);
-      BatchCodec.encodeInto(records, seq, mutations);
+      BatchCodec.encodeInto(records, seq, mutations, markersOf.apply(batch));
       LogFormat.finishRecord(records, start);
       seq += mutations.size();
     }

@@ -1,6 +1,7 @@
 package dev.strata.engine.manifest;
 
 import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.MarkerSet;
 import dev.strata.sstable.key.InternalKey;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,17 +26,31 @@ import java.util.TreeMap;
  *     levels by smallest key); unmodifiable
  * @param syncedLogs the needed logs (numbered {@code >= logNumber}) known to be forced up to a
  *     length, by log number; unmodifiable
+ * @param markers the commit markers as of the last write the tables hold (the writes in the logs
+ *     replayed on open change them further)
  */
 public record Manifest(
     long nextFileNumber,
     long lastSequence,
     long logNumber,
     List<FileMetadata> files,
-    List<SyncedLog> syncedLogs) {
+    List<SyncedLog> syncedLogs,
+    MarkerSet markers) {
 
   public Manifest {
     files = List.copyOf(Objects.requireNonNull(files, "files"));
     syncedLogs = List.copyOf(Objects.requireNonNull(syncedLogs, "syncedLogs"));
+    Objects.requireNonNull(markers, "markers");
+  }
+
+  /** A state without commit markers. */
+  public Manifest(
+      long nextFileNumber,
+      long lastSequence,
+      long logNumber,
+      List<FileMetadata> files,
+      List<SyncedLog> syncedLogs) {
+    this(nextFileNumber, lastSequence, logNumber, files, syncedLogs, MarkerSet.EMPTY);
   }
 
   /** A state that knows of no forced log. */
@@ -52,7 +67,8 @@ public record Manifest(
    * The state after {@code edit} (which must apply: {@link ManifestEdit#problemAgainst}): its
    * counters, the tables without the deleted ones and with the added ones, listed as the engine
    * lists them (by level; level 0 newest first, by largest sequence number; deeper levels by
-   * smallest key), and the forced logs with the edit's, less those below its log number.
+   * smallest key), the forced logs with the edit's, less those below its log number, and the
+   * commit markers with the edit's updates applied.
    */
   public Manifest apply(ManifestEdit edit) {
     Set<Long> deleted = new HashSet<>(edit.deleted());
@@ -73,7 +89,12 @@ public record Manifest(
     }
     List<SyncedLog> needed = new ArrayList<>(synced.tailMap(edit.logNumber(), true).values());
     return new Manifest(
-        edit.nextFileNumber(), edit.lastSequence(), edit.logNumber(), out, needed);
+        edit.nextFileNumber(),
+        edit.lastSequence(),
+        edit.logNumber(),
+        out,
+        needed,
+        markers.apply(edit.markers()));
   }
 
   /** The order the engine lists tables in; see {@link #apply}. */
@@ -111,6 +132,9 @@ public record Manifest(
     }
     if (lastSequence < 0 || lastSequence > InternalKey.MAX_SEQUENCE) {
       return "lastSequence " + lastSequence + " out of range";
+    }
+    if (markers.size() > Limits.MAX_COMMIT_MARKERS) {
+      return markers.size() + " commit markers, over MAX_COMMIT_MARKERS";
     }
     long previousLog = -1;
     for (SyncedLog l : syncedLogs) {

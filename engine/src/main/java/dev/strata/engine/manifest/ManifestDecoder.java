@@ -16,6 +16,7 @@ import static dev.strata.engine.manifest.ManifestFormat.SNAPSHOT;
 import static dev.strata.engine.manifest.ManifestFormat.SYNCED_LOG_BYTES;
 import static dev.strata.engine.manifest.ManifestFormat.VERSION_CURRENT;
 import static dev.strata.engine.manifest.ManifestFormat.VERSION_FILTER_SHAPES;
+import static dev.strata.engine.manifest.ManifestFormat.VERSION_MARKERS;
 import static dev.strata.engine.manifest.ManifestFormat.VERSION_START;
 import static dev.strata.engine.manifest.ManifestFormat.VERSION_SYNCED_LOGS;
 
@@ -23,6 +24,9 @@ import dev.strata.checksum.Checksums;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.FormatVersionException;
 import dev.strata.engine.fs.ByteCursor;
+import dev.strata.engine.write.MarkerCodec;
+import dev.strata.engine.write.MarkerSet;
+import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
@@ -240,7 +244,8 @@ final class ManifestDecoder {
     if (kind == SNAPSHOT) {
       List<FileMetadata> files = readFiles(in, version);
       List<SyncedLog> synced = readSynced(in, version);
-      out = new Manifest(nextFileNumber, lastSequence, logNumber, files, synced);
+      MarkerSet markers = MarkerSet.EMPTY.apply(readMarkers(in, version));
+      out = new Manifest(nextFileNumber, lastSequence, logNumber, files, synced, markers);
     } else {
       long deletedCount = in.u32("deletedCount");
       if (deletedCount > in.remaining() / 8) {
@@ -252,8 +257,10 @@ final class ManifestDecoder {
       }
       List<FileMetadata> added = readFiles(in, version);
       List<SyncedLog> synced = readSynced(in, version);
+      List<MarkerUpdate> markers = readMarkers(in, version);
       ManifestEdit edit =
-          new ManifestEdit(nextFileNumber, lastSequence, logNumber, deleted, added, synced);
+          new ManifestEdit(
+              nextFileNumber, lastSequence, logNumber, deleted, added, synced, markers);
       String problem = edit.problemAgainst(state);
       if (problem != null) {
         throw new CorruptionException(file, from, "manifest edit does not apply: %s", problem);
@@ -264,6 +271,11 @@ final class ManifestDecoder {
       throw in.corrupt(0, "%d bytes after the end of the record", in.remaining());
     }
     return out;
+  }
+
+  private static List<MarkerUpdate> readMarkers(ByteCursor in, int version)
+      throws CorruptionException {
+    return version < VERSION_MARKERS ? List.of() : MarkerCodec.read(in, in.u32("markerCount"));
   }
 
   private static List<SyncedLog> readSynced(ByteCursor in, int version)

@@ -1,5 +1,6 @@
 package dev.strata.engine.manifest;
 
+import dev.strata.engine.write.MarkerUpdate;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -18,6 +19,8 @@ import java.util.Set;
  * @param added the tables that join, each at its level; unmodifiable
  * @param synced logs newly known to be forced up to a length (a clean close records them); each
  *     replaces what the state knew of that log; unmodifiable
+ * @param markers the commit markers the edit sets or removes, in order (a flush records the
+ *     markers as of its memtable's last write); unmodifiable
  */
 public record ManifestEdit(
     long nextFileNumber,
@@ -25,12 +28,25 @@ public record ManifestEdit(
     long logNumber,
     List<Long> deleted,
     List<FileMetadata> added,
-    List<SyncedLog> synced) {
+    List<SyncedLog> synced,
+    List<MarkerUpdate> markers) {
 
   public ManifestEdit {
     deleted = List.copyOf(Objects.requireNonNull(deleted, "deleted"));
     added = List.copyOf(Objects.requireNonNull(added, "added"));
     synced = List.copyOf(Objects.requireNonNull(synced, "synced"));
+    markers = List.copyOf(Objects.requireNonNull(markers, "markers"));
+  }
+
+  /** An edit that changes no commit marker. */
+  public ManifestEdit(
+      long nextFileNumber,
+      long lastSequence,
+      long logNumber,
+      List<Long> deleted,
+      List<FileMetadata> added,
+      List<SyncedLog> synced) {
+    this(nextFileNumber, lastSequence, logNumber, deleted, added, synced, List.of());
   }
 
   /** An edit of the table set that records no forced log. */
@@ -40,7 +56,7 @@ public record ManifestEdit(
       long logNumber,
       List<Long> deleted,
       List<FileMetadata> added) {
-    this(nextFileNumber, lastSequence, logNumber, deleted, added, List.of());
+    this(nextFileNumber, lastSequence, logNumber, deleted, added, List.of(), List.of());
   }
 
   /**

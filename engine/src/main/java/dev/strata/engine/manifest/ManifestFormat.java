@@ -1,6 +1,8 @@
 package dev.strata.engine.manifest;
 
 import dev.strata.checksum.Checksums;
+import dev.strata.engine.write.MarkerCodec;
+import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.sstable.key.InternalKey;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -11,17 +13,17 @@ import java.util.List;
  * The manifest's byte layout: one file, {@code MANIFEST}. All integers are little-endian, as in every
  * Strata format; {@code crc} is a masked CRC32C ({@link Checksums}).
  *
- * <p><b>Version 3: a log of version edits</b> (LevelDB's MANIFEST), written by {@link ManifestLog}.
+ * <p><b>Version 5: a log of version edits</b> (LevelDB's MANIFEST), written by {@link ManifestLog}.
  *
  * <pre>
  * Manifest := Header Record+
- * Header   := magic:u64 version:u32 headerCrc:u32        version = 3, headerCrc = crc(magic version)
+ * Header   := magic:u64 version:u32 headerCrc:u32        version = 5, headerCrc = crc(magic version)
  * Record   := length:u32 lengthCrc:u32 crc:u32 payload[length]
  *             lengthCrc = crc(length), crc = crc(payload), length >= 1
  * payload  := SNAPSHOT | EDIT                            the first record is a SNAPSHOT, the rest EDITs
- * SNAPSHOT := 1:u8 Counters fileCount:u32 File{fileCount} Synced
+ * SNAPSHOT := 1:u8 Counters fileCount:u32 File{fileCount} Synced Markers
  * EDIT     := 2:u8 Counters deletedCount:u32 fileNumber:u64{deletedCount} addedCount:u32 File{addedCount}
- *             Synced
+ *             Synced Markers
  * Counters := nextFileNumber:u64 lastSequence:u64 logNumber:u64
  * File     := fileNumber:u64 level:u8 fileSize:u64 entryCount:u64
  *             smallestSequence:u64 largestSequence:u64 filterBytes:u64
@@ -30,11 +32,15 @@ import java.util.List;
  *             filterBitsPerKey: IEEE 754 double bits, 0 when filterKind is 0
  * Key      := rowLength:u16 row columnLength:u16 column sequence:u64 kind:u8
  * Synced   := syncedCount:u32 (logNumber:u64 bytes:u64){syncedCount}   logs forced up to a length
+ * Markers  := markerCount:u32 Marker{markerCount}        commit markers (Marker: MarkerCodec);
+ *             a SNAPSHOT's are every marker, set; an EDIT's are sets and removals applied in order
  * </pre>
  *
  * The state is the snapshot with every edit applied in order: an edit's counters replace the
  * previous ones, its deleted file numbers leave, its added files join, its synced logs replace what
- * the state knew of them, and logs below the new log number are forgotten. Every prefix of whole
+ * the state knew of them, logs below the new log number are forgotten, and its markers are set or
+ * removed in order. The markers are those as of the last write the listed tables hold: a flush
+ * records the markers captured when its memtable was frozen, never later ones. Every prefix of whole
  * records is a state that passes {@link Manifest#problem()}. {@code filterBytes} is all ones when
  * unknown (a table first listed by a version-1 manifest whose size was not learned yet).
  *
@@ -53,7 +59,10 @@ import java.util.List;
  * {@code logNumber}, each listed table, each synced log up to its length), so even a dropped tail
  * can never hide an edit that was acted on.
  *
- * <p><b>Version 3</b> (still read, never written): the same without {@code filterKind} and {@code
+ * <p><b>Version 4</b> (still read, never written): the same without {@code Markers} (no commit
+ * marker recorded).
+ *
+ * <p><b>Version 3</b> (still read, never written): version 4 without {@code filterKind} and {@code
  * filterBitsPerKey} in File (its tables' filters read as not recorded).
  *
  * <p><b>Version 2</b> (still read, never written): version 3 without {@code Synced} in SNAPSHOT and
@@ -83,7 +92,7 @@ import java.util.List;
  * <p>History: version 1 is the whole-state file; version 2 the edit log; version 3 adds the logs
  * known to be forced (a clean close records them), so damage to a closed database's log is
  * corruption rather than a torn tail; version 4 each table's filter kind and bits per key, so the
- * statistics of the levels need no table opened.
+ * statistics of the levels need no table opened; version 5 the commit markers.
  *
  * <p>Thread-safe (stateless).
  */
@@ -96,7 +105,7 @@ public final class ManifestFormat {
   public static final int VERSION_START = 1;
 
   /** The version this release writes. */
-  public static final int VERSION_CURRENT = 4;
+  public static final int VERSION_CURRENT = 5;
 
   /** The unit a device writes whole: a torn append is whole sectors of it, then zeros. */
   static final int SECTOR_BYTES = 512;
@@ -106,6 +115,9 @@ public final class ManifestFormat {
 
   /** The first version whose File records its table's filter kind and bits per key. */
   static final int VERSION_FILTER_SHAPES = 4;
+
+  /** The first version whose SNAPSHOT and EDIT records end with the commit markers. */
+  static final int VERSION_MARKERS = 5;
 
   /** Size of one synced log: its number and its forced length. */
   static final int SYNCED_LOG_BYTES = 8 + 8;
@@ -170,7 +182,8 @@ public final class ManifestFormat {
 
   /** The SNAPSHOT record of {@code m}, header included. */
   static byte[] snapshotRecord(Manifest m) {
-    long size = 1 + COUNTERS_BYTES + 4 + syncedSize(m.syncedLogs());
+    List<MarkerUpdate> markers = m.markers().asUpdates();
+    long size = 1 + COUNTERS_BYTES + 4 + syncedSize(m.syncedLogs()) + markersSize(markers);
     for (FileMetadata f : m.files()) {
       size += fileSize(f);
     }
@@ -180,12 +193,15 @@ public final class ManifestFormat {
     b.putInt(m.files().size());
     m.files().forEach(f -> putFile(b, f));
     putSynced(b, m.syncedLogs());
+    putMarkers(b, markers);
     return sealRecord(b);
   }
 
   /** The EDIT record of {@code e}, header included. */
   static byte[] editRecord(ManifestEdit e) {
-    long size = 1 + COUNTERS_BYTES + 4 + 8L * e.deleted().size() + 4 + syncedSize(e.synced());
+    long size =
+        1 + COUNTERS_BYTES + 4 + 8L * e.deleted().size() + 4 + syncedSize(e.synced())
+            + markersSize(e.markers());
     for (FileMetadata f : e.added()) {
       size += fileSize(f);
     }
@@ -197,6 +213,7 @@ public final class ManifestFormat {
     b.putInt(e.added().size());
     e.added().forEach(f -> putFile(b, f));
     putSynced(b, e.synced());
+    putMarkers(b, e.markers());
     return sealRecord(b);
   }
 
@@ -207,6 +224,15 @@ public final class ManifestFormat {
   private static void putSynced(ByteBuffer b, List<SyncedLog> synced) {
     b.putInt(synced.size());
     synced.forEach(l -> b.putLong(l.logNumber()).putLong(l.bytes()));
+  }
+
+  private static long markersSize(List<MarkerUpdate> markers) {
+    return 4 + MarkerCodec.size(markers);
+  }
+
+  private static void putMarkers(ByteBuffer b, List<MarkerUpdate> markers) {
+    b.putInt(markers.size());
+    MarkerCodec.put(b, markers);
   }
 
   private static long fileSize(FileMetadata f) {

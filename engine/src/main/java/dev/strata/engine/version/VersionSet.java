@@ -8,6 +8,7 @@ import dev.strata.engine.manifest.ManifestEdit;
 import dev.strata.engine.manifest.ManifestLog;
 import dev.strata.engine.manifest.ManifestWriteException;
 import dev.strata.engine.manifest.SyncedLog;
+import dev.strata.engine.write.MarkerSet;
 import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -57,6 +58,10 @@ public final class VersionSet {
   @GuardedBy("mutex")
   private final TreeMap<Long, SyncedLog> syncedLogs = new TreeMap<>();
 
+  /** The commit markers the manifest records; every rewrite carries them. */
+  @GuardedBy("mutex")
+  private MarkerSet markers = MarkerSet.EMPTY;
+
   /** Run before each manifest write, without the mutex; a test seam. */
   private volatile Runnable beforeManifestWrite = () -> {};
 
@@ -94,6 +99,7 @@ public final class VersionSet {
     installedLogNumber = manifest.logNumber();
     syncedLogs.clear();
     manifest.syncedLogs().forEach(l -> syncedLogs.put(l.logNumber(), l));
+    markers = manifest.markers();
     empty.release();
   }
 
@@ -139,6 +145,22 @@ public final class VersionSet {
   public void install(
       VersionEdit edit, LongSupplier lastSequenceNow, long logNumberAtLeast, boolean deleteFiles)
       throws IOException {
+    install(edit, lastSequenceNow, logNumberAtLeast, deleteFiles, null);
+  }
+
+  /**
+   * As above, recording {@code markersNow} as the commit markers (null keeps those recorded): a
+   * flush passes the markers as of its memtable's last write, so the manifest never holds a marker
+   * ahead of the data it records. Flushes install in freezing order, so markers never go back.
+   */
+  @GuardedBy("mutex")
+  public void install(
+      VersionEdit edit,
+      LongSupplier lastSequenceNow,
+      long logNumberAtLeast,
+      boolean deleteFiles,
+      MarkerSet markersNow)
+      throws IOException {
     assert mutex.isHeldByCurrentThread();
     while (manifestBusy) {
       manifestIdle.awaitUninterruptibly();
@@ -148,16 +170,28 @@ public final class VersionSet {
       long lastSequence = lastSequenceNow.getAsLong();
       long logNumber = Math.max(logNumberAtLeast, installedLogNumber);
       Version next = current.apply(edit);
+      MarkerSet markersAfter = markersNow == null ? markers : markersNow;
       Manifest after =
           new Manifest(
-              nextFileNumber.get(), lastSequence, logNumber, next.files(), syncedFrom(logNumber));
+              nextFileNumber.get(),
+              lastSequence,
+              logNumber,
+              next.files(),
+              syncedFrom(logNumber),
+              markersAfter);
       List<FileMetadata> added = new ArrayList<>();
       for (int level = 0; level < Version.NUM_LEVELS; level++) {
         edit.added(level).forEach(t -> added.add(t.metadata()));
       }
       ManifestEdit record =
           new ManifestEdit(
-              after.nextFileNumber(), lastSequence, logNumber, edit.deletedFileNumbers(), added);
+              after.nextFileNumber(),
+              lastSequence,
+              logNumber,
+              edit.deletedFileNumbers(),
+              added,
+              List.of(),
+              markersAfter.changesFrom(markers));
       mutex.unlock();
       try {
         beforeManifestWrite.run();
@@ -179,6 +213,7 @@ public final class VersionSet {
       Version old = current;
       current = next;
       installedLogNumber = logNumber;
+      markers = markersAfter;
       syncedLogs.headMap(logNumber).clear();
       old.release(); // read views hold their own references
     } finally {
@@ -212,7 +247,8 @@ public final class VersionSet {
               lastSequence,
               installedLogNumber,
               current.files(),
-              List.copyOf(known.values()));
+              List.copyOf(known.values()),
+              markers);
       ManifestEdit record =
           new ManifestEdit(
               after.nextFileNumber(),
@@ -220,7 +256,8 @@ public final class VersionSet {
               installedLogNumber,
               List.of(),
               List.of(),
-              List.copyOf(logs));
+              List.copyOf(logs),
+              List.of());
       mutex.unlock();
       try {
         manifest.write(record, after);

@@ -30,7 +30,67 @@ public final class Limits {
    */
   public static final long MAX_BATCH_BYTES = 1L << 30;
 
+  /** Commit marker names are 1 to this many bytes. */
+  public static final int MAX_COMMIT_MARKER_NAME_LENGTH = 255;
+
+  /** Commit marker values are 0 to this many bytes. */
+  public static final int MAX_COMMIT_MARKER_VALUE_LENGTH = 4096;
+
+  /** A batch sets or removes at most this many commit markers (as many as a database holds). */
+  public static final int MAX_COMMIT_MARKERS_PER_BATCH = 1024;
+
+  /**
+   * A database holds at most this many commit markers: the manifest carries them all in every
+   * snapshot and the engine in memory, so they must stay few (a write that would pass the limit
+   * fails with IllegalArgumentException and writes nothing).
+   */
+  public static final int MAX_COMMIT_MARKERS = 1024;
+
   private Limits() {}
+
+  /** Checks a commit marker's name, and its value unless null (a removal). */
+  public static void checkCommitMarker(byte[] name, byte[] value, boolean removal) {
+    requireNonNull(name, "name");
+    if (!removal) {
+      requireNonNull(value, "value");
+    }
+    if (name.length == 0 || name.length > MAX_COMMIT_MARKER_NAME_LENGTH) {
+      throw new IllegalArgumentException(
+          "name must be 1 to MAX_COMMIT_MARKER_NAME_LENGTH (" + MAX_COMMIT_MARKER_NAME_LENGTH
+              + ") bytes, was " + name.length);
+    }
+    if (!removal && value.length > MAX_COMMIT_MARKER_VALUE_LENGTH) {
+      throw new IllegalArgumentException(
+          "value must be 0 to MAX_COMMIT_MARKER_VALUE_LENGTH (" + MAX_COMMIT_MARKER_VALUE_LENGTH
+              + ") bytes, was " + value.length);
+    }
+  }
+
+  /**
+   * Checks that a batch holding {@code count} marker updates may take one more.
+   *
+   * @throws IllegalArgumentException naming {@code MAX_COMMIT_MARKERS_PER_BATCH} when it may not
+   */
+  public static void checkMarkerCount(int count) {
+    if (count >= MAX_COMMIT_MARKERS_PER_BATCH) {
+      throw new IllegalArgumentException(
+          "batch would hold " + (count + 1) + " commit marker updates, over"
+              + " MAX_COMMIT_MARKERS_PER_BATCH (" + MAX_COMMIT_MARKERS_PER_BATCH + ")");
+    }
+  }
+
+  /**
+   * Checks that a database holding {@code held} markers may gain {@code added} names.
+   *
+   * @throws IllegalArgumentException naming {@code MAX_COMMIT_MARKERS} when it may not
+   */
+  public static void checkMarkersHeld(int held, int added) {
+    if (added > 0 && held + added > MAX_COMMIT_MARKERS) {
+      throw new IllegalArgumentException(
+          "the write would leave the database with " + (held + added) + " commit markers, over"
+              + " MAX_COMMIT_MARKERS (" + MAX_COMMIT_MARKERS + "); remove some first");
+    }
+  }
 
   /** Checks the arguments of a wide-row put. */
   public static void checkPut(byte[] row, byte[] column, byte[] value) {

@@ -52,6 +52,7 @@ public final class WriterQueue {
     /** The group of this writer alone, the usual group: made once, not per write. */
     private final List<Writer> alone = List.of(this);
     private List<Mutation> mutations;
+    private List<MarkerUpdate> markers = List.of();
     /** True from enqueue until the write's outcome is taken: the thread's writer is busy. */
     private boolean queued;
     private boolean done;
@@ -70,6 +71,19 @@ public final class WriterQueue {
     public List<Mutation> mutations() {
       assert mutations != null : "a barrier has no mutations";
       return mutations;
+    }
+
+    /** The batch's commit marker updates (empty for most); never called on a barrier. */
+    public List<MarkerUpdate> markers() {
+      return markers;
+    }
+
+    /**
+     * True when the batch carries commit markers: it then leads a group of its own, so that its
+     * check against the database's marker limit sees the markers of every write before it.
+     */
+    public boolean hasMarkers() {
+      return !markers.isEmpty();
     }
 
     /** The group of this writer alone (an immutable list, the same every time). */
@@ -108,12 +122,19 @@ public final class WriterQueue {
    */
   @GuardedBy("mutex")
   public Writer enqueue(List<Mutation> mutations) throws IOException {
+    return enqueue(mutations, List.of());
+  }
+
+  /** As {@link #enqueue(List)}, the batch carrying the commit marker updates {@code markers}. */
+  @GuardedBy("mutex")
+  public Writer enqueue(List<Mutation> mutations, List<MarkerUpdate> markers) throws IOException {
     assert mutex.isHeldByCurrentThread();
     Writer w = threadWriters.get();
     if (w.queued) { // a write from inside a write (a hook under the mutex): a writer of its own
       w = new Writer(mutex.newCondition());
     }
     w.mutations = mutations;
+    w.markers = markers;
     w.queued = true;
     w.done = false;
     w.error = null;
@@ -136,17 +157,19 @@ public final class WriterQueue {
   /** Makes the writer reusable by its thread and drops its references to the caller's arrays. */
   private static void release(Writer w) {
     w.mutations = null;
+    w.markers = List.of();
     w.queued = false;
   }
 
   /**
    * The group {@code head} leads: itself and the batches queued behind it, in order, while they fit
-   * the byte budget and up to the first barrier. A barrier leads alone.
+   * the byte budget and up to the first barrier or batch with commit markers. A barrier, and a
+   * batch with commit markers, leads alone.
    */
   @GuardedBy("mutex")
   public List<Writer> group(Writer head) {
     assert mutex.isHeldByCurrentThread() && queue.peekFirst() == head;
-    if (head.isBarrier() || queue.size() == 1) {
+    if (head.isBarrier() || head.hasMarkers() || queue.size() == 1) {
       return head.alone(); // the common case of an uncontended write allocates no list
     }
     List<Writer> group = new ArrayList<>(Math.min(queue.size(), 16));
@@ -156,7 +179,7 @@ public final class WriterQueue {
       if (w == head) {
         continue;
       }
-      if (w.isBarrier() || bytes + w.bytes() > maxGroupBytes) {
+      if (w.isBarrier() || w.hasMarkers() || bytes + w.bytes() > maxGroupBytes) {
         break;
       }
       group.add(w);

@@ -34,7 +34,28 @@ final class BatchCodecProperties {
               for (Mutation m : record.mutations()) {
                 opBytes += LogFormat.encodedSize(m);
               }
-              assertEquals(LogFormat.BATCH_HEADER_BYTES + opBytes, payload.length);
+              assertEquals(
+                  LogFormat.BATCH_HEADER_BYTES + opBytes + LogFormat.markersSize(record.markers()),
+                  payload.length);
+            });
+  }
+
+  @Test
+  void aRecordWithoutMarkers_hasTheBytesOfVersion1_andVersion1RefusesTrailingMarkers() {
+    qt().withExamples(200)
+        .forAll(longs().all())
+        .checkAssert(
+            seed -> {
+              Random r = new Random(seed);
+              LogRecord record = LogGens.records(r, 1, 10, 200).get(0);
+              byte[] payload = BatchCodec.encode(record);
+              if (record.markers().isEmpty()) {
+                assertEquals(record, decode(payload, 1));
+              } else {
+                assertThrows(
+                    CorruptionException.class, () -> BatchCodec.decode(payload, FILE, 0, 1));
+                assertEquals(record, decode(payload, 2));
+              }
             });
   }
 
@@ -98,5 +119,13 @@ final class BatchCodecProperties {
     assertThrows(
         IllegalArgumentException.class, () -> BatchCodec.encode(InternalKey.MAX_SEQUENCE, two));
     assertThrows(IllegalArgumentException.class, () -> BatchCodec.encode(-1, two));
+  }
+
+  private static LogRecord decode(byte[] payload, int version) {
+    try {
+      return BatchCodec.decode(payload, FILE, 0, version);
+    } catch (CorruptionException e) {
+      throw new AssertionError(e);
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.strata.engine.log;
 
 import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.engine.write.Mutation;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,13 +52,27 @@ final class LogGens {
     return out;
   }
 
+  /** Commit marker updates: none for most records, else up to the per-batch limit. */
+  static List<MarkerUpdate> markers(Random r) {
+    int n = r.nextInt(3) == 0 ? 1 + r.nextInt(Math.min(70, Limits.MAX_COMMIT_MARKERS_PER_BATCH)) : 0;
+    List<MarkerUpdate> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      byte[] name = bytes(r, r.nextInt(20) == 0 ? Limits.MAX_COMMIT_MARKER_NAME_LENGTH
+          : 1 + r.nextInt(16));
+      out.add(r.nextInt(4) == 0 ? MarkerUpdate.remove(name)
+          : new MarkerUpdate(name, bytes(r, r.nextInt(20) == 0
+              ? Limits.MAX_COMMIT_MARKER_VALUE_LENGTH : r.nextInt(16))));
+    }
+    return out;
+  }
+
   /** Records with consecutive sequence numbers from a random start. */
   static List<LogRecord> records(Random r, int count, int maxOps, int maxLarge) {
     long sequence = r.nextInt(3) == 0 ? r.nextInt(1000) : (long) (r.nextDouble() * (1L << 50));
     List<LogRecord> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       List<Mutation> ops = batch(r, maxOps, maxLarge);
-      out.add(new LogRecord(sequence, ops));
+      out.add(new LogRecord(sequence, ops, markers(r)));
       sequence += ops.size();
     }
     return out;

@@ -25,8 +25,8 @@ final class GoldenManifests {
       throw new IOException(file + " exists: golden files are never rewritten");
     }
     try (OutputStream out = Files.newOutputStream(file)) {
-      out.write(ManifestFormat.encode(ManifestLogTest.goldenV3Snapshot()));
-      for (ManifestEdit e : ManifestLogTest.goldenV4Edits()) {
+      out.write(ManifestFormat.encode(ManifestLogTest.goldenV5Snapshot()));
+      for (ManifestEdit e : ManifestLogTest.goldenV5Edits()) {
         out.write(ManifestFormat.editRecord(e));
       }
     }

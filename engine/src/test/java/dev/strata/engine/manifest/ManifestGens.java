@@ -1,5 +1,8 @@
 package dev.strata.engine.manifest;
 
+import dev.strata.engine.write.Limits;
+import dev.strata.engine.write.MarkerSet;
+import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
@@ -50,7 +53,16 @@ final class ManifestGens {
       number += 1 + r.nextInt(3);
     }
     long logNumber = number + r.nextInt(3);
-    return new Manifest(logNumber + 1 + r.nextInt(5), lastSequence, logNumber, files);
+    List<MarkerUpdate> markers = new ArrayList<>();
+    for (int i = r.nextInt(4) == 0 ? 0 : r.nextInt(20); i > 0; i--) {
+      byte[] name = new byte[1 + r.nextInt(Limits.MAX_COMMIT_MARKER_NAME_LENGTH)];
+      byte[] value = new byte[r.nextInt(64)];
+      r.nextBytes(name);
+      r.nextBytes(value);
+      markers.add(new MarkerUpdate(name, value));
+    }
+    return new Manifest(logNumber + 1 + r.nextInt(5), lastSequence, logNumber, files, List.of(),
+        MarkerSet.EMPTY.apply(markers));
   }
 
   private static byte[] row(Random r, String prefix) {

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.fs.FileNames;
+import dev.strata.engine.write.MarkerSet;
+import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.ValueKind;
@@ -119,6 +121,47 @@ final class ManifestLogTest {
     return edits;
   }
 
+  /** The snapshot of golden/manifest-v5: golden v3's, with two commit markers. */
+  static Manifest goldenV5Snapshot() {
+    Manifest v3 = goldenV3Snapshot();
+    MarkerSet markers =
+        MarkerSet.EMPTY.apply(
+            List.of(new MarkerUpdate(bytes("offset/a"), bytes("17")),
+                new MarkerUpdate(bytes("offset/b"), new byte[0])));
+    return new Manifest(v3.nextFileNumber(), v3.lastSequence(), v3.logNumber(), v3.files(),
+        v3.syncedLogs(), markers);
+  }
+
+  /**
+   * The edits of golden/manifest-v5: golden v4's, then a flush that sets one commit marker and
+   * removes another, then a clean close.
+   */
+  static List<ManifestEdit> goldenV5Edits() {
+    List<ManifestEdit> edits = new ArrayList<>(goldenV4Edits());
+    FileMetadata flushed =
+        new FileMetadata(24, 0, 1000, 10, 601, 601, key("h", "", 601, ValueKind.PUT),
+            key("i", "", 601, ValueKind.PUT), 40, FilterKind.BLOOM, 10);
+    edits.add(new ManifestEdit(25, 610, 21, List.of(), List.of(flushed), List.of(),
+        List.of(new MarkerUpdate(bytes("offset/a"), bytes("42")),
+            MarkerUpdate.remove(bytes("offset/b")))));
+    edits.add(
+        new ManifestEdit(25, 610, 21, List.of(), List.of(), List.of(new SyncedLog(21, 2_345))));
+    return edits;
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** The state a golden file holds: its snapshot with its edits applied in order. */
+  private static Manifest applied(Manifest snapshot, List<ManifestEdit> edits) {
+    Manifest state = snapshot;
+    for (ManifestEdit e : edits) {
+      state = state.apply(e);
+    }
+    return state;
+  }
+
   private static byte[] golden(String name) throws IOException {
     try (InputStream in =
         ManifestLogTest.class.getResourceAsStream("/dev/strata/engine/manifest/golden/" + name)) {
@@ -138,10 +181,7 @@ final class ManifestLogTest {
 
   @Test
   void goldenVersion2_readsAsItsSnapshotWithTheEditsApplied() throws IOException {
-    Manifest expected = goldenV2Snapshot();
-    for (ManifestEdit e : goldenV2Edits()) {
-      expected = expected.apply(e);
-    }
+    Manifest expected = applied(goldenV2Snapshot(), goldenV2Edits());
     Path file = FileNames.manifest(dir);
     byte[] bytes = golden("manifest-v2");
     Files.write(file, bytes);
@@ -153,10 +193,7 @@ final class ManifestLogTest {
 
   @Test
   void goldenVersion3_readsAsItsSnapshotWithTheEditsApplied_filtersNotRecorded() throws IOException {
-    Manifest expected = goldenV3Snapshot();
-    for (ManifestEdit e : goldenV3Edits()) {
-      expected = expected.apply(e);
-    }
+    Manifest expected = applied(goldenV3Snapshot(), goldenV3Edits());
     Path file = FileNames.manifest(dir);
     Files.write(file, golden("manifest-v3"));
     Manifest read = ManifestReader.read(file);
@@ -166,25 +203,47 @@ final class ManifestLogTest {
   }
 
   @Test
-  void goldenVersion4_readsAsItsSnapshotWithTheEditsApplied_andIsWhatThisReleaseWrites()
-      throws IOException {
-    Manifest expected = goldenV3Snapshot();
-    for (ManifestEdit e : goldenV4Edits()) {
-      expected = expected.apply(e);
-    }
+  void goldenVersion4_readsAsItsSnapshotWithTheEditsApplied_noMarkers() throws IOException {
+    Manifest expected = applied(goldenV3Snapshot(), goldenV4Edits());
     Path file = FileNames.manifest(dir);
-    byte[] bytes = golden("manifest-v4");
-    Files.write(file, bytes);
-    assertEquals(expected, ManifestReader.read(file));
+    Files.write(file, golden("manifest-v4"));
+    Manifest read = ManifestReader.read(file);
+    assertEquals(expected, read);
     // The edits moved the oldest needed log to 21: logs 18 and 19 are forgotten, 21 recorded.
     assertEquals(List.of(new SyncedLog(21, 1_234)), expected.syncedLogs());
+    assertTrue(read.markers().isEmpty(), "no commit marker before version 5");
+  }
+
+  @Test
+  void goldenVersion5_readsAsItsSnapshotWithTheEditsApplied_andIsWhatThisReleaseWrites()
+      throws IOException {
+    Manifest expected = applied(goldenV5Snapshot(), goldenV5Edits());
+    Path file = FileNames.manifest(dir);
+    byte[] bytes = golden("manifest-v5");
+    Files.write(file, bytes);
+    Manifest read = ManifestReader.read(file);
+    assertEquals(expected, read);
+    assertArrayEquals(bytes("42"), read.markers().get(bytes("offset/a")));
+    assertEquals(null, read.markers().get(bytes("offset/b")), "removed by the flush");
+    assertEquals(1, read.markers().size());
 
     ByteArrayBuilder out = new ByteArrayBuilder();
-    out.add(ManifestFormat.encode(goldenV3Snapshot()));
-    for (ManifestEdit e : goldenV4Edits()) {
+    out.add(ManifestFormat.encode(goldenV5Snapshot()));
+    for (ManifestEdit e : goldenV5Edits()) {
       out.add(ManifestFormat.editRecord(e));
     }
     assertArrayEquals(bytes, out.bytes());
+  }
+
+  @Test
+  void markersSurviveAWholeRewrite() throws IOException {
+    Manifest state = applied(goldenV5Snapshot(), goldenV5Edits());
+    try (ManifestLog log = new ManifestLog(dir)) {
+      log.rewrite(state);
+    }
+    Manifest read = ManifestReader.read(FileNames.manifest(dir));
+    assertEquals(state.markers(), read.markers());
+    assertArrayEquals(bytes("42"), read.markers().get(bytes("offset/a")));
   }
 
   /** Concatenates byte arrays. */
@@ -204,13 +263,13 @@ final class ManifestLogTest {
 
   // ---------------------------------------------------------------- the log
 
-  /** Writes golden v4's snapshot and edits through a log; returns the states after each. */
+  /** Writes golden v5's snapshot and edits through a log; returns the states after each. */
   private List<Manifest> writeGoldenHistory(ManifestLog log) throws IOException {
     List<Manifest> states = new ArrayList<>();
-    Manifest state = goldenV3Snapshot();
+    Manifest state = goldenV5Snapshot();
     log.rewrite(state);
     states.add(state);
-    for (ManifestEdit e : goldenV4Edits()) {
+    for (ManifestEdit e : goldenV5Edits()) {
       state = state.apply(e);
       log.write(e, state);
       states.add(state);
@@ -225,7 +284,7 @@ final class ManifestLogTest {
       assertEquals(states.get(states.size() - 1), ManifestReader.read(FileNames.manifest(dir)));
       assertEquals(1, log.rewrites(), "edits are appended, not rewritten");
     }
-    assertArrayEquals(golden("manifest-v4"), Files.readAllBytes(FileNames.manifest(dir)));
+    assertArrayEquals(golden("manifest-v5"), Files.readAllBytes(FileNames.manifest(dir)));
   }
 
   @Test
@@ -235,7 +294,7 @@ final class ManifestLogTest {
       states = writeGoldenHistory(log);
     }
     Manifest beforeLast = states.get(states.size() - 2);
-    List<ManifestEdit> edits = goldenV4Edits();
+    List<ManifestEdit> edits = goldenV5Edits();
     Path file = FileNames.manifest(dir);
     byte[] whole = Files.readAllBytes(file);
     int lastRecord = whole.length - ManifestFormat.editRecord(edits.get(edits.size() - 1)).length;
@@ -364,7 +423,7 @@ final class ManifestLogTest {
     }
     Path file = FileNames.manifest(dir);
     byte[] whole = Files.readAllBytes(file);
-    List<ManifestEdit> edits = goldenV4Edits();
+    List<ManifestEdit> edits = goldenV5Edits();
     byte[] last = ManifestFormat.editRecord(edits.get(edits.size() - 1));
     byte[] damaged = last.clone();
     damaged[ManifestFormat.RECORD_HEADER_BYTES + 3] ^= 0x5A; // a whole record failing its crc
