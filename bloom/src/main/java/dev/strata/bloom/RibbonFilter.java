@@ -121,6 +121,11 @@ public final class RibbonFilter {
    *     or is too large for one filter, or {@code bitsPerKey} is not in [1, 64]
    */
   public static RibbonFilter build(long[] hashes, int count, double bitsPerKey) {
+    return build(hashes, count, bitsPerKey, new RibbonBanding());
+  }
+
+  /** {@link #build(long[], int, double)} in {@code banding}'s reused arrays. */
+  static RibbonFilter build(long[] hashes, int count, double bitsPerKey, RibbonBanding banding) {
     checkHashes(hashes, count);
     if (!(bitsPerKey >= 1 && bitsPerKey <= MAX_BITS_PER_KEY)) {
       throw new IllegalArgumentException("bitsPerKey must be in [1, 64]: " + bitsPerKey);
@@ -129,7 +134,8 @@ public final class RibbonFilter {
         hashes,
         count,
         blocks -> RibbonSizing.shapeForBitsPerKey(count, blocks, bitsPerKey),
-        RibbonSizing.MAX_ATTEMPTS);
+        RibbonSizing.MAX_ATTEMPTS,
+        banding);
   }
 
   /**
@@ -140,6 +146,12 @@ public final class RibbonFilter {
    *     or is too large for one filter, or {@code fpp} is not in [2^-32, 1)
    */
   public static RibbonFilter forFalsePositiveRate(long[] hashes, int count, double fpp) {
+    return forFalsePositiveRate(hashes, count, fpp, new RibbonBanding());
+  }
+
+  /** {@link #forFalsePositiveRate(long[], int, double)} in {@code banding}'s reused arrays. */
+  static RibbonFilter forFalsePositiveRate(
+      long[] hashes, int count, double fpp, RibbonBanding banding) {
     checkHashes(hashes, count);
     if (!(fpp > 0 && fpp < 1)) {
       throw new IllegalArgumentException("fpp must be in (0, 1): " + fpp);
@@ -149,7 +161,8 @@ public final class RibbonFilter {
         hashes,
         count,
         blocks -> RibbonSizing.shapeForRate(blocks, fpp),
-        RibbonSizing.MAX_ATTEMPTS);
+        RibbonSizing.MAX_ATTEMPTS,
+        banding);
   }
 
   /**
@@ -158,6 +171,16 @@ public final class RibbonFilter {
    */
   static RibbonFilter build(
       long[] hashes, int count, IntFunction<RibbonSizing.Shape> shapeFor, int maxAttempts) {
+    return build(hashes, count, shapeFor, maxAttempts, new RibbonBanding());
+  }
+
+  /** As above, each attempt in {@code banding}'s reused arrays. */
+  private static RibbonFilter build(
+      long[] hashes,
+      int count,
+      IntFunction<RibbonSizing.Shape> shapeFor,
+      int maxAttempts,
+      RibbonBanding banding) {
     if (count == 0) {
       return EMPTY;
     }
@@ -168,7 +191,7 @@ public final class RibbonFilter {
         break;
       }
       RibbonSizing.Shape shape = shapeFor.apply((int) blocks);
-      RibbonBanding banding = new RibbonBanding(shape.numBlocks(), shape.columns(), attempt);
+      banding.reset(shape.numBlocks(), shape.columns(), attempt);
       if (banding.addAll(hashes, count)) {
         long[] solution = banding.solve(shape.columns(), shape.lowerBlocks());
         return new RibbonFilter(
