@@ -39,7 +39,8 @@ import java.util.function.IntFunction;
  *
  * Failure and retries. RibbonSizing sizes the slots so that an attempt fails with probability at
  * most 1/20 (the occupancy table and how it was derived are in docs/PERFORMANCE.md, "The Ribbon
- * filter"). A failed attempt is retried under the next seed, which remixes every key into an
+ * filter"), then adds 2% spare slots: elimination's work per key grows steeply as the load nears
+ * that point, so the spare buys a much faster build for little memory. A failed attempt is retried under the next seed, which remixes every key into an
  * unrelated system; after 4 seeds each further attempt adds 1/64 of the slots. The attempts are
  * deterministic (the same hashes give the same filter) and bounded: after 32 failed attempts (a
  * chance far below that of a hardware error) or when the slots would exceed the format's limit,
@@ -66,14 +67,15 @@ import java.util.function.IntFunction;
  * are six consecutive words, where the persisted order puts them a block's columns apart.
  *
  * Memory. The solution lives in a heap long[] (RibbonLayout, with zero padding for the block
- * after the last); loading a chunk is one read and one reordering copy. Building one attempt
- * keeps 20 bytes per slot (RibbonBanding: two coefficient words and an int result), the remixed
- * hashes sorted by block (8 bytes per key) and the solution being written: about 29 bytes per key
- * at 1% (1.04 slots per key), besides the caller's 8 bytes per hash, and a failed attempt's arrays
- * are garbage before the next is allocated. A table builds its filter chunk by chunk, each chunk
- * its own Ribbon, so the build memory is bounded by the chunk, not the table: a 128 KiB chunk at
- * 1% holds about 150,000 keys and needs about 4.3 MB while it is built. (An unpartitioned filter
- * over a whole large table is what made TiKV turn Ribbon off.)
+ * after the last); loading a chunk is one read and one reordering copy. Building keeps 20 bytes
+ * per slot (RibbonBanding: two coefficient words and an int result) and the remixed hashes sorted
+ * by block (8 bytes per key), besides the solution being written and the caller's 8 bytes per
+ * hash: about 30 bytes per key (1.06 slots per key at chunk sizes). A failed attempt's arrays are
+ * reused by the next, and a RibbonBuilder keeps them from one filter to the next (a table writer
+ * holds one), so a chunk's build allocates only its filter. A table builds its filter chunk by
+ * chunk, each chunk its own Ribbon, so the build memory is bounded by the largest chunk, not the
+ * table: a 128 KiB chunk at 1% holds about 150,000 keys and needs about 4.4 MB of arrays. (An
+ * unpartitioned filter over a whole large table is what made TiKV turn Ribbon off.)
  *
  * References. [1] P. C. Dillinger, S. Walzer, "Ribbon filter: practically smaller than Bloom and
  * Xor", arXiv:2103.02515 (2021). [2] RocksDB util/ribbon_alg.h, util/ribbon_impl.h (standard
