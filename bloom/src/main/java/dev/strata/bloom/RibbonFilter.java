@@ -70,7 +70,7 @@ import java.util.function.IntFunction;
  * after the last); loading a chunk is one read and one reordering copy. Building keeps 20 bytes
  * per slot (RibbonBanding: two coefficient words and an int result) and the remixed hashes sorted
  * by block (8 bytes per key), besides the solution being written and the caller's 8 bytes per
- * hash: about 30 bytes per key (1.06 slots per key at chunk sizes). A failed attempt's arrays are
+ * hash: about 29 bytes per key (1.06 slots per key at chunk sizes). A failed attempt's arrays are
  * reused by the next, and a RibbonBuilder keeps them from one filter to the next (a table writer
  * holds one), so a chunk's build allocates only its filter. A table builds its filter chunk by
  * chunk, each chunk its own Ribbon, so the build memory is bounded by the largest chunk, not the
