@@ -21,8 +21,7 @@ final class RibbonBuilderProperties {
   /** Key sets of random sizes and shapes, one builder for all: the fresh builds' bytes. */
   @Test
   void reusedBuilder_buildsTheFreshFilters() {
-    long seed = Long.getLong("strata.seed", System.nanoTime());
-    System.out.println("RibbonBuilderProperties.reusedBuilder_buildsTheFreshFilters seed=" + seed);
+    long seed = seed("reusedBuilder_buildsTheFreshFilters");
     SplittableRandom random = new SplittableRandom(seed);
     RibbonBuilder builder = new RibbonBuilder();
     int retried = 0;
@@ -64,8 +63,7 @@ final class RibbonBuilderProperties {
    */
   @Test
   void failedAttempt_leavesNothingBehind() {
-    long seed = Long.getLong("strata.seed", System.nanoTime());
-    System.out.println("RibbonBuilderProperties.failedAttempt_leavesNothingBehind seed=" + seed);
+    long seed = seed("failedAttempt_leavesNothingBehind");
     SplittableRandom random = new SplittableRandom(seed);
     RibbonBanding reused = new RibbonBanding();
     for (int round = 0; round < 50; round++) {
@@ -92,6 +90,13 @@ final class RibbonBuilderProperties {
         assertArrayEquals(fresh.solve(columns, lower), reused.solve(columns, lower), at);
       }
     }
+  }
+
+  /** This run's seed for {@code test}, printed: new each run unless {@code -Dstrata.seed} is set. */
+  private static long seed(String test) {
+    long seed = Long.getLong("strata.seed", System.nanoTime());
+    System.out.println("RibbonBuilderProperties." + test + " seed=" + seed);
+    return seed;
   }
 
   /**

@@ -160,10 +160,7 @@ public class RibbonFilterBenchmark {
   @Benchmark
   @OutputTimeUnit(TimeUnit.MICROSECONDS)
   public Object build() {
-    int count = Math.min(CHUNK_KEYS, keys);
-    return kind == Kind.BLOCKED
-        ? buildBlocked(memberHashes, count, blockedBitsPerKey)
-        : RibbonFilter.forFalsePositiveRate(memberHashes, count, fpp);
+    return buildFirstChunk(false);
   }
 
   /**
@@ -173,10 +170,17 @@ public class RibbonFilterBenchmark {
   @Benchmark
   @OutputTimeUnit(TimeUnit.MICROSECONDS)
   public Object buildReusing() {
+    return buildFirstChunk(true);
+  }
+
+  private Object buildFirstChunk(boolean reuseRibbonArrays) {
     int count = Math.min(CHUNK_KEYS, keys);
-    return kind == Kind.BLOCKED
-        ? buildBlocked(memberHashes, count, blockedBitsPerKey)
-        : ribbonBuilder.forFalsePositiveRate(memberHashes, count, fpp);
+    if (kind == Kind.BLOCKED) {
+      return buildBlocked(memberHashes, count, blockedBitsPerKey);
+    }
+    return reuseRibbonArrays
+        ? ribbonBuilder.forFalsePositiveRate(memberHashes, count, fpp)
+        : RibbonFilter.forFalsePositiveRate(memberHashes, count, fpp);
   }
 
   /** Negative lookups, pre-hashed: the common case of a Get on a table that lacks the key. */
