@@ -3,9 +3,9 @@ package dev.strata.bloom;
 /**
  * Builds {@link RibbonFilter}s one after another in the same temporary memory. A table writer
  * keeps one for its filter chunks: each chunk's build then neither allocates nor zeroes its
- * banding arrays, which are larger than the filter itself (about 4.3 MB for a 150,000-key chunk at
- * 1%, against a 128 KiB filter), and which a fresh allocation would make the processor both zero
- * and evict from the cache again for every chunk.
+ * banding arrays, which are much larger than the filter itself (about 4.4 MB for a 150,000-key
+ * chunk at 1%, against a filter of about 130 KiB), and which a fresh allocation would make the
+ * processor both zero and evict from the cache again for every chunk.
  *
  * <p>Memory: the builder keeps the arrays of the largest system it has built, {@value
  * RibbonBanding#BYTES_PER_SLOT} bytes per slot (about 1.04 slots per key at chunk sizes) and

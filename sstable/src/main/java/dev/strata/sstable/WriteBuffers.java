@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * The buffers a {@link TableWriter} works in, handed from one writer to the next: the data block
  * being built, the compressed copy of a block, the filter-key hashes of the open chunk, the bytes
  * gathered for the file and the Ribbon filter builder's banding arrays (about 29 bytes per key of
- * the largest chunk: 4.3 MB for a 150,000-key chunk at 1%). Each grows to what a table needs (a
+ * the largest chunk: 4.4 MB for a 150,000-key chunk at 1%). Each grows to what a table needs (a
  * data block a little over the block size, a chunk's hashes and banding), so a new writer with new
  * buffers grew them again from small, and a compaction writing its output tables one after another
  * made that garbage per table (the banding arrays per chunk); sharing them through one {@code
