@@ -40,12 +40,13 @@ import java.util.function.IntFunction;
  * Failure and retries. RibbonSizing sizes the slots so that an attempt fails with probability at
  * most 1/20 (the occupancy table and how it was derived are in docs/PERFORMANCE.md, "The Ribbon
  * filter"), then adds 2% spare slots: elimination's work per key grows steeply as the load nears
- * that point, so the spare buys a much faster build for little memory. A failed attempt is retried under the next seed, which remixes every key into an
- * unrelated system; after 4 seeds each further attempt adds 1/64 of the slots. The attempts are
- * deterministic (the same hashes give the same filter) and bounded: after 32 failed attempts (a
- * chance far below that of a hardware error) or when the slots would exceed the format's limit,
- * the build returns a filter of no columns, which answers "maybe" for every key, so "no false
- * negatives" holds unconditionally, whatever the hashes.
+ * that point, so the spare buys a much faster build for little memory. A failed attempt is
+ * retried under the next seed, which remixes every key into an unrelated system; after 4 seeds
+ * each further attempt adds 1/64 of the slots. The attempts are deterministic (the same hashes
+ * give the same filter) and bounded: after 32 failed attempts (a chance far below that of a
+ * hardware error) or when the slots would exceed the format's limit, the build returns a filter
+ * of no columns, which answers "maybe" for every key, so "no false negatives" holds
+ * unconditionally, whatever the hashes.
  *
  * Width: 128 coefficient bits. With 64 a key's row meets fewer slots, so elimination fails sooner
  * and the system needs noticeably more spare slots at chunk sizes; that costs more bits per key at

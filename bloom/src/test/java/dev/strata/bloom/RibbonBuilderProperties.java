@@ -92,7 +92,7 @@ final class RibbonBuilderProperties {
     }
   }
 
-  /** This run's seed for {@code test}, printed: new each run unless {@code -Dstrata.seed} is set. */
+  /** This run's seed for {@code test}, printed: new each run unless -Dstrata.seed is set. */
   private static long seed(String test) {
     long seed = Long.getLong("strata.seed", System.nanoTime());
     System.out.println("RibbonBuilderProperties." + test + " seed=" + seed);

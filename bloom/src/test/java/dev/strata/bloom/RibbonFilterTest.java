@@ -85,7 +85,8 @@ final class RibbonFilterTest {
       // The model's rate at 7 bits per key (about 1.1% at these sizes), within the rounding of
       // the lower blocks to the nearest whole block: half a block of starts at 2^-7 more.
       double model = RibbonSizing.fppAtBitsPerKey(count, 7);
-      double rounding = 0.5 * RibbonFormat.BLOCK_SLOTS / RibbonSizing.numStarts(f.numBlocks()) / 128;
+      double rounding =
+          0.5 * RibbonFormat.BLOCK_SLOTS / RibbonSizing.numStarts(f.numBlocks()) / 128;
       assertTrue(model < 0.0112, count + " keys: model " + model);
       assertTrue(f.expectedFpp() <= model + rounding, count + " keys: " + f.expectedFpp());
     }
