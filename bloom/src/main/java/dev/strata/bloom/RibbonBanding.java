@@ -1,13 +1,18 @@
 package dev.strata.bloom;
 
+import java.util.Arrays;
+
 /**
- * One attempt at building a {@link RibbonFilter}: the banded linear system over GF(2) (one
- * 128-bit coefficient row and one result per slot, filled by on-the-fly Gaussian elimination as
- * keys are added) and its back-substitution into the interleaved solution.
+ * The banded linear system over GF(2) of a {@link RibbonFilter} attempt (one 128-bit coefficient
+ * row and one result per slot, filled by on-the-fly Gaussian elimination as keys are added) and
+ * its back-substitution into the interleaved solution.
  *
  * <p>Temporary memory: {@value #BYTES_PER_SLOT} bytes per slot (two coefficient words and an int
- * result) plus {@value #BYTES_PER_KEY} per key (the remixed hashes in block order), allocated per
- * attempt and dropped when the filter is built.
+ * result) plus {@value #BYTES_PER_KEY} per key (the remixed hashes in block order). The arrays are
+ * reused from one attempt to the next, and from one filter to the next when a {@link
+ * RibbonBuilder} keeps the banding: they grow to the largest system seen and are never zeroed
+ * wholesale, because back-substitution clears every slot as it reads it (a successful attempt
+ * leaves them all zero) and {@link #reset} clears only what a failed attempt left behind.
  *
  * <p>Not thread-safe.
  */
@@ -18,32 +23,65 @@ final class RibbonBanding {
   /** Bytes of temporary memory per key: its remixed hash, sorted by block. */
   static final int BYTES_PER_KEY = Long.BYTES;
 
-  /** Slot i's coefficient row at [2i] (bits 0..63) and [2i+1]; [2i] == 0 means slot i is free. */
-  private final long[] coefficients;
+  /**
+   * Slot i's coefficient row at [2i] (bits 0..63) and [2i+1]; [2i] == 0 means slot i is free.
+   * Zero from {@link #reset} on beyond the current system too.
+   */
+  private long[] coefficients = new long[0];
 
-  /** Slot i's result row (fingerprint bits, XOR-combined like the coefficients). */
-  private final int[] results;
+  /** Slot i's result row (fingerprint bits, XOR-combined like the coefficients); 0 when free. */
+  private int[] results = new int[0];
 
-  private final int numBlocks;
-  private final long numStarts;
-  private final int seed;
-  private final int resultMask;
+  /** The remixed hashes of the keys being added, ordered by start block. */
+  private long[] sorted = new long[0];
+
+  /** Slots from the first that may hold rows: what {@link #reset} has to clear. */
+  private int dirtySlots;
+
+  private int numBlocks;
+  private long numStarts;
+  private int seed;
+  private int resultMask;
+
+  /** An empty banding of no capacity: {@link #reset} sizes it. */
+  RibbonBanding() {}
 
   /**
    * An empty system of {@code numBlocks} blocks of 64 slots whose results keep {@code columns}
    * bits, for rows derived under {@code seed}.
    */
   RibbonBanding(int numBlocks, int columns, int seed) {
+    reset(numBlocks, columns, seed);
+  }
+
+  /**
+   * Empties the system and shapes it for {@code numBlocks} blocks of 64 slots, results of {@code
+   * columns} bits and rows derived under {@code seed}, growing the arrays when they are too small.
+   */
+  void reset(int numBlocks, int columns, int seed) {
     assert numBlocks >= RibbonFormat.MIN_BLOCKS && numBlocks <= RibbonFormat.MAX_BLOCKS
         : "numBlocks=" + numBlocks;
     assert columns >= 0 && columns <= RibbonFormat.MAX_COLUMNS : "columns=" + columns;
     int slots = numBlocks * RibbonFormat.BLOCK_SLOTS;
-    this.coefficients = new long[2 * slots];
-    this.results = new int[slots];
+    if (results.length < slots) {
+      coefficients = new long[2 * slots];
+      results = new int[slots];
+    } else if (dirtySlots > 0) {
+      Arrays.fill(coefficients, 0, 2 * dirtySlots, 0L);
+      Arrays.fill(results, 0, dirtySlots, 0);
+    }
+    dirtySlots = 0;
     this.numBlocks = numBlocks;
     this.numStarts = RibbonSizing.numStarts(numBlocks);
     this.seed = seed;
     this.resultMask = columns == Integer.SIZE ? -1 : (1 << columns) - 1;
+  }
+
+  /** Bytes the arrays hold now: the temporary memory this banding keeps between builds. */
+  long scratchBytes() {
+    return (long) coefficients.length * Long.BYTES
+        + (long) results.length * Integer.BYTES
+        + (long) sorted.length * Long.BYTES;
   }
 
   /**
@@ -62,6 +100,7 @@ final class RibbonBanding {
    * hence the solution {@link #solve} computes, are the same for every order of the keys.
    */
   boolean addAll(long[] hashes, int count) {
+    dirtySlots = numBlocks * RibbonFormat.BLOCK_SLOTS;
     long[] sorted = sortByBlock(hashes, count);
     long[] c = coefficients;
     int[] r = results;
@@ -170,6 +209,7 @@ final class RibbonBanding {
 
   /** Adds one key's row: true if the system stays consistent. */
   boolean add(long hash64) {
+    dirtySlots = numBlocks * RibbonFormat.BLOCK_SLOTS;
     long x = RibbonHash.remix(hash64, seed);
     return addRun(coefficients, results, new long[] {x}, 0, 1, numStarts, resultMask);
   }
@@ -247,7 +287,10 @@ final class RibbonBanding {
     for (int b = 0; b < numBlocks; b++) {
       next[b + 1] += next[b];
     }
-    long[] sorted = new long[count];
+    if (sorted.length < count) {
+      sorted = new long[count];
+    }
+    long[] sorted = this.sorted;
     for (int k = 0; k < count; k++) {
       long x = RibbonHash.remix(hashes[k], s);
       sorted[next[RibbonHash.start(x, starts) >>> 6]++] = x;
@@ -257,7 +300,8 @@ final class RibbonBanding {
 
   /**
    * Back-substitution: the solution of every column, from the last slot to the first, in the
-   * in-memory layout of {@link RibbonLayout}.
+   * in-memory layout of {@link RibbonLayout}; the system is empty afterwards (every slot is
+   * cleared as it is read).
    *
    * <p>Column j's solution bit at slot i is its pivot's result bit j XOR the parity of the pivot's
    * coefficients (beyond its first bit) AND the solution bits of the 127 slots above; a free slot
@@ -277,6 +321,9 @@ final class RibbonBanding {
         long coeffLo = c[2 * slot];
         long coeffHi = c[2 * slot + 1];
         int result = r[slot];
+        c[2 * slot] = 0;
+        c[2 * slot + 1] = 0;
+        r[slot] = 0;
         // Columns are independent chains: the inner loop over them keeps several in flight.
         for (int j = 0; j < columns; j++) {
           long hi = (windowHi[j] << 1) | (windowLo[j] >>> 63);
@@ -288,6 +335,7 @@ final class RibbonBanding {
       }
       RibbonLayout.storeBlock(solution, windowLo, block, numBlocks, columns, lowerBlocks);
     }
+    dirtySlots = 0;
     return solution;
   }
 }

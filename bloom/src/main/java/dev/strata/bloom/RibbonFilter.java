@@ -39,12 +39,14 @@ import java.util.function.IntFunction;
  *
  * Failure and retries. RibbonSizing sizes the slots so that an attempt fails with probability at
  * most 1/20 (the occupancy table and how it was derived are in docs/PERFORMANCE.md, "The Ribbon
- * filter"). A failed attempt is retried under the next seed, which remixes every key into an
- * unrelated system; after 4 seeds each further attempt adds 1/64 of the slots. The attempts are
- * deterministic (the same hashes give the same filter) and bounded: after 32 failed attempts (a
- * chance far below that of a hardware error) or when the slots would exceed the format's limit,
- * the build returns a filter of no columns, which answers "maybe" for every key, so "no false
- * negatives" holds unconditionally, whatever the hashes.
+ * filter"), then adds 2% spare slots: elimination's work per key grows steeply as the load nears
+ * that point, so the spare buys a much faster build for little memory. A failed attempt is
+ * retried under the next seed, which remixes every key into an unrelated system; after 4 seeds
+ * each further attempt adds 1/64 of the slots. The attempts are deterministic (the same hashes
+ * give the same filter) and bounded: after 32 failed attempts (a chance far below that of a
+ * hardware error) or when the slots would exceed the format's limit, the build returns a filter
+ * of no columns, which answers "maybe" for every key, so "no false negatives" holds
+ * unconditionally, whatever the hashes.
  *
  * Width: 128 coefficient bits. With 64 a key's row meets fewer slots, so elimination fails sooner
  * and the system needs noticeably more spare slots at chunk sizes; that costs more bits per key at
@@ -66,14 +68,15 @@ import java.util.function.IntFunction;
  * are six consecutive words, where the persisted order puts them a block's columns apart.
  *
  * Memory. The solution lives in a heap long[] (RibbonLayout, with zero padding for the block
- * after the last); loading a chunk is one read and one reordering copy. Building one attempt
- * keeps 20 bytes per slot (RibbonBanding: two coefficient words and an int result), the remixed
- * hashes sorted by block (8 bytes per key) and the solution being written: about 29 bytes per key
- * at 1% (1.04 slots per key), besides the caller's 8 bytes per hash, and a failed attempt's arrays
- * are garbage before the next is allocated. A table builds its filter chunk by chunk, each chunk
- * its own Ribbon, so the build memory is bounded by the chunk, not the table: a 128 KiB chunk at
- * 1% holds about 150,000 keys and needs about 4.3 MB while it is built. (An unpartitioned filter
- * over a whole large table is what made TiKV turn Ribbon off.)
+ * after the last); loading a chunk is one read and one reordering copy. Building keeps 20 bytes
+ * per slot (RibbonBanding: two coefficient words and an int result) and the remixed hashes sorted
+ * by block (8 bytes per key), besides the solution being written and the caller's 8 bytes per
+ * hash: about 29 bytes per key (1.06 slots per key at chunk sizes). A failed attempt's arrays are
+ * reused by the next, and a RibbonBuilder keeps them from one filter to the next (a table writer
+ * holds one), so a chunk's build allocates only its filter. A table builds its filter chunk by
+ * chunk, each chunk its own Ribbon, so the build memory is bounded by the largest chunk, not the
+ * table: a 128 KiB chunk at 1% holds about 150,000 keys and needs about 4.4 MB of arrays. (An
+ * unpartitioned filter over a whole large table is what made TiKV turn Ribbon off.)
  *
  * References. [1] P. C. Dillinger, S. Walzer, "Ribbon filter: practically smaller than Bloom and
  * Xor", arXiv:2103.02515 (2021). [2] RocksDB util/ribbon_alg.h, util/ribbon_impl.h (standard
@@ -121,6 +124,11 @@ public final class RibbonFilter {
    *     or is too large for one filter, or {@code bitsPerKey} is not in [1, 64]
    */
   public static RibbonFilter build(long[] hashes, int count, double bitsPerKey) {
+    return build(hashes, count, bitsPerKey, new RibbonBanding());
+  }
+
+  /** {@link #build(long[], int, double)} in {@code banding}'s reused arrays. */
+  static RibbonFilter build(long[] hashes, int count, double bitsPerKey, RibbonBanding banding) {
     checkHashes(hashes, count);
     if (!(bitsPerKey >= 1 && bitsPerKey <= MAX_BITS_PER_KEY)) {
       throw new IllegalArgumentException("bitsPerKey must be in [1, 64]: " + bitsPerKey);
@@ -129,7 +137,8 @@ public final class RibbonFilter {
         hashes,
         count,
         blocks -> RibbonSizing.shapeForBitsPerKey(count, blocks, bitsPerKey),
-        RibbonSizing.MAX_ATTEMPTS);
+        RibbonSizing.MAX_ATTEMPTS,
+        banding);
   }
 
   /**
@@ -140,6 +149,12 @@ public final class RibbonFilter {
    *     or is too large for one filter, or {@code fpp} is not in [2^-32, 1)
    */
   public static RibbonFilter forFalsePositiveRate(long[] hashes, int count, double fpp) {
+    return forFalsePositiveRate(hashes, count, fpp, new RibbonBanding());
+  }
+
+  /** {@link #forFalsePositiveRate(long[], int, double)} in {@code banding}'s reused arrays. */
+  static RibbonFilter forFalsePositiveRate(
+      long[] hashes, int count, double fpp, RibbonBanding banding) {
     checkHashes(hashes, count);
     if (!(fpp > 0 && fpp < 1)) {
       throw new IllegalArgumentException("fpp must be in (0, 1): " + fpp);
@@ -149,7 +164,8 @@ public final class RibbonFilter {
         hashes,
         count,
         blocks -> RibbonSizing.shapeForRate(blocks, fpp),
-        RibbonSizing.MAX_ATTEMPTS);
+        RibbonSizing.MAX_ATTEMPTS,
+        banding);
   }
 
   /**
@@ -158,6 +174,16 @@ public final class RibbonFilter {
    */
   static RibbonFilter build(
       long[] hashes, int count, IntFunction<RibbonSizing.Shape> shapeFor, int maxAttempts) {
+    return build(hashes, count, shapeFor, maxAttempts, new RibbonBanding());
+  }
+
+  /** As above, each attempt in {@code banding}'s reused arrays. */
+  private static RibbonFilter build(
+      long[] hashes,
+      int count,
+      IntFunction<RibbonSizing.Shape> shapeFor,
+      int maxAttempts,
+      RibbonBanding banding) {
     if (count == 0) {
       return EMPTY;
     }
@@ -168,7 +194,7 @@ public final class RibbonFilter {
         break;
       }
       RibbonSizing.Shape shape = shapeFor.apply((int) blocks);
-      RibbonBanding banding = new RibbonBanding(shape.numBlocks(), shape.columns(), attempt);
+      banding.reset(shape.numBlocks(), shape.columns(), attempt);
       if (banding.addAll(hashes, count)) {
         long[] solution = banding.solve(shape.columns(), shape.lowerBlocks());
         return new RibbonFilter(

@@ -17,6 +17,12 @@ package dev.strata.bloom;
  * interpolated in log2(slots); beyond it, it grows by {@link #OVERHEAD_PER_DOUBLING} per doubling,
  * the slope RocksDB's ribbon_config.cc uses for the same width.
  *
+ * <p>The filter gets {@link #SPARE_SLOTS} more slots than that. The table marks where attempts
+ * begin to fail, and elimination slows down steeply as the load approaches it: a row travels
+ * further before it meets a free slot, and the build's time is mostly that travel. A little
+ * spare memory there buys a markedly faster build (and fewer retries); docs/PERFORMANCE.md has
+ * the measured trade.
+ *
  * <h2>Columns</h2>
  *
  * Each column is one fingerprint bit: a query whose start lies in a block of c columns passes
@@ -37,6 +43,13 @@ public final class RibbonSizing {
     1.041, 1.029, 1.025, 1.023, 1.023, 1.023, 1.024, 1.027, 1.030, 1.033, 1.037, 1.041, 1.044,
     1.047, 1.051,
   };
+
+  /**
+   * Slots a filter gets beyond the failure-chance sizing, as a fraction of it: 2% more memory for
+   * a markedly faster elimination at chunk sizes (see the class comment). 0 gives the sizing of
+   * the failure chance alone.
+   */
+  static final double SPARE_SLOTS = 0.02;
 
   /** Growth of the overhead per doubling of slots beyond the table. */
   static final double OVERHEAD_PER_DOUBLING = 0.004;
@@ -91,10 +104,16 @@ public final class RibbonSizing {
         + OVERHEAD_BY_LOG2_SLOTS[below + 1] * fraction;
   }
 
+  /** Slots per key a filter of {@code slots} slots is sized at: the overhead and the spare. */
+  static double slotsPerKey(double slots) {
+    return overhead(slots) * (1 + SPARE_SLOTS);
+  }
+
   /**
-   * The fewest blocks that hold {@code keys} keys at the sized failure chance: the smallest count
-   * of at least {@link RibbonFormat#MIN_BLOCKS} with {@code slots >= keys * overhead(slots)} (found
-   * by fixed-point iteration from below, which never overshoots while the overhead does not fall).
+   * The fewest blocks that hold {@code keys} keys at the sized failure chance and spare: the
+   * smallest count of at least {@link RibbonFormat#MIN_BLOCKS} with {@code slots >= keys *
+   * slotsPerKey(slots)} (found by fixed-point iteration from below, which never overshoots while
+   * the overhead does not fall).
    * 0 for no keys.
    */
   static long blocksFor(long keys) {
@@ -102,8 +121,8 @@ public final class RibbonSizing {
       return 0;
     }
     long blocks = Math.max(RibbonFormat.MIN_BLOCKS, ceilDiv(keys, RibbonFormat.BLOCK_SLOTS));
-    while (slots(blocks) < keys * overhead(slots(blocks))) {
-      double needed = keys * overhead(slots(blocks)) / RibbonFormat.BLOCK_SLOTS;
+    while (slots(blocks) < keys * slotsPerKey(slots(blocks))) {
+      double needed = keys * slotsPerKey(slots(blocks)) / RibbonFormat.BLOCK_SLOTS;
       blocks = Math.max(blocks + 1, (long) Math.ceil(needed));
     }
     return blocks;
@@ -139,9 +158,9 @@ public final class RibbonSizing {
     return new Shape(numBlocks, columns, lowerBlocks(numBlocks, columns, columns - average, false));
   }
 
-  /** Columns per slot that {@code bitsPerKey} buys a filter of {@code keys} keys at its overhead. */
+  /** Columns per slot that {@code bitsPerKey} buys a filter of {@code keys} keys at its slots. */
   private static double averageColumns(long keys, double bitsPerKey) {
-    return bitsPerKey / overhead(slots(blocksFor(keys)));
+    return bitsPerKey / slotsPerKey(slots(blocksFor(keys)));
   }
 
   /**

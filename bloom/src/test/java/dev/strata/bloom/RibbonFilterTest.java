@@ -82,7 +82,13 @@ final class RibbonFilterTest {
       assertAllPresent(f, hashes, count);
       assertAllPresent(reload(f), hashes, count);
       assertTrue(f.numBlocks() >= RibbonFormat.MIN_BLOCKS, f.toString());
-      assertTrue(f.expectedFpp() < 0.0105, count + " keys: " + f.expectedFpp());
+      // The model's rate at 7 bits per key (about 1.1% at these sizes), within the rounding of
+      // the lower blocks to the nearest whole block: half a block of starts at 2^-7 more.
+      double model = RibbonSizing.fppAtBitsPerKey(count, 7);
+      double rounding =
+          0.5 * RibbonFormat.BLOCK_SLOTS / RibbonSizing.numStarts(f.numBlocks()) / 128;
+      assertTrue(model < 0.0112, count + " keys: model " + model);
+      assertTrue(f.expectedFpp() <= model + rounding, count + " keys: " + f.expectedFpp());
     }
   }
 

@@ -219,10 +219,11 @@ final class FilterWriter {
 
   /**
    * Builds a Ribbon filter of {@code hashes[0, count)} for {@link #ribbonRate} and writes it as a
-   * chunk. Each chunk is a filter of its own, so the build's memory is bounded by the chunk.
+   * chunk. Each chunk is a filter of its own, so the build's memory is bounded by the chunk, and
+   * every chunk is built in the same arrays (the write buffers' builder).
    */
   private BlockHandle writeRibbon(long[] hashes, int count) throws IOException {
-    RibbonFilter f = RibbonFilter.forFalsePositiveRate(hashes, count, ribbonRate);
+    RibbonFilter f = buffers.ribbonBuilder.forFalsePositiveRate(hashes, count, ribbonRate);
     return sink.writeFilter(BlockType.FILTER_CHUNK, withKind(f.toByteArray(), FilterKind.RIBBON), new FilterChunk(f));
   }
 

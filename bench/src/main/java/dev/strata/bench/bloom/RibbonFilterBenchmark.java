@@ -1,6 +1,7 @@
 package dev.strata.bench.bloom;
 
 import dev.strata.bloom.BlockedBloomFilter;
+import dev.strata.bloom.RibbonBuilder;
 import dev.strata.bloom.RibbonFilter;
 import java.util.Arrays;
 import java.util.Locale;
@@ -32,6 +33,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * per key is the score times 1000 / {@value #CHUNK_KEYS}. Run it with {@code -prof gc}: {@code
  * gc.alloc.rate.norm} is the bytes one build allocates, the finished filter included, so the
  * temporary memory per chunk is that minus the filter's size (printed at setup).
+ *
+ * <p>{@code buildReusing} is {@code build} with the Ribbon filter built in one {@code
+ * RibbonBuilder}'s arrays, reused from one build to the next as a table writer does; its {@code
+ * gc.alloc.rate.norm} is then the filter alone, and the builder's arrays are the temporary memory.
  *
  * <p>{@code negativePrehashed} and {@code positivePrehashed} make {@value #BATCH} independent
  * lookups per call over all the chunks of {@code keys} keys (each query asks the chunk its key
@@ -102,6 +107,7 @@ public class RibbonFilterBenchmark {
   @Param({"0.01"})
   public double fpp;
 
+  private final RibbonBuilder ribbonBuilder = new RibbonBuilder();
   private long[] memberHashes;
   private double blockedBitsPerKey;
   private BlockedBloomFilter[] blocked;
@@ -154,9 +160,26 @@ public class RibbonFilterBenchmark {
   @Benchmark
   @OutputTimeUnit(TimeUnit.MICROSECONDS)
   public Object build() {
+    return buildFirstChunk(false);
+  }
+
+  /**
+   * {@link #build}, the Ribbon filter in a builder's arrays reused from one build to the next, as
+   * a table writer builds its chunks (the blocked filter as in {@link #build}).
+   */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.MICROSECONDS)
+  public Object buildReusing() {
+    return buildFirstChunk(true);
+  }
+
+  private Object buildFirstChunk(boolean reuseRibbonArrays) {
     int count = Math.min(CHUNK_KEYS, keys);
-    return kind == Kind.BLOCKED
-        ? buildBlocked(memberHashes, count, blockedBitsPerKey)
+    if (kind == Kind.BLOCKED) {
+      return buildBlocked(memberHashes, count, blockedBitsPerKey);
+    }
+    return reuseRibbonArrays
+        ? ribbonBuilder.forFalsePositiveRate(memberHashes, count, fpp)
         : RibbonFilter.forFalsePositiveRate(memberHashes, count, fpp);
   }
 
