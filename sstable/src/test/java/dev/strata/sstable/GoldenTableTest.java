@@ -92,6 +92,9 @@ final class GoldenTableTest {
   void goldenFile_hasEveryBlockType() throws IOException, URISyntaxException {
     TableRegions regions = TableRegions.of(golden(SstableFormat.VERSION_CURRENT, "000001.sst"));
     for (BlockType type : BlockType.values()) {
+      if (type == BlockType.INDEX || type == BlockType.INDEX_PARTITION) {
+        continue; // the index blocks of versions 1 to 4
+      }
       assertEquals(true, regions.regions().stream().anyMatch(r -> r.type() == type), type.toString());
     }
   }

@@ -57,15 +57,15 @@ final class PartitionedIndexTest {
   void largeTable_noIndexBlockExceedsTwoBlocks_andAGetReadsOnePartition() throws IOException {
     Path file = writeRows("000001.sst", 250_000); // 26 MB of data
     List<TableRegions.Region> regions = TableRegions.of(file).regions();
-    long partitions = regions.stream().filter(r -> r.type() == BlockType.INDEX_PARTITION).count();
+    long partitions = regions.stream().filter(r -> r.type() == BlockType.COMPACT_INDEX_PARTITION).count();
     ReadCounters counters = new ReadCounters();
     try (TableReader t = TableReader.open(file, 1, new ClockBlockCache(64 << 20), counters)) {
       TableProperties p = t.properties();
       assertTrue(p.dataBlockCount() > 5_000, "blocks: " + p.dataBlockCount());
-      assertTrue(p.indexBytes() > 40L * BLOCK, "a one-level index would be " + p.indexBytes() + " bytes");
+      assertTrue(p.indexBytes() > 20L * BLOCK, "a one-level index would be " + p.indexBytes() + " bytes");
       assertTrue(partitions > 20, "partitions: " + partitions);
       for (TableRegions.Region r : regions) {
-        if (r.type() == BlockType.INDEX || r.type() == BlockType.INDEX_PARTITION) {
+        if (r.type() != null && r.type().isIndex()) {
           assertTrue(r.length() <= 2 * BLOCK, r + " outgrew two blocks");
         }
       }
@@ -87,7 +87,7 @@ final class PartitionedIndexTest {
   void damagedPartition_isCorruptionForTheReadsThatNeedIt() throws IOException {
     Path file = writeRows("000002.sst", 20_000);
     List<TableRegions.Region> partitions = TableRegions.of(file).regions().stream()
-        .filter(r -> r.type() == BlockType.INDEX_PARTITION).toList();
+        .filter(r -> r.type() == BlockType.COMPACT_INDEX_PARTITION).toList();
     assertTrue(partitions.size() > 2, "partitions: " + partitions.size());
     TableRegions.Region victim = partitions.get(1);
     Path copy = CorruptFiles.copy(file, dir.resolve("000003.sst"));

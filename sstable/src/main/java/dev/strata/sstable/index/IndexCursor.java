@@ -2,12 +2,13 @@ package dev.strata.sstable.index;
 
 import dev.strata.sstable.block.Block;
 import dev.strata.sstable.block.BlockCursor;
+import dev.strata.sstable.block.CompactIndex;
 import dev.strata.sstable.key.InternalKey;
 import java.io.IOException;
 
 /**
  * A position among a table's index entries (one per data block), over either index shape: the one
- * index block of versions 1 and 2, or the two levels of version 3, a top level held in memory whose
+ * index block of versions 1 and 2, or the two levels of versions 3 to 5, a top level held in memory whose
  * entries name index partitions that are loaded on demand (through the block cache on the read
  * path). Callers see one sorted run of entries either way.
  *
@@ -46,7 +47,7 @@ public final class IndexCursor {
   /** A cursor over a two-level index whose partitions come from {@code source}. */
   public static IndexCursor twoLevel(Block topLevel, PartitionSource source) {
     BlockCursor top = new BlockCursor();
-    top.reset(topLevel);
+    top.reset(walkable(topLevel));
     return new IndexCursor(top, source);
   }
 
@@ -165,6 +166,16 @@ public final class IndexCursor {
     valid = true;
   }
 
+  /**
+   * {@code b}, or for a compact index block of version 5 its entries with whole internal keys and
+   * handles ({@link CompactIndex#expand}): a cursor seeks and steps both alike, and a key and a
+   * handle are then bytes in a block, as the table's cursors and verifier read them. A copy per
+   * partition a cursor enters, off the Get's path.
+   */
+  private static Block walkable(Block b) {
+    return b.isCompactIndex() ? CompactIndex.expand(b) : b;
+  }
+
   /** Loads the partition the top level stands on (unless loaded); false, and invalid, off its ends. */
   private boolean loadPartition() throws IOException {
     if (!top.isValid()) {
@@ -173,7 +184,7 @@ public final class IndexCursor {
     }
     int entry = top.valueOffset();
     if (entry != loadedPartition || entries.block() == null) {
-      entries.reset(source.partition(top));
+      entries.reset(walkable(source.partition(top)));
       loadedPartition = entry;
     }
     return true;
