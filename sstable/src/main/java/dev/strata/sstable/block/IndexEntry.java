@@ -37,6 +37,11 @@ public final class IndexEntry {
     return dataLength;
   }
 
+  /** Whether the entry's key is a cell key (standing for the last internal key of its cell). */
+  public boolean isCellForm() {
+    return cellForm;
+  }
+
   /** Whether this stands past the last entry of {@code b}. */
   public boolean pastEnd(Block b) {
     return pos >= b.restartsOffset;
