@@ -16,12 +16,15 @@ import dev.strata.sstable.index.IndexCursor;
 import java.io.IOException;
 
 /**
- * One table's index: which data block can hold a key. A version-3 table's index has two levels:
+ * One table's index: which data block can hold a key. A table's index of version 3 or later has two levels:
  * the top level, held here from the open, names index partitions of about a block each, which come
  * through the block cache as index metadata (a hit by the cache entry kept for each, {@link
- * KeptEntries}). Older tables have one index block, through the cache. Every index entry is a
- * restart point (the block parser refuses an index block with entries between them), so a search
- * binary-searches the entries' keys in place ({@link PointSearch}), without a cursor.
+ * KeptEntries}). Older tables have one index block, through the cache. In versions 1 to 4 every
+ * index entry is a restart point (the block parser refuses an index block with entries between
+ * them), so a search binary-searches the entries' keys in place ({@link PointSearch}), without a
+ * cursor. A version-5 partition ({@link CompactIndex}) restarts every few entries: the same binary
+ * search over its restart points, then {@link PointSearch#seekCompact} rebuilds the few keys after
+ * one in a buffer of the search, and the position keeps the decoded handle ({@link IndexEntry}).
  *
  * <p>A point lookup {@link #locate}s its key ({@link Position}), then reads the data block there
  * ({@link #dataBlock}) and on through the next ones ({@link #skipEndedPartitions}). A batch finds

@@ -13,10 +13,13 @@ import java.util.Arrays;
  * The block searches of a point lookup ({@link dev.strata.sstable.TableReader#get}), done on the blocks' bytes in place:
  * no cursor, no key buffer, no decoded key, so a Get allocates little besides the value it returns.
  *
- * <p><b>Index blocks.</b> Every index entry is a restart point ({@link
+ * <p><b>Index blocks.</b> Every index entry of versions 1 to 4 is a restart point ({@link
  * SstableFormat#INDEX_RESTART_INTERVAL} is 1), so it stores its whole key: {@link
  * #firstRestartAtOrAfter} binary-searches them, comparing the target with the stored bytes ({@link
- * KeyCodec#compare}); {@link Block#parse} refuses an index block with entries between them.
+ * KeyCodec#compare}); {@link Block#parse} refuses such an index block with entries between them. A
+ * compact partition of version 5 ({@link CompactIndex}) is binary-searched the same way over its
+ * restart points (a cell key compared as the last key of its cell), then {@link #seekCompact} scans
+ * the interval before the restart point found.
  *
  * <p><b>Data blocks.</b> The same binary search finds the last restart point whose key sorts below
  * the target (row, column, snapshot, PUT); the target's first entry at or after it is then in that
