@@ -11,7 +11,7 @@ public enum BlockType {
   /** Sorted cells. */
   DATA(1),
   /**
-   * The index: before version 3 the last key and handle of each data block; from version 3 the
+   * The index: before version 3 the last key and handle of each data block; in versions 3 and 4 the
    * top level, the last key and handle of each {@link #INDEX_PARTITION}.
    */
   INDEX(2),

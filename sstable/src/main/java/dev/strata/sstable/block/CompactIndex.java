@@ -4,6 +4,7 @@ import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.KeyCodec;
 import dev.strata.sstable.key.ValueKind;
+import java.util.Arrays;
 
 /**
  * The entries of a version-5 index block ({@link BlockType#COMPACT_INDEX_PARTITION}, and the top
@@ -125,7 +126,7 @@ public final class CompactIndex {
       int keyLength = e.shared + e.unshared;
       int expanded = keyLength + SstableFormat.KEY_TRAILER_BYTES;
       if (key.length < expanded) {
-        key = java.util.Arrays.copyOf(key, Math.max(expanded, key.length * 2));
+        key = Arrays.copyOf(key, Math.max(expanded, key.length * 2));
       }
       System.arraycopy(b.data, e.keyOffset, key, e.shared, e.unshared);
       if (e.cellForm) {
@@ -135,9 +136,7 @@ public final class CompactIndex {
       out.add(key, e.cellForm ? expanded : keyLength, handle, 0, handle.length);
     }
     int length = out.estimatedSize();
-    byte[] payload = java.util.Arrays.copyOf(out.finish(), length);
-    Block expandedBlock = new Block(payload, length - 4 - 4 * b.entryCount, b.entryCount, b.entryCount,
-        b.file, b.fileOffset);
-    return expandedBlock;
+    byte[] payload = Arrays.copyOf(out.finish(), length);
+    return new Block(payload, length - 4 - 4 * b.entryCount, b.entryCount, b.entryCount, b.file, b.fileOffset);
   }
 }
