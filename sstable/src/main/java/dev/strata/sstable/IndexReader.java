@@ -1,7 +1,7 @@
 package dev.strata.sstable;
 
 import dev.strata.sstable.block.Block;
-import dev.strata.sstable.block.BlockCursor;
+import dev.strata.sstable.block.EntryCursor;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
 import dev.strata.sstable.block.CompactIndex;
@@ -128,7 +128,7 @@ final class IndexReader {
   }
 
   /** The partition the top-level entry {@code top} stands on names, through the cache. */
-  private Block partitionNamedBy(BlockCursor top) throws IOException {
+  private Block partitionNamedBy(EntryCursor top) throws IOException {
     BlockHandle h = fetcher.handleIn(top.block(), top.valueOffset(), "index partition");
     return fetcher.fetch(fetcher.key(h.offset()), h, BlockKind.INDEX,
         () -> fetcher.readBlock(h, partitionType));

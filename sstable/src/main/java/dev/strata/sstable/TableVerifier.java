@@ -6,7 +6,8 @@ import dev.strata.sstable.block.Block;
 import dev.strata.sstable.block.BlockCursor;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
-import dev.strata.sstable.block.CompactIndex;
+import dev.strata.sstable.block.CompactCursor;
+import dev.strata.sstable.block.EntryCursor;
 import dev.strata.sstable.filter.FilterIndex;
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.CorruptTableException;
@@ -101,11 +102,11 @@ final class TableVerifier {
    * An index partition read from disk past the cache, for {@link #verify}: its last key
    * must be the top-level key that names it, or a seek could pass over its entries.
    */
-  private Block verifiedPartition(BlockCursor top, BlockType type) throws IOException {
+  private Block verifiedPartition(EntryCursor top, BlockType type) throws IOException {
     BlockHandle h = fetcher.handleIn(top.block(), top.valueOffset(), "index partition");
     Block partition = fetcher.readBlock(h, type);
-    BlockCursor last = new BlockCursor();
-    last.reset(partition.isCompactIndex() ? CompactIndex.expand(partition) : partition);
+    EntryCursor last = partition.isCompactIndex() ? new CompactCursor() : new BlockCursor();
+    last.reset(partition);
     last.seekToLast();
     if (!last.isValid()
         || !Arrays.equals(last.keyBytes(), 0, last.keyLength(), top.keyBytes(), 0, top.keyLength())) {

@@ -4,7 +4,6 @@ import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.KeyCodec;
 import dev.strata.sstable.key.ValueKind;
-import java.util.Arrays;
 
 /**
  * The entries of a version-5 index block ({@link BlockType#COMPACT_INDEX_PARTITION}, and the top
@@ -108,35 +107,5 @@ public final class CompactIndex {
       return -1;
     }
     return offset + length + SstableFormat.BLOCK_TRAILER_BYTES;
-  }
-
-  /**
-   * The block a cursor walks in place of the compact {@code b}: the same entries, each a restart
-   * point with its whole internal key (a cell key C as (C, 0, DELETE_ROW), the last key of its cell,
-   * which sorts the same) and its full 12-byte handle, so that a cursor seeks and steps it as it
-   * does an index block of version 3. Iterators and the verifier use it; a Get searches {@code b}
-   * in place ({@link PointSearch#seekCompact}).
-   */
-  public static Block expand(Block b) {
-    BlockBuilder out = new BlockBuilder(SstableFormat.INDEX_RESTART_INTERVAL);
-    byte[] key = new byte[64];
-    byte[] handle = new byte[SstableFormat.HANDLE_BYTES];
-    IndexEntry e = new IndexEntry();
-    for (e.first(b); !e.pastEnd(b); e.next(b)) {
-      int keyLength = e.shared + e.unshared;
-      int expanded = keyLength + SstableFormat.KEY_TRAILER_BYTES;
-      if (key.length < expanded) {
-        key = Arrays.copyOf(key, Math.max(expanded, key.length * 2));
-      }
-      System.arraycopy(b.data, e.keyOffset, key, e.shared, e.unshared);
-      if (e.cellForm) {
-        Bytes.putU64(key, keyLength, ValueKind.DELETE_ROW.id()); // sequence 0
-      }
-      new BlockHandle(e.dataOffset, e.dataLength).encodeTo(handle, 0);
-      out.add(key, e.cellForm ? expanded : keyLength, handle, 0, handle.length);
-    }
-    int length = out.estimatedSize();
-    byte[] payload = Arrays.copyOf(out.finish(), length);
-    return new Block(payload, length - 4 - 4 * b.entryCount, b.entryCount, b.entryCount, b.file, b.fileOffset);
   }
 }

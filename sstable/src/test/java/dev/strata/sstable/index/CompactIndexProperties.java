@@ -7,9 +7,9 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
 import dev.strata.sstable.block.Block;
-import dev.strata.sstable.block.BlockCursor;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.block.CompactCursor;
 import dev.strata.sstable.block.CompactIndex;
 import dev.strata.sstable.block.IndexEntry;
 import dev.strata.sstable.block.PointSearch;
@@ -101,7 +101,7 @@ final class CompactIndexProperties {
   }
 
   /** The internal key an expanded index entry's bytes hold. */
-  private static InternalKey key(BlockCursor c) {
+  private static InternalKey key(CompactCursor c) {
     return KeyCodec.decodeInternalKey(c.keyBytes(), 0, c.keyLength());
   }
 
@@ -112,9 +112,9 @@ final class CompactIndexProperties {
         .checkAssert((keys, seed, partitionBytes) -> {
           Built b = rethrow(() -> build(keys, seed, partitionBytes));
           int i = 0;
-          BlockCursor c = new BlockCursor();
+          CompactCursor c = new CompactCursor();
           for (Block p : b.partitions()) {
-            c.reset(CompactIndex.expand(p));
+            c.reset(p);
             for (c.seekToFirst(); c.isValid(); c.next(), i++) {
               List<InternalKey> block = b.blocks().get(i);
               InternalKey s = key(c);
@@ -128,6 +128,21 @@ final class CompactIndexProperties {
             }
           }
           assertEquals(b.blocks().size(), i);
+          // Backward, partition by partition, the same keys.
+          List<InternalKey> forward = new ArrayList<>();
+          List<InternalKey> backward = new ArrayList<>();
+          for (Block p : b.partitions()) {
+            c.reset(p);
+            for (c.seekToFirst(); c.isValid(); c.next()) {
+              forward.add(key(c));
+            }
+            List<InternalKey> part = new ArrayList<>();
+            for (c.seekToLast(); c.isValid(); c.prev()) {
+              part.add(0, key(c));
+            }
+            backward.addAll(part);
+          }
+          assertEquals(forward, backward);
         });
   }
 
@@ -138,9 +153,9 @@ final class CompactIndexProperties {
         .checkAssert((keys, seed, targets) -> {
           Built b = rethrow(() -> build(keys, seed, 64 + seed % 512));
           List<InternalKey> entries = new ArrayList<>();
-          BlockCursor c = new BlockCursor();
+          CompactCursor c = new CompactCursor();
           for (Block p : b.partitions()) {
-            c.reset(CompactIndex.expand(p));
+            c.reset(p);
             for (c.seekToFirst(); c.isValid(); c.next()) {
               entries.add(key(c));
             }
@@ -157,6 +172,12 @@ final class CompactIndexProperties {
             }
             search.target(t.row(), t.column(), t.sequence());
             int found = locate(b, search, at);
+            // A cursor's seek, for a target of any kind, through both levels.
+            int wantAny = 0;
+            while (wantAny < entries.size() && InternalKey.compare(entries.get(wantAny), any) < 0) {
+              wantAny++;
+            }
+            assertEquals(wantAny, seekWithCursors(b, any), "cursor seek to " + any);
             assertEquals(want, found, "target " + t);
             if (found < entries.size()) {
               assertEquals(b.handles().get(found).offset(), at.dataOffset());
@@ -164,6 +185,36 @@ final class CompactIndexProperties {
             }
           }
         });
+  }
+
+  /** The index of the entry a {@link CompactCursor} seek finds for {@code target} in the top level, then in the partition it names. */
+  private static int seekWithCursors(Built b, InternalKey target) {
+    CompactCursor top = new CompactCursor();
+    top.reset(b.top());
+    top.seek(target);
+    int before = 0;
+    int p = 0;
+    for (top.seekToFirst(); top.isValid(); top.next(), p++) {
+      if (InternalKey.compare(key(top), target) >= 0) {
+        break;
+      }
+      before += b.partitions().get(p).entryCount;
+    }
+    top.seek(target);
+    if (!top.isValid()) {
+      return before;
+    }
+    CompactCursor c = new CompactCursor();
+    c.reset(b.partitions().get(p));
+    c.seek(target);
+    assertTrue(c.isValid(), "a partition's top-level key is its last key");
+    int n = 0;
+    CompactCursor walk = new CompactCursor();
+    walk.reset(b.partitions().get(p));
+    for (walk.seekToFirst(); walk.entryId() != c.entryId(); walk.next()) {
+      n++;
+    }
+    return before + n;
   }
 
   /** The index of the entry found for {@code search}'s target (a PUT at its sequence), through both levels. */
@@ -204,8 +255,8 @@ final class CompactIndexProperties {
             assertTrue(expected.getMessage().contains(FILE.toString()));
             return;
           }
-          BlockCursor c = new BlockCursor();
-          c.reset(CompactIndex.expand(parsed));
+          CompactCursor c = new CompactCursor();
+          c.reset(parsed);
           int n = 0;
           for (c.seekToFirst(); c.isValid(); c.next()) {
             key(c);
