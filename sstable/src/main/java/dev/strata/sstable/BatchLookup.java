@@ -280,7 +280,7 @@ final class BatchLookup {
         CachedBlock cached = s.cached[b];
         Block block = cached instanceof OffHeapBlock o
             ? reader.fetcher().copyInto(o, s.copy(b), s.offsets[b])
-            : (Block) cached;
+            : cached instanceof Block onHeap ? onHeap : null; // a filter at the offset: damage, the loader reports it
         if (block != null) {
           s.counts.hits(reader.counters(), BlockKind.DATA, 1);
         } else { // absent, or released off the heap since: through the cache's loader

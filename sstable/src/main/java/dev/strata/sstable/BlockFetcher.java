@@ -260,7 +260,8 @@ final class BlockFetcher {
   }
 
   /** The block at {@code offset} when the cache holds it (a hit, counted; no key made when {@code key} is null), else null. */
-  private Block cachedOnHeap(BlockCacheKey key, long offset, BlockKind kind, boolean scratch) {
+  private Block cachedOnHeap(BlockCacheKey key, long offset, BlockKind kind, boolean scratch)
+      throws CorruptTableException {
     CachedBlock hit = key != null
         ? cache.getIfPresent(key, kind)
         : cache.getIfPresent(fileNumber, offset, kind); // no key made
@@ -352,8 +353,19 @@ final class BlockFetcher {
    * {@code cached}, the block at {@code offset}, as a block on the heap: itself, or the copy of an
    * off-heap data block; null when that was evicted and released before a reference was taken.
    */
-  private Block onHeap(CachedBlock cached, boolean scratch, long offset) {
-    return cached instanceof OffHeapBlock o ? OffHeapCopy.toHeap(o, scratch, path, offset) : (Block) cached;
+  private Block onHeap(CachedBlock cached, boolean scratch, long offset) throws CorruptTableException {
+    return cached instanceof OffHeapBlock o ? OffHeapCopy.toHeap(o, scratch, path, offset) : asEntries(cached, offset);
+  }
+
+  /**
+   * {@code cached}, the block the cache holds at {@code offset}, as an entries block. The cache keys
+   * blocks by offset alone, so a filter there means a damaged handle named the filter's offset.
+   */
+  Block asEntries(CachedBlock cached, long offset) throws CorruptTableException {
+    if (cached instanceof Block b) {
+      return b;
+    }
+    throw new CorruptTableException(path, offset, "a handle names the filter block at offset %d", offset);
   }
 
   /** Counts a fetch of {@code h}: a read when its loader {@code ran} (the open's when {@code atOpen}), else a hit. */

@@ -10,6 +10,7 @@ import dev.strata.sstable.block.PointSearch;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
+import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.index.IndexCursor;
@@ -124,20 +125,20 @@ final class IndexReader {
 
   /** The one index block of a version 1 or 2 table, through the cache. */
   private Block oneLevelBlock() throws IOException {
-    return fetcher.fetch(rootKey, root, BlockKind.INDEX, () -> fetcher.readBlock(root, BlockType.INDEX));
+    CachedBlock b = fetcher.fetch(rootKey, root, BlockKind.INDEX, () -> fetcher.readBlock(root, BlockType.INDEX));
+    return fetcher.asEntries(b, root.offset());
   }
 
   /** The partition the top-level entry {@code top} stands on names, through the cache. */
   private Block partitionNamedBy(EntryCursor top) throws IOException {
     BlockHandle h = fetcher.handleIn(top.block(), top.valueOffset(), "index partition");
-    return fetcher.fetch(fetcher.key(h.offset()), h, BlockKind.INDEX,
-        () -> fetcher.readBlock(h, partitionType));
+    CachedBlock b = fetcher.fetch(fetcher.key(h.offset()), h, BlockKind.INDEX, () -> fetcher.readBlock(h, partitionType));
+    return fetcher.asEntries(b, h.offset());
   }
 
   /** Partition {@code i} (top-level entry {@code i}), through the cache as index metadata. */
   Block partition(int i) throws IOException {
-    Block kept = partitions.cached(i);
-    if (kept != null) {
+    if (partitions.cached(i) instanceof Block kept) { // a filter there: a damaged handle, found below
       counters.countHit(BlockKind.INDEX);
       return kept;
     }
@@ -274,7 +275,7 @@ final class IndexReader {
    * counts its hits at once, {@link #countKeptHits}); else null, and the caller takes {@link #partition}.
    */
   Block keptPartitionUncounted(int i) {
-    return partitions.keptUncounted(i);
+    return partitions.keptUncounted(i) instanceof Block kept ? kept : null;
   }
 
   /** Counts {@code n} hits taken through {@link #keptPartitionUncounted}, in the cache now and through {@code counts}. */
