@@ -240,8 +240,8 @@ final class ReadAmplificationTest {
       assertEquals(0, s.filterBlocksRead(), "no table's chunk read from disk: " + s);
       assertTrue(s.metadata().cacheBytes() > 0 && s.metadata().cacheBytes() < s.blockCacheBytes(),
           s.toString());
-      assertTrue(s.metadata().indexBlocksRead() >= 4 && s.metadata().indexBytesOnDisk() > 0,
-          s.toString());
+      // Compact index partitions (format 5), put there by the flushes too, stay with the filters.
+      assertTrue(s.metadata().indexBytesOnDisk() > 0, s.toString());
       assertTrue(s.metadata().indexBlockCacheHits() > 0, s.toString());
       assertTrue(s.metadata().pinnedBytes() > 0, "open tables pin their index top levels: " + s);
       assertTrue(s.dataBlocksRead() > 1000, "data blocks evicted and reloaded: " + s);

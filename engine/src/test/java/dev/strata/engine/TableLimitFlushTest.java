@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 final class TableLimitFlushTest {
   @TempDir Path dir;
 
-  /** Small enough that the top level of a two-level index (about 40 bytes a partition) fills. */
+  /** Small enough that the top level of a two-level index (about 30 bytes a partition) fills. */
   private static final int LIMIT = 4 << 10;
 
   @Test
@@ -35,7 +35,7 @@ final class TableLimitFlushTest {
             .autoCompaction(false)
             .build();
     EngineHooks hooks = EngineHooks.NONE.withMaxTableBlockBytes(LIMIT);
-    int puts = 600; // rows and columns of 400 bytes: about 800 index bytes per put
+    int puts = 6000; // rows and columns of 400 bytes; a compact index shares their prefixes
     try (Db db = Db.open(dir, options, hooks)) {
       WriteBatch batch = new WriteBatch();
       for (int i = 0; i < puts; i++) {

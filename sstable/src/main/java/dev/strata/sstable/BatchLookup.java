@@ -1,6 +1,7 @@
 package dev.strata.sstable;
 
 import dev.strata.sstable.block.Block;
+import dev.strata.sstable.block.IndexEntry;
 import dev.strata.sstable.block.OffHeapCopy;
 import dev.strata.sstable.block.PointSearch;
 import dev.strata.sstable.cache.BlockKind;
@@ -160,7 +161,7 @@ final class BatchLookup {
           }
         }
         s.unsearched[searched] = true;
-        s.keep(searched++, table, i, at.moveTo(top, block, 0));
+        s.keep(searched++, table, i, at.moveTo(top, block, 0, -1));
       } else if (!lockStep && s.admitted[i].cellMaybe()
           && index.locate(s.search.target(probes[i].row(), probes[i].column(), snapshot), at)) {
         s.unsearched[searched] = false;
@@ -231,8 +232,16 @@ final class BatchLookup {
       }
     }
     for (int k = 0; k < count; k++) {
-      if (lo[k] < s.index[k].restartCount) {
-        touched += s.index[k].touchRestartKey(lo[k]);
+      Block index = s.index[k];
+      if (index.isCompactIndex()) {
+        if (s.unsearched[k]) { // from the restart point found to the entry, in place
+          FilterProbe p = probes[s.probe[k]];
+          search.target(p.row(), p.column(), snapshot).seekCompact(index, lo[k], s.entryScratch);
+          lo[k] = s.entryScratch.pos();
+          s.dataOffset[k] = s.entryScratch.dataOffset();
+        }
+      } else if (lo[k] < index.restartCount) {
+        touched += index.touchRestartKey(lo[k]);
       }
     }
     s.touched += touched;
@@ -252,7 +261,7 @@ final class BatchLookup {
     for (int k = 0; k < located; k++) {
       if (!sameBlockAsPrevious(s, k)) {
         s.files[blocks] = readers[s.table[k]].fetcher().fileNumber();
-        s.offsets[blocks++] = IndexReader.dataOffset(s.index[k], s.entry[k]);
+        s.offsets[blocks++] = s.dataOffset[k];
       }
     }
     if (blocks == 0) {
@@ -271,7 +280,7 @@ final class BatchLookup {
         CachedBlock cached = s.cached[b];
         Block block = cached instanceof OffHeapBlock o
             ? reader.fetcher().copyInto(o, s.copy(b), s.offsets[b])
-            : (Block) cached;
+            : cached instanceof Block onHeap ? onHeap : null; // a filter at the offset: damage, the loader reports it
         if (block != null) {
           s.counts.hits(reader.counters(), BlockKind.DATA, 1);
         } else { // absent, or released off the heap since: through the cache's loader
@@ -388,6 +397,10 @@ final class BatchLookup {
     final int[] top;
     final Block[] index;
     final int[] entry;
+    /** Each slot's data block offset (a compact index's entry is its offset and this; see {@link IndexEntry#moveTo}). */
+    final long[] dataOffset;
+    /** Where a compact index block's search ends ({@link PointSearch#seekCompact}). */
+    final IndexEntry entryScratch = new IndexEntry();
     /** Whether each slot's entry is left to the lock-step search, and that search's upper bounds. */
     final boolean[] unsearched;
     final int[] hi;
@@ -415,6 +428,7 @@ final class BatchLookup {
       top = new int[n];
       index = new Block[n];
       entry = new int[n];
+      dataOffset = new long[n];
       unsearched = new boolean[n];
       hi = new int[n];
       byHeads = new boolean[n];
@@ -454,11 +468,12 @@ final class BatchLookup {
       top[k] = at.top();
       index[k] = at.index();
       entry[k] = at.entry();
+      dataOffset[k] = at.dataOffset();
     }
 
     /** {@link #at} moved to the position kept in slot {@code k}. */
     IndexReader.Position moveTo(int k) {
-      return at.moveTo(top[k], index[k], entry[k]);
+      return at.moveTo(top[k], index[k], entry[k], dataOffset[k]);
     }
 
     /** Drops the batch's blocks, so a thread's scratch does not keep them from the collector. */

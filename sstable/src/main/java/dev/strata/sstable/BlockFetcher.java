@@ -2,6 +2,7 @@ package dev.strata.sstable;
 
 import static dev.strata.sstable.format.SstableFormat.BLOCK_TRAILER_BYTES;
 import static dev.strata.sstable.format.SstableFormat.FOOTER_BYTES;
+import static dev.strata.sstable.format.SstableFormat.MAX_BLOCK_BYTES;
 
 import dev.strata.sstable.block.Block;
 import dev.strata.sstable.block.BlockHandle;
@@ -235,19 +236,49 @@ final class BlockFetcher {
   Block blockAt(Block index, int valueOffset, BlockCacheKey key, BlockKind kind, BlockType type,
       String what, boolean scratch) throws IOException {
     long offset = key != null ? key.offset() : Bytes.getU64(index.data, valueOffset);
+    Block b = cachedOnHeap(key, offset, kind, scratch);
+    return b != null ? b : load(handleIn(index, valueOffset, what), key, kind, type, scratch);
+  }
+
+  /**
+   * {@link #blockAt(Block, int, BlockCacheKey, BlockKind, BlockType, String, boolean)} for a handle
+   * decoded from a compact index ({@code offset}, {@code length}): one outside the file is corruption.
+   */
+  Block blockAt(long offset, int length, BlockCacheKey key, BlockKind kind, BlockType type, String what,
+      boolean scratch) throws IOException {
+    Block b = cachedOnHeap(key, offset, kind, scratch);
+    return b != null ? b : load(handleOf(offset, length, what), key, kind, type, scratch);
+  }
+
+  /** The handle (offset, length) decoded from a compact index; one outside the file is corruption. */
+  BlockHandle handleOf(long offset, int length, String what) throws CorruptTableException {
+    if (offset < 0 || length < 0 || length > MAX_BLOCK_BYTES
+        || offset > fileSize - FOOTER_BYTES - length - BLOCK_TRAILER_BYTES) {
+      throw new CorruptTableException(path, offset, "%s handle (%d, %d) lies outside the file", what, offset, length);
+    }
+    return new BlockHandle(offset, length);
+  }
+
+  /** The block at {@code offset} when the cache holds it (a hit, counted; no key made when {@code key} is null), else null. */
+  private Block cachedOnHeap(BlockCacheKey key, long offset, BlockKind kind, boolean scratch)
+      throws CorruptTableException {
     CachedBlock hit = key != null
         ? cache.getIfPresent(key, kind)
         : cache.getIfPresent(fileNumber, offset, kind); // no key made
     Block b = hit == null ? null : onHeap(hit, scratch, offset);
     if (b != null) {
       counters.countHit(kind);
-      return b;
     }
-    BlockHandle h = handleIn(index, valueOffset, what);
+    return b;
+  }
+
+  /** A cache miss of {@link #blockAt}: loads {@code h}'s block through the cache. */
+  private Block load(BlockHandle h, BlockCacheKey key, BlockKind kind, BlockType type, boolean scratch)
+      throws IOException {
     BlockCacheKey k = key != null ? key : key(h.offset());
     while (true) { // fetched again in the rare case that the cache released it before the copy
       CachedBlock cached = fetch(k, h, kind, () -> readBlock(h, type));
-      b = onHeap(cached, scratch, k.offset());
+      Block b = onHeap(cached, scratch, k.offset());
       if (b != null) {
         return b;
       }
@@ -322,8 +353,19 @@ final class BlockFetcher {
    * {@code cached}, the block at {@code offset}, as a block on the heap: itself, or the copy of an
    * off-heap data block; null when that was evicted and released before a reference was taken.
    */
-  private Block onHeap(CachedBlock cached, boolean scratch, long offset) {
-    return cached instanceof OffHeapBlock o ? OffHeapCopy.toHeap(o, scratch, path, offset) : (Block) cached;
+  private Block onHeap(CachedBlock cached, boolean scratch, long offset) throws CorruptTableException {
+    return cached instanceof OffHeapBlock o ? OffHeapCopy.toHeap(o, scratch, path, offset) : asEntries(cached, offset);
+  }
+
+  /**
+   * {@code cached}, the block the cache holds at {@code offset}, as an entries block. The cache keys
+   * blocks by offset alone, so a filter there means a damaged handle named the filter's offset.
+   */
+  Block asEntries(CachedBlock cached, long offset) throws CorruptTableException {
+    if (cached instanceof Block b) {
+      return b;
+    }
+    throw new CorruptTableException(path, offset, "a handle names the filter block at offset %d", offset);
   }
 
   /** Counts a fetch of {@code h}: a read when its loader {@code ran} (the open's when {@code atOpen}), else a hit. */

@@ -40,7 +40,7 @@ final class CacheOnWrite {
   void indexPartition(long offset, byte[] payload, int length) throws CorruptTableException {
     // A copy: the index writer reuses its buffer. Parsed as a reader parses it, which also checks
     // what the writer built.
-    Block b = Block.parse(Arrays.copyOf(payload, length), length, BlockType.INDEX_PARTITION, path, offset);
+    Block b = Block.parse(Arrays.copyOf(payload, length), length, BlockType.COMPACT_INDEX_PARTITION, path, offset);
     cache.put(new BlockCacheKey(fileNumber, offset), BlockKind.INDEX, b);
   }
 }

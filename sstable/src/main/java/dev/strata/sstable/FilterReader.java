@@ -6,6 +6,7 @@ import dev.strata.sstable.block.BlockType;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
+import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.filter.FilterChunk;
 import dev.strata.sstable.filter.FilterChunkInfo;
 import dev.strata.sstable.filter.FilterIndex;
@@ -236,8 +237,8 @@ final class FilterReader {
     }
     FilterChunk filter;
     try {
-      filter = fetcher.fetch(rowTombstoneKey, h, BlockKind.FILTER,
-          () -> fetcher.readFilter(h, BlockType.ROW_TOMBSTONE_FILTER, formatVersion));
+      filter = asFilter(fetcher.fetch(rowTombstoneKey, h, BlockKind.FILTER,
+          () -> fetcher.readFilter(h, BlockType.ROW_TOMBSTONE_FILTER, formatVersion)));
     } catch (CorruptTableException e) {
       filter = null;
     }
@@ -259,16 +260,25 @@ final class FilterReader {
     return chunk.mightContainHash(hash);
   }
 
+  /**
+   * {@code cached} when it is a filter, else null (damage: the answer is "maybe"). The cache keys
+   * blocks by offset alone, so an entries block there means a damaged handle named its offset.
+   */
+  private static FilterChunk asFilter(CachedBlock cached) {
+    return cached instanceof FilterChunk f ? f : null;
+  }
+
   /** Chunk {@code i} through the cache, or null when it is damaged. */
   private FilterChunk chunkOrNull(int i) throws IOException {
-    FilterChunk hit = chunks.cached(i); // before the loader is made: a hit allocates nothing
+    FilterChunk hit = asFilter(chunks.cached(i)); // before the loader is made: a hit allocates nothing
     if (hit != null) {
       counters.countHit(BlockKind.FILTER);
       return hit;
     }
     BlockHandle h = filterIndex.handle(i);
     try {
-      return fetcher.fetch(chunks.key(i), h, BlockKind.FILTER, () -> fetcher.readFilter(h, BlockType.FILTER_CHUNK, formatVersion));
+      return asFilter(fetcher.fetch(chunks.key(i), h, BlockKind.FILTER,
+          () -> fetcher.readFilter(h, BlockType.FILTER_CHUNK, formatVersion)));
     } catch (CorruptTableException e) {
       return null;
     }
@@ -330,7 +340,7 @@ final class FilterReader {
         continue;
       }
       if (chunk[i] != fetchedIndex) {
-        fetched = chunks.keptUncounted(chunk[i]);
+        fetched = asFilter(chunks.keptUncounted(chunk[i]));
         if (fetched != null) {
           hits++;
         } else {

@@ -1,25 +1,31 @@
 package dev.strata.sstable;
 
 import dev.strata.sstable.block.Block;
-import dev.strata.sstable.block.BlockCursor;
+import dev.strata.sstable.block.EntryCursor;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.block.CompactIndex;
+import dev.strata.sstable.block.IndexEntry;
 import dev.strata.sstable.block.PointSearch;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
+import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.index.IndexCursor;
 import java.io.IOException;
 
 /**
- * One table's index: which data block can hold a key. A version-3 table's index has two levels:
+ * One table's index: which data block can hold a key. A table's index of version 3 or later has two levels:
  * the top level, held here from the open, names index partitions of about a block each, which come
  * through the block cache as index metadata (a hit by the cache entry kept for each, {@link
- * KeptEntries}). Older tables have one index block, through the cache. Every index entry is a
- * restart point (the block parser refuses an index block with entries between them), so a search
- * binary-searches the entries' keys in place ({@link PointSearch}), without a cursor.
+ * KeptEntries}). Older tables have one index block, through the cache. In versions 1 to 4 every
+ * index entry is a restart point (the block parser refuses an index block with entries between
+ * them), so a search binary-searches the entries' keys in place ({@link PointSearch}), without a
+ * cursor. A version-5 partition ({@link CompactIndex}) restarts every few entries: the same binary
+ * search over its restart points, then {@link PointSearch#seekCompact} rebuilds the few keys after
+ * one in a buffer of the search, and the position keeps the decoded handle ({@link IndexEntry}).
  *
  * <p>A point lookup {@link #locate}s its key ({@link Position}), then reads the data block there
  * ({@link #dataBlock}) and on through the next ones ({@link #skipEndedPartitions}). A batch finds
@@ -36,6 +42,10 @@ final class IndexReader {
   private final Block topIndex;
   /** How many partitions the top level names; 0 for a one-level index. */
   private final int partitionCount;
+  /** Whether the index is of version 5: compact blocks ({@link CompactIndex}) at both levels. */
+  private final boolean compact;
+  /** The block type of the partitions. */
+  private final BlockType partitionType;
   /** The cache key of each partition, made once, and the cache entry last found for it. */
   private final KeptEntries partitions;
   private final BlockFetcher fetcher;
@@ -48,12 +58,14 @@ final class IndexReader {
     this.rootKey = fetcher.key(root.offset());
     this.topIndex = topIndex;
     this.partitionCount = topIndex == null ? 0 : topIndex.restartCount;
+    this.compact = topIndex != null && topIndex.isCompactIndex();
+    this.partitionType = compact ? BlockType.COMPACT_INDEX_PARTITION : BlockType.INDEX_PARTITION;
     this.fetcher = fetcher;
     this.cache = cache;
     this.counters = counters;
     BlockCacheKey[] keys = new BlockCacheKey[partitionCount];
     for (int i = 0; i < keys.length; i++) {
-      keys[i] = fetcher.key(Bytes.getU64(topIndex.data, PointSearch.restartValueOffset(topIndex, i)));
+      keys[i] = fetcher.key(partitionOffset(i));
     }
     this.partitions = new KeptEntries(cache, BlockKind.INDEX, keys);
   }
@@ -87,9 +99,21 @@ final class IndexReader {
       return;
     }
     for (int i = 0; i < partitionCount; i++) {
-      BlockHandle h = fetcher.handleIn(topIndex, PointSearch.restartValueOffset(topIndex, i), "index partition");
-      fetcher.pin(partitions.key(i), h, BlockKind.INDEX, () -> fetcher.readBlock(h, BlockType.INDEX_PARTITION));
+      int value = PointSearch.restartValueOffset(topIndex, i);
+      BlockHandle h = compact
+          ? fetcher.handleOf(partitionOffset(i), CompactIndex.length(topIndex.data, value, topIndex.entriesEnd()),
+              "index partition")
+          : fetcher.handleIn(topIndex, value, "index partition");
+      fetcher.pin(partitions.key(i), h, BlockKind.INDEX, () -> fetcher.readBlock(h, partitionType));
     }
+  }
+
+  /** The file offset of partition {@code i} (top-level entry {@code i}), unchecked: a cache key's. */
+  private long partitionOffset(int i) {
+    int value = PointSearch.restartValueOffset(topIndex, i);
+    return compact
+        ? CompactIndex.storedOffset(topIndex.data, value, topIndex.entriesEnd())
+        : Bytes.getU64(topIndex.data, value);
   }
 
   /** A new cursor over the index entries, whatever the index's shape; blocks come through the cache. */
@@ -101,25 +125,28 @@ final class IndexReader {
 
   /** The one index block of a version 1 or 2 table, through the cache. */
   private Block oneLevelBlock() throws IOException {
-    return fetcher.fetch(rootKey, root, BlockKind.INDEX, () -> fetcher.readBlock(root, BlockType.INDEX));
+    CachedBlock b = fetcher.fetch(rootKey, root, BlockKind.INDEX, () -> fetcher.readBlock(root, BlockType.INDEX));
+    return fetcher.asEntries(b, root.offset());
   }
 
   /** The partition the top-level entry {@code top} stands on names, through the cache. */
-  private Block partitionNamedBy(BlockCursor top) throws IOException {
+  private Block partitionNamedBy(EntryCursor top) throws IOException {
     BlockHandle h = fetcher.handleIn(top.block(), top.valueOffset(), "index partition");
-    return fetcher.fetch(fetcher.key(h.offset()), h, BlockKind.INDEX,
-        () -> fetcher.readBlock(h, BlockType.INDEX_PARTITION));
+    CachedBlock b = fetcher.fetch(fetcher.key(h.offset()), h, BlockKind.INDEX, () -> fetcher.readBlock(h, partitionType));
+    return fetcher.asEntries(b, h.offset());
   }
 
   /** Partition {@code i} (top-level entry {@code i}), through the cache as index metadata. */
   Block partition(int i) throws IOException {
-    Block kept = partitions.cached(i);
-    if (kept != null) {
+    if (partitions.cached(i) instanceof Block kept) { // a filter there: a damaged handle, found below
       counters.countHit(BlockKind.INDEX);
       return kept;
     }
-    return fetcher.blockAt(topIndex, PointSearch.restartValueOffset(topIndex, i), partitions.key(i),
-        BlockKind.INDEX, BlockType.INDEX_PARTITION, "index partition", false);
+    int value = PointSearch.restartValueOffset(topIndex, i);
+    return compact
+        ? fetcher.blockAt(partitions.key(i).offset(), CompactIndex.length(topIndex.data, value, topIndex.entriesEnd()),
+            partitions.key(i), BlockKind.INDEX, partitionType, "index partition", false)
+        : fetcher.blockAt(topIndex, value, partitions.key(i), BlockKind.INDEX, partitionType, "index partition", false);
   }
 
   // ---- a point lookup -----------------------------------------------------------------------------
@@ -145,7 +172,15 @@ final class IndexReader {
     }
     at.top = top;
     at.index = index;
-    at.entry = search.firstRestartAtOrAfter(index, index == previous ? at.entry : 0);
+    int r = search.firstRestartAtOrAfter(index, index == previous ? at.from : 0);
+    if (index.isCompactIndex()) {
+      search.seekCompact(index, r, at.compact);
+      at.entry = at.compact.pos();
+      at.from = Math.max(r - 1, 0); // every restart point before it sorts below this target
+    } else {
+      at.entry = r;
+      at.from = r;
+    }
     return true;
   }
 
@@ -164,12 +199,11 @@ final class IndexReader {
    * next partition; false past the table's last entry.
    */
   boolean skipEndedPartitions(Position at) throws IOException {
-    while (at.entry == at.index.restartCount) {
+    while (at.pastEnd()) {
       if (topIndex == null || ++at.top == partitionCount) {
         return false;
       }
-      at.index = partition(at.top);
-      at.entry = 0;
+      at.moveTo(at.top, partition(at.top), 0, -1);
     }
     return true;
   }
@@ -180,14 +214,13 @@ final class IndexReader {
    * it reads another block), else into a block of its own (a batch, which holds its blocks).
    */
   Block dataBlock(Position at, boolean scratch) throws IOException {
-    return fetcher.blockAt(at.index, PointSearch.restartValueOffset(at.index, at.entry), null,
-        BlockKind.DATA, BlockType.DATA, "data block", scratch);
+    return at.index.isCompactIndex()
+        ? fetcher.blockAt(at.compact.dataOffset(), at.compact.dataLength(), null, BlockKind.DATA, BlockType.DATA,
+            "data block", scratch)
+        : fetcher.blockAt(at.index, PointSearch.restartValueOffset(at.index, at.entry), null,
+            BlockKind.DATA, BlockType.DATA, "data block", scratch);
   }
 
-  /** The file offset of the data block entry {@code entry} of {@code index} names (unchecked: a cache lookup's key). */
-  static long dataOffset(Block index, int entry) {
-    return Bytes.getU64(index.data, PointSearch.restartValueOffset(index, entry));
-  }
 
   // ---- a batch ------------------------------------------------------------------------------------
 
@@ -242,7 +275,7 @@ final class IndexReader {
    * counts its hits at once, {@link #countKeptHits}); else null, and the caller takes {@link #partition}.
    */
   Block keptPartitionUncounted(int i) {
-    return partitions.keptUncounted(i);
+    return partitions.keptUncounted(i) instanceof Block kept ? kept : null;
   }
 
   /** Counts {@code n} hits taken through {@link #keptPartitionUncounted}, in the cache now and through {@code counts}. */
@@ -264,26 +297,62 @@ final class IndexReader {
     private int top;
     /** The index block (partition) the search chose; null before the first. */
     private Block index;
+    /** The entry: its restart point in an index of versions 1 to 4, its offset in a compact block. */
     private int entry;
+    /** The entry and its decoded handle in a compact block ({@link CompactIndex}). */
+    private final IndexEntry compact = new IndexEntry();
+    /** The restart point the search of a larger target in the same block may start from. */
+    private int from;
 
     Position reset() {
       top = 0;
       index = null;
       entry = 0;
+      from = 0;
       return this;
     }
 
-    /** Stands on entry {@code entry} of {@code index}, which top-level entry {@code top} names. */
-    Position moveTo(int top, Block index, int entry) {
+    /**
+     * Stands on entry {@code entry} of {@code index}, which top-level entry {@code top} names; in a
+     * compact block an entry offset whose data block lies at {@code dataOffset} (as {@link
+     * #dataOffset} said there; any at a restart point, such as the first entry).
+     */
+    Position moveTo(int top, Block index, int entry, long dataOffset) {
       this.top = top;
       this.index = index;
       this.entry = entry;
+      if (index.isCompactIndex()) {
+        compact.moveTo(index, entry, dataOffset);
+        from = 0;
+      } else {
+        from = entry;
+      }
       return this;
     }
 
     /** Steps to the next entry (which may lie past the block's last; see {@link #skipEndedPartitions}). */
     void next() {
-      entry++;
+      if (index.isCompactIndex()) {
+        compact.next(index);
+        entry = compact.pos();
+      } else {
+        entry++;
+      }
+    }
+
+    /** Whether this stands past its index block's last entry. */
+    boolean pastEnd() {
+      return index.isCompactIndex() ? compact.pastEnd(index) : entry == index.restartCount;
+    }
+
+    /** The file offset of the data block the entry names (unchecked: a cache lookup's key); -1 past the end. */
+    long dataOffset() {
+      if (pastEnd()) {
+        return -1;
+      }
+      return index.isCompactIndex()
+          ? compact.dataOffset()
+          : Bytes.getU64(index.data, PointSearch.restartValueOffset(index, entry));
     }
 
     int top() {

@@ -66,7 +66,7 @@ final class TableOpener {
       FilterIndex filterIndex = readFilterIndex(fetcher, file, footer, properties, footerOffset);
       BlockHandle rowTombstoneFilter = rowTombstoneFilter(file, footer, properties, footerOffset);
       boolean twoLevel = footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX;
-      Block topIndex = twoLevel ? fetcher.readBlock(footer.index(), BlockType.INDEX) : null;
+      Block topIndex = twoLevel ? fetcher.readBlock(footer.index(), topIndexType(footer.version())) : null;
       FilterReader filters = new FilterReader(properties, filterIndex, rowTombstoneFilter, fetcher, cache, counters);
       IndexReader index = new IndexReader(footer.index(), topIndex, fetcher, cache, counters);
       if (pinMetadata && fetcher.canPin()) {
@@ -89,6 +89,16 @@ final class TableOpener {
         ch.close();
       }
     }
+  }
+
+  /** The block type of the top level of a two-level index of format {@code version}. */
+  static BlockType topIndexType(int version) {
+    return version >= SstableFormat.VERSION_COMPACT_INDEX ? BlockType.COMPACT_INDEX : BlockType.INDEX;
+  }
+
+  /** The block type of the partitions of a two-level index of format {@code version}. */
+  static BlockType partitionType(int version) {
+    return version >= SstableFormat.VERSION_COMPACT_INDEX ? BlockType.COMPACT_INDEX_PARTITION : BlockType.INDEX_PARTITION;
   }
 
   /** The filter index, which must list as many chunks as the properties say (none without a filter). */

@@ -6,6 +6,8 @@ import dev.strata.sstable.block.Block;
 import dev.strata.sstable.block.BlockCursor;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.block.CompactCursor;
+import dev.strata.sstable.block.EntryCursor;
 import dev.strata.sstable.filter.FilterIndex;
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.CorruptTableException;
@@ -57,7 +59,8 @@ final class TableVerifier {
     }
     boolean twoLevel = footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX;
     IndexCursor ic = twoLevel
-        ? IndexCursor.twoLevel(fetcher.readBlock(footer.index(), BlockType.INDEX), this::verifiedPartition)
+        ? IndexCursor.twoLevel(fetcher.readBlock(footer.index(), TableOpener.topIndexType(footer.version())),
+            top -> verifiedPartition(top, TableOpener.partitionType(footer.version())))
         : IndexCursor.oneLevel(fetcher.readBlock(footer.index(), BlockType.INDEX));
     BlockCursor dc = new BlockCursor();
     InternalKey previous = null;
@@ -99,10 +102,10 @@ final class TableVerifier {
    * An index partition read from disk past the cache, for {@link #verify}: its last key
    * must be the top-level key that names it, or a seek could pass over its entries.
    */
-  private Block verifiedPartition(BlockCursor top) throws IOException {
+  private Block verifiedPartition(EntryCursor top, BlockType type) throws IOException {
     BlockHandle h = fetcher.handleIn(top.block(), top.valueOffset(), "index partition");
-    Block partition = fetcher.readBlock(h, BlockType.INDEX_PARTITION);
-    BlockCursor last = new BlockCursor();
+    Block partition = fetcher.readBlock(h, type);
+    EntryCursor last = partition.isCompactIndex() ? new CompactCursor() : new BlockCursor();
     last.reset(partition);
     last.seekToLast();
     if (!last.isValid()

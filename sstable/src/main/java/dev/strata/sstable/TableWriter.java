@@ -5,6 +5,7 @@ import dev.strata.sstable.block.BlockBuilder;
 import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.block.CompactIndex;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.filter.FilterChunk;
 import dev.strata.sstable.filter.FilterType;
@@ -189,7 +190,7 @@ public final class TableWriter implements AutoCloseable {
     // and a restart point.
     long cost =
         keyLength
-            + SstableFormat.HANDLE_BYTES
+            + Math.max(SstableFormat.HANDLE_BYTES, CompactIndex.MAX_VALUE_BYTES)
             + 3L * Bytes.MAX_VARINT32_BYTES
             + Integer.BYTES;
     return index.topLevelSize() + cost <= maxBlockBytes
@@ -430,7 +431,7 @@ public final class TableWriter implements AutoCloseable {
   /** Writes an index block, uncompressed; an index partition also goes to the metadata cache. */
   private BlockHandle writeIndexBlock(BlockType type, byte[] payload, int length) throws IOException {
     BlockHandle h = writeBlock(type, payload, length, BlockCompression.NONE);
-    if (metadataCache != null && type == BlockType.INDEX_PARTITION) {
+    if (metadataCache != null && type == BlockType.COMPACT_INDEX_PARTITION) {
       metadataCache.indexPartition(h.offset(), payload, length);
     }
     return h;

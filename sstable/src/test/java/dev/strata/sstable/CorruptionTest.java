@@ -27,6 +27,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -59,7 +60,10 @@ final class CorruptionTest {
     regions = TableRegions.of(original);
     Set<BlockType> types = new HashSet<>();
     regions.regions().forEach(r -> types.add(r.type()));
-    assertTrue(types.containsAll(List.of(BlockType.values())), "every block type present: " + types);
+    // Every type but the index blocks of versions 1 to 4, whose damage the golden tables' cover.
+    Set<BlockType> written = EnumSet.allOf(BlockType.class);
+    written.removeAll(List.of(BlockType.INDEX, BlockType.INDEX_PARTITION));
+    assertTrue(types.containsAll(written), "every block type a table holds: " + types);
     assertTrue(regions.regions().stream().filter(r -> r.type() == BlockType.FILTER_CHUNK).count() > 3);
   }
 

@@ -22,12 +22,13 @@ import java.util.List;
  * the format cannot drift unnoticed. A format change adds {@code vN/} with a new generator run and
  * keeps the older directories, which the reader must still read ({@code v1/} was written by format
  * 1's writer; {@code v2/} adds tables with a row-prefix filter; {@code v3/} holds the same tables with
- * a two-level index; {@code v4/} the same tables whose filter payloads end with their kind, and one of Ribbon chunks).
+ * a two-level index; {@code v4/} the same tables whose filter payloads end with their kind, and one of Ribbon chunks;
+ * {@code v5/} the same tables with a compact index, and one of many rows).
  *
  * <pre>
  * mvn -q -pl sstable test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/sst-cp.txt -Dmdep.includeScope=test
  * java -cp "sstable/target/test-classes:sstable/target/classes:$(cat /tmp/sst-cp.txt)" \
- *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v4
+ *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v5
  * </pre>
  *
  * <p>Not thread-safe (a main program).
@@ -52,6 +53,26 @@ public final class GoldenFiles {
       out.add(new Golden("000006.sst", new TableOptions(64, FilterType.ROWCOL, 10, 64,
           BlockCompression.LZ4, 2, FilterKind.RIBBON), cells()));
     }
+    if (version >= 5) {
+      // A compact index with restart intervals of more than one entry, implied and stored offsets
+      // (filter chunks between data blocks) and cell keys: many rows in small blocks and chunks.
+      out.add(new Golden("000007.sst", new TableOptions(512, FilterType.ROW, 10, 64, BlockCompression.NONE),
+          manyRows()));
+    }
+    return out;
+  }
+
+  /** 400 rows of one cell each, two versions of every tenth, for the compact index's golden table. */
+  static List<Entry> manyRows() {
+    List<Entry> out = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      String row = String.format("key%05d", i * 7);
+      out.add(put(row, "", 1000 + i, "v" + i));
+      if (i % 10 == 0) {
+        out.add(put(row, "", 10 + i, "old" + i));
+      }
+    }
+    out.sort((x, y) -> InternalKey.compare(x.key(), y.key()));
     return out;
   }
 

@@ -128,7 +128,7 @@ final class KeptEntriesTest {
     // two, it may keep the one every Get hits for good).
     Path file = writeRows(TableOptions.defaults().withFilterChunkBytes(1024).withBlockSizeBytes(256));
     try (TableReader t = TableReader.open(file, 1, cache, counters)) {
-      assertTrue(t.properties().filterChunkCount() > 10 && t.properties().indexBytes() > 4 * (8 << 10));
+      assertTrue(t.properties().filterChunkCount() > 10 && t.properties().indexBytes() > 8 << 10);
       get(t, counters, 0);
       get(t, counters, 0); // kept now
       for (long i = 0; i < ROWS; i += 97) { // every chunk and partition: the first ones are evicted

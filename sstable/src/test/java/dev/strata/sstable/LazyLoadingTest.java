@@ -64,7 +64,7 @@ final class LazyLoadingTest {
 
   @Test
   void pinnedOpen_loadsEveryChunkAndPartitionPinned_andCloseUnpinsThem() throws IOException {
-    Path file = writeRows(20_000, TableOptions.defaults().withFilterChunkBytes(1024));
+    Path file = writeRows(20_000, TableOptions.defaults().withFilterChunkBytes(1024).withBlockSizeBytes(1024));
     ReadCounters counters = new ReadCounters();
     ClockBlockCache cache = new ClockBlockCache(64 << 20);
     TableReader t = TableReader.open(file, 1, cache, counters, true);

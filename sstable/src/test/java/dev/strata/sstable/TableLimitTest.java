@@ -68,7 +68,7 @@ final class TableLimitTest {
     for (int t = 0; t < tables.size(); t++) {
       try (TableReader r = TableReader.open(tables.get(t), t, new ClockBlockCache(0, 1))) {
         for (TableRegions.Region region : TableRegions.of(tables.get(t)).regions()) {
-          if (region.type() == BlockType.INDEX || region.type() == BlockType.INDEX_PARTITION) {
+          if (region.type() != null && region.type().isIndex()) {
             assertTrue(region.length() <= LIMIT, region.toString());
           }
         }

@@ -35,7 +35,9 @@ record TableRegions(long fileSize, List<Region> regions) {
     List<Region> out = new ArrayList<>();
     out.add(new Region("footer", null, footerOffset, SstableFormat.FOOTER_BYTES));
     out.add(region("properties", BlockType.PROPERTIES, footer.properties()));
-    out.add(region("index", BlockType.INDEX, footer.index()));
+    BlockType topType = TableOpener.topIndexType(footer.version());
+    BlockType partitionType = TableOpener.partitionType(footer.version());
+    out.add(region("index", topType, footer.index()));
     out.add(region("filter index", BlockType.FILTER_INDEX, footer.filterIndex()));
     if (!footer.rowTombstoneFilter().equals(BlockHandle.NONE)) {
       out.add(region("row-tombstone filter", BlockType.ROW_TOMBSTONE_FILTER, footer.rowTombstoneFilter()));
@@ -46,14 +48,15 @@ record TableRegions(long fileSize, List<Region> regions) {
     for (int i = 0; i < fi.chunkCount(); i++) {
       out.add(region("filter chunk " + i, BlockType.FILTER_CHUNK, fi.handle(i)));
     }
-    Block index = Block.parse(slice(all, footer.index()), footer.index().length(), BlockType.INDEX, file, 0);
+    Block index = Block.parse(slice(all, footer.index()), footer.index().length(),
+        footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX ? topType : BlockType.INDEX, file, 0);
     IndexCursor c;
     if (footer.version() >= SstableFormat.VERSION_PARTITIONED_INDEX) {
       int[] partitions = {0};
       c = IndexCursor.twoLevel(index, top -> {
         BlockHandle h = BlockHandle.decodeOrNull(top.block().data, top.valueOffset(), footerOffset);
-        out.add(region("index partition " + partitions[0]++, BlockType.INDEX_PARTITION, h));
-        return Block.parse(slice(all, h), h.length(), BlockType.INDEX_PARTITION, file, h.offset());
+        out.add(region("index partition " + partitions[0]++, partitionType, h));
+        return Block.parse(slice(all, h), h.length(), partitionType, file, h.offset());
       });
     } else {
       c = IndexCursor.oneLevel(index);

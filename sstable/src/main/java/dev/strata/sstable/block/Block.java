@@ -59,6 +59,9 @@ public final class Block implements CachedBlock {
   /** The prefix all restart keys' rows share, when {@link #rowHeads} is kept. */
   byte[] sharedRow;
 
+  /** Whether this is an index block of version 5, whose entries {@link CompactIndex} encodes. */
+  boolean compactIndex;
+
   Block(byte[] data, int restartsOffset, int restartCount, int entryCount, Path file, long fileOffset) {
     this.data = data;
     this.restartsOffset = restartsOffset;
@@ -71,13 +74,13 @@ public final class Block implements CachedBlock {
   /**
    * Parses and verifies the payload {@code data[0, length)} of a block of {@code type} read from
    * {@code file} at {@code fileOffset}. Data and index keys must be internal keys, filter-index keys
-   * cell keys; index and filter-index values must be block handles; every entry of an index block
+   * cell keys; index and filter-index values must be block handles (compact ones in the index
+   * blocks of version 5, {@link CompactIndex}); every entry of an index block but a compact partition
    * must be a restart point.
    */
   public static Block parse(byte[] data, int length, BlockType type, Path file, long fileOffset)
       throws CorruptTableException {
-    assert type == BlockType.DATA || type == BlockType.INDEX || type == BlockType.INDEX_PARTITION
-        || type == BlockType.FILTER_INDEX;
+    assert type == BlockType.DATA || type.isIndex() || type == BlockType.FILTER_INDEX;
     if (length < 4) {
       throw corrupt(file, fileOffset, type, "payload of %d bytes has no restart count", length);
     }
@@ -90,7 +93,9 @@ public final class Block implements CachedBlock {
       throw corrupt(file, fileOffset, type, "%d bytes of entries without a restart point", restartsOffset);
     }
     boolean internalKeys = type != BlockType.FILTER_INDEX;
-    int fixedValueLength = type == BlockType.DATA ? -1 : SstableFormat.HANDLE_BYTES;
+    boolean compact = type.isCompactIndex();
+    int fixedValueLength = type == BlockType.DATA || compact ? -1 : SstableFormat.HANDLE_BYTES;
+    long previousEnd = -1; // a compact index: where the previous entry's block ends
     byte[] key = new byte[64];
     int keyLength = 0;
     int pos = 0;
@@ -129,9 +134,18 @@ public final class Block implements CachedBlock {
       }
       System.arraycopy(data, p, key, shared, unshared);
       keyLength = newKeyLength;
-      boolean validKey = internalKeys
-          ? KeyCodec.isValidInternalKey(key, 0, keyLength)
-          : KeyCodec.isValidCellKey(key, 0, keyLength);
+      boolean cellKey = !internalKeys;
+      if (compact) {
+        int valueOffset = p + unshared;
+        previousEnd = CompactIndex.checkValue(data, valueOffset, valueLength, isRestart, previousEnd);
+        if (previousEnd < 0) {
+          throw corrupt(file, fileOffset, type, "malformed handle at block offset %d", pos);
+        }
+        cellKey = CompactIndex.isCellForm(data, valueOffset);
+      }
+      boolean validKey = cellKey
+          ? KeyCodec.isValidCellKey(key, 0, keyLength)
+          : KeyCodec.isValidInternalKey(key, 0, keyLength);
       if (!validKey) {
         throw corrupt(file, fileOffset, type, "malformed key at block offset %d", pos);
       }
@@ -145,12 +159,13 @@ public final class Block implements CachedBlock {
     if (restart != n) {
       throw corrupt(file, fileOffset, type, "restart point %d of %d is not at an entry", restart, n);
     }
-    boolean index = type == BlockType.INDEX || type == BlockType.INDEX_PARTITION;
-    if (index && entries != n) {
+    boolean index = type.isIndex();
+    if (index && type != BlockType.COMPACT_INDEX_PARTITION && entries != n) {
       // Searched in place by binary search over whole keys: every entry must be a restart point.
       throw corrupt(file, fileOffset, type, "%d entries but %d restart points", entries, n);
     }
     Block block = new Block(data, restartsOffset, n, entries, file, fileOffset);
+    block.compactIndex = compact;
     if (index && n > 0) {
       block.keepRowHeads();
     }
@@ -179,6 +194,16 @@ public final class Block implements CachedBlock {
     }
     this.sharedRow = Arrays.copyOfRange(data, firstRow, firstRow + shared);
     this.rowHeads = heads;
+  }
+
+  /** Where the entries end (the restart array starts): a position there stands past the last entry. */
+  public int entriesEnd() {
+    return restartsOffset;
+  }
+
+  /** Whether this is an index block of version 5 ({@link CompactIndex}): a search ends in {@link PointSearch#seekCompact}. */
+  public boolean isCompactIndex() {
+    return compactIndex;
   }
 
   /** Bytes between the bytes {@link #touch} reads: a cache line on the processors Java runs on. */
@@ -230,13 +255,13 @@ public final class Block implements CachedBlock {
   }
 
   /**
-   * This object (three ints, four references, a long), its payload array, an index block's row
+   * This object (three ints, four references, a long, a boolean), its payload array, an index block's row
    * heads and shared row, and nothing for the path, which the table reader shares among all its
    * blocks.
    */
   @Override
   public int sizeBytes() {
-    long bytes = HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8) + HeapCost.byteArray(data.length);
+    long bytes = HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1) + HeapCost.byteArray(data.length);
     if (rowHeads != null) {
       bytes += HeapCost.longArray(rowHeads.length) + HeapCost.byteArray(sharedRow.length);
     }

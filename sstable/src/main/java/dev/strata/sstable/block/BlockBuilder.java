@@ -27,10 +27,15 @@ public final class BlockBuilder {
     this.restartInterval = restartInterval;
   }
 
+  /** Whether the next {@link #add} starts a restart point (stores its whole key). */
+  public boolean nextAddIsRestart() {
+    return sinceRestart == restartInterval || entryCount == 0;
+  }
+
   /** Appends an entry; keys must come in the block's order (the table writer checks it). */
   public void add(byte[] key, int keyLength, byte[] value, int valueOffset, int valueLength) {
     int shared = 0;
-    if (sinceRestart == restartInterval || entryCount == 0) {
+    if (nextAddIsRestart()) {
       if (restartCount == restarts.length) {
         restarts = Arrays.copyOf(restarts, restartCount * 2);
       }

@@ -17,7 +17,7 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: one cursor per iterator or lookup.
  */
-public final class BlockCursor {
+public final class BlockCursor implements EntryCursor {
   private Block block;
   /** Offset of the current entry's header. */
   private int currentEntry;
@@ -55,6 +55,12 @@ public final class BlockCursor {
   }
 
   /** Offset of the current value in {@code block().data}. */
+  /** An entry's value offset names it within its block. */
+  @Override
+  public int entryId() {
+    return valueOffset();
+  }
+
   public int valueOffset() {
     assert valid;
     return valueOffset;

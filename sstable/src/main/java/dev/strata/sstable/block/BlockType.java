@@ -11,7 +11,7 @@ public enum BlockType {
   /** Sorted cells. */
   DATA(1),
   /**
-   * The index: before version 3 the last key and handle of each data block; from version 3 the
+   * The index: before version 3 the last key and handle of each data block; in versions 3 and 4 the
    * top level, the last key and handle of each {@link #INDEX_PARTITION}.
    */
   INDEX(2),
@@ -23,8 +23,18 @@ public enum BlockType {
   PROPERTIES(5),
   /** A {@code BlockedBloomFilter} over the rows holding a row tombstone ({@code ROWCOL} only). */
   ROW_TOMBSTONE_FILTER(6),
-  /** One partition of a two-level index (version 3): a separator key and handle per data block. */
-  INDEX_PARTITION(7);
+  /** One partition of a two-level index (versions 3, 4): a separator key and handle per data block. */
+  INDEX_PARTITION(7),
+  /**
+   * The top level of a version-5 index: {@link #INDEX}'s entries in the compact encoding of {@link
+   * CompactIndex} (a key form flag, a handle with a varint length).
+   */
+  COMPACT_INDEX(8),
+  /**
+   * One partition of a version-5 index: prefix-shared separators at a restart interval, keys without
+   * their trailer where the blocks allow it, handles delta-encoded ({@link CompactIndex}).
+   */
+  COMPACT_INDEX_PARTITION(9);
 
   /** {@code values()} copies its array on every call; every block read looks a type up. */
   private static final BlockType[] ALL = values();
@@ -33,6 +43,16 @@ public enum BlockType {
 
   BlockType(int id) {
     this.id = id;
+  }
+
+  /** Whether blocks of this type hold index entries (one level, a top level or a partition). */
+  public boolean isIndex() {
+    return this == INDEX || this == INDEX_PARTITION || isCompactIndex();
+  }
+
+  /** Whether blocks of this type hold index entries in the compact encoding of version 5. */
+  public boolean isCompactIndex() {
+    return this == COMPACT_INDEX || this == COMPACT_INDEX_PARTITION;
   }
 
   /** The persisted id (four bits). */

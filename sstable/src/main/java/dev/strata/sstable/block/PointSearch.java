@@ -13,10 +13,13 @@ import java.util.Arrays;
  * The block searches of a point lookup ({@link dev.strata.sstable.TableReader#get}), done on the blocks' bytes in place:
  * no cursor, no key buffer, no decoded key, so a Get allocates little besides the value it returns.
  *
- * <p><b>Index blocks.</b> Every index entry is a restart point ({@link
+ * <p><b>Index blocks.</b> Every index entry of versions 1 to 4 is a restart point ({@link
  * SstableFormat#INDEX_RESTART_INTERVAL} is 1), so it stores its whole key: {@link
  * #firstRestartAtOrAfter} binary-searches them, comparing the target with the stored bytes ({@link
- * KeyCodec#compare}); {@link Block#parse} refuses an index block with entries between them.
+ * KeyCodec#compare}); {@link Block#parse} refuses such an index block with entries between them. A
+ * compact partition of version 5 ({@link CompactIndex}) is binary-searched the same way over its
+ * restart points (a cell key compared as the last key of its cell), then {@link #seekCompact} scans
+ * the interval before the restart point found.
  *
  * <p><b>Data blocks.</b> The same binary search finds the last restart point whose key sorts below
  * the target (row, column, snapshot, PUT); the target's first entry at or after it is then in that
@@ -71,6 +74,8 @@ public final class PointSearch {
 
   private byte[] row;
   private byte[] column;
+  /** The key a {@link #seekCompact} rebuilds, entry by entry. */
+  private byte[] keyScratch = new byte[64];
   private long snapshot;
   /** Bytes of the encoded cell key {@code rowLength:u16 row column}. */
   private int cellLength;
@@ -319,9 +324,53 @@ public final class PointSearch {
     return w;
   }
 
+  /** Rebuilds the key of {@code at} in {@link #keyScratch} over its predecessor's; returns its length. */
+  private int rebuildKey(byte[] d, IndexEntry at) {
+    int length = at.shared + at.unshared;
+    if (keyScratch.length < length) {
+      keyScratch = Arrays.copyOf(keyScratch, Math.max(length, 2 * keyScratch.length));
+    }
+    System.arraycopy(d, at.keyOffset, keyScratch, at.shared, at.unshared);
+    return length;
+  }
+
   /** The target (row, column, snapshot, PUT) against the whole key stored at restart point {@code i}. */
   public int compareRestartKey(Block b, int i) {
     long key = restartKey(b, i);
-    return KeyCodec.compare(row, column, snapshot, ValueKind.PUT, b.data, (int) (key >>> 32), (int) key);
+    int off = (int) (key >>> 32);
+    int len = (int) key;
+    if (b.compactIndex) {
+      return CompactIndex.compare(row, column, snapshot, b.data, off, len, CompactIndex.isCellForm(b.data, off + len));
+    }
+    return KeyCodec.compare(row, column, snapshot, ValueKind.PUT, b.data, off, len);
+  }
+
+  /**
+   * Moves {@code at} to the first entry of compact index block {@code b} ({@link CompactIndex}) whose
+   * key is at or after the target, given {@code r}, the first restart point at or after it ({@link
+   * #firstRestartAtOrAfter}): that entry follows restart point {@code r - 1} and is at most restart
+   * point {@code r}'s, so a scan from {@code r - 1} rebuilds the keys in between (into a buffer of
+   * this search, grown to the longest key seen, so a Get allocates nothing) and compares each. Past
+   * the last entry when every key sorts below the target.
+   */
+  public void seekCompact(Block b, int r, IndexEntry at) {
+    assert b.compactIndex;
+    if (r == 0) {
+      at.first(b);
+      return;
+    }
+    int stop = r < b.restartCount ? b.restartPoint(r) : b.restartsOffset;
+    at.restart(b, r - 1); // below the target: the base of the next keys only
+    rebuildKey(b.data, at);
+    while (true) {
+      at.next(b);
+      if (at.pos >= stop) {
+        return;
+      }
+      int length = rebuildKey(b.data, at);
+      if (CompactIndex.compare(row, column, snapshot, keyScratch, 0, length, at.cellForm) <= 0) {
+        return;
+      }
+    }
   }
 }

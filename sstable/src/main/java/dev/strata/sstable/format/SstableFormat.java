@@ -26,9 +26,12 @@ import java.util.Arrays;
  *               filter's toByteArray()), then (version 4) its kind:u8 (FilterKind)
  * Index      := (version 3) Entries: key = the last key of an IndexPartition, value = its Handle
  *               (versions 1, 2) Entries: key = InternalKey (the last key of a data block), value = Handle
- * IndexPartition := (version 3) Entries: key = InternalKey S with last(block) &lt;= S &lt; first(next
- *               block), shortened (see IndexSeparators), value = the data block's Handle
+ * IndexPartition := (versions 3, 4) Entries: key = InternalKey S with last(block) &lt;= S &lt;
+ *               first(next block), shortened (see IndexSeparators), value = the data block's Handle
  *               (every index block: one restart per entry)
+ *               (version 5) the same separators, compact (CompactIndex): key = InternalKey, or the
+ *               CellKey of S when S's cell sorts below first(next block)'s; value = lengthAndForm:varint
+ *               [offset:u64]; a restart point every 16 entries (the top level: every entry)
  * FilterIndex:= Entries: key = CellKey (the last filter key of a chunk), value = Handle
  * Properties := the fields of {@link dev.strata.sstable.TableProperties}, in the order of FORMAT.md
  * Footer     := index:Handle filterIndex:Handle properties:Handle rowTombstoneFilter:Handle
@@ -53,6 +56,10 @@ import java.util.Arrays;
  *   <li>Every filter payload ends with a kind byte (1 = blocked Bloom), so each chunk says which
  *       filter structure it holds and a table can carry another kind than the blocked Bloom
  *       filter. A payload of versions 1 to 3 is a blocked Bloom filter's bytes alone.
+ *   <li>Compact index blocks (block types 8 and 9): partitions share key prefixes between restart
+ *       points every {@link #COMPACT_INDEX_RESTART_INTERVAL} entries, a key whose cell no other
+ *       block shares drops its 8-byte trailer, and a handle stores its offset only at restart
+ *       points and where the previous block does not end right before it.
  * </ol>
  *
  * <p>Immutable (constants only).
@@ -62,7 +69,7 @@ public final class SstableFormat {
   public static final int VERSION_START = 1;
 
   /** The version every writer writes. */
-  public static final int VERSION_CURRENT = 4;
+  public static final int VERSION_CURRENT = 5;
 
   /** The first version whose properties record a row-prefix length. */
   public static final int VERSION_PREFIX_FILTER = 2;
@@ -75,6 +82,13 @@ public final class SstableFormat {
    * a table may mix filter structures chunk by chunk.
    */
   public static final int VERSION_FILTER_KINDS = 4;
+
+  /**
+   * The first version whose index blocks are compact ({@code CompactIndex}): partitions share key
+   * prefixes between restart points, keys drop their trailer where the blocks allow, and handles
+   * leave out the offsets the file implies.
+   */
+  public static final int VERSION_COMPACT_INDEX = 5;
 
   /** Bytes of the kind a filter payload ends with from {@link #VERSION_FILTER_KINDS} on. */
   public static final int FILTER_KIND_BYTES = 1;
@@ -153,8 +167,17 @@ public final class SstableFormat {
   /** Entries between restart points in data blocks. */
   public static final int DATA_RESTART_INTERVAL = 16;
 
-  /** Entries between restart points in index and filter-index blocks: every entry, for binary search. */
+  /**
+   * Entries between restart points in the index blocks of versions 1 to 4, in filter-index blocks
+   * and in the top level of a version-5 index: every entry, for binary search.
+   */
   public static final int INDEX_RESTART_INTERVAL = 1;
+
+  /**
+   * Entries between restart points in a version-5 index partition: a search binary-searches the
+   * restart points' whole keys, then rebuilds at most this many keys.
+   */
+  public static final int COMPACT_INDEX_RESTART_INTERVAL = 16;
 
   /** File offsets of filter payloads are multiples of this. */
   public static final int FILTER_ALIGNMENT = 64;

@@ -2,12 +2,14 @@ package dev.strata.sstable.index;
 
 import dev.strata.sstable.block.Block;
 import dev.strata.sstable.block.BlockCursor;
+import dev.strata.sstable.block.CompactCursor;
+import dev.strata.sstable.block.EntryCursor;
 import dev.strata.sstable.key.InternalKey;
 import java.io.IOException;
 
 /**
  * A position among a table's index entries (one per data block), over either index shape: the one
- * index block of versions 1 and 2, or the two levels of version 3, a top level held in memory whose
+ * index block of versions 1 and 2, or the two levels of versions 3 to 5, a top level held in memory whose
  * entries name index partitions that are loaded on demand (through the block cache on the read
  * path). Callers see one sorted run of entries either way.
  *
@@ -21,33 +23,37 @@ import java.io.IOException;
 public final class IndexCursor {
   /** Loads the partition named by the top-level entry {@code top} stands on (it must not move it). */
   public interface PartitionSource {
-    Block partition(BlockCursor top) throws IOException;
+    Block partition(EntryCursor top) throws IOException;
   }
 
   /** The top level; null for a one-level index. */
-  private final BlockCursor top;
+  private final EntryCursor top;
   private final PartitionSource source;
-  private final BlockCursor entries = new BlockCursor();
-  /** The top-level value offset of the partition in {@code entries}; -1 for none or one level. */
+  private final EntryCursor entries;
+  /** The top-level entry ({@link EntryCursor#entryId}) of the partition in {@code entries}; -1 for none or one level. */
   private int loadedPartition = -1;
   private boolean valid;
-  private IndexCursor(BlockCursor top, PartitionSource source) {
+  /** Whether {@code entries} holds a partition (two levels). */
+  private boolean loaded;
+  private IndexCursor(EntryCursor top, PartitionSource source, EntryCursor entries) {
     this.top = top;
     this.source = source;
+    this.entries = entries;
   }
 
   /** A cursor over the single index block of a version 1 or 2 table. */
   public static IndexCursor oneLevel(Block index) {
-    IndexCursor c = new IndexCursor(null, null);
+    IndexCursor c = new IndexCursor(null, null, new BlockCursor());
     c.entries.reset(index);
     return c;
   }
 
   /** A cursor over a two-level index whose partitions come from {@code source}. */
   public static IndexCursor twoLevel(Block topLevel, PartitionSource source) {
-    BlockCursor top = new BlockCursor();
+    boolean compact = topLevel.isCompactIndex(); // so are the partitions (version 5)
+    EntryCursor top = compact ? new CompactCursor() : new BlockCursor();
     top.reset(topLevel);
-    return new IndexCursor(top, source);
+    return new IndexCursor(top, source, compact ? new CompactCursor() : new BlockCursor());
   }
 
   public boolean isValid() {
@@ -130,7 +136,7 @@ public final class IndexCursor {
   /** Names the current entry uniquely within the table: equal positions mean the same data block. */
   public long position() {
     assert valid;
-    return (long) loadedPartition << 32 | (entries.valueOffset() & 0xffffffffL);
+    return (long) loadedPartition << 32 | (entries.entryId() & 0xffffffffL);
   }
 
   /** Steps over exhausted partitions forward; invalid past the last. */
@@ -171,9 +177,10 @@ public final class IndexCursor {
       valid = false;
       return false;
     }
-    int entry = top.valueOffset();
-    if (entry != loadedPartition || entries.block() == null) {
+    int entry = top.entryId();
+    if (entry != loadedPartition || !loaded) {
       entries.reset(source.partition(top));
+      loaded = true;
       loadedPartition = entry;
     }
     return true;

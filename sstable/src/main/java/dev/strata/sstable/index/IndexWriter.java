@@ -3,15 +3,23 @@ package dev.strata.sstable.index;
 import dev.strata.sstable.block.BlockBuilder;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
+import dev.strata.sstable.block.CompactIndex;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.KeyCodec;
+import dev.strata.sstable.key.UnsignedBytes;
 import java.io.IOException;
 
 /**
- * Builds a table's two-level index (format version 3) while its data blocks are written: one entry
+ * Builds a table's two-level index (format version 5) while its data blocks are written: one entry
  * per data block, keyed by the shortened separator of {@link IndexSeparators}, collected into index
- * partitions of about a block each, and a top-level index with one entry per partition.
+ * partitions of about a block each, and a top-level index with one entry per partition, all in the
+ * compact encoding of {@link CompactIndex}.
+ *
+ * <p>An entry's key drops its trailer (the cell form) when the separator's cell sorts below the next
+ * block's first cell, as it does unless versions of one cell straddle the two blocks; the table's
+ * last block always can. A handle's offset is written at restart points and where the block does
+ * not start right after the previous entry's (a filter chunk or a partition lies between them).
  *
  * <p>A data block's entry waits until the first key of the next block is known ({@link #beforeKey}):
  * the separator needs both sides. The table's last block gets a short successor of its last key
@@ -30,12 +38,16 @@ public final class IndexWriter {
 
   private final BlockSink sink;
   private final int partitionTargetBytes;
-  private final BlockBuilder partition = new BlockBuilder(SstableFormat.INDEX_RESTART_INTERVAL);
+  private final BlockBuilder partition = new BlockBuilder(SstableFormat.COMPACT_INDEX_RESTART_INTERVAL);
   private final BlockBuilder top = new BlockBuilder(SstableFormat.INDEX_RESTART_INTERVAL);
-  private final byte[] pendingHandle = new byte[SstableFormat.HANDLE_BYTES];
-  private final byte[] partitionHandle = new byte[SstableFormat.HANDLE_BYTES];
+  private final byte[] value = new byte[CompactIndex.MAX_VALUE_BYTES];
   /** The last key of the data block whose entry waits for the next key; null when none waits. */
   private InternalKey pendingLast;
+  private BlockHandle pendingHandle;
+  /** Where the block of the open partition's last entry ends; -1 when the partition is empty. */
+  private long previousEnd = -1;
+  /** Whether the open partition's last entry has the cell form (so does its top-level entry). */
+  private boolean lastCellForm;
   private byte[] keyScratch = new byte[64];
   private long storedBytes;
 
@@ -48,7 +60,7 @@ public final class IndexWriter {
   public void blockFinished(InternalKey lastKey, BlockHandle handle) {
     assert pendingLast == null;
     pendingLast = lastKey;
-    handle.encodeTo(pendingHandle, 0);
+    pendingHandle = handle;
   }
 
   /** True when a finished data block's entry waits for the next key ({@link #beforeKey}). */
@@ -59,7 +71,7 @@ public final class IndexWriter {
   /** The next data block starts at {@code next}: the waiting entry, if any, is added now. */
   public void beforeKey(InternalKey next) throws IOException {
     if (pendingLast != null) {
-      add(IndexSeparators.separator(pendingLast, next));
+      add(IndexSeparators.separator(pendingLast, next), next);
     }
   }
 
@@ -69,12 +81,12 @@ public final class IndexWriter {
    */
   public BlockHandle finish() throws IOException {
     if (pendingLast != null) {
-      add(IndexSeparators.successor(pendingLast));
+      add(IndexSeparators.successor(pendingLast), null);
     }
     if (!partition.isEmpty()) {
       writePartition();
     }
-    BlockHandle h = sink.write(BlockType.INDEX, top.finish(), top.estimatedSize());
+    BlockHandle h = sink.write(BlockType.COMPACT_INDEX, top.finish(), top.estimatedSize());
     storedBytes += h.storedLength();
     return h;
   }
@@ -94,24 +106,53 @@ public final class IndexWriter {
     return storedBytes;
   }
 
-  private void add(InternalKey separator) throws IOException {
-    int length = KeyCodec.internalKeyLength(separator);
+  /** Adds the waiting block's entry under {@code separator}; {@code next} is the next block's first key, null after the last. */
+  private void add(InternalKey separator, InternalKey next) throws IOException {
+    boolean cellForm = next == null || compareCells(separator, next) < 0;
+    int length = cellForm
+        ? KeyCodec.cellKeyLength(separator.row(), separator.column())
+        : KeyCodec.internalKeyLength(separator);
     if (keyScratch.length < length) {
       keyScratch = new byte[Math.max(length, keyScratch.length * 2)];
     }
-    KeyCodec.encodeInternalKey(separator, keyScratch, 0);
-    partition.add(keyScratch, length, pendingHandle, 0, pendingHandle.length);
+    if (cellForm) {
+      KeyCodec.encodeCellKey(separator.row(), separator.column(), keyScratch, 0);
+    } else {
+      KeyCodec.encodeInternalKey(separator, keyScratch, 0);
+    }
+    BlockHandle h = pendingHandle;
+    boolean offsetStored = partition.nextAddIsRestart() || h.offset() != previousEnd;
+    int valueLength = CompactIndex.putValue(value, 0, checkedLength(h), cellForm, offsetStored ? h.offset() : -1);
+    partition.add(keyScratch, length, value, 0, valueLength);
+    previousEnd = h.offset() + h.storedLength();
+    lastCellForm = cellForm;
     pendingLast = null;
+    pendingHandle = null;
     if (partition.estimatedSize() >= partitionTargetBytes) {
       writePartition();
     }
   }
 
   private void writePartition() throws IOException {
-    BlockHandle h = sink.write(BlockType.INDEX_PARTITION, partition.finish(), partition.estimatedSize());
+    BlockHandle h = sink.write(BlockType.COMPACT_INDEX_PARTITION, partition.finish(), partition.estimatedSize());
     storedBytes += h.storedLength();
-    h.encodeTo(partitionHandle, 0);
-    top.add(partition.lastKey(), partition.lastKeyLength(), partitionHandle, 0, partitionHandle.length);
+    int valueLength = CompactIndex.putValue(value, 0, checkedLength(h), lastCellForm, h.offset());
+    top.add(partition.lastKey(), partition.lastKeyLength(), value, 0, valueLength);
     partition.reset();
+    previousEnd = -1;
+  }
+
+  /** The length of {@code h}, which a compact index can name (a 2^30-byte block it cannot). */
+  private static int checkedLength(BlockHandle h) throws IOException {
+    if (h.length() > CompactIndex.MAX_LENGTH) {
+      throw new IOException("a block of " + h.length() + " bytes is longer than an index entry can name");
+    }
+    return h.length();
+  }
+
+  /** (row, column) of {@code a} against those of {@code b}, unsigned. */
+  private static int compareCells(InternalKey a, InternalKey b) {
+    int c = UnsignedBytes.compare(a.row(), b.row());
+    return c != 0 ? c : UnsignedBytes.compare(a.column(), b.column());
   }
 }
