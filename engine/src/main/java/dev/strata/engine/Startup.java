@@ -170,6 +170,13 @@ final class Startup {
     if (r.replay.records() > 0 && r.replay.lastReplayedSequence() != r.lastSequence) {
       return false;
     }
+    if (r.replay.records() == 0 && r.logs.size() > 1) {
+      // The older logs hold no record (a power loss cut them to nothing). Replay accepts that only
+      // while no newer log holds one: records appended to the newest would make them read, after
+      // the next crash, as logs whose records were lost, and everything after them be dropped.
+      // A new log, named in the manifest, retires them.
+      return false;
+    }
     long newest = r.logs.lastKey();
     Path newestFile = r.logs.get(newest);
     long validLength =

@@ -25,12 +25,18 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledged batch under {@code syncWrites}; under {@code syncWrites(false)} those acknowledged
  * before a {@code flush()} returned). What earlier cycles recovered stays exactly as it was.
  *
- * <p>Seeded: the seed is printed, and {@code -Dstrata.seed=N} replays a run.
+ * <p>Seeded: the seed is printed, and {@code -Dstrata.seed=N} replays a run as far as the seed
+ * decides it (the flush and compaction threads' timing decides the rest), so a failure also keeps
+ * the database's files, as the power loss found them and as it left them, under {@code
+ * target/power-loss-failures/} ({@link PowerLossEvidence}).
  */
 final class PowerLossProperties {
   private static final int CYCLES = 24;
 
   @TempDir Path dir;
+
+  /** Where each cycle's files are copied before the power loss damages them. */
+  @TempDir Path scratch;
 
   @Test
   void powerLoss_atRandomPoints_keepsEveryForcedWriteAndAPrefixOfTheRest() throws Exception {
@@ -87,23 +93,38 @@ final class PowerLossProperties {
           throw new AssertionError(context + ": failed without a power loss", e);
         }
       }
+      PowerLossEvidence evidence = PowerLossEvidence.before(dir, scratch.resolve("cycle" + cycle));
       List<String> damage = files.powerLoss(random);
       batchesPerCycle.add(attempted);
       context += " attempted=" + attempted + " acked=" + acked + " durable=" + durable
           + " damage=" + damage;
-      try (Db db = Db.open(dir, options)) {
-        context += " dropped at open: " + db.stats().recovery().walBytesDropped() + " bytes, "
-            + db.stats().recovery().walRecordsDropped() + " records";
-        int kept = keptPrefix(db, cycle, attempted, batchSizes, context);
-        assertTrue(
-            kept >= durable,
-            context + ": kept " + kept + " batches, but " + durable + " were forced");
-        keptPerCycle.add(kept);
-        for (int c = 0; c < cycle; c++) {
-          int k = keptPrefix(db, c, batchesPerCycle.get(c), batchSizes, context + " old cycle " + c);
-          if (k != keptPerCycle.get(c)) {
-            fail(context + ": cycle " + c + " had " + keptPerCycle.get(c) + " batches, now " + k);
-          }
+      try {
+        checkCycle(cycle, options, attempted, durable, batchesPerCycle, keptPerCycle, batchSizes,
+            context);
+      } catch (IOException | RuntimeException | AssertionError e) {
+        // The interleaving of the background threads, not the seed, may have made this failure.
+        throw new AssertionError(
+            context + ": " + e + evidence.keep(dir, "seed" + seed + "-cycle" + cycle), e);
+      }
+    }
+  }
+
+  /** Reopens after cycle {@code cycle}'s power loss and checks what it and the earlier ones kept. */
+  private void checkCycle(int cycle, DbOptions options, int attempted, int durable,
+      List<Integer> batchesPerCycle, List<Integer> keptPerCycle, List<List<Integer>> batchSizes,
+      String context) throws IOException {
+    try (Db db = Db.open(dir, options)) {
+      context += " dropped at open: " + db.stats().recovery().walBytesDropped() + " bytes, "
+          + db.stats().recovery().walRecordsDropped() + " records";
+      int kept = keptPrefix(db, cycle, attempted, batchSizes, context);
+      assertTrue(
+          kept >= durable,
+          context + ": kept " + kept + " batches, but " + durable + " were forced");
+      keptPerCycle.add(kept);
+      for (int c = 0; c < cycle; c++) {
+        int k = keptPrefix(db, c, batchesPerCycle.get(c), batchSizes, context + " old cycle " + c);
+        if (k != keptPerCycle.get(c)) {
+          fail(context + ": cycle " + c + " had " + keptPerCycle.get(c) + " batches, now " + k);
         }
       }
     }

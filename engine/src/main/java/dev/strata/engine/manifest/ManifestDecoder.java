@@ -44,6 +44,13 @@ import java.util.List;
  * <p>Thread-safe (stateless).
  */
 final class ManifestDecoder {
+  /**
+   * How far from a record's start a sector that starts inside its header (after its first byte)
+   * reaches. When the length fails its crc the record's end is unknown, so a lost sector is looked
+   * for only there.
+   */
+  private static final int HEADER_SECTOR_SPAN = RECORD_HEADER_BYTES - 1 + SECTOR_BYTES;
+
   private ManifestDecoder() {}
 
   /** What a manifest file holds: the state, and where its whole records end (for a torn tail). */
@@ -119,6 +126,11 @@ final class ManifestDecoder {
           // was. No bit flip zeroes a whole header, and nothing intact follows.
           break;
         }
+        if (state != null
+            && wholeSectorMissing(bytes, at + 1, Math.min(bytes.length, at + HEADER_SECTOR_SPAN))
+            && !intactRecordAfter(bytes, at)) {
+          break; // torn: the sector starting inside the last append's header never arrived
+        }
         throw new CorruptionException(file, at, "manifest record length fails its checksum");
       }
       if (length == 0) {
@@ -141,8 +153,10 @@ final class ManifestDecoder {
         if (state != null && lastSectorsMissing(bytes, at, end)) {
           break; // torn: the append's first sectors reached the disk, its last ones did not
         }
-        if (state != null && wholeSectorMissing(bytes, payload, end) && !intactRecordAfter(bytes, at)) {
-          break; // torn: a sector of the last append never reached the disk, later ones did
+        if (state != null && wholeSectorMissing(bytes, at + 1, end) && !intactRecordAfter(bytes, at)) {
+          // Torn: a sector of the last append never reached the disk, later ones did. The sector
+          // may start inside the header: its crc then reads as zeros too.
+          break;
         }
         throw new CorruptionException(
             file, at, "manifest record checksum mismatch (stored %08x, computed %08x)", stored,

@@ -23,9 +23,10 @@ import java.util.function.Predicate;
  * for every file written through it, the length last forced, and whether its directory entry was
  * forced since it was created. {@link #powerLoss(Random)} then does to the files what a machine
  * losing power may do: each file keeps its forced bytes, and of the rest it keeps nothing, a random
- * prefix, zeros, or a prefix followed by zeros; a file whose name was never forced may vanish, and
- * a rename over an existing file whose directory was not synced since may be undone (the old file
- * comes back under its name, as it was). From that moment every write, force and rename through
+ * prefix (the file's size cut anywhere), zeros, whole sectors followed by zeros, or zeros in a
+ * stretch of whole sectors with the rest after it; a file whose name was never forced may vanish,
+ * and a rename over an existing file whose directory was not synced since may be undone (the old
+ * file comes back under its name, as it was). From that moment every write, force and rename through
  * the layer fails, as the machine is gone.
  *
  * <p>It also plays a full disk: while {@link #diskFull(boolean)} is on, every write fails with the
@@ -40,10 +41,10 @@ import java.util.function.Predicate;
  */
 public final class FaultyFileLayer implements FileLayer {
 
-  /** What a power loss keeps of the bytes written after the last force. */
   /** What a device writes whole or not at all. */
   private static final long SECTOR = 512;
 
+  /** What a power loss keeps of the bytes written after the last force. */
   public enum Unsynced {
     /** Cut back to the forced length. */
     NOTHING,
@@ -51,7 +52,13 @@ public final class FaultyFileLayer implements FileLayer {
     ZEROS,
     /** A random prefix of the unforced bytes stays, the rest is cut. */
     PREFIX,
-    /** A random prefix stays, the rest reads as zeros. */
+    /**
+     * The sectors up to a random one arrived, the rest read as zeros: the prefix ends at a sector
+     * boundary, or at the forced length when the sector holding it never arrived (it then still
+     * holds what it held at the force). A byte-granular prefix followed by zeros would need a
+     * device to write part of a sector, which it does not: the file's size that makes the zeros
+     * visible and the sector's content each arrive whole or not.
+     */
     PREFIX_THEN_ZEROS,
     /**
      * Sectors written back out of order: a random stretch of whole sectors reads as zeros, what
@@ -225,6 +232,9 @@ public final class FaultyFileLayer implements FileLayer {
         long synced = Math.min(s.syncedLength, size);
         Unsynced what = Unsynced.values()[random.nextInt(Unsynced.values().length)];
         long keep = synced + (size > synced ? (long) (random.nextDouble() * (size - synced)) : 0);
+        if (what == Unsynced.PREFIX_THEN_ZEROS) {
+          keep = Math.max(synced, keep / SECTOR * SECTOR); // whole sectors arrived, see the enum
+        }
         try (FileChannel ch = FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
           switch (what) {
             case NOTHING -> ch.truncate(synced);

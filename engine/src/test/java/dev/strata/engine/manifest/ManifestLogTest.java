@@ -410,6 +410,60 @@ final class ManifestLogTest {
   }
 
   /**
+   * A last record whose header straddles a sector boundary, the sector from that boundary never
+   * arrived and a later one did: a torn tail, whichever of the header's bytes the lost sector
+   * begins at (its length and length crc, or only its payload crc). The device lost a whole sector
+   * of an append as in the test above; the sector merely starts before the payload. The same hole
+   * with a whole record after it is damage.
+   */
+  @Test
+  void aLastRecordMissingASectorThatStartsInItsHeader_isATornTail_unlessARecordFollows()
+      throws IOException {
+    List<Manifest> states;
+    try (ManifestLog log = new ManifestLog(dir)) {
+      states = writeGoldenHistory(log);
+    }
+    Path file = FileNames.manifest(dir);
+    byte[] whole = Files.readAllBytes(file);
+    ManifestEdit filler =
+        new ManifestEdit(25, 610, 21, List.of(), List.of(), List.of(new SyncedLog(21, 7)));
+    byte[] fillerRecord = ManifestFormat.editRecord(filler);
+    assertEquals(1, fillerRecord.length % 2, "an odd filler reaches every residue of a sector");
+    Manifest filled = states.get(states.size() - 1).apply(filler);
+    FileMetadata wide =
+        table(30, 0, 1, 1, 611, 611, key("w".repeat(1200), "", 611, ValueKind.PUT),
+            key("x".repeat(1200), "", 611, ValueKind.PUT), 8);
+    byte[] wideRecord =
+        ManifestFormat.editRecord(new ManifestEdit(31, 611, 21, List.of(), List.of(wide)));
+    int sector = ManifestFormat.SECTOR_BYTES;
+    for (int into = 1; into < ManifestFormat.RECORD_HEADER_BYTES; into++) {
+      ByteArrayBuilder out = new ByteArrayBuilder();
+      out.add(whole);
+      int fillers = 0;
+      while ((whole.length + fillers * fillerRecord.length + into) % sector != 0) {
+        out.add(fillerRecord);
+        fillers++;
+      }
+      int at = whole.length + fillers * fillerRecord.length;
+      out.add(wideRecord);
+      byte[] holed = out.bytes();
+      int boundary = at + into;
+      assertTrue(boundary + 2 * sector < holed.length, "bytes after the lost sector");
+      Arrays.fill(holed, boundary, boundary + sector, (byte) 0);
+      Files.write(file, holed);
+      Manifest expected = fillers == 0 ? states.get(states.size() - 1) : filled;
+      assertEquals(expected, ManifestReader.read(file), "sector lost from header byte " + into);
+
+      ByteArrayBuilder followed = new ByteArrayBuilder();
+      followed.add(holed);
+      followed.add(fillerRecord);
+      Files.write(file, followed.bytes());
+      assertThrows(CorruptionException.class, () -> ManifestReader.read(file),
+          "a whole record after the hole, lost from header byte " + into);
+    }
+  }
+
+  /**
    * A damaged record followed by a whole one whose last bytes are zeros (a synced log of length 0
    * ends a record with fifteen) is damage, not a torn tail, even when a sector boundary falls in
    * those zeros: the zeros are the whole record's, not sectors of the damaged one that never arrived.
