@@ -5,7 +5,6 @@ import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.KeyCodec;
 import dev.strata.sstable.key.ValueKind;
-import java.util.Arrays;
 
 /**
  * A cursor over a compact index block of version 5 ({@link CompactIndex}), for iterators and the
@@ -160,11 +159,7 @@ public final class CompactCursor implements EntryCursor {
       return;
     }
     storedLength = at.shared + at.unshared;
-    int length = storedLength + SstableFormat.KEY_TRAILER_BYTES;
-    if (key.length < length) {
-      key = Arrays.copyOf(key, Math.max(length, 2 * key.length));
-    }
-    System.arraycopy(b.data, at.keyOffset, key, at.shared, at.unshared);
+    key = at.rebuildKey(b.data, key, SstableFormat.KEY_TRAILER_BYTES);
     if (at.cellForm) {
       Bytes.putU64(key, storedLength, ValueKind.DELETE_ROW.id()); // sequence 0
     }

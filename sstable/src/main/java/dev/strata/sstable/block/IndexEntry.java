@@ -2,6 +2,7 @@ package dev.strata.sstable.block;
 
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.format.SstableFormat;
+import java.util.Arrays;
 
 /**
  * A position among the entries of a compact index block ({@link CompactIndex}): the entry's offset
@@ -21,6 +22,20 @@ public final class IndexEntry {
   int unshared;
   int keyOffset;
   int valueLength;
+
+  /**
+   * Rebuilds this entry's stored key in {@code key}, which holds its predecessor's (the shared
+   * bytes stay), with room for {@code spare} bytes after it; returns {@code key}, or a larger copy
+   * when it was too short (grown to the longest key seen, so a search or cursor stops allocating).
+   */
+  byte[] rebuildKey(byte[] data, byte[] key, int spare) {
+    int length = shared + unshared + spare;
+    if (key.length < length) {
+      key = Arrays.copyOf(key, Math.max(length, 2 * key.length));
+    }
+    System.arraycopy(data, keyOffset, key, shared, unshared);
+    return key;
+  }
 
   /** The entry's offset in its block; the end of the entries once past the last. */
   public int pos() {

@@ -326,12 +326,8 @@ public final class PointSearch {
 
   /** Rebuilds the key of {@code at} in {@link #keyScratch} over its predecessor's; returns its length. */
   private int rebuildKey(byte[] d, IndexEntry at) {
-    int length = at.shared + at.unshared;
-    if (keyScratch.length < length) {
-      keyScratch = Arrays.copyOf(keyScratch, Math.max(length, 2 * keyScratch.length));
-    }
-    System.arraycopy(d, at.keyOffset, keyScratch, at.shared, at.unshared);
-    return length;
+    keyScratch = at.rebuildKey(d, keyScratch, 0);
+    return at.shared + at.unshared;
   }
 
   /** The target (row, column, snapshot, PUT) against the whole key stored at restart point {@code i}. */
