@@ -72,8 +72,8 @@ public final class ClockBlockCache implements BlockCache {
    *
    * Weights. An entry costs its block's heap bytes (CachedBlock.sizeBytes) plus Node.ENTRY_BYTES for
    * the node and its table slots, or for an off-heap block its slots plus DataEntries.ENTRY_BYTES;
-   * the ghost's array and, off the heap, the slab arena's slot links (4 bytes per 512-byte slot) are
-   * charged to their shard up front; the bound holds for that total.
+   * the ghost's array and, off the heap, the slab arena's slot links (4 bytes per 512-byte slot, in
+   * its slabs) are charged to their shard up front; the bound holds for that total.
    *
    * Off-heap data blocks (offHeapData). Each shard then owns a SlabArena of its capacity, and a
    * loaded data block is admitted as an entry of the shard's DataEntries: its bytes copied into the
@@ -468,6 +468,11 @@ public final class ClockBlockCache implements BlockCache {
       pinned += held[3];
     }
     return counters.snapshot(capacity, bytes, blocks, metadata, pinned);
+  }
+
+  /** The direct bytes of the slabs' slot links, charged up front with the shards' fixed bytes; for tests. */
+  long offHeapLinkBytes() {
+    return Arrays.stream(shards).mapToLong(Shard::linkBytes).sum();
   }
 
   /** Checks every shard's accounting and bounds; throws on a violation. For tests. */

@@ -25,9 +25,12 @@ final class Shard {
 
   /**
    * What the shard holds besides its entries, charged up front: the ghost's array and, off the heap,
-   * the arena's bookkeeping (slot links, the slab objects).
+   * the arena's bookkeeping (slot links in direct memory, the slab objects on the heap).
    */
   private final long fixedBytes;
+
+  /** The part of {@link #fixedBytes} in direct memory: the arena's slot links. */
+  private final long linkBytes;
 
   /** Where data blocks' bytes live when the cache keeps them off the heap; else null. */
   private final SlabArena arena;
@@ -48,7 +51,8 @@ final class Shard {
       boolean offHeapData) {
     Ghost ghost = Ghost.forCapacity(share);
     long ghostBytes = ghost == null ? 0 : ghost.heapBytes();
-    long arenaBytes = offHeapData ? SlabArena.heapBytes(share - ghostBytes) : 0;
+    long arenaBytes = offHeapData ? SlabArena.bookkeepingBytes(share - ghostBytes) : 0;
+    this.linkBytes = offHeapData ? SlabArena.linkBytes(share - ghostBytes) : 0;
     this.fixedBytes = Math.min(share, ghostBytes + arenaBytes);
     this.capacity = share - fixedBytes;
     this.arena = offHeapData ? new SlabArena(capacity) : null;
@@ -279,6 +283,11 @@ final class Shard {
     if (arena != null) {
       arena.close();
     }
+  }
+
+  /** The direct bytes of the arena's slot links, charged up front among the fixed bytes. */
+  long linkBytes() {
+    return linkBytes;
   }
 
   /** Direct memory the arena holds now. */
