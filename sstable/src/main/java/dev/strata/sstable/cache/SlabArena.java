@@ -30,9 +30,9 @@ import java.util.function.IntFunction;
  *
  * <p>Thread-safe: slot bookkeeping and links under this object's monitor. A slot's bytes and the
  * links of a block's chain are written by the one thread that allocated it, before the block is
- * published (through the cache's volatile node field), and read only by threads holding a
- * reference to that block; links change again only once the block is freed, when no reader holds
- * it.
+ * published (by the release store of its entry's state in {@code DataEntries}), and read only by
+ * threads holding a reference to that block; links change again only once the block is freed,
+ * when no reader holds it.
  */
 public final class SlabArena {
   /**
