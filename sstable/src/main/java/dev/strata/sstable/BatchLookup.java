@@ -1,6 +1,7 @@
 package dev.strata.sstable;
 
 import dev.strata.sstable.block.Block;
+import dev.strata.sstable.block.BlockType;
 import dev.strata.sstable.block.IndexEntry;
 import dev.strata.sstable.block.OffHeapCopy;
 import dev.strata.sstable.block.PointSearch;
@@ -280,7 +281,8 @@ final class BatchLookup {
         CachedBlock cached = s.cached[b];
         Block block = cached instanceof OffHeapBlock o
             ? reader.fetcher().copyInto(o, s.copy(b), s.offsets[b])
-            : cached instanceof Block onHeap ? onHeap : null; // a filter at the offset: damage, the loader reports it
+            : cached instanceof Block onHeap && onHeap.type() == BlockType.DATA
+                ? onHeap : null; // another kind at the offset: damage, which the load reports
         if (block != null) {
           s.counts.hits(reader.counters(), BlockKind.DATA, 1);
         } else { // absent, or released off the heap since: through the cache's loader

@@ -236,7 +236,7 @@ final class BlockFetcher {
   Block blockAt(Block index, int valueOffset, BlockCacheKey key, BlockKind kind, BlockType type,
       String what, boolean scratch) throws IOException {
     long offset = key != null ? key.offset() : Bytes.getU64(index.data, valueOffset);
-    Block b = cachedOnHeap(key, offset, kind, scratch);
+    Block b = cachedOnHeap(key, offset, kind, type, scratch);
     return b != null ? b : load(handleIn(index, valueOffset, what), key, kind, type, scratch);
   }
 
@@ -246,7 +246,7 @@ final class BlockFetcher {
    */
   Block blockAt(long offset, int length, BlockCacheKey key, BlockKind kind, BlockType type, String what,
       boolean scratch) throws IOException {
-    Block b = cachedOnHeap(key, offset, kind, scratch);
+    Block b = cachedOnHeap(key, offset, kind, type, scratch);
     return b != null ? b : load(handleOf(offset, length, what), key, kind, type, scratch);
   }
 
@@ -260,12 +260,12 @@ final class BlockFetcher {
   }
 
   /** The block at {@code offset} when the cache holds it (a hit, counted; no key made when {@code key} is null), else null. */
-  private Block cachedOnHeap(BlockCacheKey key, long offset, BlockKind kind, boolean scratch)
+  private Block cachedOnHeap(BlockCacheKey key, long offset, BlockKind kind, BlockType type, boolean scratch)
       throws CorruptTableException {
     CachedBlock hit = key != null
         ? cache.getIfPresent(key, kind)
         : cache.getIfPresent(fileNumber, offset, kind, OffHeapCopy.lookupView()); // no key, no view made
-    Block b = hit == null ? null : onHeap(hit, scratch, offset);
+    Block b = hit == null ? null : onHeap(hit, scratch, offset, type);
     if (b != null) {
       counters.countHit(kind);
     }
@@ -278,7 +278,7 @@ final class BlockFetcher {
     BlockCacheKey k = key != null ? key : key(h.offset());
     while (true) { // fetched again in the rare case that the cache released it before the copy
       CachedBlock cached = fetch(k, h, kind, () -> readBlock(h, type));
-      Block b = onHeap(cached, scratch, k.offset());
+      Block b = onHeap(cached, scratch, k.offset(), type);
       if (b != null) {
         return b;
       }
@@ -351,22 +351,36 @@ final class BlockFetcher {
   }
 
   /**
-   * {@code cached}, the block at {@code offset}, as a block on the heap: itself, or the copy of an
-   * off-heap data block; null when that was evicted and released before a reference was taken.
+   * {@code cached}, the block at {@code offset}, as a block of {@code type} on the heap: itself, or
+   * the copy of an off-heap data block; null when that was evicted and released before a reference
+   * was taken.
    */
-  private Block onHeap(CachedBlock cached, boolean scratch, long offset) throws CorruptTableException {
-    return cached instanceof OffHeapBlock o ? OffHeapCopy.toHeap(o, scratch, path, offset) : asEntries(cached, offset);
+  private Block onHeap(CachedBlock cached, boolean scratch, long offset, BlockType type)
+      throws CorruptTableException {
+    if (cached instanceof OffHeapBlock o) {
+      if (type != BlockType.DATA) {
+        throw namesOtherBlock(offset, "a data block", type);
+      }
+      return OffHeapCopy.toHeap(o, scratch, path, offset);
+    }
+    return asEntries(cached, offset, type);
   }
 
   /**
-   * {@code cached}, the block the cache holds at {@code offset}, as an entries block. The cache keys
-   * blocks by offset alone, so a filter there means a damaged handle named the filter's offset.
+   * {@code cached}, the block the cache holds at {@code offset}, as an entries block of {@code
+   * type}. The cache keys blocks by offset alone, so a block of another type there means a damaged
+   * handle named that block's offset: searching it under the wrong rules could read past its
+   * entries, so it is corruption.
    */
-  Block asEntries(CachedBlock cached, long offset) throws CorruptTableException {
-    if (cached instanceof Block b) {
+  Block asEntries(CachedBlock cached, long offset, BlockType type) throws CorruptTableException {
+    if (cached instanceof Block b && b.type() == type) {
       return b;
     }
-    throw new CorruptTableException(path, offset, "a handle names the filter block at offset %d", offset);
+    throw namesOtherBlock(offset, cached instanceof Block b ? "a " + b.type() + " block" : "a filter block", type);
+  }
+
+  private CorruptTableException namesOtherBlock(long offset, String found, BlockType want) {
+    return new CorruptTableException(path, offset, "a handle of a %s block names %s at offset %d", want, found, offset);
   }
 
   /** Counts a fetch of {@code h}: a read when its loader {@code ran} (the open's when {@code atOpen}), else a hit. */

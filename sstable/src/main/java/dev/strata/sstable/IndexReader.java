@@ -126,19 +126,19 @@ final class IndexReader {
   /** The one index block of a version 1 or 2 table, through the cache. */
   private Block oneLevelBlock() throws IOException {
     CachedBlock b = fetcher.fetch(rootKey, root, BlockKind.INDEX, () -> fetcher.readBlock(root, BlockType.INDEX));
-    return fetcher.asEntries(b, root.offset());
+    return fetcher.asEntries(b, root.offset(), BlockType.INDEX);
   }
 
   /** The partition the top-level entry {@code top} stands on names, through the cache. */
   private Block partitionNamedBy(EntryCursor top) throws IOException {
     BlockHandle h = fetcher.handleIn(top.block(), top.valueOffset(), "index partition");
     CachedBlock b = fetcher.fetch(fetcher.key(h.offset()), h, BlockKind.INDEX, () -> fetcher.readBlock(h, partitionType));
-    return fetcher.asEntries(b, h.offset());
+    return fetcher.asEntries(b, h.offset(), partitionType);
   }
 
   /** Partition {@code i} (top-level entry {@code i}), through the cache as index metadata. */
   Block partition(int i) throws IOException {
-    if (partitions.cached(i) instanceof Block kept) { // a filter there: a damaged handle, found below
+    if (partitions.cached(i) instanceof Block kept && kept.type() == partitionType) { // else a damaged handle, found below
       counters.countHit(BlockKind.INDEX);
       return kept;
     }

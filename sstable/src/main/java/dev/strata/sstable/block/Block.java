@@ -59,10 +59,19 @@ public final class Block implements CachedBlock {
   /** The prefix all restart keys' rows share, when {@link #rowHeads} is kept. */
   byte[] sharedRow;
 
-  /** Whether this is an index block of version 5, whose entries {@link CompactIndex} encodes. */
-  boolean compactIndex;
+  /**
+   * What the block was parsed as. The cache names blocks by file offset alone, so a damaged handle
+   * can name a cached block of another type: its reader checks this before it searches it.
+   */
+  final BlockType type;
 
-  Block(byte[] data, int restartsOffset, int restartCount, int entryCount, Path file, long fileOffset) {
+  /** Whether this is an index block of version 5, whose entries {@link CompactIndex} encodes. */
+  final boolean compactIndex;
+
+  Block(BlockType type, byte[] data, int restartsOffset, int restartCount, int entryCount, Path file,
+      long fileOffset) {
+    this.type = type;
+    this.compactIndex = type.isCompactIndex();
     this.data = data;
     this.restartsOffset = restartsOffset;
     this.restartCount = restartCount;
@@ -164,8 +173,7 @@ public final class Block implements CachedBlock {
       // Searched in place by binary search over whole keys: every entry must be a restart point.
       throw corrupt(file, fileOffset, type, "%d entries but %d restart points", entries, n);
     }
-    Block block = new Block(data, restartsOffset, n, entries, file, fileOffset);
-    block.compactIndex = compact;
+    Block block = new Block(type, data, restartsOffset, n, entries, file, fileOffset);
     if (index && n > 0) {
       block.keepRowHeads();
     }
@@ -199,6 +207,11 @@ public final class Block implements CachedBlock {
   /** Where the entries end (the restart array starts): a position there stands past the last entry. */
   public int entriesEnd() {
     return restartsOffset;
+  }
+
+  /** The type the block was parsed as; a data block copied back from off the heap is {@link BlockType#DATA}. */
+  public BlockType type() {
+    return type;
   }
 
   /** Whether this is an index block of version 5 ({@link CompactIndex}): a search ends in {@link PointSearch#seekCompact}. */
@@ -289,7 +302,7 @@ public final class Block implements CachedBlock {
    * fileOffset}: its restart array read back from the payload's end, its entries not counted.
    */
   static Block ofVerified(byte[] data, int length, Path file, long fileOffset) {
-    Block b = new Block(null, 0, 0, -1, null, 0);
+    Block b = new Block(BlockType.DATA, null, 0, 0, -1, null, 0);
     b.reaim(data, length, file, fileOffset);
     return b;
   }

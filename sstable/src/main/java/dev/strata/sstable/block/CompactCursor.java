@@ -33,7 +33,7 @@ public final class CompactCursor implements EntryCursor {
     assert b.compactIndex;
     this.b = b;
     this.valid = false;
-    this.handleBlock = new Block(handle, 0, 0, 0, b.file, b.fileOffset);
+    this.handleBlock = new Block(b.type, handle, 0, 0, 0, b.file, b.fileOffset);
   }
 
   @Override

@@ -234,12 +234,8 @@ public final class ClockBlockCache implements BlockCache {
         return shard.load(mine, loader);
       }
       if (found instanceof OffHeapBlock held) {
-        if (kind != BlockKind.DATA) {
-          // A data block under the key of an index or filter block: a damaged handle. Served as
-          // neither; the loader's own checks of what it reads there decide.
-          counters.miss(kind);
-          return Objects.requireNonNull(loader.load(), "loader returned null");
-        }
+        // Of another kind than asked only under a damaged handle: the reader checks the block's
+        // type and reports it (an off-heap block is a data block).
         held.touch();
         counters.hit(kind);
         return cast(held);
