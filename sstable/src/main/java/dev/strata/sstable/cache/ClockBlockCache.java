@@ -81,8 +81,9 @@ public final class ClockBlockCache implements BlockCache {
    * primitive arrays, and its loading node dropped from the NodeTable once the entry is found by
    * lookups. So the heap holds no object per off-heap block: a cache filling with a million blocks
    * leaves the young collections nothing of them to copy or promote (each node made to load a block
-   * dies young). Lookups look in DataEntries first, for data blocks only (an entry is never served
-   * as an index or filter block), and return an OffHeapBlock, a view the reader may reuse. The
+   * dies young). Data block lookups look in DataEntries first and return an OffHeapBlock, a view
+   * the reader may reuse (an index or filter load meets one only under a damaged handle, and the
+   * reader's check of the block's type reports it). The
    * entries' own queues merge with the segments of the same name (ShardClock), so the clock treats
    * a block alike on and off the heap. Its charge is its slots plus its entry, so the shard's bound
    * covers heap and direct memory together, and the arena (sized to the shard) has a slot for every
