@@ -268,7 +268,7 @@ final class BatchLookup {
     if (blocks == 0) {
       return;
     }
-    readers[0].fetcher().dataBlocksIfPresent(s.files, s.offsets, blocks, s.cached);
+    readers[0].fetcher().dataBlocksIfPresent(s.files, s.offsets, blocks, s.cached, s.views);
     retainOffHeap(s, blocks);
     try {
       for (int k = 0, b = -1; k < located; k++) {
@@ -414,6 +414,8 @@ final class BatchLookup {
     final long[] files;
     final long[] offsets;
     final CachedBlock[] cached;
+    /** The views the cache aims at the distinct data blocks it holds off the heap, one each. */
+    final OffHeapBlock[] views;
     final long[] interval;
     /** What the distinct data blocks held off the heap are copied into, one each, made when first needed. */
     private final Block[] copies;
@@ -439,6 +441,8 @@ final class BatchLookup {
       files = new long[n];
       offsets = new long[n];
       cached = new CachedBlock[n];
+      views = new OffHeapBlock[n];
+      Arrays.setAll(views, i -> new OffHeapBlock());
       interval = new long[n];
       copies = new Block[n];
     }

@@ -264,7 +264,7 @@ final class BlockFetcher {
       throws CorruptTableException {
     CachedBlock hit = key != null
         ? cache.getIfPresent(key, kind)
-        : cache.getIfPresent(fileNumber, offset, kind); // no key made
+        : cache.getIfPresent(fileNumber, offset, kind, OffHeapCopy.lookupView()); // no key, no view made
     Block b = hit == null ? null : onHeap(hit, scratch, offset, type);
     if (b != null) {
       counters.countHit(kind);
@@ -320,10 +320,11 @@ final class BlockFetcher {
 
   /**
    * {@link BlockCache#getAllIfPresent}: the data blocks at {@code offsets[0, n)} of files {@code
-   * files[0, n)} (this table's and others sharing its cache) into {@code out}, null where absent.
+   * files[0, n)} (this table's and others sharing its cache) into {@code out}, null where absent,
+   * those held off the heap as {@code views[k]}.
    */
-  void dataBlocksIfPresent(long[] files, long[] offsets, int n, CachedBlock[] out) {
-    cache.getAllIfPresent(files, offsets, n, BlockKind.DATA, out);
+  void dataBlocksIfPresent(long[] files, long[] offsets, int n, CachedBlock[] out, OffHeapBlock[] views) {
+    cache.getAllIfPresent(files, offsets, n, BlockKind.DATA, out, views);
   }
 
   /** The file's length in bytes. */

@@ -25,6 +25,13 @@ public final class OffHeapCopy {
   /** Each thread's scratch block, which a Get's copy re-aims. */
   private static final ThreadLocal<Block> SCRATCH = ThreadLocal.withInitial(OffHeapCopy::reusableBlock);
 
+  /**
+   * Each thread's view for the cache's lookups ({@code BlockCache.getIfPresent} with a view): a
+   * lookup aims it at the block it finds, which {@link #toHeap} copies out before the thread looks
+   * another block up, so one view serves all the thread's lookups and a hit allocates nothing.
+   */
+  private static final ThreadLocal<OffHeapBlock> VIEW = ThreadLocal.withInitial(OffHeapBlock::new);
+
   private OffHeapCopy() {}
 
   /**
@@ -81,6 +88,11 @@ public final class OffHeapCopy {
     retained.copyTo(bytes, 0);
     into.reaim(bytes, length, file, fileOffset);
     return into;
+  }
+
+  /** This thread's view for a lookup whose block it copies out ({@link #toHeap}) before its next lookup. */
+  public static OffHeapBlock lookupView() {
+    return VIEW.get();
   }
 
   /** A block for {@link #toHeapInto} to copy into, empty until then. */

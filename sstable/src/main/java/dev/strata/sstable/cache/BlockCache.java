@@ -71,6 +71,16 @@ public interface BlockCache {
   }
 
   /**
+   * {@link #getIfPresent(long, long, BlockKind)}, returning a data block held off the heap as
+   * {@code view} (aimed at it, the caller's to reuse once done with the block) rather than as a new
+   * view: a hit then allocates nothing. By default ignores {@code view}.
+   */
+  default <T extends CachedBlock> T getIfPresent(long fileNumber, long offset, BlockKind kind,
+      OffHeapBlock view) {
+    return getIfPresent(fileNumber, offset, kind);
+  }
+
+  /**
    * What a caller may keep to reach an index or filter block again without looking its key up
    * ({@link #entryIfPresent}, {@link #blockOf}): a table reader keeps one per filter chunk and index
    * partition, so the probe of a hot chunk skips the cache's lookup. It holds no block once the cache
@@ -89,6 +99,16 @@ public interface BlockCache {
     for (int k = 0; k < n; k++) {
       out[k] = getIfPresent(fileNumbers[k], offsets[k], kind);
     }
+  }
+
+  /**
+   * {@link #getAllIfPresent(long[], long[], int, BlockKind, CachedBlock[])}, returning the data
+   * block of {@code k} held off the heap as {@code views[k]} (aimed at it) rather than as a new
+   * view. By default ignores {@code views}.
+   */
+  default void getAllIfPresent(long[] fileNumbers, long[] offsets, int n, BlockKind kind,
+      CachedBlock[] out, OffHeapBlock[] views) {
+    getAllIfPresent(fileNumbers, offsets, n, kind, out);
   }
 
   /**

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The block cache: sharded, bounded by what its entries cost on the heap, with a priority floor for
@@ -73,22 +71,31 @@ public final class ClockBlockCache implements BlockCache {
    * cached and the next call loads again.
    *
    * Weights. An entry costs its block's heap bytes (CachedBlock.sizeBytes) plus Node.ENTRY_BYTES for
-   * the node and its table slots; the ghost's array and, off the heap, the slab arena's
-   * free-slot stack (4 bytes per 512-byte slot) are charged to their shard up front; the bound holds
-   * for that total.
+   * the node and its table slots, or for an off-heap block its slots plus DataEntries.ENTRY_BYTES;
+   * the ghost's array and, off the heap, the slab arena's slot links (4 bytes per 512-byte slot, in
+   * its slabs) are charged to their shard up front; the bound holds for that total.
    *
-   * Off-heap data blocks (offHeapData). Each shard then owns a SlabArena of its capacity, and a data
-   * block is admitted as an OffHeapBlock: its bytes copied into the arena's slots, and the node
-   * itself the block (first slot, length, reference count), so the heap holds no object per block
-   * but its node. Its charge is its slots plus the node, so the shard's
-   * bound covers heap and direct memory together, and the arena (sized to the shard) has a slot for
-   * every charged byte. Room is made before the copy, so the copy finds the slots the evictions
-   * freed; it fails only while readers still hold evicted blocks, and the block then stays on the
-   * heap. The cache holds one reference to each off-heap block and drops it when the block leaves
+   * Off-heap data blocks (offHeapData). Each shard then owns a SlabArena of its capacity, and a
+   * loaded data block is admitted as an entry of the shard's DataEntries: its bytes copied into the
+   * arena's slots, its key, first slot, length, reference count and queue links stored in
+   * primitive arrays, and its loading node dropped from the NodeTable once the entry is found by
+   * lookups. So the heap holds no object per off-heap block: a cache filling with a million blocks
+   * leaves the young collections nothing of them to copy or promote (each node made to load a block
+   * dies young). Data block lookups look in DataEntries first and return an OffHeapBlock, a view
+   * the reader may reuse (an index or filter load meets one only under a damaged handle, and the
+   * reader's check of the block's type reports it). The
+   * entries' own queues merge with the segments of the same name (ShardClock), so the clock treats
+   * a block alike on and off the heap. Its charge is its slots plus its entry, so the shard's bound
+   * covers heap and direct memory together, and the arena (sized to the shard) has a slot for every
+   * charged byte. Room is made before the copy, so the copy finds the slots the evictions freed; it
+   * fails only while readers still hold evicted blocks, and the block then stays on the heap in its
+   * node. The cache holds one reference to each off-heap block and drops it when the block leaves
    * (evict, refused, close); readers take their own for as long as they copy, so a slot is reused
-   * only once no reader uses it. Index and filter blocks stay on the heap: they are small, few, and
-   * hottest, and their readers (filter probes, index searches) would otherwise copy them per Get.
-   * The loading caller and the waiters of a load get the heap block the loader returned.
+   * only once no reader uses it, and an entry number only once its last reference went (a new
+   * generation, which a stale view's retain refuses). Index and filter blocks stay on the heap: they
+   * are small, few, and hottest, and their readers (filter probes, index searches) would otherwise
+   * copy them per Get. The loading caller and the waiters of a load get the heap block the loader
+   * returned.
    *
    * [1] Yang et al., "FIFO queues are all you need for cache eviction" (S3-FIFO), SOSP 2023.
    * [2] RocksDB LRUCache: high_pri_pool_ratio; entries beyond the pool move to the low-priority list.
@@ -215,17 +222,30 @@ public final class ClockBlockCache implements BlockCache {
     }
     long hash = key.mixedHash();
     Shard shard = shardOf(hash);
+    OffHeapBlock offHeap = kind == BlockKind.DATA ? shard.offHeapHit(key.fileNumber(), key.offset(), hash, null) : null;
+    if (offHeap != null) {
+      counters.hit(kind);
+      return cast(offHeap);
+    }
     Node n = shard.table.get(key.fileNumber(), key.offset(), hash);
     if (n == null) {
       Node mine = new Node(key.fileNumber(), key.offset(), kind);
-      n = shard.putIfAbsent(mine, hash); // the lock-free lookup can miss a node: see NodeTable
-      if (n == null) {
-        return load(shard, mine, loader);
+      Object found = shard.putIfAbsent(mine, hash); // the lock-free lookups can miss: see NodeTable
+      if (found == null) {
+        return shard.load(mine, loader);
       }
+      if (found instanceof OffHeapBlock held) {
+        // Of another kind than asked only under a damaged handle: the reader checks the block's
+        // type and reports it (an off-heap block is a data block).
+        held.touch();
+        counters.hit(kind);
+        return cast(held);
+      }
+      n = (Node) found;
     }
     CachedBlock block = n.block;
     if (block == null) {
-      block = await(n);
+      block = n.await();
       if (block == null) {
         // Let go of (evicted or refused) between the lookup and the read: look it up again.
         return getOrLoad(key, kind, loader);
@@ -249,9 +269,10 @@ public final class ClockBlockCache implements BlockCache {
     if (shard.table.get(key.fileNumber(), key.offset(), hash) != null) {
       return;
     }
+    // A key held off the heap makes putIfAbsent return its view: not added, as for a node.
     Node mine = new Node(key.fileNumber(), key.offset(), kind);
     if (shard.putIfAbsent(mine, hash) == null) {
-      admitLoaded(shard, mine, block);
+      shard.admitLoaded(mine, block);
     }
   }
 
@@ -295,15 +316,34 @@ public final class ClockBlockCache implements BlockCache {
     return getIfPresent(key.fileNumber(), key.offset(), kind);
   }
 
-  /** {@inheritDoc} Allocates nothing: the key is looked up as two longs. */
+  /**
+   * {@inheritDoc} Makes no key: the key is looked up as two longs. A data block held off the heap
+   * is returned as a new view; {@link #getIfPresent(long, long, BlockKind, OffHeapBlock)} reuses
+   * the caller's and so allocates nothing.
+   */
   @Override
   public <T extends CachedBlock> T getIfPresent(long fileNumber, long offset, BlockKind kind) {
+    return getIfPresent(fileNumber, offset, kind, null);
+  }
+
+  /** {@inheritDoc} Allocates nothing when {@code view} is given. */
+  @Override
+  public <T extends CachedBlock> T getIfPresent(long fileNumber, long offset, BlockKind kind,
+      OffHeapBlock view) {
     Objects.requireNonNull(kind, "kind");
     if (capacity == 0) {
       return null;
     }
     long hash = BlockCacheKey.mixedHash(fileNumber, offset);
-    Node n = shardOf(hash).table.get(fileNumber, offset, hash);
+    Shard shard = shardOf(hash);
+    if (kind == BlockKind.DATA) {
+      OffHeapBlock held = shard.offHeapHit(fileNumber, offset, hash, view);
+      if (held != null) {
+        counters.hit(kind);
+        return cast(held);
+      }
+    }
+    Node n = shard.table.get(fileNumber, offset, hash);
     CachedBlock block = n == null ? null : n.block;
     if (block == null) {
       return null; // absent, or being loaded: getOrLoad waits for it
@@ -313,34 +353,53 @@ public final class ClockBlockCache implements BlockCache {
     return cast(block);
   }
 
-  /**
-   * {@inheritDoc} In two passes over the blocks: each block's bucket first, then each chain walked
-   * and its node's block taken. A lookup is a chain of dependent loads (bucket slot, node, block),
-   * each of which may miss the processor's caches; the loads of one pass depend on nothing of the
-   * same pass, so their misses are in flight together. Between the passes {@code out[k]} holds the
-   * head of block k's chain. Allocates nothing.
-   */
   @Override
   public void getAllIfPresent(long[] fileNumbers, long[] offsets, int n, BlockKind kind,
       CachedBlock[] out) {
+    getAllIfPresent(fileNumbers, offsets, n, kind, out, null);
+  }
+
+  /**
+   * {@inheritDoc} With {@code views}, in two passes over the blocks: each block's buckets first
+   * (kept in {@code views[k]}), then each chain walked and its block taken. A lookup is a chain of
+   * dependent loads (bucket slot, entry or node, block), each of which may miss the processor's
+   * caches; the loads of one pass depend on nothing of the same pass, so their misses are in flight
+   * together. Allocates nothing when {@code views} is given.
+   */
+  @Override
+  public void getAllIfPresent(long[] fileNumbers, long[] offsets, int n, BlockKind kind,
+      CachedBlock[] out, OffHeapBlock[] views) {
     Objects.requireNonNull(kind, "kind");
     Objects.checkFromIndexSize(0, n, Math.min(Math.min(fileNumbers.length, offsets.length), out.length));
     if (capacity == 0) {
       Arrays.fill(out, 0, n, null);
       return;
     }
-    for (int k = 0; k < n; k++) {
+    boolean offHeap = offHeapData && kind == BlockKind.DATA;
+    for (int k = 0; views != null && k < n; k++) {
       long hash = BlockCacheKey.mixedHash(fileNumbers[k], offsets[k]);
-      out[k] = shardOf(hash).table.head(hash);
+      Shard shard = shardOf(hash);
+      views[k].stash(offHeap ? shard.offHeapEntries().head(hash) : DataEntries.NONE, shard.table.head(hash));
     }
     int hits = 0;
     for (int k = 0; k < n; k++) {
-      Node node = NodeTable.find((Node) out[k], fileNumbers[k], offsets[k]);
-      CachedBlock block = node == null ? null : node.block;
-      if (block != null) {
-        node.touch();
-        hits++;
+      long hash = BlockCacheKey.mixedHash(fileNumbers[k], offsets[k]);
+      Shard shard = shardOf(hash);
+      OffHeapBlock view = views == null ? null : views[k];
+      CachedBlock block = offHeap ? shard.offHeapHitFrom(fileNumbers[k], offsets[k], hash, view) : null;
+      if (block == null) {
+        Node node = view != null
+            ? NodeTable.find(view.stashedNode(), fileNumbers[k], offsets[k])
+            : shard.table.get(fileNumbers[k], offsets[k], hash);
+        block = node == null ? null : node.block;
+        if (block != null) {
+          node.touch();
+        }
       }
+      if (view != null) {
+        view.dropStashedNode(); // keeps no node reachable; an aimed view keeps its entry
+      }
+      hits += block == null ? 0 : 1;
       out[k] = block; // absent, or being loaded: the caller's getOrLoad waits for it
     }
     counters.hits(kind, hits);
@@ -392,51 +451,6 @@ public final class ClockBlockCache implements BlockCache {
     return shards[(int) (((hash >>> 32) * shards.length) >>> 32)];
   }
 
-  private <T extends CachedBlock> T load(Shard shard, Node n, Loader<T> loader) throws IOException {
-    counters.miss(n.kind);
-    T block;
-    try {
-      block = Objects.requireNonNull(loader.load(), "loader returned null");
-    } catch (Throwable t) {
-      shard.remove(n);
-      n.loaded.completeExceptionally(t);
-      throw t;
-    }
-    admitLoaded(shard, n, block);
-    return block;
-  }
-
-  /** Caches {@code block} as the loaded block of node {@code n} and wakes its waiters. */
-  private static void admitLoaded(Shard shard, Node n, CachedBlock block) {
-    n.block = block;
-    shard.admit(n, block);
-    n.loaded.complete(block);
-    n.loaded = null; // waiters that read the field before hold the future; later ones read n.block
-  }
-
-  /** Waits for another caller's load of {@code n}, throwing what its loader threw. */
-  private static CachedBlock await(Node n) throws IOException {
-    CompletableFuture<CachedBlock> loaded = n.loaded;
-    if (loaded == null) {
-      return n.block; // the load succeeded: set before the future was dropped
-    }
-    try {
-      return loaded.join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw e;
-    }
-  }
-
   @Override
   public CacheStats stats() {
     long bytes = 0;
@@ -451,6 +465,11 @@ public final class ClockBlockCache implements BlockCache {
       pinned += held[3];
     }
     return counters.snapshot(capacity, bytes, blocks, metadata, pinned);
+  }
+
+  /** The direct bytes of the slabs' slot links, charged up front with the shards' fixed bytes; for tests. */
+  long offHeapLinkBytes() {
+    return Arrays.stream(shards).mapToLong(Shard::linkBytes).sum();
   }
 
   /** Checks every shard's accounting and bounds; throws on a violation. For tests. */

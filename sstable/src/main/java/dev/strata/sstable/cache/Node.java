@@ -1,29 +1,31 @@
 package dev.strata.sstable.cache;
 
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
- * One entry of a {@link ClockBlockCache} shard: the block (once loaded), the future its concurrent
- * misses wait on, a CLOCK frequency that hits raise without a lock, and the links of the segment
- * queue it sits in, which only the shard's lock touches. A data block held off the heap is the node
- * itself ({@link OffHeapBlock}: its bytes' first slot, length and reference count), so such a block
- * costs the heap this one object.
+ * One entry of a {@link ClockBlockCache} shard held on the heap: an index or filter block, a data
+ * block of a cache without an arena (or one its arena had no room for), and every block while it
+ * loads. It holds the block (once loaded), the future its concurrent misses wait on, a CLOCK
+ * frequency that hits raise without a lock, and the links of the segment queue it sits in, which
+ * only the shard's lock touches. A data block the shard moves off the heap leaves its node behind
+ * for an entry of {@link DataEntries}, so a cached off-heap block costs the heap no object.
  *
  * <p>Thread-safe as described: {@link #block} and {@link #frequency} are read and written without the
  * lock; the queue fields are guarded by the owning shard's lock.
  */
-final class Node extends OffHeapBlock implements BlockCache.Entry {
+final class Node implements BlockCache.Entry {
   /** The most a hit raises {@link #frequency} to: S3-FIFO's two-bit counter. */
   static final int MAX_FREQUENCY = 3;
 
   /**
    * The cache's own cost per entry, charged on top of the block's {@link CachedBlock#sizeBytes}: this
-   * node (eight references, four ints and three longs, with its {@link OffHeapBlock} fields: 88
-   * bytes) and about two slots of its shard's
+   * node (seven references, two ints and four longs: 80 bytes) and about two slots of its shard's
    * {@link NodeTable} (8; the table holds between one and two slots per node). The future of a load
    * is dropped once the load completes, and the key is two longs in the node, so neither is charged.
    */
-  static final int ENTRY_BYTES = (int) (HeapCost.object(8 * HeapCost.REFERENCE + 4 * 4 + 3 * 8)
+  static final int ENTRY_BYTES = (int) (HeapCost.object(7 * HeapCost.REFERENCE + 2 * 4 + 4 * 8)
       + 2 * HeapCost.REFERENCE);
 
   /** The block's key: its table's file number and its offset in the file. */
@@ -42,10 +44,10 @@ final class Node extends OffHeapBlock implements BlockCache.Entry {
   volatile CompletableFuture<CachedBlock> loaded = new CompletableFuture<>();
 
   /**
-   * Null until the load succeeds; then the loaded block, replaced once, when the node is admitted,
-   * by this node if the shard keeps the block's bytes off the heap ({@link OffHeapBlock#store});
-   * null again once the shard lets go of it (evicted, refused or closed), so a node kept as an entry
-   * ({@link BlockCache.Entry}) holds no block the cache no longer charges.
+   * Null until the load succeeds; then the loaded block (which a node the shard moved off the heap
+   * keeps for the waiters of its load, the table no longer holding it); null again once the shard
+   * lets go of it (evicted, refused or closed), so a node kept as an entry ({@link
+   * BlockCache.Entry}) holds no block the cache no longer charges.
    */
   volatile CachedBlock block;
 
@@ -54,6 +56,9 @@ final class Node extends OffHeapBlock implements BlockCache.Entry {
 
   /** Guarded by the shard's lock from here on. */
   long charge;
+
+  /** When it was queued, by its shard's count: the order in which its segment and {@link EntryQueue} merge. */
+  long seq;
 
   /** Pins held ({@link ClockBlockCache#getOrLoadPinned}); while above 0 the node is never evicted. */
   int pins;
@@ -76,6 +81,29 @@ final class Node extends OffHeapBlock implements BlockCache.Entry {
   @Override
   public String toString() {
     return kind + " block " + fileNumber + "@" + offset;
+  }
+
+  /** Waits for another caller's load of this node, throwing what its loader threw. */
+  CachedBlock await() throws IOException {
+    CompletableFuture<CachedBlock> future = loaded;
+    if (future == null) {
+      return block; // the load succeeded: set before the future was dropped
+    }
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
   }
 
   /** Records a hit: one volatile read, and a write only while the counter can still rise. */

@@ -18,19 +18,21 @@ import java.util.function.IntFunction;
  * {@link #close} frees every slab whose slots are all free, and each remaining slab as its last
  * slot comes back: a closed cache holds no direct memory once its readers are done.
  *
- * <p>Slot chains. Each slot has a link, an int in its slab's link array: the next slot of the same
+ * <p>Slot chains. Each slot has a link, an int past the slots at its slab's end: the next slot of the same
  * block, or of the free list. A block is named by its first slot and its length alone, so it costs
  * the heap no array of slot numbers; its slots are the first {@code slotsFor(length)} of the chain
  * from there. The free slots form one such chain too: a block takes the first slots of the free
  * list (cut off where it ends) and gives its chain back by linking it in front. A fresh slab's
  * slots are linked in ascending order, so blocks cut from it are adjacent and read in one bulk copy.
  * The links cost 4 bytes a slot, what a stack of free slot numbers cost before, and serve both.
+ * They live in the slab's direct memory, not in an array per slab: a cache filling with slabs
+ * then adds nothing to the heap that young collections would copy but the slab's buffer objects.
  *
  * <p>Thread-safe: slot bookkeeping and links under this object's monitor. A slot's bytes and the
  * links of a block's chain are written by the one thread that allocated it, before the block is
- * published (through the cache's volatile node field), and read only by threads holding a
- * reference to that block; links change again only once the block is freed, when no reader holds
- * it.
+ * published (by the release store of its entry's state in {@code DataEntries}), and read only by
+ * threads holding a reference to that block; links change again only once the block is freed,
+ * when no reader holds it.
  */
 public final class SlabArena {
   /**
@@ -62,11 +64,8 @@ public final class SlabArena {
    */
   private volatile ByteBuffer[] slabs = new ByteBuffer[0];
 
-  /**
-   * Each slab's links, by slab number: {@code links[slab][i]} follows slot {@code slab *
-   * slotsPerSlab + i}. Replaced and published like {@link #slabs}, with it.
-   */
-  private volatile int[][] links = new int[0][];
+  /** Where a slab's links start: past its slots. */
+  private final int linksAt;
 
   @GuardedBy("this")
   private int[] usedPerSlab = new int[0];
@@ -111,23 +110,29 @@ public final class SlabArena {
     long rounded = Math.max(SLOT_BYTES, (capacityBytes + SLOT_BYTES - 1) / SLOT_BYTES * SLOT_BYTES);
     this.slabBytes = (int) Math.min(MAX_SLAB_BYTES, rounded);
     this.slotsPerSlab = slabBytes / SLOT_BYTES;
+    this.linksAt = slabBytes;
     // Slot numbers are ints: at most 2^31 slots (1 TiB) per arena, far beyond any direct memory.
     this.maxSlabs = (int) Math.min((capacityBytes + slabBytes - 1) / slabBytes,
         Integer.MAX_VALUE / slotsPerSlab);
   }
 
   /**
-   * The heap an arena for {@code capacityBytes} takes when full, besides its blocks: per slab its
-   * links (4 bytes a slot and an array header), its entries in three arrays, and the direct
-   * buffer's objects (the buffer, its cleaner and deallocator: about 160 bytes).
+   * What an arena for {@code capacityBytes} takes when full besides its slots, which its shard
+   * charges up front: its slot links ({@link #linkBytes}, in the slabs' direct memory) and on the
+   * heap, per slab, the direct buffer's objects (the buffer, its cleaner and deallocator: about 160
+   * bytes) and its entries in two arrays.
    */
-  static long heapBytes(long capacityBytes) {
+  static long bookkeepingBytes(long capacityBytes) {
+    long slabs = (capacityBytes + MAX_SLAB_BYTES - 1) / MAX_SLAB_BYTES;
+    return linkBytes(capacityBytes) + slabs * 160 + 2 * HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slabs);
+  }
+
+  /** The direct bytes of the slot links of an arena for {@code capacityBytes} when full: 4 a slot. */
+  static long linkBytes(long capacityBytes) {
     long slabs = (capacityBytes + MAX_SLAB_BYTES - 1) / MAX_SLAB_BYTES;
     long slotsPerSlab = Math.min(MAX_SLAB_BYTES, Math.max(SLOT_BYTES,
         (capacityBytes + SLOT_BYTES - 1) / SLOT_BYTES * SLOT_BYTES)) / SLOT_BYTES;
-    return slabs * (HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slotsPerSlab) + 160)
-        + 2 * HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slabs)
-        + HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slabs);
+    return slabs * 4 * slotsPerSlab;
   }
 
   /** The slots a block of {@code length} bytes takes: at least one, so that a chain names it. */
@@ -163,37 +168,45 @@ public final class SlabArena {
    */
   private void transfer(int first, int length, byte[] array, int offset, boolean store) {
     ByteBuffer[] slabs = this.slabs;
-    int[][] links = this.links;
     int done = 0;
     int slot = first;
     while (done < length) {
       int slab = slot / slotsPerSlab;
       int index = slot % slotsPerSlab;
-      int[] link = links[slab];
+      ByteBuffer b = slabs[slab];
       int run = 1; // slots adjacent to this one, in its slab, that the chain takes next
       while (done + run * SLOT_BYTES < length && index + run < slotsPerSlab
-          && link[index + run - 1] == slot + run) {
+          && b.getInt(linksAt + 4 * (index + run - 1)) == slot + run) {
         run++;
       }
       int n = Math.min(run * SLOT_BYTES, length - done);
       if (store) {
-        slabs[slab].put(index * SLOT_BYTES, array, offset + done, n);
+        b.put(index * SLOT_BYTES, array, offset + done, n);
       } else {
-        slabs[slab].get(index * SLOT_BYTES, array, offset + done, n);
+        b.get(index * SLOT_BYTES, array, offset + done, n);
       }
       done += n;
-      slot = link[index + run - 1];
+      slot = b.getInt(linksAt + 4 * (index + run - 1));
     }
   }
 
   /** The stored byte at {@code index} of the chain from {@code first}: an access in place. */
   byte get(int first, int index) {
-    int[][] links = this.links;
+    ByteBuffer[] slabs = this.slabs;
     int slot = first;
     for (int hops = index / SLOT_BYTES; hops > 0; hops--) {
-      slot = links[slot / slotsPerSlab][slot % slotsPerSlab];
+      slot = link(slabs, slot);
     }
     return slabs[slot / slotsPerSlab].get((slot % slotsPerSlab) * SLOT_BYTES + index % SLOT_BYTES);
+  }
+
+  /** The link of {@code slot}: the next slot of its chain, or END. */
+  private int link(ByteBuffer[] slabs, int slot) {
+    return slabs[slot / slotsPerSlab].getInt(linksAt + 4 * (slot % slotsPerSlab));
+  }
+
+  private void setLink(ByteBuffer[] slabs, int slot, int next) {
+    slabs[slot / slotsPerSlab].putInt(linksAt + 4 * (slot % slotsPerSlab), next);
   }
 
   /** Cuts the first {@code count} slots off the free list; their chain's first slot, or END. */
@@ -204,17 +217,16 @@ public final class SlabArena {
     if (closed || freeCount < count) {
       return END;
     }
-    int[][] links = this.links;
+    ByteBuffer[] slabs = this.slabs;
     int first = freeHead;
     int last = first;
     usedPerSlab[last / slotsPerSlab]++;
     for (int i = 1; i < count; i++) {
-      last = links[last / slotsPerSlab][last % slotsPerSlab];
+      last = link(slabs, last);
       usedPerSlab[last / slotsPerSlab]++;
     }
-    int[] lastLinks = links[last / slotsPerSlab];
-    freeHead = lastLinks[last % slotsPerSlab];
-    lastLinks[last % slotsPerSlab] = END;
+    freeHead = link(slabs, last);
+    setLink(slabs, last, END);
     freeCount -= count;
     return first;
   }
@@ -223,32 +235,27 @@ public final class SlabArena {
   private void addSlab() {
     ByteBuffer b;
     try {
-      b = allocator.apply(slabBytes);
+      b = allocator.apply(slabBytes + 4 * slotsPerSlab);
     } catch (OutOfMemoryError e) { // "Direct buffer memory": the JVM's limit, not the heap's
       refused = true;
       return;
     }
     int slab = slabCount++;
     ByteBuffer[] grownSlabs = slabs;
-    int[][] grownLinks = links;
     if (slab == grownSlabs.length) {
       int length = Math.max(4, 2 * slab);
       grownSlabs = Arrays.copyOf(grownSlabs, length);
-      grownLinks = Arrays.copyOf(grownLinks, length);
       usedPerSlab = Arrays.copyOf(usedPerSlab, length);
     }
     // The slab's slots in ascending order, in front of the free list: blocks cut from a fresh
     // slab take adjacent slots.
-    int[] link = new int[slotsPerSlab];
     int base = slab * slotsPerSlab;
     for (int i = 0; i < slotsPerSlab - 1; i++) {
-      link[i] = base + i + 1;
+      b.putInt(linksAt + 4 * i, base + i + 1);
     }
-    link[slotsPerSlab - 1] = freeHead;
+    b.putInt(linksAt + 4 * (slotsPerSlab - 1), freeHead);
     grownSlabs[slab] = b;
-    grownLinks[slab] = link;
-    links = grownLinks; // published (volatile) before any of the slab's slots is handed out
-    slabs = grownSlabs;
+    slabs = grownSlabs; // published (volatile) before any of the slab's slots is handed out
     freeHead = base;
     freeCount += slotsPerSlab;
     slabsHeld++;
@@ -256,22 +263,25 @@ public final class SlabArena {
 
   /** Gives back the chain of a block of {@code length} bytes from {@code first}; its slots are free for the next block. */
   synchronized void free(int first, int length) {
-    int[][] links = this.links;
+    ByteBuffer[] slabs = this.slabs;
     int count = slotsFor(length);
     int slot = first;
-    for (int i = 0; ; i++) {
+    for (int i = 0; i < count; i++) {
       int slab = slot / slotsPerSlab;
+      // The next link is read before the slab may be freed; after close the free list is not kept.
+      int next = i < count - 1 ? link(slabs, slot) : END;
+      if (next == END && !closed) {
+        setLink(slabs, slot, freeHead); // the chain, in front of the free list
+      }
       if (--usedPerSlab[slab] == 0 && closed) {
         release(slab);
       }
-      if (i == count - 1) {
-        break;
-      }
-      slot = links[slab][slot % slotsPerSlab];
+      slot = next;
     }
-    links[slot / slotsPerSlab][slot % slotsPerSlab] = freeHead; // the chain, in front of the free list
-    freeHead = first;
-    freeCount += count;
+    if (!closed) {
+      freeHead = first;
+      freeCount += count;
+    }
   }
 
   /**
@@ -301,7 +311,7 @@ public final class SlabArena {
     freeDirect(b);
   }
 
-  /** Direct bytes this arena holds now: its slabs not yet freed. */
+  /** Direct bytes of the slots this arena holds now (its slabs not yet freed), without their links. */
   public synchronized long reservedBytes() {
     return (long) slabsHeld * slabBytes;
   }

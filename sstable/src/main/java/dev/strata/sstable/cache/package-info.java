@@ -30,11 +30,11 @@
  * up to 256 KiB, allocated as the shard fills and at most its capacity, cut into 512-byte slots that
  * any block can use (a block takes the slots its length needs, chained by an int link per slot and
  * adjacent where they come from a fresh slab), so there is no fragmentation to manage. The heap
- * holds one object per cached block, its entry: the cache's {@code Node} is the {@code
- * OffHeapBlock} (first slot, length, reference count), found in a table of its own by the block's
- * (file number, offset) as two longs, so a lookup makes no key. {@code strata-bench cacheheap}
- * measures it: about 130 heap bytes per cached 4 KiB block (the node 88, slot links 32, table 5),
- * from 280 with a key, a map node, an off-heap block object and an array of slot numbers per block.
+ * holds no object per cached block: its entry (key, first slot, length, reference count, queue
+ * links) is a 64-byte stride of primitive arrays in the shard's {@code DataEntries}, found by a
+ * key table of its own, so a cache filling with blocks gives the young collections nothing of them
+ * to copy. A reader gets an {@code OffHeapBlock}, a view it may reuse from one lookup to the next.
+ * {@code strata-bench cacheheap} measures the heap per cached block.
  * Release is deterministic: an off-heap block is reference counted, the cache holds one reference
  * until it evicts the block, a reader takes one while it copies the bytes out, and the last release
  * returns the slots at once; a reader whose retain fails (evicted and released meanwhile) counts a miss. Closing the

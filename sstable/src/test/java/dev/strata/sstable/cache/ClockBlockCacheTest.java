@@ -131,10 +131,12 @@ final class ClockBlockCacheTest {
 
   @Test
   void entryBytes_countTheNodeAndItsTableSlots() {
-    // 88 node (its key two longs in it, an off-heap block's slot, length and count too) + 8 table
-    // slots: see Node.ENTRY_BYTES. No key object, no map node, no future after the load, no object
-    // per off-heap block: MeasuredEntryCostTest checks the total against the live heap.
-    assertEquals(96, ClockBlockCache.ENTRY_BYTES);
+    // 80 node (its key two longs in it, its queue order a third) + 8 table slots: see
+    // Node.ENTRY_BYTES. No key object, no map node, no future after the load; an off-heap block
+    // has no node but a 64-byte entry of primitive arrays and its buckets (DataEntries.ENTRY_BYTES).
+    // MeasuredEntryCostTest checks both totals against the live heap.
+    assertEquals(88, ClockBlockCache.ENTRY_BYTES);
+    assertEquals(72, DataEntries.ENTRY_BYTES);
   }
 
   @Test

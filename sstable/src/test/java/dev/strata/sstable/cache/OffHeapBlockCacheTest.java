@@ -91,7 +91,7 @@ final class OffHeapBlockCacheTest {
       CachedBlock hit = cache.getIfPresent(Blob.key(k), BlockKind.DATA);
       OffHeapBlock s = assertInstanceOf(OffHeapBlock.class, hit);
       assertArrayEquals(Payload.of(k, lengthOf(k)).bytes(), read(s), "block " + k);
-      assertEquals(s.sizeBytes() + ClockBlockCache.ENTRY_BYTES, chargeOf(k));
+      assertEquals(s.sizeBytes() + DataEntries.ENTRY_BYTES, chargeOf(k));
     }
     cache.checkInvariants();
     assertTrue(cache.offHeapReservedBytes() > 0);
@@ -99,7 +99,7 @@ final class OffHeapBlockCacheTest {
   }
 
   private static long chargeOf(long k) {
-    return SlabArena.slotBytes(lengthOf(k)) + (long) ClockBlockCache.ENTRY_BYTES;
+    return SlabArena.slotBytes(lengthOf(k)) + (long) DataEntries.ENTRY_BYTES;
   }
 
   @Test

@@ -1,0 +1,245 @@
+package dev.strata.sstable.cache;
+
+import static dev.strata.sstable.cache.DataEntries.NONE;
+
+import java.util.Set;
+
+/**
+ * A shard's off-heap data blocks: their {@link DataEntries} and the probation, main and pinned
+ * queues they wait in. The shard runs one clock over its nodes and these entries together: its
+ * probation segment and this probation queue form one FIFO, merged by queue order ({@link
+ * #probationFirst}), and so do the main ones, so a block ages the same whether it lives on the
+ * heap or off it. This class makes the clock's moves on entries; the shard keeps the bytes used, the
+ * ghost's use and the counters, and takes the charges these methods return.
+ *
+ * <p>Not thread-safe: guarded by the owning shard's lock, but for {@link #entries}' lock-free lookups.
+ */
+final class DataQueues {
+  private final DataEntries entries;
+  private final EntryQueue probation;
+  private final EntryQueue main;
+  private final EntryQueue pinned;
+
+  DataQueues(SlabArena arena) {
+    this.entries = new DataEntries(arena);
+    this.probation = new EntryQueue("probation", 1, entries);
+    this.main = new EntryQueue("main", 2, entries);
+    this.pinned = new EntryQueue("pinned", 3, entries);
+  }
+
+  /** The entries, for lookups without the lock. */
+  DataEntries entries() {
+    return entries;
+  }
+
+  /**
+   * Stores {@code bytes[0, length)} as the entry of block (fileNumber, offset), charged {@code
+   * charge}, found by lookups and queued (in main when {@code toMain}) as the {@code seq}th; false
+   * when the arena had no room.
+   */
+  boolean admit(long fileNumber, long offset, long hash, byte[] bytes, int length, long charge,
+      boolean toMain, long seq) {
+    int i = entries.store(fileNumber, offset, bytes, length, charge);
+    if (i == NONE) {
+      return false;
+    }
+    entries.link(i, hash);
+    (toMain ? main : probation).addLast(i, seq);
+    return true;
+  }
+
+  /** A new view of block (fileNumber, offset), or null when it is not held here. */
+  OffHeapBlock view(long fileNumber, long offset, long hash) {
+    int i = entries.find(fileNumber, offset, hash);
+    OffHeapBlock view = new OffHeapBlock();
+    return i != NONE && view.aim(entries, i, fileNumber, offset) ? view : null;
+  }
+
+  boolean unpinnedEmpty() {
+    return probation.isEmpty() && main.isEmpty();
+  }
+
+  boolean probationEmpty() {
+    return probation.isEmpty();
+  }
+
+  boolean mainEmpty() {
+    return main.isEmpty();
+  }
+
+  long probationBytes() {
+    return probation.bytes();
+  }
+
+  /** Whether the oldest of the shard's probation segment {@code s} and this probation queue is an entry. */
+  boolean probationFirst(Segment s) {
+    return first(s, probation);
+  }
+
+  /** {@link #probationFirst} for the main segment and queue. */
+  boolean mainFirst(Segment s) {
+    return first(s, main);
+  }
+
+  private static boolean first(Segment s, EntryQueue q) {
+    return !q.isEmpty() && (s.isEmpty() || q.headSeq() < s.first().seq);
+  }
+
+  /**
+   * The clock's move on probation's oldest entry: one hit there moves it to main as the {@code
+   * seq}th queued, with its counter cleared (main asks for a new hit); else it leaves, its key in
+   * {@code ghost} (if any). Returns the charge freed, 0 when it moved.
+   */
+  long stepProbation(long seq, Ghost ghost) {
+    int i = probation.pollFirst();
+    if (entries.frequency(i) > 0) {
+      entries.setFrequency(i, 0);
+      main.addLast(i, seq);
+      return 0;
+    }
+    long hash = entries.hash(i);
+    long charge = drop(i);
+    if (ghost != null) {
+      ghost.add(hash);
+    }
+    return charge;
+  }
+
+  /**
+   * The clock's move on main's oldest entry: a counter above 0 is lowered and the entry queued again
+   * as the {@code seq}th, one at 0 leaves. Returns the charge freed, 0 when it stayed.
+   */
+  long stepMain(long seq) {
+    int i = main.pollFirst();
+    int f = entries.frequency(i);
+    if (f == 0) {
+      return drop(i);
+    }
+    entries.setFrequency(i, f - 1);
+    main.addLast(i, seq);
+    return 0;
+  }
+
+  /**
+   * Pins block (fileNumber, offset) once more (the first pin takes it out of the clock, into the
+   * pinned queue as the {@code seq}th): a new view of it, or null when it is not held here.
+   */
+  OffHeapBlock pin(long fileNumber, long offset, long hash, long seq) {
+    OffHeapBlock view = view(fileNumber, offset, hash);
+    if (view == null) {
+      return null;
+    }
+    int i = entries.find(fileNumber, offset, hash); // under the lock: the entry the view names
+    int pins = entries.pins(i);
+    if (pins == 0) {
+      queueOf(i).remove(i);
+      pinned.addLast(i, seq);
+    }
+    entries.setPins(i, pins + 1);
+    return view;
+  }
+
+  /** Drops one pin of block (fileNumber, offset); true when that was its last, which queues it in main as the {@code seq}th. */
+  boolean unpin(long fileNumber, long offset, long hash, long seq) {
+    int i = entries.find(fileNumber, offset, hash);
+    if (i == NONE || entries.pins(i) == 0) {
+      return false;
+    }
+    int pins = entries.pins(i) - 1;
+    entries.setPins(i, pins);
+    if (pins > 0) {
+      return false;
+    }
+    pinned.remove(i);
+    main.addLast(i, seq);
+    return true;
+  }
+
+  /** Drops the unpinned entries of the tables numbered in {@code fileNumbers}; returns their charges. */
+  long dropFiles(Set<Long> fileNumbers) {
+    long freed = 0;
+    for (EntryQueue q : new EntryQueue[] {probation, main}) {
+      for (int i = q.first(); i != NONE; ) {
+        int next = q.next(i);
+        if (fileNumbers.contains(entries.fileNumber(i))) {
+          q.remove(i);
+          freed += drop(i);
+        }
+        i = next;
+      }
+    }
+    return freed;
+  }
+
+  /** Drops every entry, pinned or not; returns their charges. */
+  long dropAll() {
+    long freed = 0;
+    for (EntryQueue q : new EntryQueue[] {probation, main, pinned}) {
+      while (!q.isEmpty()) {
+        int i = q.pollFirst();
+        entries.setPins(i, 0);
+        freed += drop(i);
+      }
+    }
+    return freed;
+  }
+
+  /** Entries held. */
+  int size() {
+    return probation.size() + main.size() + pinned.size();
+  }
+
+  long pinnedBytes() {
+    return pinned.bytes();
+  }
+
+  /**
+   * Takes entry {@code i}, out of its queue already, out of the key table and drops the cache's
+   * reference: after the table removal, so a reader whose retain fails then misses. Returns its charge.
+   */
+  private long drop(int i) {
+    int charge = entries.charge(i);
+    entries.unlink(i, entries.hash(i));
+    entries.release(i);
+    return charge;
+  }
+
+  private EntryQueue queueOf(int i) {
+    int id = entries.queue(i);
+    return id == probation.id ? probation : id == main.id ? main : pinned;
+  }
+
+  /**
+   * Checks every entry's queue, pins, key and charge, and that no node of {@code table} holds a
+   * block an entry holds; throws on the first violation. Returns the charges held. For tests.
+   */
+  long check(NodeTable table) {
+    long sum = 0;
+    for (EntryQueue q : new EntryQueue[] {probation, main, pinned}) {
+      long bytes = 0;
+      int count = 0;
+      for (int i = q.first(); i != NONE; i = q.next(i)) {
+        long file = entries.fileNumber(i);
+        long offset = entries.offset(i);
+        long hash = entries.hash(i);
+        check(entries.queue(i) == q.id, "entry in the wrong queue");
+        check((entries.pins(i) > 0) == (q == pinned), "pins " + entries.pins(i) + " in " + q.name);
+        check(entries.find(file, offset, hash) == i, "queued entry missing from the key table");
+        check(entries.charge(i) > 0 && DataEntries.refs(entries.state(i)) > 0, "queued entry not held");
+        check(table.get(file, offset, hash) == null, "a block both on and off the heap");
+        bytes += entries.charge(i);
+        count++;
+      }
+      check(bytes == q.bytes() && count == q.size(), q.name + " entry accounting");
+      sum += bytes;
+    }
+    check(size() == entries.linked(), "key table holds " + entries.linked() + " entries, queues " + size());
+    return sum;
+  }
+
+  private static void check(boolean ok, String what) {
+    if (!ok) {
+      throw new AssertionError(what);
+    }
+  }
+}
