@@ -70,6 +70,9 @@ public final class MemTable {
    */
   private final BlockedBloomFilter rows;
 
+  /** Hashes the rows {@link #rows} takes; under {@link #writeLock}. */
+  private final FilterKeys.RowHasher rowHasher = new FilterKeys.RowHasher();
+
   /** The DELETE_ROW keys of {@link #table}; they all have the empty column. */
   private final ConcurrentSkipListSet<InternalKey> rowTombstones =
       new ConcurrentSkipListSet<>(InternalKey.ORDER);
@@ -197,7 +200,7 @@ public final class MemTable {
       if (frozen) {
         throw new IllegalStateException("memtable is frozen");
       }
-      rows.putHash(FilterKeys.rowHash(row)); // before the entry is linked: see rows
+      rows.putHash(rowHasher.hash(row)); // before the entry is linked: see rows
       table.insert(row, column, sequence, kind, value);
       if (kind == ValueKind.DELETE_ROW) {
         rowTombstones.add(new InternalKey(row.clone(), EMPTY, sequence, kind));

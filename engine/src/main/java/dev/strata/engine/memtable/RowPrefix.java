@@ -23,14 +23,17 @@ import java.nio.ByteOrder;
  * or a padding zero against a real byte of the longer row, which a proper prefix precedes. Equal
  * prefixes say nothing (rows that differ only after byte 14, or a row and itself plus zero bytes).
  *
+ * <p>The write path sorts a large write group by the same two words before it inserts it ({@code
+ * KeyOrder}), for the same reason: most comparisons of such rows are decided without reading them.
+ *
  * <p>Immutable (static methods only).
  */
-final class RowPrefix {
+public final class RowPrefix {
   /** Bytes of a row the two words hold. */
-  static final int BYTES = 15;
+  public static final int BYTES = 15;
 
   /** The bits of {@link #low} that hold row bytes; the lowest byte is the node's to use. */
-  static final long LOW_BITS = ~0xFFL;
+  public static final long LOW_BITS = ~0xFFL;
 
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
@@ -38,7 +41,7 @@ final class RowPrefix {
   private RowPrefix() {}
 
   /** Bytes 0-7 of the row {@code b[from, from + length)}, big-endian, zero-padded. */
-  static long high(byte[] b, int from, int length) {
+  public static long high(byte[] b, int from, int length) {
     if (length >= Long.BYTES) {
       return (long) LONGS.get(b, from);
     }
@@ -53,7 +56,7 @@ final class RowPrefix {
    * Bytes 8-14 of the row {@code b[from, from + length)} in the upper seven bytes, big-endian,
    * zero-padded; the lowest byte zero.
    */
-  static long low(byte[] b, int from, int length) {
+  public static long low(byte[] b, int from, int length) {
     if (length >= 2 * Long.BYTES) {
       return (long) LONGS.get(b, from + Long.BYTES) & LOW_BITS;
     }
@@ -69,7 +72,7 @@ final class RowPrefix {
    * Orders two prefixes ({@code low} words with their lowest byte cleared or ignored): the sign of
    * the comparison of their rows whenever it is not 0.
    */
-  static int compare(long aHigh, long aLow, long bHigh, long bLow) {
+  public static int compare(long aHigh, long aLow, long bHigh, long bLow) {
     if (aHigh != bHigh) {
       return Long.compareUnsigned(aHigh, bHigh);
     }
