@@ -207,8 +207,14 @@ public final class MemTable {
         rowTombstoneBytes += ROW_TOMBSTONE_OVERHEAD_BYTES + row.length;
       }
       // Count last: a reader that sees the count sees the entry (volatile write after insert).
-      smallestSequence = Math.min(smallestSequence, sequence);
-      largestSequence = Math.max(largestSequence, sequence);
+      // The bounds are written only when they move: each volatile store is a fence, and a write
+      // group sorted by key passes its sequence numbers out of order, so they rarely move.
+      if (sequence < smallestSequence) {
+        smallestSequence = sequence;
+      }
+      if (sequence > largestSequence) {
+        largestSequence = sequence;
+      }
       entryCount = entryCount + 1;
     }
   }
