@@ -23,26 +23,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The skip list's row prefixes: a search decides by the fifteen-byte prefix in a node ({@link
  * RowPrefix}) whenever the prefixes differ, which is right only if differing prefixes order as the
- * rows do. Rows here are 0 to 20 bytes of 0x00, 0x01, 0x7F, 0x80 and 0xFF, half of them a shared
- * run of 0x01 (as a Kafka store's rows and zero-padded decimal keys share their first bytes) and
- * a tail, so they share prefixes, end inside and beyond each prefix word, differ only after byte
- * 8 or 15, and hold zero bytes that meet the prefix's zero padding. Iterators that run beside the
- * writer check the list's concurrency on the same rows.
+ * rows do. Rows here are 0 to 20 bytes ({@link SharedPrefixRows}), so they share prefixes, end
+ * inside and beyond each prefix word, differ only after byte 8 or 15, and hold zero bytes that
+ * meet the prefix's zero padding. Iterators that run beside the writer check the list's
+ * concurrency on the same rows.
  */
 final class ArenaSkipListProperties {
-  private static final byte[] ALPHABET = {0x00, 0x01, 0x7F, (byte) 0x80, (byte) 0xFF};
-
-  /** Longer than the prefix by five bytes: rows end before, inside and after either word. */
-  private static final int MAX_ROW_BYTES = RowPrefix.BYTES + 5;
-
   private static byte[] row(Random r, int minLength) {
-    byte[] b = new byte[minLength + r.nextInt(MAX_ROW_BYTES + 1 - minLength)];
-    // Half the rows start with a run of 0x01 (up to the whole row): keys sharing long prefixes.
-    int shared = r.nextBoolean() ? r.nextInt(b.length + 1) : 0;
-    for (int i = 0; i < b.length; i++) {
-      b[i] = i < shared ? 0x01 : ALPHABET[r.nextInt(ALPHABET.length)];
-    }
-    return b;
+    return SharedPrefixRows.next(r, minLength, SharedPrefixRows.MAX_BYTES);
   }
 
   @Test

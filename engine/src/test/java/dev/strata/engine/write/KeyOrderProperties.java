@@ -3,6 +3,7 @@ package dev.strata.engine.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.strata.engine.memtable.SharedPrefixRows;
 import dev.strata.sstable.key.InternalKey;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,17 +17,6 @@ import org.junit.jupiter.api.Test;
  * inside and past the prefix, empty and non-empty columns, and the same cell several times.
  */
 final class KeyOrderProperties {
-  private static final byte[] ALPHABET = {0x00, 0x01, 0x02, (byte) 0x80, (byte) 0xFF};
-
-  private static byte[] bytes(Random r, int min, int max) {
-    byte[] b = new byte[min + r.nextInt(max + 1 - min)];
-    int shared = r.nextBoolean() ? r.nextInt(b.length + 1) : 0;
-    for (int i = 0; i < b.length; i++) {
-      b[i] = i < shared ? 0x01 : ALPHABET[r.nextInt(ALPHABET.length)];
-    }
-    return b;
-  }
-
   @Test
   void sorted_isTheMemtableOrder_withEachMutationsSequence() {
     long seed = System.nanoTime();
@@ -42,10 +32,10 @@ final class KeyOrderProperties {
         List<Mutation> batch = new ArrayList<>();
         for (int m = r.nextInt(200); m > 0; m--) {
           byte[] row = r.nextInt(8) == 0 && !byKey.isEmpty()
-              ? byKey.get(r.nextInt(byKey.size())).row() : bytes(r, 1, 20);
-          byte[] column = r.nextBoolean() ? Mutation.EMPTY : bytes(r, 0, 3);
+              ? byKey.get(r.nextInt(byKey.size())).row() : SharedPrefixRows.next(r, 1, 20);
+          byte[] column = r.nextBoolean() ? Mutation.EMPTY : SharedPrefixRows.next(r, 0, 3);
           Mutation mutation = r.nextInt(5) == 0 ? Mutation.delete(row, column)
-              : Mutation.put(row, column, bytes(r, 0, 4));
+              : Mutation.put(row, column, SharedPrefixRows.next(r, 0, 4));
           batch.add(mutation);
           byKey.add(mutation);
           expected.add(mutation.key(seq++));
