@@ -45,9 +45,6 @@ final class ArenaEntries {
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle ARRAY_LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  /** A row's first eight bytes, big-endian: unsigned order of these longs is the bytes' order. */
-  private static final VarHandle PREFIX =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   /** Where the entries are: the skip list's arena, each entry right after its node. */
   private final Arena arena;
@@ -74,24 +71,9 @@ final class ArenaEntries {
     c.put(o + HEADER_BYTES + row.length + column.length, value, 0, value.length);
   }
 
-  /**
-   * The first eight bytes of {@code b[from, from + length)}, big-endian, zero-padded: a row's
-   * prefix as the skip list's nodes keep it.
-   */
-  static long prefix(byte[] b, int from, int length) {
-    if (length >= Long.BYTES) {
-      return (long) PREFIX.get(b, from);
-    }
-    long p = 0;
-    for (int i = 0; i < Long.BYTES; i++) {
-      p = p << 8 | (i < length ? b[from + i] & 0xFF : 0);
-    }
-    return p;
-  }
-
-  /** The row prefix of the encoded search key at ({@code k}, {@code ko}). */
-  static long searchKeyPrefix(byte[] k, int ko) {
-    return prefix(k, ko + HEADER_BYTES, (short) ARRAY_SHORTS.get(k, ko) & 0xFFFF);
+  /** The row length of the encoded search key at ({@code k}, {@code ko}), whose row follows. */
+  static int searchKeyRowLength(byte[] k, int ko) {
+    return (short) ARRAY_SHORTS.get(k, ko) & 0xFFFF;
   }
 
   /** An encoded search key: the header and the row and column, no value. */

@@ -15,19 +15,18 @@ import java.util.SplittableRandom;
  * list): a search step that must read the entry (the row prefixes are equal) finds it on the
  * node's cache line or the next, not elsewhere in memory.
  *
- * <p>Node layout, 8-byte words in the arena: {@code [entry address, row prefix, next_0, ...,
+ * <p>Node layout, 8-byte words in the arena: {@code [prefix high, prefix low | h, next_0, ...,
  * next_{h-1}]} then the entry, padded to a multiple of 8 bytes so the next node's words are
- * aligned; h is the node's random height (a quarter of the nodes reach each next level), next
- * pointers being node addresses (chunk index in the high 32 bits, byte offset in the low). The head
- * node sits at address 0 with every level and no entry, so 0 also means "no node": the head is
- * nobody's successor.
+ * aligned; h is the node's random height (a quarter of the nodes reach each next level), kept in
+ * the lowest byte of the second word, which also gives the entry's address (right after the
+ * node's words); next pointers are node addresses (chunk index in the high 32 bits, byte offset in
+ * the low). The head node sits at address 0 with every level and no entry, so 0 also means "no
+ * node": the head is nobody's successor.
  *
- * <p>The row prefix is the row's first eight bytes as a big-endian long, zero-padded: two rows
- * whose prefixes differ are ordered as their prefixes are (unsigned), since the first byte where
- * the prefixes differ is either the rows' first difference or a padding zero against a real byte
- * of the longer row, which a proper prefix precedes. A search compares the prefix in the node it
- * already loaded and reads the entry, elsewhere in memory, only when the prefixes are equal: in a
- * large memtable each step of a search is a cache miss, and the entry would be a second one.
+ * <p>The two prefix words are the row's first fifteen bytes ({@link RowPrefix}): rows whose
+ * prefixes differ are ordered as their prefixes are. A search compares the prefix in the node it
+ * already loaded and reads the entry, past the node's words, only when the prefixes are equal: in
+ * a large memtable each step of a search is a cache miss, and the entry can be a second one.
  *
  * <p>Concurrency (LevelDB's skip list): one writer at a time, any number of readers, no lock for
  * readers. The writer fills a node (its entry, then its next pointers) and only then links it in,
@@ -40,14 +39,14 @@ import java.util.SplittableRandom;
  * reader is left.
  */
 final class ArenaSkipList {
-  /** Highest node: 4^12 = 16 M entries per top-level step, beyond any memtable. */
+  /** Highest node: 4^12 = 16 M entries per top-level step, beyond any memtable; fits a byte. */
   static final int MAX_HEIGHT = 12;
 
-  /** Node words (entry address, row prefix, next pointers): aligned, in the platform's order. */
+  /** Node words (row prefix, height, next pointers): aligned, in the platform's order. */
   private static final VarHandle WORDS =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
-  /** Node words before the next pointers: the entry address and the row prefix. */
+  /** Node words before the next pointers: the row prefix, the height in the second's low byte. */
   private static final int NODE_HEADER_WORDS = 2;
 
   /** What the nodes index. */
@@ -80,7 +79,9 @@ final class ArenaSkipList {
     long head = allocateNode(MAX_HEIGHT);
     assert head == 0 : "the head must be node 0";
     ByteBuffer n = nodes.chunk(head);
-    WORDS.set(n, 0, -1L); // no entry; chunks come unzeroed from the pool
+    // No row: never compared, being nobody's successor. Chunks come unzeroed from the pool.
+    WORDS.set(n, word(head, 0), 0L);
+    WORDS.set(n, word(head, 1), (long) MAX_HEIGHT);
     for (int level = 0; level < MAX_HEIGHT; level++) {
       WORDS.set(n, word(head, NODE_HEADER_WORDS + level), 0L);
     }
@@ -92,8 +93,9 @@ final class ArenaSkipList {
   /** Inserts an entry; its key must not be in the list yet. Returns the entry's arena address. */
   long insert(byte[] row, byte[] column, long sequence, ValueKind kind, byte[] value) {
     long ktag = ArenaEntries.tag(sequence, kind);
-    long prefix = ArenaEntries.prefix(row, 0, row.length);
-    long found = findInsertPoint(row, column, ktag, prefix);
+    long high = RowPrefix.high(row, 0, row.length);
+    long low = RowPrefix.low(row, 0, row.length);
+    long found = findInsertPoint(row, column, ktag, high, low);
     int h = randomHeight();
     int levels = height;
     if (h > levels) {
@@ -111,8 +113,8 @@ final class ArenaSkipList {
         : "duplicate internal key";
     ByteBuffer n = nodes.chunk(node);
     // Plain stores: the node is not reachable until the release stores below link it.
-    WORDS.set(n, Arena.offset(node), entry);
-    WORDS.set(n, word(node, 1), prefix);
+    WORDS.set(n, Arena.offset(node), high);
+    WORDS.set(n, word(node, 1), low | h); // entryOf: the entry follows the h next pointers
     for (int level = 0; level < h; level++) {
       WORDS.set(n, word(node, NODE_HEADER_WORDS + level), next(preds[level], level));
     }
@@ -133,17 +135,17 @@ final class ArenaSkipList {
    * key-ordered changelog, sequential ids) cost a few comparisons each instead of a search from
    * the head; any other key is searched from the head.
    */
-  private long findInsertPoint(byte[] row, byte[] column, long ktag, long prefix) {
-    if (lastInserted != 0 && isBefore(lastInserted, row, column, ktag, prefix)) {
+  private long findInsertPoint(byte[] row, byte[] column, long ktag, long high, long low) {
+    if (lastInserted != 0 && isBefore(lastInserted, row, column, ktag, high, low)) {
       int top = height - 1;
       int level = 0;
-      while (level < top && isBefore(next(preds[level], level), row, column, ktag, prefix)) {
+      while (level < top && isBefore(next(preds[level], level), row, column, ktag, high, low)) {
         level++;
       }
-      return descend(preds, level, row, column, ktag, prefix);
+      return descend(preds, level, row, column, ktag, high, low);
     }
     Arrays.fill(preds, 0); // the head: a search from the top
-    return descend(preds, height - 1, row, column, ktag, prefix);
+    return descend(preds, height - 1, row, column, ktag, high, low);
   }
 
   private int randomHeight() {
@@ -165,12 +167,15 @@ final class ArenaSkipList {
    * node before it on every level in {@code predecessors} when not null.
    */
   long seek(byte[] k, int ko, long[] predecessors) {
-    long prefix = ArenaEntries.searchKeyPrefix(k, ko);
+    int ro = ko + ArenaEntries.HEADER_BYTES;
+    int rl = ArenaEntries.searchKeyRowLength(k, ko);
+    long high = RowPrefix.high(k, ro, rl);
+    long low = RowPrefix.low(k, ro, rl);
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (next != 0 && compareNode(next, k, ko, prefix) < 0) {
+      if (next != 0 && compareNode(next, k, ko, high, low) < 0) {
         x = next;
       } else {
         if (predecessors != null) {
@@ -190,12 +195,13 @@ final class ArenaSkipList {
    */
   long seekCell(byte[] row, byte[] column, long sequence, ValueKind kind) {
     long ktag = ArenaEntries.tag(sequence, kind);
-    long prefix = ArenaEntries.prefix(row, 0, row.length);
+    long high = RowPrefix.high(row, 0, row.length);
+    long low = RowPrefix.low(row, 0, row.length);
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (isBefore(next, row, column, ktag, prefix)) {
+      if (isBefore(next, row, column, ktag, high, low)) {
         x = next;
       } else if (level == 0) {
         return next;
@@ -220,25 +226,26 @@ final class ArenaSkipList {
    */
   long seekCellFrom(long[] finger, byte[] row, byte[] column, long sequence, ValueKind kind) {
     long ktag = ArenaEntries.tag(sequence, kind);
-    long prefix = ArenaEntries.prefix(row, 0, row.length);
+    long high = RowPrefix.high(row, 0, row.length);
+    long low = RowPrefix.low(row, 0, row.length);
     int top = height - 1;
     int level = 0;
     // Where the finger's successor is at or after the key, the finger is this level's last node
     // before the key, and so are the fingers of the levels above (no node lies between).
-    while (level < top && isBefore(next(finger[level], level), row, column, ktag, prefix)) {
+    while (level < top && isBefore(next(finger[level], level), row, column, ktag, high, low)) {
       level++;
     }
-    return descend(finger, level, row, column, ktag, prefix);
+    return descend(finger, level, row, column, ktag, high, low);
   }
 
   /**
    * The first node at or after (row, column, ktag), searched down from {@code top}, moving {@code
    * finger[level]} to the last node before the key on each level from {@code top} down; every
    * finger node must precede the key, the head (0) on every level for a search from the head (an
-   * insert's, which links its node after them). The row's prefix is {@code prefix}.
+   * insert's, which links its node after them). The row's prefix is ({@code high}, {@code low}).
    */
   private long descend(
-      long[] finger, int top, byte[] row, byte[] column, long ktag, long prefix) {
+      long[] finger, int top, byte[] row, byte[] column, long ktag, long high, long low) {
     // Until the search moves, each level's finger is at or after the node the search stands on;
     // once it moved past a finger, it stands beyond every lower level's finger.
     int level = top;
@@ -249,7 +256,7 @@ final class ArenaSkipList {
         x = finger[level];
       }
       long next = next(x, level);
-      if (isBefore(next, row, column, ktag, prefix)) {
+      if (isBefore(next, row, column, ktag, high, low)) {
         x = next;
         moved = true;
       } else {
@@ -264,33 +271,35 @@ final class ArenaSkipList {
 
   /**
    * Whether {@code node} is a node (not 0) whose entry sorts before (row, column, ktag), the row's
-   * prefix being {@code prefix}: decided by the node's prefix unless the two are equal.
+   * prefix being ({@code high}, {@code low}): decided by the node's prefix unless the two are
+   * equal.
    */
-  private boolean isBefore(long node, byte[] row, byte[] column, long ktag, long prefix) {
+  private boolean isBefore(long node, byte[] row, byte[] column, long ktag, long high, long low) {
     if (node == 0) {
       return false;
     }
-    long p = nodePrefix(node);
-    if (p != prefix) {
-      return Long.compareUnsigned(p, prefix) < 0;
+    int cmp = comparePrefix(node, high, low);
+    if (cmp != 0) {
+      return cmp < 0;
     }
     return entries.compareCell(entryOf(node), row, column, ktag) < 0;
   }
 
   /**
    * Compares {@code node}'s entry with the encoded key at ({@code k}, {@code ko}), whose row
-   * prefix is {@code prefix}: by the prefixes when they differ.
+   * prefix is ({@code high}, {@code low}): by the prefixes when they differ.
    */
-  private int compareNode(long node, byte[] k, int ko, long prefix) {
-    long p = nodePrefix(node);
-    if (p != prefix) {
-      return Long.compareUnsigned(p, prefix);
-    }
-    return entries.compare(entryOf(node), k, ko);
+  private int compareNode(long node, byte[] k, int ko, long high, long low) {
+    int cmp = comparePrefix(node, high, low);
+    return cmp != 0 ? cmp : entries.compare(entryOf(node), k, ko);
   }
 
-  private long nodePrefix(long node) {
-    return (long) WORDS.get(nodes.chunk(node), word(node, 1)); // written before it was published
+  /** Compares {@code node}'s row prefix with ({@code high}, {@code low}). */
+  private int comparePrefix(long node, long high, long low) {
+    ByteBuffer n = nodes.chunk(node);
+    // Plain loads: written before the node was published, and reached through an acquire.
+    return RowPrefix.compare(
+        (long) WORDS.get(n, Arena.offset(node)), (long) WORDS.get(n, word(node, 1)), high, low);
   }
 
   /** The last node before the encoded key at ({@code k}, {@code ko}), or 0. */
@@ -305,12 +314,15 @@ final class ArenaSkipList {
 
   /** The last node before the encoded key at ({@code k}, {@code ko}) (null: after every key). */
   private long lastBefore(byte[] k, int ko) {
-    long prefix = k == null ? 0 : ArenaEntries.searchKeyPrefix(k, ko);
+    int ro = ko + ArenaEntries.HEADER_BYTES;
+    int rl = k == null ? 0 : ArenaEntries.searchKeyRowLength(k, ko);
+    long high = k == null ? 0 : RowPrefix.high(k, ro, rl);
+    long low = k == null ? 0 : RowPrefix.low(k, ro, rl);
     long x = 0;
     int level = height - 1;
     while (true) {
       long next = next(x, level);
-      if (next != 0 && (k == null || compareNode(next, k, ko, prefix) < 0)) {
+      if (next != 0 && (k == null || compareNode(next, k, ko, high, low) < 0)) {
         x = next;
       } else if (level == 0) {
         return x;
@@ -329,10 +341,11 @@ final class ArenaSkipList {
     return (long) WORDS.getAcquire(nodes.chunk(node), word(node, NODE_HEADER_WORDS + level));
   }
 
-  /** The arena address of {@code node}'s entry. */
+  /** The arena address of {@code node}'s entry: right after its words, in the same chunk. */
   long entryOf(long node) {
     // Plain: written before the node was published, and a reader reached it through an acquire.
-    return (long) WORDS.get(nodes.chunk(node), Arena.offset(node));
+    int h = (int) (long) WORDS.get(nodes.chunk(node), word(node, 1)) & 0xFF;
+    return node + Long.BYTES * (NODE_HEADER_WORDS + h);
   }
 
   /** The byte offset of word {@code i} of {@code node} in its chunk. */

@@ -70,6 +70,9 @@ public final class MemTable {
    */
   private final BlockedBloomFilter rows;
 
+  /** Hashes the rows {@link #rows} takes; under {@link #writeLock}. */
+  private final FilterKeys.RowHasher rowHasher = new FilterKeys.RowHasher();
+
   /** The DELETE_ROW keys of {@link #table}; they all have the empty column. */
   private final ConcurrentSkipListSet<InternalKey> rowTombstones =
       new ConcurrentSkipListSet<>(InternalKey.ORDER);
@@ -197,15 +200,21 @@ public final class MemTable {
       if (frozen) {
         throw new IllegalStateException("memtable is frozen");
       }
-      rows.putHash(FilterKeys.rowHash(row)); // before the entry is linked: see rows
+      rows.putHash(rowHasher.hash(row)); // before the entry is linked: see rows
       table.insert(row, column, sequence, kind, value);
       if (kind == ValueKind.DELETE_ROW) {
         rowTombstones.add(new InternalKey(row.clone(), EMPTY, sequence, kind));
         rowTombstoneBytes += ROW_TOMBSTONE_OVERHEAD_BYTES + row.length;
       }
       // Count last: a reader that sees the count sees the entry (volatile write after insert).
-      smallestSequence = Math.min(smallestSequence, sequence);
-      largestSequence = Math.max(largestSequence, sequence);
+      // The bounds are written only when they move: each volatile store is a fence, and a write
+      // group sorted by key passes its sequence numbers out of order, so they rarely move.
+      if (sequence < smallestSequence) {
+        smallestSequence = sequence;
+      }
+      if (sequence > largestSequence) {
+        largestSequence = sequence;
+      }
       entryCount = entryCount + 1;
     }
   }

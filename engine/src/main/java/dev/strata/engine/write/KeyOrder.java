@@ -1,5 +1,6 @@
 package dev.strata.engine.write;
 
+import dev.strata.engine.memtable.RowPrefix;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -19,8 +20,22 @@ public final class KeyOrder {
   /** Mutations in a group below which it is inserted as it comes: sorting would cost more. */
   public static final int MIN_SORTED_MUTATIONS = 64;
 
-  /** A mutation and its sequence number. */
-  public record Insert(Mutation mutation, long sequence) {}
+  /**
+   * A mutation and its sequence number, with its row's first bytes ({@link RowPrefix}) as the
+   * sort's first key: rows of one application often share their first eight bytes (a Kafka
+   * store's {@code 0x01 key-…}), and a comparison the two words decide reads neither row.
+   *
+   * @param mutation the mutation
+   * @param sequence its sequence number
+   * @param high the row's {@link RowPrefix#high}
+   * @param low the row's {@link RowPrefix#low}
+   */
+  public record Insert(Mutation mutation, long sequence, long high, long low) {
+    Insert(Mutation mutation, long sequence) {
+      this(mutation, sequence, RowPrefix.high(mutation.row(), 0, mutation.row().length),
+          RowPrefix.low(mutation.row(), 0, mutation.row().length));
+    }
+  }
 
   /**
    * The memtable's order ({@code InternalKey.ORDER}): row and column unsigned, then newer first.
@@ -28,7 +43,10 @@ public final class KeyOrder {
    */
   private static final Comparator<Insert> ORDER =
       (a, b) -> {
-        int cmp = Arrays.compareUnsigned(a.mutation.row(), b.mutation.row());
+        int cmp = RowPrefix.compare(a.high, a.low, b.high, b.low);
+        if (cmp == 0) {
+          cmp = Arrays.compareUnsigned(a.mutation.row(), b.mutation.row());
+        }
         if (cmp == 0) {
           cmp = Arrays.compareUnsigned(a.mutation.column(), b.mutation.column());
         }

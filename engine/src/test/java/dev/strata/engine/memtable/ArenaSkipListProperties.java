@@ -21,21 +21,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * The skip list's row prefixes: a search decides by the eight-byte prefix in a node whenever the
- * prefixes differ, which is right only if differing prefixes order as the rows do. Rows here are
- * 0 to 12 bytes of 0x00, 0x01, 0x7F, 0x80 and 0xFF, so they share prefixes, end inside and beyond
- * the prefix, and hold zero bytes that meet the prefix's zero padding. Iterators that run beside
- * the writer check the list's concurrency on the same rows.
+ * The skip list's row prefixes: a search decides by the fifteen-byte prefix in a node ({@link
+ * RowPrefix}) whenever the prefixes differ, which is right only if differing prefixes order as the
+ * rows do. Rows here are 0 to 20 bytes ({@link SharedPrefixRows}), so they share prefixes, end
+ * inside and beyond each prefix word, differ only after byte 8 or 15, and hold zero bytes that
+ * meet the prefix's zero padding. Iterators that run beside the writer check the list's
+ * concurrency on the same rows.
  */
 final class ArenaSkipListProperties {
-  private static final byte[] ALPHABET = {0x00, 0x01, 0x7F, (byte) 0x80, (byte) 0xFF};
-
   private static byte[] row(Random r, int minLength) {
-    byte[] b = new byte[minLength + r.nextInt(13 - minLength)];
-    for (int i = 0; i < b.length; i++) {
-      b[i] = ALPHABET[r.nextInt(ALPHABET.length)];
-    }
-    return b;
+    return SharedPrefixRows.next(r, minLength, SharedPrefixRows.MAX_BYTES);
   }
 
   @Test
@@ -46,16 +41,18 @@ final class ArenaSkipListProperties {
     for (int i = 0; i < 200_000; i++) {
       byte[] a = row(r, 0);
       byte[] b = r.nextInt(4) == 0 ? a.clone() : row(r, 0);
-      long pa = ArenaEntries.prefix(a, 0, a.length);
-      long pb = ArenaEntries.prefix(b, 0, b.length);
+      int prefixes = Integer.signum(RowPrefix.compare(RowPrefix.high(a, 0, a.length),
+          RowPrefix.low(a, 0, a.length), RowPrefix.high(b, 0, b.length),
+          RowPrefix.low(b, 0, b.length)));
       int rows = Integer.signum(UnsignedBytes.compare(a, b));
-      if (pa != pb) {
-        assertEquals(rows, Integer.signum(Long.compareUnsigned(pa, pb)),
-            "seed " + seed + ": prefixes of rows " + HexFormat.of().formatHex(a) + " and "
-                + HexFormat.of().formatHex(b));
-      } else if (a.length <= 8 && b.length <= 8 && rows != 0) {
+      String what = "seed " + seed + ": prefixes of rows " + HexFormat.of().formatHex(a) + " and "
+          + HexFormat.of().formatHex(b);
+      assertEquals(0, RowPrefix.low(a, 0, a.length) & ~RowPrefix.LOW_BITS, what);
+      if (prefixes != 0) {
+        assertEquals(rows, prefixes, what);
+      } else if (a.length <= RowPrefix.BYTES && b.length <= RowPrefix.BYTES && rows != 0) {
         // Equal prefixes of short rows that differ: one is the other plus zero bytes.
-        assertTrue(a.length != b.length, "seed " + seed);
+        assertTrue(a.length != b.length, what);
       }
     }
   }

@@ -57,10 +57,33 @@ public final class FilterKeys {
   }
 
   private static long tagged(byte tag, byte[] bytes, int off, int length) {
-    byte[] b = buffer(1 + length);
+    return tagged(tag, bytes, off, length, buffer(1 + length));
+  }
+
+  /** The hash of {@code tag bytes[off, off + length)}, built in {@code b} (room for it). */
+  private static long tagged(byte tag, byte[] bytes, int off, int length, byte[] b) {
     b[0] = tag;
     System.arraycopy(bytes, off, b, 1, length);
     return KeyHash.hash64(b, 0, 1 + length);
+  }
+
+  /**
+   * {@link #rowHash(byte[])} with a buffer of its own instead of the thread's: for a caller that
+   * hashes a row per call on one thread at a time (a memtable's writer hashes every row it takes,
+   * and the thread-local lookup cost about as much as the hash).
+   *
+   * <p>Not thread-safe: one thread at a time.
+   */
+  public static final class RowHasher {
+    private byte[] scratch = new byte[SCRATCH_BYTES];
+
+    /** The filter hash of {@code row}, as {@link FilterKeys#rowHash(byte[])} gives it. */
+    public long hash(byte[] row) {
+      if (scratch.length < 1 + row.length) {
+        scratch = new byte[1 + row.length]; // rows are at most 32 KiB: grown once, kept
+      }
+      return tagged(FILTER_TAG_ROW, row, 0, row.length, scratch);
+    }
   }
 
   /** The filter hash of a (row, column) cell. */
