@@ -26,8 +26,12 @@ import java.util.function.Consumer;
  * What. One budget per state of level 0 (one set of level-0 tables), in WastedReads: the bytes the
  * compaction would rewrite (level 0 and the level-1 tables it overlaps) divided by
  * readTriggeredCompactionBytesPerRead (LevelDB's 16 KiB), at least 100 (LevelDB's floor). Gets
- * charge each level-0 table they consult that does not decide their key, seeks and scans each
- * level-0 table they position on (ReadPath, BatchedGets, DbCursor, Reads.scan, PrefixScans). Per
+ * charge each level-0 table whose blocks they search without deciding their key (a filter false
+ * positive), seeks and scans each level-0 table they position on (ReadPath, BatchedGets, DbCursor,
+ * Reads.scan, PrefixScans). A probe a filter turns away is not charged: it costs a cached cache
+ * line, while a charge is priced at a block read, and charging it compacted level 0 at nearly
+ * every open whose reads start before its writes (as Pebble, which samples the bytes iterators
+ * read, a table whose filter excludes the key costs nothing). Per
  * level, not per table as in LevelDB: a level-0 compaction takes all of level 0 anyway
  * (Compaction's invariant), so what reads waste on any of its tables counts toward the one
  * compaction that would end it.
