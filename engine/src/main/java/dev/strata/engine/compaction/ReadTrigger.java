@@ -28,11 +28,11 @@ import java.util.function.Consumer;
  * readTriggeredCompactionBytesPerRead (LevelDB's 16 KiB), at least 100 (LevelDB's floor). Gets
  * charge each level-0 table whose blocks they search without deciding their key (a filter false
  * positive), seeks and scans each level-0 table they position on (ReadPath, BatchedGets, DbCursor,
- * Reads.scan, PrefixScans). A probe a filter turns away is not charged: it costs a cached cache
- * line, while a charge is priced at a block read, and charging it compacted level 0 at nearly
- * every open whose reads start before its writes (as Pebble, which samples the bytes iterators
- * read, a table whose filter excludes the key costs nothing). Per
- * level, not per table as in LevelDB: a level-0 compaction takes all of level 0 anyway
+ * Reads.scan, PrefixScans). A probe a filter turns away is not charged: it costs one cached line
+ * of a filter chunk, while a charge is priced at a block read, and charging it compacted level 0
+ * soon after nearly every open whose reads come before its writes (Pebble, which samples the bytes
+ * iterators read, does not charge it either: such a table yields no bytes). Per level, not per
+ * table as in LevelDB: a level-0 compaction takes all of level 0 anyway
  * (Compaction's invariant), so what reads waste on any of its tables counts toward the one
  * compaction that would end it.
  *

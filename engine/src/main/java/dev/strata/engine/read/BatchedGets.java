@@ -270,8 +270,8 @@ public final class BatchedGets {
      * pass hands each table the keys inside its row range, and the tables answer them together
      * ({@link TableRef#getAll(TableRef[], int[], int, FilterProbe[], int, long, CellLookup[])}:
      * each stage for all of them before the next). Keys that fall between two tables are in no
-     * table's range: no table of the run holds them. Returns how many keys the run's tables searched
-     * their blocks for (past their filters) and did not decide.
+     * table's range: no table of the run holds them. Returns how many keys the run's tables
+     * searched their blocks for (past their filters) and did not decide.
      */
     private int askRun(List<TableRef> tables) throws IOException {
       int runs = 0;

@@ -13,10 +13,10 @@ import java.util.function.Consumer;
  * hundredth of the block read a charge is priced at (the budget's bytes of compaction per read),
  * so charging it made every open with a level-0 table and quiet writes compact level 0 within
  * the first tens of thousands of Gets, a rewrite of hundreds of megabytes that only reads going on
- * for far longer pay back. The
- * read-triggered compaction ({@code compaction.ReadTrigger}) arms one per state of level 0 and
- * compacts level 0 once its budget is spent (LevelDB's {@code allowed_seeks}, counted per level
- * rather than per table, since a level-0 compaction takes all of level 0 anyway).
+ * for far longer pay back. The read-triggered compaction ({@code compaction.ReadTrigger}) arms one
+ * per state of level 0 and compacts level 0 once its budget is spent (LevelDB's {@code
+ * allowed_seeks}, counted per level rather than per table, since a level-0 compaction takes all of
+ * level 0 anyway).
  *
  * <p>Charged by every reader thread, so it must not make them write one shared line (see {@link
  * StripedRefCount}): each thread adds to a stripe of its own, and sums the stripes only when its own
