@@ -16,11 +16,13 @@ package dev.strata.engine;
  *     in [1, {@value #MAX_SUBCOMPACTIONS}]; default 1, one job
  * @param readTriggeredCompactionBytesPerRead read-triggered compaction of level 0 (see {@code
  *     compaction.ReadTrigger}): the bytes of compaction input one wasted read of a level-0 table is
- *     worth, at least 0. Once Gets and seeks have consulted level-0 tables that did not hold their
- *     key that many times over (the level-0 tables and the level-1 tables they overlap, divided by
- *     this; at least 100) with writes quiet, and no write-driven compaction is due, level 0 is
- *     compacted into level 1. Default 16 KiB (LevelDB's {@code allowed_seeks}: one seek per 16 KiB
- *     of a table); 0 turns it off. Only with {@code autoCompaction}
+ *     worth, at least 0. Once Gets have searched the blocks of level-0 tables that did not hold
+ *     their key (past a filter that admitted it: a probe the filter turns away is not a read) and
+ *     seeks have positioned on level-0 tables that many times over (the level-0 tables and the
+ *     level-1 tables they overlap, divided by this; at least 100) with writes quiet, and no
+ *     write-driven compaction is due, level 0 is compacted into level 1. Default 16 KiB (LevelDB's
+ *     {@code allowed_seeks}: one seek per 16 KiB of a table); 0 turns it off. Only with {@code
+ *     autoCompaction}
  * @param levelSizeMultiplier size ratio between consecutive levels from level 1 down, in [{@value
  *     #MIN_LEVEL_SIZE_MULTIPLIER}, {@value #MAX_LEVEL_SIZE_MULTIPLIER}]; default 10
  * @param targetFileSizeBytes size at which a compaction starts a new output table, at least 1

@@ -20,8 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
  * level 0 while writes are quiet compact it into level 1, once per state of level 0; writes, the
  * option set to 0 or auto compaction off keep it from running (a pending flush: ReadTriggerTest).
  *
- * <p>Level 0 holds two small tables spanning the same rows, so every absent Get consults both and
- * charges 2, every seek positions on both and charges 2. The budget is the floor of 100 (the
+ * <p>Level 0 holds two small tables spanning the same rows, without filters, so every absent Get
+ * searches the blocks of both and charges 2, every seek positions on both and charges 2 (with a
+ * filter, an absent Get charges only the tables whose filter admits it: {@link
+ * #absentGets_thatFiltersTurnAway_chargeNothing}). The budget is the floor of 100 (the
  * tables are far below 100 x 16 KiB), and the one test thread checks it at every multiple of its
  * stride (6): the 51st Get or seek (102 charges) spends it, the 50th (100) does not yet. The counts
  * are exact; the only waiting is for the compaction thread to finish what the budget started.
@@ -155,6 +157,34 @@ final class ReadTriggeredCompactionTest {
   }
 
   @Test
+  void absentGets_thatFiltersTurnAway_chargeNothing() throws Exception {
+    try (Db db = Db.open(dir, options().bloomType(BloomType.ROW).build())) {
+      fillTwoTables(db);
+      DbStats before = db.stats();
+      absentGets(db, 0, 1000); // 2,000 level-0 probes, 20 times the budget of 100
+      awaitQuiet(db);
+      DbStats after = db.stats();
+      long searched = after.bloomFalsePositives() - before.bloomFalsePositives();
+      long turnedAway = after.tablesSkippedByBloom() - before.tablesSkippedByBloom();
+      assertTrue(turnedAway > 1800, "the filters turned most probes away: " + turnedAway);
+      // Only the false positives charge: fewer than the budget at 10 bits per key (about 1 %).
+      assertTrue(searched < 100, "false positives: " + searched);
+      assertEquals(2, levelZero(db), db.tablesPerLevel().toString());
+      assertEquals(0, db.stats().compactions().readTriggered());
+      // A seek is charged whatever the filters say: positioning reads both tables' blocks.
+      try (CellCursor cursor = db.cursor()) {
+        for (int i = 0; i < 51; i++) {
+          cursor.seek(absentRow(i), new byte[0]);
+        }
+      }
+      awaitQuiet(db);
+      assertEquals(0, levelZero(db), db.tablesPerLevel().toString());
+      assertEquals(1, db.stats().compactions().readTriggered());
+      assertEveryRowReads(db);
+    }
+  }
+
+  @Test
   void optionZero_orAutoCompactionOff_neverCompacts() throws Exception {
     for (DbOptions o :
         new DbOptions[] {
@@ -172,9 +202,15 @@ final class ReadTriggeredCompactionTest {
     }
   }
 
-  /** Small tables; level0CompactionTrigger 8 keeps write-driven compaction away from level 0. */
+  /**
+   * Small tables without filters, so a Get searches every level-0 table whose range holds its row;
+   * level0CompactionTrigger 8 keeps write-driven compaction away from level 0.
+   */
   private static DbOptions.Builder options() {
-    return DbOptions.builder().memtableBytes(1 << 20).level0CompactionTrigger(8);
+    return DbOptions.builder()
+        .memtableBytes(1 << 20)
+        .level0CompactionTrigger(8)
+        .bloomType(BloomType.NONE);
   }
 
   /** Two level-0 tables over the same span of rows: even row numbers, interleaved. */

@@ -363,6 +363,7 @@ final class BatchLookup {
       if (!admission.cellMaybe() && !admission.rowTombstoneMaybe()) {
         continue; // out of range, or skipped
       }
+      found.searchedBlocks();
       boolean cell = false;
       if (k < located && s.probe[k] == i) {
         s.search.target(probes[i].row(), probes[i].column(), snapshot);

@@ -18,9 +18,11 @@ public final class CellLookup {
   private ValueKind cellKind;
   private byte[] value;
   private long rowTombstoneSequence = GetResult.NO_ROW_TOMBSTONE;
+  private boolean searchedBlocks;
 
   /** Forgets the previous lookup. */
   public void clear() {
+    searchedBlocks = false;
     hasCell = false;
     cellKind = null;
     value = null;
@@ -33,6 +35,11 @@ public final class CellLookup {
     this.cellSequence = sequence;
     this.cellKind = kind;
     this.value = value;
+  }
+
+  /** Records that the table's filters admitted the lookup, so it searched its index and data. */
+  void searchedBlocks() {
+    this.searchedBlocks = true;
   }
 
   /** Records the row's newest visible row tombstone. */
@@ -73,6 +80,16 @@ public final class CellLookup {
   /** As {@link GetResult#rowTombstoneSequence}. */
   public long rowTombstoneSequence() {
     return rowTombstoneSequence;
+  }
+
+  /**
+   * Whether the lookup went past the table's row range and filters into its index and data blocks
+   * (the filters admitted it, or the table has none), rather than being turned away by them. A
+   * lookup turned away cost one filter probe; one that searched cost an index and a data block,
+   * which is what a lookup that then finds nothing wasted.
+   */
+  public boolean didSearchBlocks() {
+    return searchedBlocks;
   }
 
   /** True when the table holds neither a visible entry of the cell nor a visible row tombstone. */

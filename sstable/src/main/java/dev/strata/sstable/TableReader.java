@@ -123,6 +123,7 @@ public final class TableReader implements Closeable {
       counters.countSkipped(); // consulted too: one count, see ReadCounters
     } else if (admission != Admission.OUT_OF_RANGE) {
       counters.countAdmitted();
+      out.searchedBlocks();
       lookup.get(probe, admission, snapshot, out);
     }
   }

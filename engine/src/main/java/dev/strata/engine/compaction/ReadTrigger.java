@@ -26,9 +26,13 @@ import java.util.function.Consumer;
  * What. One budget per state of level 0 (one set of level-0 tables), in WastedReads: the bytes the
  * compaction would rewrite (level 0 and the level-1 tables it overlaps) divided by
  * readTriggeredCompactionBytesPerRead (LevelDB's 16 KiB), at least 100 (LevelDB's floor). Gets
- * charge each level-0 table they consult that does not decide their key, seeks and scans each
- * level-0 table they position on (ReadPath, BatchedGets, DbCursor, Reads.scan, PrefixScans). Per
- * level, not per table as in LevelDB: a level-0 compaction takes all of level 0 anyway
+ * charge each level-0 table whose blocks they search without deciding their key (a filter false
+ * positive), seeks and scans each level-0 table they position on (ReadPath, BatchedGets, DbCursor,
+ * Reads.scan, PrefixScans). A probe a filter turns away is not charged: it costs one cached line
+ * of a filter chunk, while a charge is priced at a block read, and charging it compacted level 0
+ * soon after nearly every open whose reads come before its writes (Pebble, which samples the bytes
+ * iterators read, does not charge it either: such a table yields no bytes). Per level, not per
+ * table as in LevelDB: a level-0 compaction takes all of level 0 anyway
  * (Compaction's invariant), so what reads waste on any of its tables counts toward the one
  * compaction that would end it.
  *

@@ -181,7 +181,7 @@ public final class BatchedGets {
     /** The pending keys ask the tables, run after run in the read path's order. */
     private void askTables(ReadView view) throws IOException {
       Version version = view.version();
-      int wasted = 0; // level-0 tables asked for a key they did not decide: see WastedReads
+      int wasted = 0; // level-0 tables that searched for a key they did not decide: see WastedReads
       for (int run = 0; run < version.runCount() && pendingCount > 0; run++) {
         int undecided = askRun(version.run(run));
         if (run < version.levelZeroRuns()) {
@@ -270,8 +270,8 @@ public final class BatchedGets {
      * pass hands each table the keys inside its row range, and the tables answer them together
      * ({@link TableRef#getAll(TableRef[], int[], int, FilterProbe[], int, long, CellLookup[])}:
      * each stage for all of them before the next). Keys that fall between two tables are in no
-     * table's range: no table of the run holds them. Returns how many keys the run's tables were
-     * asked and did not decide.
+     * table's range: no table of the run holds them. Returns how many keys the run's tables
+     * searched their blocks for (past their filters) and did not decide.
      */
     private int askRun(List<TableRef> tables) throws IOException {
       int runs = 0;
@@ -330,8 +330,8 @@ public final class BatchedGets {
     }
 
     /**
-     * Takes the answers {@code results[0, n)} for the keys {@code batch[0, n)}; returns how many it
-     * did not decide.
+     * Takes the answers {@code results[0, n)} for the keys {@code batch[0, n)}; returns how many
+     * tables searched their blocks (past their filters) for a key and did not decide it.
      */
     private int take(int n) {
       int undecided = 0;
@@ -341,7 +341,7 @@ public final class BatchedGets {
           int i = batch[b];
           decided[i] = true;
           out[i] = v == Verdict.FOUND ? results[b].takeValue() : null; // a fresh copy from the block
-        } else {
+        } else if (results[b].didSearchBlocks()) {
           undecided++;
         }
       }

@@ -64,7 +64,7 @@ public final class ReadPath {
     CellLookup found = scratch.found;
     // Version.runCount's order, walked in place: a Get makes no list.
     Version version = view.version();
-    int wasted = 0; // level-0 tables consulted that did not decide: see WastedReads
+    int wasted = 0; // level-0 tables searched that did not decide: see WastedReads
     for (int run = 0; run < version.runCount(); run++) {
       TableRef t = version.tableInRun(run, row);
       if (t == null) {
@@ -76,7 +76,7 @@ public final class ReadPath {
         view.levelZeroReads().charge(wasted);
         return verdict == Verdict.FOUND ? found.takeValue() : null; // a fresh copy from the block
       }
-      if (run < version.levelZeroRuns()) {
+      if (run < version.levelZeroRuns() && found.didSearchBlocks()) {
         wasted++;
       }
     }

@@ -6,12 +6,17 @@ import java.util.function.Consumer;
 
 /**
  * Counts the reads one state of level 0 wastes, and says once when they pass a budget: a Get
- * charges every level-0 table it consults that does not decide its key (a filter probe, or a
- * block read on a false positive, that a tree without level 0 would not make), a seek or scan every
- * level-0 table it positions on (an index partition and a data block more). The
- * read-triggered compaction ({@code compaction.ReadTrigger}) arms one per state of level 0 and
- * compacts level 0 once its budget is spent (LevelDB's {@code allowed_seeks}, counted per level
- * rather than per table, since a level-0 compaction takes all of level 0 anyway).
+ * charges every level-0 table whose index and data blocks it searched without deciding its key (a
+ * filter false positive, or a table without a filter), a seek or scan every level-0 table it
+ * positions on (an index partition and a data block more). A Get whose probe a level-0 table's
+ * filter turns away charges nothing: that probe is one cache line of a filter chunk, about a
+ * hundredth of the block read a charge is priced at (the budget's bytes of compaction per read),
+ * so charging it made every open with a level-0 table and quiet writes compact level 0 within
+ * the first tens of thousands of Gets, a rewrite of hundreds of megabytes that only reads going on
+ * for far longer pay back. The read-triggered compaction ({@code compaction.ReadTrigger}) arms one
+ * per state of level 0 and compacts level 0 once its budget is spent (LevelDB's {@code
+ * allowed_seeks}, counted per level rather than per table, since a level-0 compaction takes all of
+ * level 0 anyway).
  *
  * <p>Charged by every reader thread, so it must not make them write one shared line (see {@link
  * StripedRefCount}): each thread adds to a stripe of its own, and sums the stripes only when its own
