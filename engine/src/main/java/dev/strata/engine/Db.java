@@ -379,7 +379,8 @@ public final class Db implements AutoCloseable {
   }
 
   /**
-   * Writes the memtable out as a table; durable on return. Waits for the flush of the memtable it
+   * Writes the memtable out as a table; durable on return, batches of commit markers alone
+   * included (their log is forced when the memtable holds no entry). Waits for the flush of the memtable it
    * froze (or, when the memtable was empty, of the newest one already frozen), not for anything
    * frozen after it: flushes complete in freezing order, so that one covers every earlier write.
    */

@@ -149,10 +149,15 @@ final class WritePath {
    * after it: flushes complete in freezing order, so that one covers every earlier write.
    */
   void flush() throws IOException {
+    boolean markersOnlyLogged;
     mutex.lock();
     try {
       Writer head = writers.enqueue(null); // a barrier leads its own group: never null
       Frozen target = lead(head);
+      // A memtable with no entry is not frozen, but batches of commit markers alone may have
+      // been acknowledged into it: they live only in its log until a later freeze, so the flush
+      // forces that log instead, or a power loss would take markers a returned flush vouched for.
+      markersOnlyLogged = state.mem.isEmpty() && state.log.holdsRecords();
       while (target != null && !target.flushed) {
         backgroundErrors.throwIfPermanent();
         state.throwIfClosing();
@@ -162,6 +167,9 @@ final class WritePath {
       backgroundErrors.throwIfPermanent();
     } finally {
       mutex.unlock();
+    }
+    if (markersOnlyLogged) {
+      logSync.syncLogs();
     }
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.checksum.Checksums;
+import dev.strata.engine.fs.FaultyFileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.fs.FileNames.DbFile;
 import dev.strata.engine.fs.FileNames.FileType;
@@ -21,6 +22,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Random;
 import java.util.SortedMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -32,6 +34,42 @@ final class CommitMarkersTest {
   private static final byte[] E = new byte[0];
 
   @TempDir Path dir;
+
+  /**
+   * A flush after batches of markers alone, into a memtable with no entry (just flushed): the flush
+   * freezes nothing, yet it vouches for those batches, so a power loss that takes every byte not
+   * forced (here: everything unforced is cut, and every name never forced is gone) keeps them.
+   */
+  @Test
+  void flushAfterMarkersOnlyBatches_makesThemDurable() throws IOException {
+    FaultyFileLayer files = new FaultyFileLayer();
+    DbOptions options = DbOptions.builder().syncWrites(false).build();
+    Db db = Db.open(dir, options, EngineHooks.NONE.withFileLayer(files));
+    try {
+      db.write(new WriteBatch().put(b("k"), E, b("v")).putCommitMarker(b("offset"), b("1")));
+      db.flush();
+      db.write(new WriteBatch().putCommitMarker(b("offset"), b("2")));
+      db.write(new WriteBatch().putCommitMarker(b("other"), b("x")));
+      db.flush();
+      files.powerLoss(new Random() {
+        @Override
+        protected int next(int bits) {
+          return 0; // the harshest loss: unforced bytes cut (NOTHING), unforced names gone
+        }
+      });
+    } finally {
+      try {
+        db.close();
+      } catch (IOException | IllegalStateException expected) {
+        // the power is gone: the close cannot write
+      }
+    }
+    try (Db reopened = Db.open(dir, options)) {
+      assertArrayEquals(b("2"), reopened.commitMarker(b("offset")), "a flushed marker was lost");
+      assertArrayEquals(b("x"), reopened.commitMarker(b("other")), "a flushed marker was lost");
+      assertArrayEquals(b("v"), reopened.get(b("k")));
+    }
+  }
 
   @Test
   void markersRoundTripThroughReopen_markerOnlyBatchesIncluded_andStayOutOfTheKeySpace()

@@ -332,6 +332,11 @@ public final class LogWriter implements AutoCloseable {
     return failure != null;
   }
 
+  /** Whether the file holds a record after its header (appended here, or kept by recovery). */
+  public boolean holdsRecords() {
+    return size > LogFormat.FILE_HEADER_BYTES;
+  }
+
   /** The bytes in the file: header and complete records. */
   public long size() {
     return size;
