@@ -359,7 +359,7 @@ final class BlockFetcher {
       throws CorruptTableException {
     if (cached instanceof OffHeapBlock o) {
       if (type != BlockType.DATA) {
-        throw namesOtherBlock(offset, "a data block", type);
+        throw namesOtherBlock(offset, kindOf(cached), type);
       }
       return OffHeapCopy.toHeap(o, scratch, path, offset);
     }
@@ -376,7 +376,15 @@ final class BlockFetcher {
     if (cached instanceof Block b && b.type() == type) {
       return b;
     }
-    throw namesOtherBlock(offset, cached instanceof Block b ? "a " + b.type() + " block" : "a filter block", type);
+    throw namesOtherBlock(offset, kindOf(cached), type);
+  }
+
+  /** What {@code cached} is, for a message: an entries block's type, an off-heap data block, a filter. */
+  private static String kindOf(CachedBlock cached) {
+    if (cached instanceof Block b) {
+      return "a " + b.type() + " block";
+    }
+    return cached instanceof OffHeapBlock ? "a data block" : "a filter block";
   }
 
   private CorruptTableException namesOtherBlock(long offset, String found, BlockType want) {

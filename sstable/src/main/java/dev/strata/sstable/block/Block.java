@@ -65,13 +65,9 @@ public final class Block implements CachedBlock {
    */
   final BlockType type;
 
-  /** Whether this is an index block of version 5, whose entries {@link CompactIndex} encodes. */
-  final boolean compactIndex;
-
   Block(BlockType type, byte[] data, int restartsOffset, int restartCount, int entryCount, Path file,
       long fileOffset) {
     this.type = type;
-    this.compactIndex = type.isCompactIndex();
     this.data = data;
     this.restartsOffset = restartsOffset;
     this.restartCount = restartCount;
@@ -216,7 +212,7 @@ public final class Block implements CachedBlock {
 
   /** Whether this is an index block of version 5 ({@link CompactIndex}): a search ends in {@link PointSearch#seekCompact}. */
   public boolean isCompactIndex() {
-    return compactIndex;
+    return type.isCompactIndex();
   }
 
   /** Bytes between the bytes {@link #touch} reads: a cache line on the processors Java runs on. */

@@ -30,7 +30,7 @@ public final class CompactCursor implements EntryCursor {
 
   @Override
   public void reset(Block b) {
-    assert b.compactIndex;
+    assert b.isCompactIndex();
     this.b = b;
     this.valid = false;
     this.handleBlock = new Block(b.type, handle, 0, 0, 0, b.file, b.fileOffset);

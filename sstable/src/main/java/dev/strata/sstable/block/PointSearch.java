@@ -335,7 +335,7 @@ public final class PointSearch {
     long key = restartKey(b, i);
     int off = (int) (key >>> 32);
     int len = (int) key;
-    if (b.compactIndex) {
+    if (b.isCompactIndex()) {
       return CompactIndex.compare(row, column, snapshot, b.data, off, len, CompactIndex.isCellForm(b.data, off + len));
     }
     return KeyCodec.compare(row, column, snapshot, ValueKind.PUT, b.data, off, len);
@@ -350,7 +350,7 @@ public final class PointSearch {
    * the last entry when every key sorts below the target.
    */
   public void seekCompact(Block b, int r, IndexEntry at) {
-    assert b.compactIndex;
+    assert b.isCompactIndex();
     if (r == 0) {
       at.first(b);
       return;
