@@ -124,13 +124,17 @@ final class ReadThreadsTest {
         entries.get(0).key(), entries.get(entries.size() - 1).key(), 0);
   }
 
-  /** A view of the tree's tables through a table cache and block cache of its own (empty). */
-  private ReadView view(List<List<FileMetadata>> files, TableCache tables) throws IOException {
+  /**
+   * A view of the tree's tables through a table cache and block cache of its own (empty); closing
+   * it retires the tables to {@code released}.
+   */
+  private ReadView view(List<List<FileMetadata>> files, TableCache tables, ObsoleteFiles released)
+      throws IOException {
     List<List<TableRef>> levels = new ArrayList<>();
     for (List<FileMetadata> level : files) {
       List<TableRef> refs = new ArrayList<>();
       for (FileMetadata f : level) {
-        refs.add(TableRef.open(dir, f, tables, new ObsoleteFiles(dir, tables, null)));
+        refs.add(TableRef.open(dir, f, tables, released));
       }
       levels.add(refs);
     }
@@ -152,8 +156,12 @@ final class ReadThreadsTest {
     byte[][] columns = new byte[rows.length][];
     Arrays.fill(columns, EMPTY);
     ClockBlockCache blocks = new ClockBlockCache(1 << 20);
-    try (TableCache tables = new TableCache(dir, TableCache.UNLIMITED, blocks, counters)) {
-      ReadView view = view(files, tables);
+    // Closed in reverse order: the view's release hands the tables' purge to a background thread
+    // (as a read's does), and closing the obsolete files waits for it before the cache closes
+    // what is left, so the batch returns with no reader open.
+    try (TableCache tables = new TableCache(dir, TableCache.UNLIMITED, blocks, counters);
+        ObsoleteFiles released = new ObsoleteFiles(dir, tables, null)) {
+      ReadView view = view(files, tables, released);
       try {
         return BatchedGets.get(view, InternalKey.MAX_SEQUENCE, rows, columns, reads);
       } finally {
