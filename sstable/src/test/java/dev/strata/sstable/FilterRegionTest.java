@@ -59,6 +59,35 @@ final class FilterRegionTest {
     });
   }
 
+  /**
+   * An open that pins the metadata loads a format-6 table's filter chunks with one read: the open
+   * of a table of many chunks and few index partitions takes a handful of reads in all, where one
+   * read per chunk took more than the table has chunks.
+   */
+  @Test
+  void pinningOpen_readsTheChunksAtOnce() throws Exception {
+    // A filter of about 50 KiB in 1 KiB chunks: larger than the tail the open reads first.
+    TableOptions options = new TableOptions(4096, FilterType.ROW, 10, 1024, BlockCompression.LZ4);
+    List<Entry> entries = entries(new java.util.Random(5), 40_000);
+    Path file = dir.resolve("000001.sst");
+    Tables.write(file, options, entries);
+    ClockBlockCache cache = new ClockBlockCache(4 << 20);
+    try (TableReader t = TableReader.open(file, 1, cache, new ReadCounters(), true, TableReadOptions.defaults())) {
+      long chunks = t.properties().filterChunkCount();
+      assertTrue(chunks >= 40, chunks + " chunks");
+      assertTrue(t.fileReads() <= 8, t.fileReads() + " reads for " + chunks + " chunks");
+      assertTrue(t.pinnedBlocks() > chunks, t.pinnedBlocks() + " pinned");
+      TableModel model = new TableModel(entries);
+      long before = t.fileReads();
+      for (int i = 0; i < entries.size(); i += 37) {
+        Entry e = entries.get(i);
+        TableRoundTripProperties.checkGet(model, t, e.key().row(), e.key().column(), InternalKey.MAX_SEQUENCE);
+        TableRoundTripProperties.checkGet(model, t, e.key().row(), "absent".getBytes(UTF_8), InternalKey.MAX_SEQUENCE);
+      }
+      assertTrue(t.fileReads() - before > 0, "the Gets read data blocks");
+    }
+  }
+
   @Test
   void goldenTables_ofVersion6HaveTheRegion_andOfVersion5DoNot() throws Exception {
     for (GoldenFiles.Golden g : GoldenFiles.goldens(SstableFormat.VERSION_FILTER_REGION)) {
