@@ -109,6 +109,21 @@ final class BlockFetcher {
     tailStart = from;
   }
 
+  /**
+   * {@link #coverTail} when that reads at most {@code maxBytes}: how an open that loads a stretch
+   * of blocks lying just before the tail (a format-6 table's filter chunks) reads them all at once.
+   */
+  void coverTail(long from, long maxBytes) throws IOException {
+    if (tail != null && from >= 0 && from < tailStart && tailStart - from <= maxBytes) {
+      coverTail(from);
+    }
+  }
+
+  /** Reads the file has served so far, the open's included; for tests. */
+  long fileReads() {
+    return file.reads();
+  }
+
   /** Forgets the tail: reads go to the file again. */
   void dropTail() {
     tail = null;
@@ -154,7 +169,7 @@ final class BlockFetcher {
    * payload ends with its filter kind), read from the file and checked.
    */
   FilterChunk readFilter(BlockHandle h, BlockType type, int formatVersion) throws IOException {
-    return StoredBlocks.loadFilter(file, path, h, type, formatVersion);
+    return StoredBlocks.decodeFilter(stored(h), path, h, type, formatVersion);
   }
 
   /**

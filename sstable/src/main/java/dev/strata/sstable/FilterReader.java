@@ -73,6 +73,13 @@ final class FilterReader {
    * The checks of a table with {@code properties}, whose filter index the open read, and whose
    * row-tombstone filter lies at {@code rowTombstoneFilter} (null when it has none).
    */
+  /**
+   * The most an open that pins the filter reads in one go: a table's filter is about 1.25 bytes a
+   * key at 10 bits (under a MiB for a 64 MiB table of 100-byte values); a larger one loads chunk by
+   * chunk rather than hold all of it twice (the read and the decoded chunks) at once.
+   */
+  static final long MAX_STRETCH_READ_BYTES = 16L << 20;
+
   FilterReader(TableProperties properties, FilterIndex filterIndex, BlockHandle rowTombstoneFilter,
       BlockFetcher fetcher, BlockCache cache, ReadCounters counters) {
     this.type = properties.filterType();
@@ -109,12 +116,35 @@ final class FilterReader {
    * its metadata). A damaged one is left out, counted: it reads as "maybe", as a Get would leave it.
    */
   void pinAll() throws IOException {
+    fetcher.coverTail(chunkStretchStart(), MAX_STRETCH_READ_BYTES); // one read, not one per chunk
     for (int i = 0; i < filterIndex.chunkCount(); i++) {
       pin(chunks.key(i), filterIndex.handle(i), BlockType.FILTER_CHUNK);
     }
     if (rowTombstoneFilter != null) {
       pin(rowTombstoneKey, rowTombstoneFilter, BlockType.ROW_TOMBSTONE_FILTER);
     }
+  }
+
+  /**
+   * Where the filter chunks start when they lie together, in index order, with at most alignment
+   * padding between them (format 6 writes them so, after the data blocks); -1 when they do not
+   * (an older table, whose chunks lie between its data blocks).
+   */
+  private long chunkStretchStart() {
+    int n = filterIndex.chunkCount();
+    if (n == 0) {
+      return -1;
+    }
+    long start = filterIndex.handle(0).offset();
+    long end = start;
+    for (int i = 0; i < n; i++) {
+      BlockHandle h = filterIndex.handle(i);
+      if (h.offset() < end || h.offset() - end >= SstableFormat.FILTER_ALIGNMENT) {
+        return -1;
+      }
+      end = h.offset() + h.storedLength();
+    }
+    return start;
   }
 
   private void pin(BlockCacheKey key, BlockHandle h, BlockType blockType) throws IOException {

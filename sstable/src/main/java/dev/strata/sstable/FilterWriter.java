@@ -3,7 +3,6 @@ package dev.strata.sstable;
 import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.bloom.BloomFormat;
 import dev.strata.bloom.BloomSizing;
-import dev.strata.bloom.RibbonFilter;
 import dev.strata.sstable.block.BlockBuilder;
 import dev.strata.sstable.block.BlockHandle;
 import dev.strata.sstable.block.BlockType;
@@ -16,13 +15,23 @@ import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.EncodedKeys;
 import dev.strata.sstable.key.ValueKind;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Builds a table's partitioned filter while the writer adds entries: collects the filter-key hashes
  * of the current chunk, cuts a chunk once it holds {@link TableOptions#keysPerChunk()} keys (always
  * between two cells, so a row's row-domain key and its first cell share a chunk), records each chunk's
  * last filter key in the filter index, and under {@code ROWCOL} gathers the rows of row tombstones.
+ *
+ * <p>The chunks are built as they fill but written only by {@link #finishChunks}, one after the
+ * other after the last data block (format version 6): a table's filter is then one stretch of the
+ * file, which a reader can load with one read instead of one per chunk (RocksDB's partitioned
+ * filters sit together at the end of the file for the same reason). Until then the writer holds
+ * the built filters, the table's filter memory (about 1.25 bytes per key at 10 bits), and the
+ * filter index is kept with placeholder handles of the same fixed size, so its length, which
+ * bounds the table ({@code TableWriter.hasRoomFor}), is known all along.
  *
  * <p>Row prefixes (when the options give a prefix length n): under {@code ROWCOL} each chunk holds
  * the n-byte prefix of every row with a cell in it (a row whose cells straddle a cut has it in both
@@ -71,6 +80,11 @@ final class FilterWriter {
   private long chunkCount;
   private long bytes;
   private final byte[] handleBytes = new byte[SstableFormat.HANDLE_BYTES];
+  /** Built chunks not written yet, in filter-key order; written by {@link #finishChunks}. */
+  private final List<PendingChunk> pending = new ArrayList<>();
+
+  /** A chunk built and not written yet: its filter and its last filter key as a cell key. */
+  private record PendingChunk(FilterChunk chunk, byte[] lastCell) {}
 
   FilterWriter(TableOptions options, Sink sink, WriteBuffers buffers) {
     this.buffers = buffers;
@@ -145,11 +159,24 @@ final class FilterWriter {
     return to;
   }
 
-  /** Writes the last chunk and the row-tombstone filter; returns the latter's handle (or NONE). */
+  /**
+   * Writes every chunk, in order, with the filter index's entries for them, then the row-tombstone
+   * filter; returns the latter's handle (or NONE).
+   */
   BlockHandle finishChunks() throws IOException {
     if (count > 0) {
       cutChunk();
     }
+    // The index was built with placeholder handles of the same size: rebuilt with the real ones,
+    // its length does not change.
+    index.reset();
+    for (PendingChunk p : pending) {
+      BlockHandle h = sink.writeFilter(BlockType.FILTER_CHUNK, p.chunk().toPayload(), p.chunk());
+      h.encodeTo(handleBytes, 0);
+      index.add(p.lastCell(), p.lastCell().length, handleBytes, 0, handleBytes.length);
+      bytes += h.storedLength();
+    }
+    pending.clear();
     if (tombstoneRowCount == 0) {
       return BlockHandle.NONE;
     }
@@ -193,38 +220,30 @@ final class FilterWriter {
     keyCount++;
   }
 
-  private void cutChunk() throws IOException {
-    BlockHandle h = kind == FilterKind.RIBBON
-        ? writeRibbon(hashes, count)
-        : writeBloom(BlockType.FILTER_CHUNK, hashes, count);
-    h.encodeTo(handleBytes, 0);
-    index.add(chunkLastCell, chunkLastCellLength, handleBytes, 0, handleBytes.length);
-    bytes += h.storedLength();
+  private void cutChunk() {
+    FilterChunk chunk = kind == FilterKind.RIBBON
+        ? new FilterChunk(buffers.ribbonBuilder.forFalsePositiveRate(hashes, count, ribbonRate))
+        : new FilterChunk(bloom(hashes, count));
+    pending.add(new PendingChunk(chunk, Arrays.copyOf(chunkLastCell, chunkLastCellLength)));
+    index.add(chunkLastCell, chunkLastCellLength, PLACEHOLDER_HANDLE, 0, PLACEHOLDER_HANDLE.length);
     chunkCount++;
     count = 0;
     hasChunkPrefix = false;
   }
 
-  /**
-   * Builds a blocked Bloom filter of {@code hashes[0, count)} and writes it as a {@code type}
-   * payload: the filter's bytes, then its kind (format version 4).
-   */
-  private BlockHandle writeBloom(BlockType type, long[] hashes, int count) throws IOException {
+  /** A blocked Bloom filter of {@code hashes[0, count)} at the table's bits per key. */
+  private BlockedBloomFilter bloom(long[] hashes, int count) {
     BlockedBloomFilter f = BlockedBloomFilter.create(count, bitsPerKey);
     for (int i = 0; i < count; i++) {
       f.putHash(hashes[i]);
     }
-    return sink.writeFilter(type, withKind(f.toByteArray(), FilterKind.BLOOM), new FilterChunk(f));
+    return f;
   }
 
-  /**
-   * Builds a Ribbon filter of {@code hashes[0, count)} for {@link #ribbonRate} and writes it as a
-   * chunk. Each chunk is a filter of its own, so the build's memory is bounded by the chunk, and
-   * every chunk is built in the same arrays (the write buffers' builder).
-   */
-  private BlockHandle writeRibbon(long[] hashes, int count) throws IOException {
-    RibbonFilter f = buffers.ribbonBuilder.forFalsePositiveRate(hashes, count, ribbonRate);
-    return sink.writeFilter(BlockType.FILTER_CHUNK, withKind(f.toByteArray(), FilterKind.RIBBON), new FilterChunk(f));
+  /** Writes a blocked Bloom filter of {@code hashes[0, count)} as a {@code type} payload. */
+  private BlockHandle writeBloom(BlockType type, long[] hashes, int count) throws IOException {
+    FilterChunk chunk = new FilterChunk(bloom(hashes, count));
+    return sink.writeFilter(type, chunk.toPayload(), chunk);
   }
 
   /**
@@ -239,10 +258,9 @@ final class FilterWriter {
   /** The smallest rate a Ribbon filter is built for: 2^-32, its widest fingerprint. */
   private static final double MIN_RIBBON_RATE = 0x1p-32;
 
-  /** {@code filter} followed by {@code kind}'s id: a version-4 filter payload. */
-  private static byte[] withKind(byte[] filter, FilterKind kind) {
-    byte[] payload = Arrays.copyOf(filter, filter.length + SstableFormat.FILTER_KIND_BYTES);
-    payload[filter.length] = (byte) kind.id();
-    return payload;
-  }
+  /**
+   * What the filter index holds for a chunk until it is written: any handle serves, since every
+   * handle encodes to {@link SstableFormat#HANDLE_BYTES} bytes.
+   */
+  private static final byte[] PLACEHOLDER_HANDLE = new byte[SstableFormat.HANDLE_BYTES];
 }

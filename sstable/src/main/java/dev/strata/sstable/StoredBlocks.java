@@ -36,7 +36,12 @@ final class StoredBlocks {
    */
   static FilterChunk loadFilter(TableFile ch, Path path, BlockHandle h, BlockType type, int version)
       throws IOException {
-    byte[] raw = readStored(ch, path, h);
+    return decodeFilter(readStored(ch, path, h), path, h, type, version);
+  }
+
+  /** Verifies and decodes {@code raw}, the stored filter payload (and trailer) of {@code h}. */
+  static FilterChunk decodeFilter(byte[] raw, Path path, BlockHandle h, BlockType type, int version)
+      throws IOException {
     byte[] payload = payload(raw, path, h, type);
     assert payload == raw;
     try {

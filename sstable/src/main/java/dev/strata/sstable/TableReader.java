@@ -292,6 +292,11 @@ public final class TableReader implements Closeable {
     return fetcher;
   }
 
+  /** Reads this table's file has served, its open's included; for tests of what an open reads. */
+  long fileReads() {
+    return fetcher.fileReads();
+  }
+
   void checkOpen() {
     if (closed) {
       throw new IllegalStateException("closed: " + this);

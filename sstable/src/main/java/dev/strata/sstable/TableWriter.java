@@ -29,9 +29,10 @@ import net.jpountz.lz4.LZ4Factory;
 
 /**
  * Writes one table file, once, in key order: entries go into data blocks of about {@link
- * TableOptions#blockSizeBytes()}, filter keys into chunks that are written as soon as they fill,
- * and {@link #finish()} appends the row-tombstone filter, the filter index, the index, the properties
- * and the footer, then forces the file to disk. See {@link SstableFormat} for the layout.
+ * TableOptions#blockSizeBytes()}, filter keys into chunks built as they fill, and {@link #finish()}
+ * appends the filter chunks (one stretch of the file), the row-tombstone filter, the filter index,
+ * the index, the properties and the footer, then forces the file to disk. See {@link SstableFormat}
+ * for the layout.
  *
  * <pre>{@code
  * try (TableWriter w = TableWriter.create(dir.resolve(SstableFormat.fileName(12)), TableOptions.defaults())) {

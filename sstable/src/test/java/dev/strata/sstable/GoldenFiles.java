@@ -23,12 +23,13 @@ import java.util.List;
  * keeps the older directories, which the reader must still read ({@code v1/} was written by format
  * 1's writer; {@code v2/} adds tables with a row-prefix filter; {@code v3/} holds the same tables with
  * a two-level index; {@code v4/} the same tables whose filter payloads end with their kind, and one of Ribbon chunks;
- * {@code v5/} the same tables with a compact index, and one of many rows).
+ * {@code v5/} the same tables with a compact index, and one of many rows; {@code v6/} the same
+ * tables with their filter chunks together after the data blocks).
  *
  * <pre>
  * mvn -q -pl sstable test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/sst-cp.txt -Dmdep.includeScope=test
  * java -cp "sstable/target/test-classes:sstable/target/classes:$(cat /tmp/sst-cp.txt)" \
- *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v5
+ *     dev.strata.sstable.GoldenFiles sstable/src/test/resources/golden/v6
  * </pre>
  *
  * <p>Not thread-safe (a main program).
@@ -55,7 +56,8 @@ public final class GoldenFiles {
     }
     if (version >= 5) {
       // A compact index with restart intervals of more than one entry, implied and stored offsets
-      // (filter chunks between data blocks) and cell keys: many rows in small blocks and chunks.
+      // (filter chunks between data blocks, in version 5) and cell keys: many rows in small blocks
+      // and chunks.
       out.add(new Golden("000007.sst", new TableOptions(512, FilterType.ROW, 10, 64, BlockCompression.NONE),
           manyRows()));
     }

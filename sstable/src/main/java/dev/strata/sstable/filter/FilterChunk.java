@@ -5,6 +5,7 @@ import dev.strata.bloom.RibbonFilter;
 import dev.strata.sstable.cache.CachedBlock;
 import dev.strata.sstable.cache.HeapCost;
 import dev.strata.sstable.format.SstableFormat;
+import java.util.Arrays;
 
 /**
  * A filter chunk (or row-tombstone filter) as the block cache holds it: the deserialized filter of
@@ -68,6 +69,17 @@ public final class FilterChunk implements CachedBlock {
       case BLOOM -> new FilterChunk(BlockedBloomFilter.fromBytes(payload, 0, length - 1));
       case RIBBON -> new FilterChunk(RibbonFilter.fromBytes(payload, 0, length - 1));
     };
+  }
+
+  /**
+   * The chunk as a table of the current format stores it: the filter's bytes, then its kind's id
+   * (the inverse of {@link #decode} from {@link SstableFormat#VERSION_FILTER_KINDS} on).
+   */
+  public byte[] toPayload() {
+    byte[] filter = bloom != null ? bloom.toByteArray() : ribbon.toByteArray();
+    byte[] payload = Arrays.copyOf(filter, filter.length + SstableFormat.FILTER_KIND_BYTES);
+    payload[filter.length] = (byte) kind().id();
+    return payload;
   }
 
   /** The kind of filter this chunk holds. */

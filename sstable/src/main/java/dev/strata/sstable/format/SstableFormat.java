@@ -60,6 +60,10 @@ import java.util.Arrays;
  *       points every {@link #COMPACT_INDEX_RESTART_INTERVAL} entries, a key whose cell no other
  *       block shares drops its 8-byte trailer, and a handle stores its offset only at restart
  *       points and where the previous block does not end right before it.
+ *   <li>The filter chunks are written together after the last data block, in filter-key order,
+ *       instead of between the data blocks as each filled: a table's filter is one stretch of
+ *       the file, loaded with one read. No block changes; a reader finds everything through
+ *       handles as before and reads versions 1 to 5 as it did.
  * </ol>
  *
  * <p>Immutable (constants only).
@@ -69,7 +73,7 @@ public final class SstableFormat {
   public static final int VERSION_START = 1;
 
   /** The version every writer writes. */
-  public static final int VERSION_CURRENT = 5;
+  public static final int VERSION_CURRENT = 6;
 
   /** The first version whose properties record a row-prefix length. */
   public static final int VERSION_PREFIX_FILTER = 2;
@@ -89,6 +93,12 @@ public final class SstableFormat {
    * leave out the offsets the file implies.
    */
   public static final int VERSION_COMPACT_INDEX = 5;
+
+  /**
+   * The first version whose filter chunks lie together after the last data block: the chunks'
+   * handles, in filter-index order, cover one stretch of the file (with alignment padding).
+   */
+  public static final int VERSION_FILTER_REGION = 6;
 
   /** Bytes of the kind a filter payload ends with from {@link #VERSION_FILTER_KINDS} on. */
   public static final int FILTER_KIND_BYTES = 1;

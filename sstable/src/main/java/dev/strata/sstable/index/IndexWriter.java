@@ -11,7 +11,7 @@ import dev.strata.sstable.key.UnsignedBytes;
 import java.io.IOException;
 
 /**
- * Builds a table's two-level index (format version 5) while its data blocks are written: one entry
+ * Builds a table's two-level index (format versions 5 and 6) while its data blocks are written: one entry
  * per data block, keyed by the shortened separator of {@link IndexSeparators}, collected into index
  * partitions of about a block each, and a top-level index with one entry per partition, all in the
  * compact encoding of {@link CompactIndex}.

@@ -1,6 +1,6 @@
 /**
  * A table's index: which data block can hold a key. {@link dev.strata.sstable.index.IndexWriter}
- * builds the two-level index of format version 5 while the data blocks are written (an entry per
+ * builds the two-level index of format versions 5 and 6 while the data blocks are written (an entry per
  * data block, collected into partitions of about a block, and a top level with an entry per
  * partition, in the compact encoding of {@code block.CompactIndex}); {@link dev.strata.sstable.index.IndexSeparators} shortens each entry's key to the
  * shortest internal key that still separates its block from the next; {@link

@@ -15,6 +15,7 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A table file opened for positional reads, shared by every thread reading the table.
@@ -54,6 +55,8 @@ public final class TableFile implements Closeable {
   private final DirectReads direct;
   private volatile FileChannel channel;
   private volatile boolean closed;
+  /** Reads this file served, however large: for tests of how many reads an open takes. */
+  private final LongAdder reads = new LongAdder();
 
   private TableFile(Path path, Opener opener, DirectReads direct, FileChannel channel) {
     this.path = path;
@@ -125,7 +128,13 @@ public final class TableFile implements Closeable {
    */
   void readFully(long position, byte[] into, int length) throws IOException {
     assert into.length >= length;
+    reads.increment();
     onChannel(READ, position, into, length);
+  }
+
+  /** How many reads this file has served (each {@code readFully}, whatever its length). */
+  public long reads() {
+    return reads.sum();
   }
 
   /**
