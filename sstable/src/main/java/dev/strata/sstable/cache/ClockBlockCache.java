@@ -206,6 +206,12 @@ public final class ClockBlockCache implements BlockCache {
     }
   }
 
+  /** Yes: see {@link Shard#admitLoaded}. */
+  @Override
+  public boolean takesBorrowedBlocks() {
+    return true;
+  }
+
   @Override
   public long capacityBytes() {
     return capacity;
