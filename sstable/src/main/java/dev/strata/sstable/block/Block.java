@@ -114,6 +114,16 @@ public final class Block implements CachedBlock {
     return into;
   }
 
+  /**
+   * Each thread's array for {@link #verify} to rebuild keys in, grown to the longest key it met: a
+   * Get's miss parses a block into its scratch block ({@link #parseDataInto}) and then makes
+   * nothing of the block's size, so an array per parse would be most of what it allocates.
+   */
+  private static final ThreadLocal<byte[]> KEY_SCRATCH = ThreadLocal.withInitial(() -> new byte[64]);
+
+  /** Longer keys are rebuilt in an array of the parse's own, so no thread keeps a large one. */
+  private static final int MAX_KEPT_KEY_BYTES = 16 << 10;
+
   /** Checks what {@link #parse} promises of {@code data[0, length)}; returns the entries counted. */
   private static int verify(byte[] data, int length, BlockType type, Path file, long fileOffset)
       throws CorruptTableException {
@@ -133,7 +143,7 @@ public final class Block implements CachedBlock {
     boolean compact = type.isCompactIndex();
     int fixedValueLength = type == BlockType.DATA || compact ? -1 : SstableFormat.HANDLE_BYTES;
     long previousEnd = -1; // a compact index: where the previous entry's block ends
-    byte[] key = new byte[64];
+    byte[] key = KEY_SCRATCH.get();
     int keyLength = 0;
     int pos = 0;
     int restart = 0;
@@ -167,7 +177,10 @@ public final class Block implements CachedBlock {
       }
       int newKeyLength = shared + unshared;
       if (key.length < newKeyLength) {
-        key = java.util.Arrays.copyOf(key, Math.max(newKeyLength, key.length * 2));
+        key = Arrays.copyOf(key, Math.max(newKeyLength, key.length * 2));
+        if (key.length <= MAX_KEPT_KEY_BYTES) {
+          KEY_SCRATCH.set(key);
+        }
       }
       System.arraycopy(data, p, key, shared, unshared);
       keyLength = newKeyLength;
