@@ -291,8 +291,13 @@ final class BlockFetcher {
   private Block load(BlockHandle h, BlockCacheKey key, BlockKind kind, BlockType type, boolean scratch)
       throws IOException {
     BlockCacheKey k = key != null ? key : key(h.offset());
+    // A Get's data block is parsed into its thread's scratch block, from its thread's buffers, when
+    // the cache copies what it keeps: the miss then makes no array of the block's size.
+    BlockCache.Loader<Block> loader = scratch && type == BlockType.DATA && cache.takesBorrowedBlocks()
+        ? () -> StoredBlocks.readDataBorrowed(file, path, h, OffHeapCopy.scratch())
+        : () -> readBlock(h, type);
     while (true) { // fetched again in the rare case that the cache released it before the copy
-      CachedBlock cached = fetch(k, h, kind, () -> readBlock(h, type));
+      CachedBlock cached = fetch(k, h, kind, loader);
       Block b = onHeap(cached, scratch, k.offset(), type);
       if (b != null) {
         return b;

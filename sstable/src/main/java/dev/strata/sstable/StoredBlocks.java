@@ -27,7 +27,44 @@ import net.jpountz.lz4.LZ4Exception;
  * bulk passes and its checksum verification. Stateless; FORMAT.md section 3 specifies the bytes.
  */
 final class StoredBlocks {
+  /**
+   * The largest stored or decompressed block a thread's {@link #MISS_BUFFERS} take: a larger one is
+   * read into arrays of its own, so no thread keeps a large buffer for one large block.
+   */
+  static final int MAX_BORROWED_BYTES = 256 << 10;
+
+  /**
+   * Each thread's buffers for its Gets' data-block misses ({@link #readDataBorrowed}): the stored
+   * bytes and the decompressed payload, two distinct arrays (a payload read uncompressed lies in
+   * the stored one, so a decompression never writes over what it reads).
+   */
+  private static final ThreadLocal<BulkBuffers> MISS_BUFFERS = ThreadLocal.withInitial(BulkBuffers::new);
+
   private StoredBlocks() {}
+
+  /**
+   * {@link #readBlock} of the data block at {@code h} into this thread's buffers, parsed into
+   * {@code into} (this thread's scratch block, {@link Block#parseDataInto}): a miss then allocates no
+   * array of the block's size. The block is {@link Block#borrowed}: valid until the thread's next
+   * such read or scratch copy. A block larger than {@link #MAX_BORROWED_BYTES} stored or
+   * decompressed is read as {@link #readBlock} reads it.
+   */
+  static Block readDataBorrowed(TableFile ch, Path file, BlockHandle h, Block into) throws IOException {
+    int storedLength = h.length() + BLOCK_TRAILER_BYTES;
+    if (storedLength > MAX_BORROWED_BYTES) {
+      return readBlock(ch, file, h, BlockType.DATA);
+    }
+    BulkBuffers buffers = MISS_BUFFERS.get();
+    byte[] raw = buffers.stored(storedLength);
+    assert ch.path().equals(file) : file;
+    ch.readFully(h.offset(), raw, storedLength);
+    // The first four bytes are an LZ4 block's uncompressed length; payload() checks them, and a
+    // payload too large for the buffers (or a stored block whose first bytes merely look like one)
+    // gets an array of its own.
+    boolean fits = h.length() < SstableFormat.LZ4_HEADER_BYTES || Bytes.getU32(raw, 0) <= MAX_BORROWED_BYTES;
+    byte[] payload = payload(raw, file, h, BlockType.DATA, fits ? buffers : null);
+    return Block.parseDataInto(into, payload, payloadLength(raw, payload, h), file, h.offset());
+  }
 
   /**
    * Reads and verifies a filter payload: one read, then one copy into the filter's aligned memory

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -80,6 +81,45 @@ final class GetAllocationTest {
       // The counter's own reads allocate a little (under a byte per Get here): a key (32 bytes) or
       // a block (40) per Get is far beyond the slack.
       assertTrue(perGet <= value + 8, "a Get allocated " + perGet + " bytes, its value " + value);
+    } finally {
+      cache.close();
+    }
+  }
+
+  /**
+   * A Get that misses its data block, through a cache that keeps data blocks off the heap, reads and
+   * parses the block in its thread's buffers: it allocates its value and the cache's bookkeeping of
+   * one load (its node, key and loader), no array of the block's size (4 KiB here).
+   */
+  @Test
+  void missedGet_offHeap_allocatesNoArrayOfTheBlocksSize() throws IOException {
+    Path file = writeRows();
+    // Room for the table's metadata and a few of its data blocks: Gets striding over them miss.
+    ClockBlockCache cache = new ClockBlockCache(64 << 10, 1, true);
+    try (TableReader t = TableReader.open(file, 1, cache)) {
+      FilterProbe probe = FilterProbe.reusable();
+      CellLookup out = new CellLookup();
+      byte[][] rows = new byte[ROWS][];
+      for (int i = 0; i < ROWS; i++) {
+        rows[i] = row((i * 97L) % ROWS); // 97 rows apart: each Get in another block than the last
+      }
+      for (int pass = 0; pass < 3; pass++) { // warms the path up
+        for (int i = 0; i < ROWS; i++) {
+          t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
+          assertEquals(VALUE_BYTES, out.takeValue().length);
+        }
+      }
+      long missesBefore = cache.stats().data().misses();
+      long before = allocatedBytes();
+      for (int i = 0; i < ROWS; i++) {
+        t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
+        out.takeValue();
+      }
+      long perGet = (allocatedBytes() - before) / ROWS;
+      long misses = cache.stats().data().misses() - missesBefore;
+      assertTrue(misses > ROWS * 9L / 10, "the Gets missed " + misses + " times of " + ROWS);
+      // Measured: about 400 bytes a miss besides the value; a block's array would add 4 KiB.
+      assertTrue(perGet <= HeapCost.byteArray(VALUE_BYTES) + 1024, "a missed Get allocated " + perGet + " bytes");
     } finally {
       cache.close();
     }

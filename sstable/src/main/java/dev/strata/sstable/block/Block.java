@@ -65,6 +65,12 @@ public final class Block implements CachedBlock {
    */
   final BlockType type;
 
+  /**
+   * Set on a block that is re-aimed at block after block ({@link #reusable}: a thread's scratch
+   * block, a batch's blocks): such a block is {@link #borrowed}, never the cache's to keep.
+   */
+  private boolean reusable;
+
   Block(BlockType type, byte[] data, int restartsOffset, int restartCount, int entryCount, Path file,
       long fileOffset) {
     this.type = type;
@@ -85,6 +91,42 @@ public final class Block implements CachedBlock {
    */
   public static Block parse(byte[] data, int length, BlockType type, Path file, long fileOffset)
       throws CorruptTableException {
+    int entries = verify(data, length, type, file, fileOffset);
+    int n = Bytes.getU32(data, length - 4);
+    Block block = new Block(type, data, length - 4 - 4 * n, n, entries, file, fileOffset);
+    if (type.isIndex() && n > 0) {
+      block.keepRowHeads();
+    }
+    return block;
+  }
+
+  /**
+   * {@link #parse} of a data block into {@code into}, a block from {@link #reusable} (a thread's
+   * scratch block), which then lies over {@code data}: a Get's cache miss parses its block in
+   * place of making one ({@link #borrowed}).
+   */
+  public static Block parseDataInto(Block into, byte[] data, int length, Path file, long fileOffset)
+      throws CorruptTableException {
+    assert into.reusable : "parsed into a block the cache may keep";
+    int entries = verify(data, length, BlockType.DATA, file, fileOffset);
+    into.reaim(data, length, file, fileOffset);
+    into.entryCount = entries;
+    return into;
+  }
+
+  /**
+   * Each thread's array for {@link #verify} to rebuild keys in, grown to the longest key it met: a
+   * Get's miss parses a block into its scratch block ({@link #parseDataInto}) and then makes
+   * nothing of the block's size, so an array per parse would be most of what it allocates.
+   */
+  private static final ThreadLocal<byte[]> KEY_SCRATCH = ThreadLocal.withInitial(() -> new byte[64]);
+
+  /** Longer keys are rebuilt in an array of the parse's own, so no thread keeps a large one. */
+  private static final int MAX_KEPT_KEY_BYTES = 16 << 10;
+
+  /** Checks what {@link #parse} promises of {@code data[0, length)}; returns the entries counted. */
+  private static int verify(byte[] data, int length, BlockType type, Path file, long fileOffset)
+      throws CorruptTableException {
     assert type == BlockType.DATA || type.isIndex() || type == BlockType.FILTER_INDEX;
     if (length < 4) {
       throw corrupt(file, fileOffset, type, "payload of %d bytes has no restart count", length);
@@ -101,7 +143,7 @@ public final class Block implements CachedBlock {
     boolean compact = type.isCompactIndex();
     int fixedValueLength = type == BlockType.DATA || compact ? -1 : SstableFormat.HANDLE_BYTES;
     long previousEnd = -1; // a compact index: where the previous entry's block ends
-    byte[] key = new byte[64];
+    byte[] key = KEY_SCRATCH.get();
     int keyLength = 0;
     int pos = 0;
     int restart = 0;
@@ -135,7 +177,10 @@ public final class Block implements CachedBlock {
       }
       int newKeyLength = shared + unshared;
       if (key.length < newKeyLength) {
-        key = java.util.Arrays.copyOf(key, Math.max(newKeyLength, key.length * 2));
+        key = Arrays.copyOf(key, Math.max(newKeyLength, key.length * 2));
+        if (key.length <= MAX_KEPT_KEY_BYTES) {
+          KEY_SCRATCH.set(key);
+        }
       }
       System.arraycopy(data, p, key, shared, unshared);
       keyLength = newKeyLength;
@@ -169,11 +214,7 @@ public final class Block implements CachedBlock {
       // Searched in place by binary search over whole keys: every entry must be a restart point.
       throw corrupt(file, fileOffset, type, "%d entries but %d restart points", entries, n);
     }
-    Block block = new Block(type, data, restartsOffset, n, entries, file, fileOffset);
-    if (index && n > 0) {
-      block.keepRowHeads();
-    }
-    return block;
+    return entries;
   }
 
   /**
@@ -301,6 +342,29 @@ public final class Block implements CachedBlock {
     Block b = new Block(BlockType.DATA, null, 0, 0, -1, null, 0);
     b.reaim(data, length, file, fileOffset);
     return b;
+  }
+
+  /** An empty block to re-aim ({@link #reaim}, {@link #parseDataInto}): {@link #borrowed}. */
+  static Block reusable() {
+    Block b = ofVerified(new byte[4], 4, null, 0);
+    b.reusable = true;
+    return b;
+  }
+
+  /** Whether this is a {@link #reusable} block, whose array its thread reuses. */
+  @Override
+  public boolean borrowed() {
+    return reusable;
+  }
+
+  /** This block, or for a {@link #reusable} one a copy with an array of its own of just the payload. */
+  @Override
+  public Block owned() {
+    if (!reusable) {
+      return this;
+    }
+    int length = payloadLength();
+    return new Block(type, Arrays.copyOf(data, length), restartsOffset, restartCount, entryCount, file, fileOffset);
   }
 
   /** Makes this (a thread's scratch block) the block {@link #ofVerified} would make. */

@@ -97,7 +97,15 @@ public final class OffHeapCopy {
 
   /** A block for {@link #toHeapInto} to copy into, empty until then. */
   public static Block reusableBlock() {
-    return Block.ofVerified(new byte[4], 4, null, 0);
+    return Block.reusable();
+  }
+
+  /**
+   * This thread's scratch block, for a Get's cache miss to parse its data block into ({@link
+   * Block#parseDataInto}): valid, like a copy into it, until the thread's next scratch copy or load.
+   */
+  public static Block scratch() {
+    return SCRATCH.get();
   }
 
   /** A new array and block holding {@code cached}'s {@code length} bytes (referenced by the caller). */

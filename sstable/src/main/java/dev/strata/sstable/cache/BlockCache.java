@@ -20,7 +20,10 @@ public interface BlockCache {
   /** Reads and verifies one block when the cache does not hold it. */
   @FunctionalInterface
   interface Loader<T extends CachedBlock> {
-    /** The block, read from disk and verified; called at most once per miss. */
+    /**
+     * The block, read from disk and verified; called at most once per miss. A {@link
+     * CachedBlock#borrowed} block only for a cache that {@link BlockCache#takesBorrowedBlocks}.
+     */
     T load() throws IOException;
   }
 
@@ -168,6 +171,16 @@ public interface BlockCache {
    * reader pinned stay until it unpins them. Nothing by default.
    */
   default void evictFiles(Set<Long> fileNumbers) {}
+
+  /**
+   * Whether a loader may return a {@link CachedBlock#borrowed} block: the cache then copies what it
+   * keeps (into its off-heap memory, or {@link CachedBlock#owned}) and gives the waiters of that load
+   * its own copy, or has them look again, so the borrowed block reaches the loading caller alone.
+   * False by default: the cache keeps and shares what its loaders return.
+   */
+  default boolean takesBorrowedBlocks() {
+    return false;
+  }
 
   /** A snapshot of the counters and the bytes held. */
   CacheStats stats();

@@ -29,6 +29,22 @@ public interface CachedBlock {
     throw new UnsupportedOperationException("no off-heap form");
   }
 
+  /**
+   * Whether this block lies over its loading thread's reused buffers (a Get's miss parses its data
+   * block into the thread's scratch block, so that a miss allocates no array of the block's size):
+   * the loader's caller may use it until its thread's next load or copy, and nobody else may see
+   * it. A cache that accepts such blocks ({@link BlockCache#takesBorrowedBlocks}) copies the bytes
+   * out (off the heap, or into {@link #owned}) and never keeps, shares or hands out the block itself.
+   */
+  default boolean borrowed() {
+    return false;
+  }
+
+  /** This block, or for a {@link #borrowed} one a copy in arrays of its own, which a cache may keep and share. */
+  default CachedBlock owned() {
+    return this;
+  }
+
   /** Called once when the cache lets go of this block (evicted, refused, or the cache closed). */
   default void evicted() {}
 }

@@ -95,7 +95,9 @@ public final class ClockBlockCache implements BlockCache {
    * generation, which a stale view's retain refuses). Index and filter blocks stay on the heap: they
    * are small, few, and hottest, and their readers (filter probes, index searches) would otherwise
    * copy them per Get. The loading caller and the waiters of a load get the heap block the loader
-   * returned.
+   * returned, but for a borrowed one (a Get's miss parsed in its thread's buffers,
+   * CachedBlock.borrowed), which only its loading caller sees: its waiters get the cache's owned
+   * copy, or look again.
    *
    * [1] Yang et al., "FIFO queues are all you need for cache eviction" (S3-FIFO), SOSP 2023.
    * [2] RocksDB LRUCache: high_pri_pool_ratio; entries beyond the pool move to the low-priority list.
@@ -204,6 +206,12 @@ public final class ClockBlockCache implements BlockCache {
     for (Shard s : shards) {
       s.close();
     }
+  }
+
+  /** Yes: see {@link Shard#admitLoaded}. */
+  @Override
+  public boolean takesBorrowedBlocks() {
+    return true;
   }
 
   @Override

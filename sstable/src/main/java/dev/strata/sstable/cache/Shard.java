@@ -118,47 +118,65 @@ final class Shard {
     return block;
   }
 
-  /** Caches {@code block} as the loaded block of node {@code n} and wakes its waiters. */
+  /**
+   * Caches {@code block} as the loaded block of node {@code n} and wakes its waiters. A {@link
+   * CachedBlock#borrowed} block (over its loading thread's reused buffers) is never the node's nor
+   * a waiter's: its bytes go off the heap, or its {@link CachedBlock#owned} copy into the node; the
+   * waiters get that copy, or null when there is none on the heap, and then look the key up again
+   * (finding the off-heap block, or loading it themselves when it was not cached).
+   */
   void admitLoaded(Node n, CachedBlock block) {
-    n.block = block;
-    admit(n, block);
-    n.loaded.complete(block);
+    CachedBlock shared = admit(n, block);
+    n.loaded.complete(shared);
     n.loaded = null; // waiters that read the field before hold the future; later ones read n.block
   }
 
   /**
-   * Caches loaded node {@code n}, whose loader returned {@code block}, making room first so that it
+   * Caches loaded node {@code n}, whose loader returned {@code loaded}, making room first so that it
    * can never be its own victim; a data block's bytes go into the arena when the shard has one (an
    * entry of {@link DataEntries} then takes the node's place in the lookups, and the node goes),
    * else, or when the arena is out of slots, it stays on the heap. A node larger than the whole
    * shard, or a data block that would fit only by evicting metadata below its floor, leaves the table
    * instead: its callers keep the block, and nothing else is disturbed beyond the data blocks
-   * already evicted for it.
+   * already evicted for it. Returns what the load's waiters share (see {@link #admitLoaded}).
    */
-  void admit(Node n, CachedBlock block) {
-    long charge = (long) block.sizeBytes() + Node.ENTRY_BYTES;
+  private CachedBlock admit(Node n, CachedBlock loaded) {
+    boolean borrowed = loaded.borrowed();
+    if (!borrowed) {
+      n.block = loaded;
+    }
+    CachedBlock mine = borrowed ? null : loaded; // what the waiters may share
     lock.lock();
     try {
       if (n.pins > 0) {
-        clock.placePinned(n, charge); // pinned while its load was finishing: kept as loaded
-        return;
+        n.block = loaded.owned();
+        clock.placePinned(n, charge(n.block)); // pinned while its load was finishing: kept as loaded
+        return n.block;
       }
       if (closed) {
         table.remove(n);
         n.block = null; // as after a drop: not cached, so no entry may serve it
-        return;
+        return mine;
       }
-      int offHeapLength = arena == null || n.kind.isProtected() ? -1 : block.offHeapLength();
-      if (offHeapLength >= 0 && clock.admitOffHeap(n, block.offHeapBytes(), offHeapLength)) {
-        return;
+      int offHeapLength = arena == null || n.kind.isProtected() ? -1 : loaded.offHeapLength();
+      if (offHeapLength >= 0 && clock.admitOffHeap(n, loaded.offHeapBytes(), offHeapLength)) {
+        return mine; // copied: a borrowed block's buffers may be reused from here on
       }
-      if (!clock.admit(n, charge)) {
+      CachedBlock kept = loaded.owned();
+      n.block = kept;
+      if (!clock.admit(n, charge(kept))) {
         table.remove(n);
         n.block = null; // as after a drop: not cached, so no entry may serve it
+        return mine;
       }
+      return kept;
     } finally {
       lock.unlock();
     }
+  }
+
+  private static long charge(CachedBlock block) {
+    return (long) block.sizeBytes() + Node.ENTRY_BYTES;
   }
 
   /**
@@ -219,12 +237,12 @@ final class Shard {
           return null; // evicted, and perhaps freed, since the caller got it: load it again
         }
         Node mine = new Node(key.fileNumber(), key.offset(), kind);
-        mine.block = block;
+        mine.block = block.owned();
         mine.loaded = null;
         mine.pins = 1;
         table.put(mine); // under the lock, which a miss takes to insert: no race
-        clock.placePinned(mine, (long) block.sizeBytes() + Node.ENTRY_BYTES);
-        return block;
+        clock.placePinned(mine, charge(mine.block));
+        return mine.block;
       }
       CachedBlock held = n.block;
       if (held == null) {

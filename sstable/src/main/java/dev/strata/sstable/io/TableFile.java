@@ -126,7 +126,7 @@ public final class TableFile implements Closeable {
    *
    * @throws CorruptTableException when the file ends first
    */
-  void readFully(long position, byte[] into, int length) throws IOException {
+  public void readFully(long position, byte[] into, int length) throws IOException {
     assert into.length >= length;
     reads.increment();
     onChannel(READ, position, into, length);
