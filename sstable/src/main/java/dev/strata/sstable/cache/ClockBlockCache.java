@@ -25,9 +25,9 @@ public final class ClockBlockCache implements BlockCache {
    * taken on a hit.
    *
    * Hits. Each shard keeps a NodeTable from key to node, read without a lock and keyed by two longs,
-   * so a lookup allocates no key. A hit is a table read, a volatile read
-   * of the node's block and, while the node's frequency is below 3, one racy volatile write raising
-   * it: CLOCK's reference bit widened to S3-FIFO's two-bit counter [1]. Hits on a hot block stop
+   * so a lookup allocates no key. A hit is a table read, a volatile read of the node's block and,
+   * while the node's frequency is below 3, one racy volatile write raising it: CLOCK's reference
+   * bit widened to S3-FIFO's two-bit counter [1]. Hits on a hot block stop
    * writing once its counter saturates, so readers of the same blocks do not bounce a cache line, and
    * nothing on the hit path is exclusive. Lost updates only blur a hint.
    *
@@ -77,27 +77,26 @@ public final class ClockBlockCache implements BlockCache {
    *
    * Off-heap data blocks (offHeapData). Each shard then owns a SlabArena of its capacity, and a
    * loaded data block is admitted as an entry of the shard's DataEntries: its bytes copied into the
-   * arena's slots, its key, first slot, length, reference count and queue links stored in
-   * primitive arrays, and its loading node dropped from the NodeTable once the entry is found by
-   * lookups. So the heap holds no object per off-heap block: a cache filling with a million blocks
-   * leaves the young collections nothing of them to copy or promote (each node made to load a block
-   * dies young). Data block lookups look in DataEntries first and return an OffHeapBlock, a view
-   * the reader may reuse (an index or filter load meets one only under a damaged handle, and the
-   * reader's check of the block's type reports it). The
-   * entries' own queues merge with the segments of the same name (ShardClock), so the clock treats
-   * a block alike on and off the heap. Its charge is its slots plus its entry, so the shard's bound
-   * covers heap and direct memory together, and the arena (sized to the shard) has a slot for every
-   * charged byte. Room is made before the copy, so the copy finds the slots the evictions freed; it
-   * fails only while readers still hold evicted blocks, and the block then stays on the heap in its
-   * node. The cache holds one reference to each off-heap block and drops it when the block leaves
-   * (evict, refused, close); readers take their own for as long as they copy, so a slot is reused
-   * only once no reader uses it, and an entry number only once its last reference went (a new
-   * generation, which a stale view's retain refuses). Index and filter blocks stay on the heap: they
-   * are small, few, and hottest, and their readers (filter probes, index searches) would otherwise
-   * copy them per Get. The loading caller and the waiters of a load get the heap block the loader
-   * returned, but for a borrowed one (a Get's miss parsed in its thread's buffers,
-   * CachedBlock.borrowed), which only its loading caller sees: its waiters get the cache's owned
-   * copy, or look again.
+   * arena's slots, its key, first slot, length, reference count and queue links stored in primitive
+   * arrays, and its loading node dropped from the NodeTable once the entry is found by lookups. So
+   * the heap holds no object per off-heap block: a cache filling with a million blocks leaves the
+   * young collections nothing of them to copy or promote (each node made to load a block dies
+   * young). Data block lookups look in DataEntries first and return an OffHeapBlock, a view the
+   * reader may reuse (an index or filter load meets one only under a damaged handle, and the
+   * reader's check of the block's type reports it). The entries' own queues merge with the segments
+   * of the same name (ShardClock), so the clock treats a block alike on and off the heap. Its
+   * charge is its slots plus its entry, so the shard's bound covers heap and direct memory
+   * together, and the arena (sized to the shard) has a slot for every charged byte. Room is made
+   * before the copy, so the copy finds the slots the evictions freed; it fails only while readers
+   * still hold evicted blocks, and the block then stays on the heap in its node. The cache holds
+   * one reference to each off-heap block and drops it when the block leaves (evict, refused,
+   * close); readers take their own for as long as they copy, so a slot is reused only once no
+   * reader uses it, and an entry number only once its last reference went (a new generation, which
+   * a stale view's retain refuses). Index and filter blocks stay on the heap: they are small, few,
+   * and hottest, and their readers (filter probes, index searches) would otherwise copy them per
+   * Get. The loading caller and the waiters of a load get the heap block the loader returned, but
+   * for a borrowed one (a Get's miss parsed in its thread's buffers, CachedBlock .borrowed), which
+   * only its loading caller sees: its waiters get the cache's copy, or look again.
    *
    * [1] Yang et al., "FIFO queues are all you need for cache eviction" (S3-FIFO), SOSP 2023.
    * [2] RocksDB LRUCache: high_pri_pool_ratio; entries beyond the pool move to the low-priority list.
@@ -105,11 +104,8 @@ public final class ClockBlockCache implements BlockCache {
    */
 
   /**
-   * The share of each shard below which index and filter blocks never give way to data blocks. Chosen
-   * by the hit-rate harness ({@code strata-bench cachesim}): on Get traces of a leveled tree, bytes
-   * read per Get fall as the share rises from 0.5 to 1.0 when the metadata does not fit the cache,
-   * and are equal when it does; 0.9 keeps most of that gain while metadata beyond it still ages by
-   * use against data blocks.
+   * The share of each shard below which index and filter blocks never give way to data blocks
+   * (chosen with {@code strata-bench cachesim}; docs/PERFORMANCE.md has its runs).
    */
   public static final double METADATA_SHARE = 0.9;
 
