@@ -3,6 +3,7 @@ package dev.strata.engine;
 import dev.strata.engine.compaction.FilterModel;
 import dev.strata.engine.write.Limits;
 import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.cache.ClockBlockCache;
 
 /**
  * How new tables' filters are built: what they index, their bits per entry, their partition size
@@ -55,9 +56,10 @@ import dev.strata.sstable.TableOptions;
  *     the jobs written beside it, so the bound holds at every step as the tree grows (except where
  *     one bit per key for every key is already more). The price: while a tree stops growing, the
  *     plan leaves about the share of the keys above its deepest level unspent. Set within the
- *     block cache's metadata share (less what the index partitions need), every filter stays in
- *     the cache: a filter that cannot stay costs a chunk read for each absent Get that reaches it,
- *     far more than the false positives its extra bits would save
+ *     block cache's metadata share, every table's filter chunks are pinned in the cache as it
+ *     opens ({@link #filtersPinnedIn}): a filter that cannot stay costs a chunk read for each
+ *     absent Get that reaches it, far more than the false positives its extra bits would save.
+ *     The index partitions then share what the filters leave of the cache with the data blocks
  */
 public record FilterOptions(
     BloomType bloomType,
@@ -128,6 +130,18 @@ public record FilterOptions(
     return bloomFalsePositiveRate == 0
         ? bloomBitsPerKey
         : FilterModel.bloomBitsForRate(bloomFalsePositiveRate);
+  }
+
+  /**
+   * Whether every table's filter chunks are pinned in a block cache of {@code blockCacheBytes}: a
+   * {@link #filterMemoryBytes()} bound set within the cache's metadata share ({@link
+   * ClockBlockCache#METADATA_SHARE}), so the filters the bound admits all stay resident and no
+   * data block or index partition evicts them (the cache's {@code pinnedBytes} shows them). A bound
+   * beyond the share leaves the filters to load lazily and age with the rest.
+   */
+  public boolean filtersPinnedIn(long blockCacheBytes) {
+    return filterMemoryBytes > 0
+        && filterMemoryBytes <= blockCacheBytes * ClockBlockCache.METADATA_SHARE;
   }
 
   /**
