@@ -40,6 +40,8 @@ public final class FilterChoice {
   private final double bitsShare;
   private final int chunkBytes;
   private final double budgetBitsPerKey;
+  /** Level-0 tables the plan expects at least: the compaction trigger. */
+  private final int level0Trigger;
 
   /**
    * Bytes a filter chunk takes on disk beyond its bits: its trailers (the filter's, its kind byte
@@ -66,6 +68,7 @@ public final class FilterChoice {
     this.bitsShare = (double) f.bloomChunkBytes() / (f.bloomChunkBytes() + CHUNK_OVERHEAD_BYTES);
     this.chunkBytes = f.bloomChunkBytes();
     this.budgetBitsPerKey = f.budgetBitsPerKey();
+    this.level0Trigger = options.compaction().level0CompactionTrigger();
     this.currentShape = currentShape;
     this.cacheMetadataOnWrite = f.cacheMetadataOnWrite();
   }
@@ -79,6 +82,7 @@ public final class FilterChoice {
     this.bitsShare = 1;
     this.chunkBytes = base.filterChunkBytes();
     this.budgetBitsPerKey = base.bitsPerKey();
+    this.level0Trigger = 1;
     this.currentShape = () -> TreeShape.EMPTY;
     this.cacheMetadataOnWrite = false;
   }
@@ -128,8 +132,10 @@ public final class FilterChoice {
     }
     TreeShape shape = currentShape.get().withLevel0Table(entries);
     long spent = shape.filterBytes() + (memoryBound ? inFlight.uninstalledCompaction(shape) : 0);
-    TableOptions layout =
-        layout(0, shape, shape.level0Count() - 1, shape.totalEntries(), entries, spent);
+    if (memoryBound) {
+      inFlight.flushEntries(entries);
+    }
+    TableOptions layout = layout(0, shape, shape.totalEntries(), entries, spent, Job.FLUSH);
     if (memoryBound) {
       inFlight.flushPlanned((long) Math.ceil(entries * layout.bitsPerKey() / 8 / bitsShare));
     }
@@ -152,7 +158,6 @@ public final class FilterChoice {
       return atLevel(c.outputLevel(), base);
     }
     TreeShape shape = TreeShape.afterCompaction(baseVersion, c);
-    int run = c.outputLevel() == 0 ? shape.level0Count() - 1 : shape.runOfLevel(c.outputLevel());
     long inputs = 0;
     long inputFilterBytes = 0;
     List<TableRef> allInputs = c.allInputs();
@@ -162,7 +167,8 @@ public final class FilterChoice {
     }
     // The tables that stay: those of the base version but the inputs, and of any table a flush
     // has added since (the current version still holds the inputs until this job installs), and
-    // room for a flush being written now (flushes never wait for a compaction).
+    // room for a flush being written now (flushes never wait for a compaction), which layout
+    // widens to the level-0 tables the plan expects.
     TreeShape current = memoryBound ? currentShape.get() : null;
     long staying = memoryBound
         ? Math.max(shape.filterBytes(), current.filterBytes() - inputFilterBytes)
@@ -171,7 +177,8 @@ public final class FilterChoice {
     // A compaction moves entries, it adds none: without a bound the budget is spread over the tree
     // as it is, not over the planning shape, which counts the drained level again as refilled.
     long treeEntries = TreeShape.of(baseVersion).totalEntries();
-    TableOptions layout = layout(c.outputLevel(), shape, run, treeEntries, inputs, staying);
+    TableOptions layout = layout(c.outputLevel(), shape, treeEntries, inputs, staying,
+        c.level() == Compaction.ALL_LEVELS ? Job.FULL_COMPACTION : Job.COMPACTION);
     if (memoryBound) {
       long[] inputNumbers = new long[allInputs.size()];
       for (int i = 0; i < inputNumbers.length; i++) {
@@ -184,42 +191,56 @@ public final class FilterChoice {
   }
 
   /**
-   * The layout of a table of run {@code run} of {@code shape} at {@code level}, written by a job
-   * that writes at most {@code written} entries beside tables of {@code staying} filter bytes.
+   * The layout of a table at {@code level} of {@code shape} (a flush's: the last level-0 run),
+   * written by a job that writes at most {@code written} entries beside tables of {@code staying}
+   * filter bytes.
    *
-   * <p>Without a memory bound: the budget, spread evenly under {@link FilterAllocation#UNIFORM} or, under {@link FilterAllocation#BY_LEVEL}, split
-   * so that the sum of the runs' rates is least (the blocked filter's model).
+   * <p>Without a memory bound: the budget, spread evenly under {@link FilterAllocation#UNIFORM}
+   * or, under {@link FilterAllocation#BY_LEVEL}, split so that the sum of the runs' rates is least
+   * (the blocked filter's model).
    *
    * <p>Under a memory bound the plan is made for the tree the table will live in ({@link
-   * TreeShape#grownToItsDeepestLevel}): the memory over that tree's entries, split by the runs'
-   * own models (Ribbon from {@code ribbonFromLevel}, so the bits Ribbon saves buy lower rates
-   * elsewhere), and never more than what the bound leaves after the tables that stay and the
-   * jobs in flight ({@code staying}): the plan keeps the bound as the tree grows, the cap guards
-   * it where the plan is wrong (a tree of {@code treeEntries} that grew faster than its deepest
-   * level was rewritten, or shrank by deletes).
+   * TreeShape#grownToItsDeepestLevel}, level 0 at its compaction trigger): the memory over that
+   * tree's entries, split by the runs' own models (Ribbon from {@code ribbonFromLevel}, so the bits
+   * Ribbon saves buy lower rates elsewhere), and never more than what the bound leaves after the
+   * tables that stay and the jobs in flight ({@code staying}) and, for a compaction's table, after
+   * the level-0 tables the plan expects: the plan keeps the bound as
+   * the tree grows, the cap guards it where the plan is wrong (a tree of {@code treeEntries} that
+   * grew faster than its deepest level was rewritten, or shrank by deletes), and it is the deep
+   * levels' many keys that give way, not the next flush's few.
    *
    * <p>In [1, 64]: a run the plan sees empty gets no bits, and a table is never written without a
    * filter its type asks for. A Ribbon table is given the blocked filter's bits of the rate its
    * plan reaches: the table writer builds its Ribbon chunks for that rate.
    */
-  private TableOptions layout(int level, TreeShape shape, int run, long treeEntries, long written,
-      long staying) {
+  private TableOptions layout(int level, TreeShape shape, long treeEntries, long written,
+      long staying, Job job) {
     if (!memoryBound) {
-      double average = budgetBitsPerKey;
+      int run = level == 0 ? shape.level0Count() - 1 : shape.runOfLevel(level);
       double bits = allocation == FilterAllocation.UNIFORM
-          ? average
-          : FilterBudget.optimal(shape.runs(), average, FilterBudget.Model.BLOCKED_BLOOM)
+          ? budgetBitsPerKey
+          : FilterBudget.optimal(shape.runs(), budgetBitsPerKey, FilterBudget.Model.BLOCKED_BLOOM)
               .runs().get(run).bitsPerKey();
       return atLevel(level, base.withBitsPerKey(Math.max(FilterModel.MIN_BITS_PER_KEY, bits)));
     }
-    TreeShape planned = shape.grownToItsDeepestLevel(treeEntries);
+    TreeShape planned = shape.grownToItsDeepestLevel(treeEntries,
+        job == Job.FULL_COMPACTION ? 0 : level0Trigger, inFlight.flushEntries());
+    int run = level == 0 ? shape.level0Count() - 1 : planned.runOfLevel(level);
     long[] runs = planned.runs();
     FilterBudget.Model[] models = models(planned);
     double average = Math.max(FilterModel.MIN_BITS_PER_KEY, Math.min(budgetBitsPerKey,
         filterMemoryBytes * bitsShare * 8.0 / Math.max(1, planned.totalEntries())));
-    double bits = allocation == FilterAllocation.UNIFORM
-        ? average
-        : FilterBudget.optimalMixed(runs, average, models).runs().get(run).bitsPerKey();
+    FilterBudget.Allocation plan = allocation == FilterAllocation.UNIFORM
+        ? FilterBudget.uniform(runs, average, FilterBudget.Model.BLOCKED_BLOOM)
+        : FilterBudget.optimalMixed(runs, average, models);
+    double bits = plan.runs().get(run).bitsPerKey();
+    if (job == Job.COMPACTION && level > 0) {
+      double level0 = 0;
+      for (int i = 0; i < planned.level0Count(); i++) {
+        level0 += runs[i] * plan.runs().get(i).bitsPerKey() / 8 / bitsShare;
+      }
+      staying += (long) Math.max(0, level0 - shape.level0FilterBytes());
+    }
     // What the bound leaves for this job's tables, in bits per key written, overhead included.
     double left = (filterMemoryBytes - staying) * 8.0 / Math.max(1, written);
     if (models[run] == FilterBudget.Model.BLOCKED_BLOOM) {
@@ -256,6 +277,16 @@ public final class FilterChoice {
     chunkKeys = Math.max(1, (long) (chunkBytes * 8.0 / bloom)); // the keys such a chunk holds
     return FilterModel.bloomBitsForRate(
         FilterBudget.Model.RIBBON.falsePositiveRate(chunkKeys, ribbonBits));
+  }
+
+  /** What a layout is planned for. */
+  private enum Job {
+    /** A flush: level 0 grows by this table, and more flushes follow. */
+    FLUSH,
+    /** A compaction the tree needed: flushes keep coming beside it and after it. */
+    COMPACTION,
+    /** {@code Db.compact()}: every table into the last level, level 0 left empty. */
+    FULL_COMPACTION
   }
 
   /** Each run's filter model: Ribbon for the levels from {@code ribbonFromLevel}, else Bloom. */

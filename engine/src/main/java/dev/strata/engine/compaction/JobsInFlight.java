@@ -20,7 +20,19 @@ final class JobsInFlight {
   private record Compaction(long[] inputs, long excessFilterBytes) {}
 
   private final AtomicReference<Flush> flush = new AtomicReference<>();
+  /** The entries of the latest flush planned: what the plan expects of the flushes to come. */
+  private volatile long flushEntries;
   private final AtomicReference<Compaction> compaction = new AtomicReference<>();
+
+  /** A flush of {@code entries} entries is being planned. */
+  void flushEntries(long entries) {
+    flushEntries = entries;
+  }
+
+  /** The entries of the latest flush planned; 0 before the first. */
+  long flushEntries() {
+    return flushEntries;
+  }
 
   /** A flush is about to write filters of about {@code filterBytes}. */
   void flushPlanned(long filterBytes) {

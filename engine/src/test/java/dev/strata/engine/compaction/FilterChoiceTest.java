@@ -82,15 +82,16 @@ final class FilterChoiceTest {
   void filterMemoryBytes_lowersTheAverageToWhatTheMemoryAffords_andByLevelStillSplitsIt()
       throws IOException {
     Version v = tree(); // 113,000 entries; a flush of 1,000 makes 114,000
-    // Planned for the tree grown to its deepest level: level 2 as large as the whole tree, the
-    // runs above as they are: 2,000 + 1,000 + 1,000 + 10,000 + 114,000 entries.
+    // Planned for the tree grown to its deepest level: level 2 as large as the whole tree, level 0
+    // at its compaction trigger (4) with tables of the flush's size, level 1 as it is:
+    // 2,000 + 1,000 + 1,000 + 1,000 + 10,000 + 114,000 entries.
     // A chunk's overhead is not bits: the bound holds them besides.
     int chunk = DbOptions.defaults().filters().bloomChunkBytes();
-    long fiveBitsEach = (long) Math.ceil(128_000 * 5 / 8.0
+    long fiveBitsEach = (long) Math.ceil(129_000 * 5 / 8.0
         * (chunk + FilterChoice.CHUNK_OVERHEAD_BYTES) / chunk);
     DbOptions uniform = DbOptions.builder().filterMemoryBytes(fiveBitsEach).build();
     TableOptions flush = new FilterChoice(uniform, () -> TreeShape.of(v)).forFlush(1_000);
-    assertEquals(5.0, flush.bitsPerKey(), 1e-9);
+    assertEquals(5.0, flush.bitsPerKey(), 1e-4);
     TableOptions ample = new FilterChoice(uniform.toBuilder().filterMemoryBytes(1L << 30).build(),
         () -> TreeShape.of(v)).forFlush(1_000);
     assertEquals(10.0, ample.bitsPerKey(), 1e-9);
@@ -108,10 +109,12 @@ final class FilterChoiceTest {
   void grownToItsDeepestLevel_plansTheDeepestLevelAsTheWholeTree_andTheBoundCapsWhatIsLeft()
       throws IOException {
     Version v = tree();
-    TreeShape grown = TreeShape.of(v).grownToItsDeepestLevel(113_000);
-    assertArrayEquals(new long[] {2_000, 1_000, 10_000, 113_000, 0, 0, 0, 0}, grown.runs());
-    assertArrayEquals(new long[] {500, 0, 0, 0, 0, 0, 0, 0}, new TreeShape(new long[] {500}, new long[8], 0)
-            .grownToItsDeepestLevel(500).runs(), "level 0 alone is planned as it is");
+    TreeShape grown = TreeShape.of(v).grownToItsDeepestLevel(113_000, 4, 700);
+    assertArrayEquals(new long[] {2_000, 1_000, 700, 700, 10_000, 113_000, 0, 0, 0, 0},
+        grown.runs());
+    assertArrayEquals(new long[] {500, 0, 0, 0, 0, 0, 0, 0},
+        new TreeShape(new long[] {500}, new long[8], 0).grownToItsDeepestLevel(500, 1, 500).runs(),
+        "level 0 alone is planned as it is");
     // Tables that have spent all but 100 bytes of the bound: a flush of 1,000 entries gets 0.8
     // bits per key's worth, so the floor of one bit.
     TreeShape spent = new TreeShape(new long[] {1_000}, new long[] {0, 0, 100_000, 0, 0, 0, 0, 0},
