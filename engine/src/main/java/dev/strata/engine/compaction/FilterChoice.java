@@ -203,11 +203,12 @@ public final class FilterChoice {
    * TreeShape#grownToItsDeepestLevel}, level 0 at its compaction trigger): the memory over that
    * tree's entries, split by the runs' own models (Ribbon from {@code ribbonFromLevel}, so the bits
    * Ribbon saves buy lower rates elsewhere), and never more than what the bound leaves after the
-   * tables that stay and the jobs in flight ({@code staying}) and, for a compaction's table, after
-   * the level-0 tables the plan expects: the plan keeps the bound as
+   * tables that stay and the jobs in flight ({@code staying}) and, for a table of the deepest
+   * level, after the level-0 tables the plan expects: the plan keeps the bound as
    * the tree grows, the cap guards it where the plan is wrong (a tree of {@code treeEntries} that
-   * grew faster than its deepest level was rewritten, or shrank by deletes), and it is the deep
-   * levels' many keys that give way, not the next flush's few.
+   * grew faster than its deepest level was rewritten, or shrank by deletes), and it is the
+   * deepest level's many keys that give way (a bit fewer for each), not the next flush's or the
+   * small levels' few.
    *
    * <p>In [1, 64]: a run the plan sees empty gets no bits, and a table is never written without a
    * filter its type asks for. A Ribbon table is given the blocked filter's bits of the rate its
@@ -234,7 +235,7 @@ public final class FilterChoice {
         ? FilterBudget.uniform(runs, average, FilterBudget.Model.BLOCKED_BLOOM)
         : FilterBudget.optimalMixed(runs, average, models);
     double bits = plan.runs().get(run).bitsPerKey();
-    if (job == Job.COMPACTION && level > 0) {
+    if (job == Job.COMPACTION && level == planned.deepestLevel()) {
       double level0 = 0;
       for (int i = 0; i < planned.level0Count(); i++) {
         level0 += runs[i] * plan.runs().get(i).bitsPerKey() / 8 / bitsShare;

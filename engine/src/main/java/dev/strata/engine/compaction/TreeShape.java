@@ -152,18 +152,22 @@ public record TreeShape(
       l0 = Arrays.copyOf(l0, level0Tables);
       Arrays.fill(l0, this.level0Tables.length, level0Tables, flushEntries);
     }
-    int deepest = 0;
-    for (int level = levels.length - 1; level >= 1; level--) {
-      if (levels[level] > 0) {
-        deepest = level;
-        break;
-      }
-    }
+    int deepest = deepestLevel();
     long[] grown = levels.clone();
     if (deepest > 0) {
       grown[deepest] = Math.max(levels[deepest], treeEntries);
     }
     return new TreeShape(l0, grown, filterBytes, level0FilterBytes, tables);
+  }
+
+  /** The deepest level that holds entries; 0 when only level 0 does, or none. */
+  public int deepestLevel() {
+    for (int level = levels.length - 1; level >= 1; level--) {
+      if (levels[level] > 0) {
+        return level;
+      }
+    }
+    return 0;
   }
 
   /** This shape with one more level-0 table of {@code entries} (a flush), listed last. */
