@@ -174,8 +174,8 @@ public final class FilterChoice {
         ? Math.max(shape.filterBytes(), current.filterBytes() - inputFilterBytes)
             + inFlight.unseenFlush(current)
         : 0;
-    // A compaction moves entries, it adds none: without a bound the budget is spread over the tree
-    // as it is, not over the planning shape, which counts the drained level again as refilled.
+    // A compaction moves entries, it adds none: the tree holds what its base version holds, not
+    // what the planning shape counts (the drained level again, as refilled).
     long treeEntries = TreeShape.of(baseVersion).totalEntries();
     TableOptions layout = layout(c.outputLevel(), shape, treeEntries, inputs, staying,
         c.level() == Compaction.ALL_LEVELS ? Job.FULL_COMPACTION : Job.COMPACTION);
