@@ -141,4 +141,24 @@ final class FilterChoiceTest {
     assertTrue(lastRibbon.bitsPerKey() > lastBloom.bitsPerKey(),
         lastRibbon.bitsPerKey() + " vs " + lastBloom.bitsPerKey());
   }
+
+  /**
+   * Near the bound, a compaction into the deepest level leaves the level-0 tables the plan expects
+   * their room (its many keys give way a little each); a flush then still gets its plan.
+   */
+  @Test
+  void nearTheBound_theDeepestLevelLeavesLevelZeroItsRoom() throws IOException {
+    Version v = tree();
+    TreeShape of = TreeShape.of(v);
+    // The tables hold 60,000 of the 100,000 bytes, none of it in level 0.
+    TreeShape spent = new TreeShape(of.level0Tables(), of.levels(), 60_000, 0, of.tables());
+    DbOptions options = DbOptions.builder().filterAllocation(FilterAllocation.BY_LEVEL)
+        .filterMemoryBytes(100_000).build();
+    FilterChoice choice = new FilterChoice(options, () -> spent);
+    double share = 4096.0 / (4096 + FilterChoice.CHUNK_OVERHEAD_BYTES);
+    double deepest = choice.forCompaction(new Compaction(1, 2, v.level(1), v.level(2)), v).bitsPerKey();
+    double withoutRoom = 40_000 * 8.0 / 110_000 * share; // what the bound alone leaves
+    assertTrue(deepest < 0.95 * withoutRoom, deepest + " against " + withoutRoom);
+    assertTrue(choice.forFlush(1_000).bitsPerKey() > 10, "the flush keeps its plan");
+  }
 }
