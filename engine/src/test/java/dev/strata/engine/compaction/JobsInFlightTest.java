@@ -6,25 +6,12 @@ import dev.strata.engine.version.TableRef;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The flush and compaction a memory bound must leave room for until a version shows them. */
 final class JobsInFlightTest {
   @TempDir Path dir;
-  private TableEntries entries;
-
-  @BeforeEach
-  void open() {
-    entries = new TableEntries(dir);
-  }
-
-  @AfterEach
-  void close() {
-    entries.close();
-  }
 
   private static TreeShape holding(long... tables) {
     return new TreeShape(new long[0], new long[8], 0, 0, tables);
@@ -36,9 +23,12 @@ final class JobsInFlightTest {
     assertEquals(0, jobs.unseenFlush(holding()));
     jobs.flushPlanned(1_000);
     assertEquals(1_000, jobs.unseenFlush(holding(1, 2)), "being written: no tables yet");
-    TableRef written = entries.table(0, "a", "z", 100, 10, 700);
-    long number = written.metadata().fileNumber();
-    jobs.flushWritten(List.of(written));
+    long number;
+    try (TableEntries entries = new TableEntries(dir)) {
+      TableRef written = entries.table(0, "a", "z", 100, 10, 700);
+      number = written.metadata().fileNumber();
+      jobs.flushWritten(List.of(written));
+    }
     assertEquals(700, jobs.unseenFlush(holding()), "written, not installed: its filters' bytes");
     assertEquals(0, jobs.unseenFlush(holding(number)), "installed");
     assertEquals(0, jobs.unseenFlush(holding()), "cleared: compacted away later, counted once");
