@@ -1,6 +1,7 @@
 package dev.strata.bloom;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -57,6 +58,14 @@ public final class FilterBudget {
     BLOCKED_BLOOM,
     /** {@link RibbonFilter}, one filter per run at the run's slot overhead ({@link RibbonSizing}). */
     RIBBON;
+
+    /**
+     * The model's rate for a run of {@code keys} keys at {@code bitsPerKey} (clamped to [1, 64]), as
+     * {@link #optimal} counts it.
+     */
+    public double falsePositiveRate(long keys, double bitsPerKey) {
+      return fpp(keys, Math.max(MIN_BITS_PER_KEY, Math.min(MAX_BITS_PER_KEY, bitsPerKey)));
+    }
 
     /** The model's rate for a run of {@code keys} keys at {@code bitsPerKey}. */
     double fpp(long keys, double bitsPerKey) {
@@ -148,12 +157,35 @@ public final class FilterBudget {
    */
   public static Allocation optimal(long[] keysPerRun, double averageBitsPerKey, Model model) {
     check(keysPerRun, averageBitsPerKey, model);
+    Model[] models = new Model[keysPerRun.length];
+    Arrays.fill(models, model);
+    return optimalMixed(keysPerRun, averageBitsPerKey, models);
+  }
+
+  /**
+   * {@link #optimal(long[], double, Model)} with each run's filter following its own model ({@code
+   * models[i]} for run i): a tree whose deeper levels carry Ribbon filters and whose upper ones
+   * blocked Bloom filters. The bits Ribbon saves at a rate are spent where they save the most.
+   *
+   * @throws IllegalArgumentException as {@link #optimal(long[], double, Model)}, or if {@code
+   *     models} is not one model per run
+   */
+  public static Allocation optimalMixed(long[] keysPerRun, double averageBitsPerKey, Model[] models) {
+    Objects.requireNonNull(models, "models");
+    if (models.length != Objects.requireNonNull(keysPerRun, "keysPerRun").length) {
+      throw new IllegalArgumentException(
+          "models must be one per run: " + models.length + " for " + keysPerRun.length);
+    }
+    for (Model m : models) {
+      Objects.requireNonNull(m, "models");
+    }
+    check(keysPerRun, averageBitsPerKey, models.length == 0 ? Model.BLOCKED_BLOOM : models[0]);
     double[][] fpp = new double[keysPerRun.length][];
     double budget = 0;
     for (int i = 0; i < keysPerRun.length; i++) {
       budget += keysPerRun[i] * averageBitsPerKey;
       if (keysPerRun[i] > 0) {
-        fpp[i] = grid(model, keysPerRun[i]);
+        fpp[i] = grid(models[i], keysPerRun[i]);
       }
     }
     // Bits spent fall as lambda grows: find the smallest lambda that fits the budget.

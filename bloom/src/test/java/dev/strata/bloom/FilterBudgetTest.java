@@ -90,6 +90,31 @@ final class FilterBudgetTest {
         ribbon + " against " + blocked);
   }
 
+  /**
+   * Ribbon in the largest run only, Bloom above it: at the same memory the bits Ribbon saves there
+   * buy lower rates, so fewer expected false positives than all Bloom and more than all Ribbon;
+   * one model for every run is the single-model plan.
+   */
+  @Test
+  void optimalMixed_ribbonInTheLargestRun_liesBetweenAllBloomAndAllRibbon() {
+    Model[] mixed = new Model[TREE_20M.length];
+    java.util.Arrays.fill(mixed, Model.BLOCKED_BLOOM);
+    assertEquals(FilterBudget.optimal(TREE_20M, 4, Model.BLOCKED_BLOOM),
+        FilterBudget.optimalMixed(TREE_20M, 4, mixed));
+    mixed[mixed.length - 1] = Model.RIBBON;
+    Allocation m = FilterBudget.optimalMixed(TREE_20M, 4, mixed);
+    Allocation bloom = FilterBudget.optimal(TREE_20M, 4, Model.BLOCKED_BLOOM);
+    Allocation ribbon = FilterBudget.optimal(TREE_20M, 4, Model.RIBBON);
+    assertTrue(m.expectedFalsePositives() < 0.9 * bloom.expectedFalsePositives(), m + " vs " + bloom);
+    assertTrue(m.expectedFalsePositives() > ribbon.expectedFalsePositives(), m + " vs " + ribbon);
+    assertTrue(m.totalBits() <= bloom.totalBits() + TREE_20M[5] / 64.0, m + " vs " + bloom);
+    RunBudget last = m.runs().get(mixed.length - 1);
+    assertEquals(Model.RIBBON.falsePositiveRate(last.keys(), last.bitsPerKey()),
+        last.falsePositiveRate(), 1e-12);
+    assertThrows(IllegalArgumentException.class,
+        () -> FilterBudget.optimalMixed(TREE_20M, 4, new Model[2]));
+  }
+
   @Test
   void ribbonModel_isTheBuiltFiltersExpectedRate() {
     long[] hashes = new java.util.SplittableRandom(1).longs(100_000).toArray();

@@ -98,9 +98,8 @@ public final class Db implements AutoCloseable {
     if (options.files().readOnly()) {
       tables.servesReadOnlyOpen();
     }
-    if (options.blockCache().pinL0FilterAndIndexBlocksInCache()) {
-      tables.pinsLevelZeroMetadata();
-    }
+    tables.pins(options.blockCache().pinL0FilterAndIndexBlocksInCache(),
+        options.filters().filtersPinnedIn(options.blockCache().blockCacheBytes()));
     tables.readsWith(options.tableReadOptions());
     Snapshots snapshots = new Snapshots(); // flushes and compactions keep what they see
     this.outputs =

@@ -110,7 +110,8 @@ public record DbStats(
    * @param pinnedBytes heap bytes of metadata that nothing evicts now: what the open tables hold
    *     outside the block cache (the top levels of their indexes and their filter indexes), plus
    *     the filter chunks and index partitions pinned in the cache ({@code
-   *     pinL0FilterAndIndexBlocksInCache}), which {@link DbStats#blockCacheBytes()} counts too
+   *     pinL0FilterAndIndexBlocksInCache}; every filter chunk under a {@code filterMemoryBytes}
+   *     bound within the cache's metadata share), which {@link DbStats#blockCacheBytes()} counts too
    * @param blocksReadOfTablesWrittenHere of {@link DbStats#filterBlocksRead()} and {@code
    *     indexBlocksRead}, the filter chunks and index partitions read from disk of tables this
    *     process's flushes and compactions wrote since open: 0 while {@code cacheMetadataOnWrite}

@@ -3,6 +3,7 @@ package dev.strata.engine;
 import dev.strata.engine.compaction.FilterModel;
 import dev.strata.engine.write.Limits;
 import dev.strata.sstable.TableOptions;
+import dev.strata.sstable.cache.ClockBlockCache;
 
 /**
  * How new tables' filters are built: what they index, their bits per entry, their partition size
@@ -43,16 +44,22 @@ import dev.strata.sstable.TableOptions;
  *     partition it writes into the block cache (at metadata priority, within the cache's metadata
  *     share), keyed as a reader looks them up, so no Get reads the metadata of a table this process
  *     wrote; default true. Off, a new table's metadata is read from disk on its first Gets
- * @param filterMemoryBytes memory the tree's filters may take, in bytes; 0 (the default) = no
- *     bound, the budget decides alone. When the tree's filter keys at the budget would need more,
- *     each new table's bits per key come from this memory spread over the tree's keys as they will
- *     be after the flush or compaction (the average falls, never below one bit per key), and under
- *     {@link FilterAllocation#BY_LEVEL} those fewer bits still go where they save the most reads.
- *     Set within the block cache's metadata share (less what the index partitions need), every
- *     filter stays in the cache: a filter that cannot stay costs a chunk read for each absent Get
- *     that reaches it, far more than the false positives its extra bits would save. Tables written
- *     earlier keep their bits until a compaction rewrites them, so the bound is approached as the
- *     tree is rewritten, not enforced on tables already written
+ * @param filterMemoryBytes memory the tree's filters may take, in bytes (chunks, filter indexes and
+ *     their overhead, as {@code Db.levelStats()} counts them); 0 (the default) = no bound, the
+ *     budget decides alone. Under a bound each new table's bits per key are planned for the tree
+ *     it will live in: the tree after everything in it has reached its deepest level (a table
+ *     keeps its bits until a compaction rewrites it, and the deepest level's tables are rewritten
+ *     only as the level above drains into them), the memory spread over that tree's keys (the
+ *     average never above the budget, never below one bit per key) and, under {@link
+ *     FilterAllocation#BY_LEVEL}, split where it saves the most reads, Ribbon's levels at Ribbon's
+ *     rates. A table never gets more than what the bound leaves after the tables that stay and
+ *     the jobs written beside it, so the bound holds at every step as the tree grows (except where
+ *     one bit per key for every key is already more). The price: while a tree stops growing, the
+ *     plan leaves about the share of the keys above its deepest level unspent. Set within the
+ *     block cache's metadata share, every table's filter chunks are pinned in the cache as it
+ *     opens ({@link #filtersPinnedIn}): a filter that cannot stay costs a chunk read for each
+ *     absent Get that reaches it, far more than the false positives its extra bits would save.
+ *     The index partitions then share what the filters leave of the cache with the data blocks
  */
 public record FilterOptions(
     BloomType bloomType,
@@ -123,6 +130,18 @@ public record FilterOptions(
     return bloomFalsePositiveRate == 0
         ? bloomBitsPerKey
         : FilterModel.bloomBitsForRate(bloomFalsePositiveRate);
+  }
+
+  /**
+   * Whether every table's filter chunks are pinned in a block cache of {@code blockCacheBytes}: a
+   * {@link #filterMemoryBytes()} bound set within the cache's metadata share ({@link
+   * ClockBlockCache#METADATA_SHARE}), so the filters the bound admits all stay resident and no
+   * data block or index partition evicts them (the cache's {@code pinnedBytes} shows them). A bound
+   * beyond the share leaves the filters to load lazily and age with the rest.
+   */
+  public boolean filtersPinnedIn(long blockCacheBytes) {
+    return filterMemoryBytes > 0
+        && filterMemoryBytes <= blockCacheBytes * ClockBlockCache.METADATA_SHARE;
   }
 
   /**

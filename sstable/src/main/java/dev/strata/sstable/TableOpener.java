@@ -22,9 +22,10 @@ import java.nio.file.Path;
  * properties (their format version must be the footer's), the filter index (as many chunks as the
  * properties say, none without a filter), the row-tombstone filter's handle (present exactly under
  * {@code ROWCOL} with row tombstones), and the top level of a version-3 index. Reads no data block
- * and no filter chunk, unless asked to pin: then every filter chunk and index partition (the one
- * index block of an older table) is loaded into the cache pinned, so a Get never reads them from
- * disk while the table is open. An older table's one index block is loaded through the cache.
+ * and no filter chunk, unless asked to pin ({@link MetadataPins}): then every filter chunk, and
+ * with {@link MetadataPins#FILTERS_AND_INDEX} every index partition (the one index block of an
+ * older table), is loaded into the cache pinned, so a Get never reads them from disk while the
+ * table is open. An older table's one index block is otherwise loaded through the cache.
  *
  * <p>Stateless.
  */
@@ -38,15 +39,15 @@ final class TableOpener {
 
   private TableOpener() {}
 
-  /** See {@link TableReader#open(Path, long, BlockCache, ReadCounters, boolean, TableReadOptions)}. */
+  /** See {@link TableReader#open(Path, long, BlockCache, ReadCounters, MetadataPins, TableReadOptions)}. */
   static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters,
-      boolean pinMetadata, TableReadOptions readOptions) throws IOException {
-    return open(file, fileNumber, cache, counters, pinMetadata, readOptions, TAIL_GUESS_BYTES);
+      MetadataPins pins, TableReadOptions readOptions) throws IOException {
+    return open(file, fileNumber, cache, counters, pins, readOptions, TAIL_GUESS_BYTES);
   }
 
-  /** {@link #open(Path, long, BlockCache, ReadCounters, boolean, TableReadOptions)} reading {@code tailGuessBytes} first. */
+  /** {@link #open(Path, long, BlockCache, ReadCounters, MetadataPins, TableReadOptions)} reading {@code tailGuessBytes} first. */
   static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters,
-      boolean pinMetadata, TableReadOptions readOptions, int tailGuessBytes) throws IOException {
+      MetadataPins pins, TableReadOptions readOptions, int tailGuessBytes) throws IOException {
     TableFile ch = TableFile.open(file, readOptions.directReads());
     BlockFetcher fetcher = null;
     boolean ok = false;
@@ -69,8 +70,11 @@ final class TableOpener {
       Block topIndex = twoLevel ? fetcher.readBlock(footer.index(), topIndexType(footer.version())) : null;
       FilterReader filters = new FilterReader(properties, filterIndex, rowTombstoneFilter, fetcher, cache, counters);
       IndexReader index = new IndexReader(footer.index(), topIndex, fetcher, cache, counters);
-      if (pinMetadata && fetcher.canPin()) {
+      boolean pin = pins != MetadataPins.NONE && fetcher.canPin();
+      if (pin) {
         filters.pinAll();
+      }
+      if (pin && pins == MetadataPins.FILTERS_AND_INDEX) {
         index.pinAll();
       } else {
         index.loadAtOpen();

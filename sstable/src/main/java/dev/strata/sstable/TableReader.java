@@ -87,11 +87,22 @@ public final class TableReader implements Closeable {
   /** {@link #open(Path, long, BlockCache, ReadCounters, boolean)}, reading the file as {@code readOptions} say. */
   public static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters,
       boolean pinMetadata, TableReadOptions readOptions) throws IOException {
+    return open(file, fileNumber, cache, counters, MetadataPins.of(pinMetadata), readOptions);
+  }
+
+  /**
+   * {@link #open(Path, long, BlockCache, ReadCounters, boolean, TableReadOptions)} pinning what
+   * {@code pins} names: {@link MetadataPins#FILTERS} pins the filter chunks alone, for a database
+   * whose filters are sized to stay in the cache while its index partitions age with the data.
+   */
+  public static TableReader open(Path file, long fileNumber, BlockCache cache, ReadCounters counters,
+      MetadataPins pins, TableReadOptions readOptions) throws IOException {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(cache, "cache");
     Objects.requireNonNull(counters, "counters");
+    Objects.requireNonNull(pins, "pins");
     Objects.requireNonNull(readOptions, "readOptions");
-    return TableOpener.open(file, fileNumber, cache, counters, pinMetadata, readOptions);
+    return TableOpener.open(file, fileNumber, cache, counters, pins, readOptions);
   }
 
   /**

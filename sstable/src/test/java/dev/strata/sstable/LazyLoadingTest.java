@@ -86,6 +86,53 @@ final class LazyLoadingTest {
     assertTrue(cache.stats().metadataBytesHeld() > 0, "unpinned blocks stay cached, evictable");
   }
 
+  /**
+   * Filters pinned, index not: every chunk stays in a cache that data blocks and index partitions
+   * churn through, so absent Gets whose filter says no read nothing at all (no chunk, no index
+   * partition, no data block), and present Gets read their partition and block, never a chunk.
+   */
+  @Test
+  void filtersPinned_absentGetsReadNothing_presentGetsNoChunk_underCachePressure() throws IOException {
+    Path file = writeRows(20_000, TableOptions.defaults().withFilterChunkBytes(1024).withBlockSizeBytes(1024));
+    ReadCounters counters = new ReadCounters();
+    ClockBlockCache cache = new ClockBlockCache(64 << 10, 1); // far smaller than the index and data
+    try (TableReader t = TableReader.open(file, 1, cache, counters, MetadataPins.FILTERS,
+        TableReadOptions.defaults())) {
+      long chunks = t.properties().filterChunkCount();
+      TableReadStats afterOpen = counters.snapshot();
+      assertEquals(chunks, afterOpen.filterChunksRead());
+      assertEquals(0, afterOpen.indexBlocksRead(), "no partition pinned: " + afterOpen);
+      assertEquals(chunks, t.pinnedBlocks());
+      long pinnedBytes = cache.stats().pinnedBytesHeld();
+      assertTrue(pinnedBytes >= t.properties().filterBytes(), "the chunks, charged: " + pinnedBytes);
+      for (int i = 0; i < 2_000; i++) {
+        long k = i * 7_919L % 20_000;
+        GetResult r = t.get(FilterProbe.of(row(k), EMPTY), InternalKey.MAX_SEQUENCE);
+        assertEquals(k + 1, r.cell().sequence());
+      }
+      TableReadStats present = counters.snapshot().minus(afterOpen);
+      assertEquals(0, present.filterChunksRead(), "every chunk pinned: " + present);
+      assertTrue(present.dataBlocksRead() > 1_000, "the cache churns: " + present);
+      assertEquals(pinnedBytes, cache.stats().pinnedBytesHeld());
+      int negatives = 0;
+      for (int i = 0; i < 2_000; i++) {
+        TableReadStats before = counters.snapshot();
+        byte[] absent = String.format("row%09dx", i * 7L).getBytes(StandardCharsets.US_ASCII);
+        t.get(FilterProbe.of(absent, EMPTY), InternalKey.MAX_SEQUENCE);
+        TableReadStats d = counters.snapshot().minus(before);
+        assertEquals(0, d.filterChunksRead(), d.toString());
+        if (d.dataBlocksRead() + d.dataBlockCacheHits() == 0) { // the filter said no
+          negatives++;
+          assertEquals(0, d.indexBlocksRead() + d.indexBlockCacheHits(),
+              "a filter's no touches no index partition: " + d);
+          assertEquals(0, d.bytesRead(), d.toString());
+        }
+      }
+      assertTrue(negatives > 1_900, "at 10 bits per key about 1 % pass: " + negatives);
+    }
+    assertEquals(0, cache.stats().pinnedBytesHeld(), "close unpins");
+  }
+
   @Test
   void firstGet_onMillionsOfKeys_readsOneChunkNotTheWholeFilter() throws IOException {
     long rows = 2_000_000;

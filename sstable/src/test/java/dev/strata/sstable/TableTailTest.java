@@ -58,7 +58,7 @@ final class TableTailTest {
 
   private void checkReads(int guess) throws Exception {
     try (TableReader reader = TableOpener.open(table, 1, new ClockBlockCache(1 << 22), new ReadCounters(),
-        false, TableReadOptions.defaults(), guess)) {
+        MetadataPins.NONE, TableReadOptions.defaults(), guess)) {
       try (TableIterator it = reader.iterator()) {
         int i = 0;
         for (it.seekToFirst(); it.isValid(); it.next(), i++) {
@@ -81,7 +81,7 @@ final class TableTailTest {
     Path copy = CorruptFiles.copy(table, dir.resolve("000002.sst"));
     CorruptFiles.flipBit(copy, filterIndex.offset() + 3, 2);
     CorruptTableException e = assertThrows(CorruptTableException.class,
-        () -> TableOpener.open(copy, 2, new ClockBlockCache(1 << 22), new ReadCounters(), false,
+        () -> TableOpener.open(copy, 2, new ClockBlockCache(1 << 22), new ReadCounters(), MetadataPins.NONE,
             TableReadOptions.defaults(), 128).close());
     assertTrue(e.getMessage().contains(copy.toString()), e.getMessage());
   }

@@ -3,6 +3,7 @@ package dev.strata.bench.tools;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.DbStats;
+import dev.strata.engine.LevelStats;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.manifest.Manifest;
@@ -63,6 +64,12 @@ public final class StatsCommand implements Callable<Integer> {
               Printable.cell(f.smallest().row(), f.smallest().column()),
               Printable.cell(f.largest().row(), f.largest().column()));
         }
+      }
+      out.println("Filters per level (Db.levelStats: bits per key and the model's false positives)");
+      for (LevelStats l : db.levelStats()) {
+        out.printf(Locale.ROOT, "L%d  %,12d entries  %,10d filter bytes  %6.2f bits/key  %.5f FP/Get%n",
+            l.level(), l.entries(), l.filterBytes(), l.filterBitsPerKey(),
+            l.expectedFalsePositiveRate());
       }
       out.println("DbStats");
       print(out, "  ", db.stats());

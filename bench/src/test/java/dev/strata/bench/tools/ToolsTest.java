@@ -131,5 +131,7 @@ final class ToolsTest {
     assertTrue(run.out().contains("tableCount             2"), run.out());
     assertTrue(run.out().contains("filterBytesOnDisk"), run.out());
     assertTrue(run.out().contains("\n  metadata\n    indexBlocksRead"), run.out());
+    assertTrue(run.out().matches("(?s).*\nL0 .* entries .* filter bytes .* bits/key .* FP/Get\n.*"),
+        run.out());
   }
 }

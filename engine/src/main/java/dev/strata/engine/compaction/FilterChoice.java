@@ -4,12 +4,13 @@ import dev.strata.bloom.FilterBudget;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.FilterAllocation;
 import dev.strata.engine.FilterOptions;
+import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
 import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
-import java.util.function.LongToDoubleFunction;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -21,18 +22,37 @@ import java.util.function.Supplier;
  * the entries it receives, the drained levels as they were: see {@link
  * TreeShape#afterCompaction}), and the table gets its run's share. Tables record what they
  * were written with, so earlier tables keep their bits: the allocation follows the tree as it grows.
+ * Under a memory bound ({@code filterMemoryBytes}) the plan is made for the tree the table will
+ * live in, not the tree as it is, so that the tables written while the tree was smaller do not
+ * take it past the bound as it grows (see {@link #layout}).
  *
- * <p>Thread-safe: immutable, and the current shape is asked of the supplier each time.
+ * <p>Thread-safe: the current shape is asked of the supplier each time, and the jobs in flight
+ * are kept by {@link JobsInFlight}.
  */
 public final class FilterChoice {
   private final TableOptions base;
   private final FilterAllocation allocation;
   private final int ribbonFromLevel;
-  /** The tree's average bits per filter key by its total filter keys (the memory bound's). */
-  private final LongToDoubleFunction averageBitsPerKey;
   private final boolean memoryBound;
+  /** The bound on the tree's filter bytes; 0 = none. */
+  private final long filterMemoryBytes;
+  /** The share of a chunk's bytes that are its bits (the rest is {@link #CHUNK_OVERHEAD_BYTES}). */
+  private final double bitsShare;
+  private final int chunkBytes;
+  private final double budgetBitsPerKey;
+  /** Level-0 tables the plan expects at least: the compaction trigger. */
+  private final int level0Trigger;
+
+  /**
+   * Bytes a filter chunk takes on disk beyond its bits: its trailers (the filter's, its kind byte
+   * and the block's: at most 30) and its rounding up to whole filter blocks (32 on average). A
+   * bound is a bound on the bytes the tables hold, so the plan spends the bits that leaves.
+   */
+  public static final int CHUNK_OVERHEAD_BYTES = 64;
   private final Supplier<TreeShape> currentShape;
   private final boolean cacheMetadataOnWrite;
+  /** Under a memory bound, the jobs planned beside the one being planned. */
+  private final JobsInFlight inFlight = new JobsInFlight();
 
   /**
    * The choices {@code options} ask for; {@code currentShape} gives the tree's shape when a flush
@@ -43,8 +63,12 @@ public final class FilterChoice {
     FilterOptions f = options.filters();
     this.allocation = f.filterAllocation();
     this.ribbonFromLevel = f.ribbonFromLevel();
-    this.averageBitsPerKey = f::averageBitsPerKey;
     this.memoryBound = f.filterMemoryBytes() > 0;
+    this.filterMemoryBytes = f.filterMemoryBytes();
+    this.bitsShare = (double) f.bloomChunkBytes() / (f.bloomChunkBytes() + CHUNK_OVERHEAD_BYTES);
+    this.chunkBytes = f.bloomChunkBytes();
+    this.budgetBitsPerKey = f.budgetBitsPerKey();
+    this.level0Trigger = options.compaction().level0CompactionTrigger();
     this.currentShape = currentShape;
     this.cacheMetadataOnWrite = f.cacheMetadataOnWrite();
   }
@@ -53,8 +77,12 @@ public final class FilterChoice {
     this.base = base;
     this.allocation = FilterAllocation.UNIFORM;
     this.ribbonFromLevel = Integer.MAX_VALUE;
-    this.averageBitsPerKey = keys -> base.bitsPerKey();
     this.memoryBound = false;
+    this.filterMemoryBytes = 0;
+    this.bitsShare = 1;
+    this.chunkBytes = base.filterChunkBytes();
+    this.budgetBitsPerKey = base.bitsPerKey();
+    this.level0Trigger = 1;
     this.currentShape = () -> TreeShape.EMPTY;
     this.cacheMetadataOnWrite = false;
   }
@@ -103,8 +131,25 @@ public final class FilterChoice {
       return atLevel(0, base);
     }
     TreeShape shape = currentShape.get().withLevel0Table(entries);
-    return atLevel(0, base.withBitsPerKey(
-        planned(shape, shape.level0Count() - 1, shape.totalEntries())));
+    long spent = shape.filterBytes() + (memoryBound ? inFlight.uninstalledCompaction(shape) : 0);
+    if (memoryBound) {
+      inFlight.flushEntries(entries);
+    }
+    TableOptions layout = layout(0, shape, shape.totalEntries(), entries, spent, Job.FLUSH);
+    if (memoryBound) {
+      inFlight.flushPlanned((long) Math.ceil(entries * layout.bitsPerKey() / 8 / bitsShare));
+    }
+    return layout;
+  }
+
+  /**
+   * Records the tables a flush wrote, so that compactions set their filters aside until a
+   * version holds them (the flush installs them after this).
+   */
+  public void flushWritten(List<TableRef> tables) {
+    if (memoryBound) {
+      inFlight.flushWritten(tables);
+    }
   }
 
   /** The layout of the tables compaction {@code c} of {@code baseVersion} writes. */
@@ -113,28 +158,146 @@ public final class FilterChoice {
       return atLevel(c.outputLevel(), base);
     }
     TreeShape shape = TreeShape.afterCompaction(baseVersion, c);
-    int run = c.outputLevel() == 0 ? shape.level0Count() - 1 : shape.runOfLevel(c.outputLevel());
-    // A compaction moves entries, it adds none: the memory is spread over the tree as it is, not
-    // over the planning shape, which counts the drained level again as refilled.
+    long inputs = 0;
+    long inputFilterBytes = 0;
+    List<TableRef> allInputs = c.allInputs();
+    for (TableRef t : allInputs) {
+      inputs += t.metadata().entryCount();
+      inputFilterBytes += Math.max(0, t.metadata().filterBytes());
+    }
+    // The tables that stay: those of the base version but the inputs, and of any table a flush
+    // has added since (the current version still holds the inputs until this job installs), and
+    // room for a flush being written now (flushes never wait for a compaction), which layout
+    // widens to the level-0 tables the plan expects.
+    TreeShape current = memoryBound ? currentShape.get() : null;
+    long staying = memoryBound
+        ? Math.max(shape.filterBytes(), current.filterBytes() - inputFilterBytes)
+            + inFlight.unseenFlush(current)
+        : 0;
+    // A compaction moves entries, it adds none: the tree holds what its base version holds, not
+    // what the planning shape counts (the drained level again, as refilled).
     long treeEntries = TreeShape.of(baseVersion).totalEntries();
-    return atLevel(c.outputLevel(), base.withBitsPerKey(planned(shape, run, treeEntries)));
+    TableOptions layout = layout(c.outputLevel(), shape, treeEntries, inputs, staying,
+        c.level() == Compaction.ALL_LEVELS ? Job.FULL_COMPACTION : Job.COMPACTION);
+    if (memoryBound) {
+      long[] inputNumbers = new long[allInputs.size()];
+      for (int i = 0; i < inputNumbers.length; i++) {
+        inputNumbers[i] = allInputs.get(i).metadata().fileNumber();
+      }
+      long out = (long) Math.ceil(inputs * layout.bitsPerKey() / 8 / bitsShare);
+      inFlight.compactionPlanned(inputNumbers, out - inputFilterBytes);
+    }
+    return layout;
   }
 
   /**
-   * The bits per key of run {@code run} of {@code shape}: the tree's average (the budget, or what
-   * the filter memory affords for {@code treeEntries} keys), spread evenly under {@link
-   * FilterAllocation#UNIFORM} or, under {@link FilterAllocation#BY_LEVEL}, split so that the sum of
-   * the runs' rates is least (the blocked filter's model); in [1, 64]: a run the plan sees empty
-   * gets no bits, and a table is never written without a filter its type asks for.
+   * The layout of a table at {@code level} of {@code shape} (a flush's: the last level-0 run),
+   * written by a job that writes at most {@code written} entries beside tables of {@code staying}
+   * filter bytes.
+   *
+   * <p>Without a memory bound: the budget, spread evenly under {@link FilterAllocation#UNIFORM}
+   * or, under {@link FilterAllocation#BY_LEVEL}, split so that the sum of the runs' rates is least
+   * (the blocked filter's model).
+   *
+   * <p>Under a memory bound the plan is made for the tree the table will live in ({@link
+   * TreeShape#grownToItsDeepestLevel}, level 0 at its compaction trigger): the memory over that
+   * tree's entries, split by the runs' own models (Ribbon from {@code ribbonFromLevel}, so the bits
+   * Ribbon saves buy lower rates elsewhere), and never more than what the bound leaves after the
+   * tables that stay and the jobs in flight ({@code staying}) and, for a table of the deepest
+   * level, after the level-0 tables the plan expects: the plan keeps the bound as
+   * the tree grows, the cap guards it where the plan is wrong (a tree of {@code treeEntries} that
+   * grew faster than its deepest level was rewritten, or shrank by deletes), and it is the
+   * deepest level's many keys that give way (a bit fewer for each), not the next flush's or the
+   * small levels' few.
+   *
+   * <p>In [1, 64]: a run the plan sees empty gets no bits, and a table is never written without a
+   * filter its type asks for. A Ribbon table is given the blocked filter's bits of the rate its
+   * plan reaches: the table writer builds its Ribbon chunks for that rate.
    */
-  private double planned(TreeShape shape, int run, long treeEntries) {
-    double average = averageBitsPerKey.applyAsDouble(treeEntries);
-    if (allocation == FilterAllocation.UNIFORM) {
-      return average;
+  private TableOptions layout(int level, TreeShape shape, long treeEntries, long written,
+      long staying, Job job) {
+    if (!memoryBound) {
+      int run = level == 0 ? shape.level0Count() - 1 : shape.runOfLevel(level);
+      double bits = allocation == FilterAllocation.UNIFORM
+          ? budgetBitsPerKey
+          : FilterBudget.optimal(shape.runs(), budgetBitsPerKey, FilterBudget.Model.BLOCKED_BLOOM)
+              .runs().get(run).bitsPerKey();
+      return atLevel(level, base.withBitsPerKey(Math.max(FilterModel.MIN_BITS_PER_KEY, bits)));
     }
-    FilterBudget.Allocation plan =
-        FilterBudget.optimal(shape.runs(), average, FilterBudget.Model.BLOCKED_BLOOM);
-    return Math.max(FilterModel.MIN_BITS_PER_KEY, plan.runs().get(run).bitsPerKey());
+    TreeShape planned = shape.grownToItsDeepestLevel(treeEntries,
+        job == Job.FULL_COMPACTION ? 0 : level0Trigger, inFlight.flushEntries());
+    int run = level == 0 ? shape.level0Count() - 1 : planned.runOfLevel(level);
+    long[] runs = planned.runs();
+    FilterBudget.Model[] models = models(planned);
+    double average = Math.max(FilterModel.MIN_BITS_PER_KEY, Math.min(budgetBitsPerKey,
+        filterMemoryBytes * bitsShare * 8.0 / Math.max(1, planned.totalEntries())));
+    FilterBudget.Allocation plan = allocation == FilterAllocation.UNIFORM
+        ? FilterBudget.uniform(runs, average, FilterBudget.Model.BLOCKED_BLOOM)
+        : FilterBudget.optimalMixed(runs, average, models);
+    double bits = plan.runs().get(run).bitsPerKey();
+    if (job == Job.COMPACTION && level == planned.deepestLevel()) {
+      double level0 = 0;
+      for (int i = 0; i < planned.level0Count(); i++) {
+        level0 += runs[i] * plan.runs().get(i).bitsPerKey() / 8 / bitsShare;
+      }
+      staying += (long) Math.max(0, level0 - shape.level0FilterBytes());
+    }
+    // What the bound leaves for this job's tables, in bits per key written, overhead included.
+    double left = (filterMemoryBytes - staying) * 8.0 / Math.max(1, written);
+    if (models[run] == FilterBudget.Model.BLOCKED_BLOOM) {
+      bits = Math.max(FilterModel.MIN_BITS_PER_KEY, Math.min(bits, left * bitsShare));
+    } else {
+      bits = ribbonWithin(bits, left);
+    }
+    return atLevel(level, base.withBitsPerKey(bits));
+  }
+
+  /**
+   * The Bloom bits per key (what the table records, and builds its Ribbon chunks' rate from) of a
+   * Ribbon table planned at {@code ribbonBits} real bits per key, lowered until the table's bytes
+   * per key, its chunks' overhead included, fit {@code left} bits per key: a chunk holds the keys
+   * its Bloom bits give ({@code TableOptions.keysPerChunk}), so its Ribbon filter is smaller than a
+   * chunk and the overhead a larger share of it.
+   */
+  private double ribbonWithin(double ribbonBits, double left) {
+    double r = Math.max(FilterModel.MIN_BITS_PER_KEY, ribbonBits);
+    double bloom = bloomBitsOfRibbon(r);
+    while (r > FilterModel.MIN_BITS_PER_KEY
+        && r + bloom * CHUNK_OVERHEAD_BYTES / chunkBytes > left) {
+      r = Math.max(FilterModel.MIN_BITS_PER_KEY, r * 0.98);
+      bloom = bloomBitsOfRibbon(r);
+    }
+    return bloom;
+  }
+
+  /** The Bloom bits per key whose rate a Ribbon filter of {@code ribbonBits} per key reaches. */
+  private double bloomBitsOfRibbon(double ribbonBits) {
+    long chunkKeys = (long) (chunkBytes * 8.0 / ribbonBits);
+    double bloom = FilterModel.bloomBitsForRate(
+        FilterBudget.Model.RIBBON.falsePositiveRate(chunkKeys, ribbonBits));
+    chunkKeys = Math.max(1, (long) (chunkBytes * 8.0 / bloom)); // the keys such a chunk holds
+    return FilterModel.bloomBitsForRate(
+        FilterBudget.Model.RIBBON.falsePositiveRate(chunkKeys, ribbonBits));
+  }
+
+  /** What a layout is planned for. */
+  private enum Job {
+    /** A flush: level 0 grows by this table, and more flushes follow. */
+    FLUSH,
+    /** A compaction the tree needed: flushes keep coming beside it and after it. */
+    COMPACTION,
+    /** {@code Db.compact()}: every table into the last level, level 0 left empty. */
+    FULL_COMPACTION
+  }
+
+  /** Each run's filter model: Ribbon for the levels from {@code ribbonFromLevel}, else Bloom. */
+  private FilterBudget.Model[] models(TreeShape shape) {
+    FilterBudget.Model[] models = new FilterBudget.Model[shape.runs().length];
+    for (int i = 0; i < models.length; i++) {
+      int level = i < shape.level0Count() ? 0 : i - shape.level0Count() + 1;
+      models[i] = level >= ribbonFromLevel ? FilterBudget.Model.RIBBON : FilterBudget.Model.BLOCKED_BLOOM;
+    }
+    return models;
   }
 
   /**

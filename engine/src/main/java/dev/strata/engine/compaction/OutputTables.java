@@ -116,6 +116,7 @@ public final class OutputTables {
     List<TableRef> tables = new ArrayList<>(openAll(
         writer(0, filters.forFlush(m.entryCount()), OutputCuts.atSize(Long.MAX_VALUE), row -> false, stripes)
             .write(source)));
+    filters.flushWritten(tables);
     tables.sort(
         Comparator.comparingLong((TableRef t) -> t.metadata().largestSequence()).reversed());
     if (event != null) {

@@ -10,36 +10,72 @@ import java.util.Set;
 
 /**
  * The tree as the filter budget sees it: the runs an absent Get probes, in entries. Each level-0
- * table is a run of its own (their ranges overlap), each deeper level one run.
+ * table is a run of its own (their ranges overlap), each deeper level one run. It also carries the
+ * filter bytes its tables hold, what a memory bound has spent on them.
  *
  * @param level0Tables the entries of each level-0 table
  * @param levels the entries of each level, index 0 unused (level 0 is {@code level0Tables})
+ * @param filterBytes the filter bytes of the tables counted (a table whose manifest entry does not
+ *     record them counts none)
+ * @param level0FilterBytes the part of {@code filterBytes} that level-0 tables hold
+ * @param tables the file numbers of the tables counted, sorted (empty for a shape made by hand)
  *
  * <p>Immutable (the arrays are the record's own: copied in and out).
  */
-public record TreeShape(long[] level0Tables, long[] levels) {
+public record TreeShape(
+    long[] level0Tables, long[] levels, long filterBytes, long level0FilterBytes, long[] tables) {
   /** A tree without tables. */
-  public static final TreeShape EMPTY = new TreeShape(new long[0], new long[Version.NUM_LEVELS]);
+  public static final TreeShape EMPTY = new TreeShape(new long[0], new long[Version.NUM_LEVELS], 0);
 
   public TreeShape {
     level0Tables = level0Tables.clone();
     levels = levels.clone();
+    tables = tables.clone();
+    Arrays.sort(tables);
+  }
+
+  /** A shape of no known tables. */
+  public TreeShape(long[] level0Tables, long[] levels, long filterBytes) {
+    this(level0Tables, levels, filterBytes, 0, new long[0]);
+  }
+
+  /** The file numbers of the tables counted, sorted (a copy). */
+  @Override
+  public long[] tables() {
+    return tables.clone();
+  }
+
+  /** Whether any of {@code fileNumbers} is a table this shape counts. */
+  public boolean holdsAny(long[] fileNumbers) {
+    for (long f : fileNumbers) {
+      if (Arrays.binarySearch(tables, f) >= 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The shape of {@code v}: every table's entries as its manifest entry records them. */
   public static TreeShape of(Version v) {
     List<Long> level0 = new ArrayList<>();
     long[] levels = new long[Version.NUM_LEVELS];
+    long filterBytes = 0;
+    long level0FilterBytes = 0;
+    List<Long> tables = new ArrayList<>();
     for (int level = 0; level < Version.NUM_LEVELS; level++) {
       for (TableRef t : v.level(level)) {
+        filterBytes += Math.max(0, t.metadata().filterBytes());
+        tables.add(t.metadata().fileNumber());
         if (level == 0) {
+          level0FilterBytes += Math.max(0, t.metadata().filterBytes());
           level0.add(t.metadata().entryCount());
         } else {
           levels[level] += t.metadata().entryCount();
         }
       }
     }
-    return new TreeShape(level0.stream().mapToLong(Long::longValue).toArray(), levels);
+    return new TreeShape(level0.stream().mapToLong(Long::longValue).toArray(), levels, filterBytes,
+        level0FilterBytes, tables.stream().mapToLong(Long::longValue).toArray());
   }
 
   /**
@@ -48,7 +84,8 @@ public record TreeShape(long[] level0Tables, long[] levels) {
    * level above as it is. The levels a compaction drains refill soon (flushes refill level 0,
    * compactions into a level refill it), so the shape right after the job, with its input level
    * emptied, would give the output too few bits and the next tables of the drained level too many:
-   * the tree, whose tables keep their bits, would spend more than the budget.
+   * the tree, whose tables keep their bits, would spend more than the budget. Its {@link
+   * #filterBytes} are those of the tables the compaction leaves in place (all but its inputs).
    */
   public static TreeShape afterCompaction(Version base, Compaction c) {
     Set<Long> outputLevelInputs = new HashSet<>();
@@ -56,25 +93,88 @@ public record TreeShape(long[] level0Tables, long[] levels) {
       outputLevelInputs.add(t.metadata().fileNumber());
     }
     long moved = 0;
+    long inputFilterBytes = 0;
+    long level0InputFilterBytes = 0;
+    for (TableRef t : c.allInputs()) {
+      inputFilterBytes += Math.max(0, t.metadata().filterBytes());
+      if (t.metadata().level() == 0) {
+        level0InputFilterBytes += Math.max(0, t.metadata().filterBytes());
+      }
+    }
     for (TableRef t : c.inputs()) {
       if (!outputLevelInputs.contains(t.metadata().fileNumber())) {
         moved += t.metadata().entryCount();
       }
     }
     TreeShape s = of(base);
+    long staying = s.filterBytes - inputFilterBytes;
+    long level0Staying = s.level0FilterBytes - level0InputFilterBytes;
+    if (c.level() == Compaction.ALL_LEVELS) {
+      // Every table is an input: no level is left to refill, the tree is its output level.
+      long[] levels = new long[s.levels.length];
+      long[] level0 = new long[0];
+      if (c.outputLevel() == 0) {
+        level0 = new long[] {moved};
+      } else {
+        levels[c.outputLevel()] = moved;
+      }
+      return new TreeShape(level0, levels, staying, level0Staying, s.tables);
+    }
     if (c.outputLevel() == 0) {
-      return s.withLevel0Table(moved);
+      TreeShape out = s.withLevel0Table(moved);
+      return new TreeShape(out.level0Tables, out.levels, staying, level0Staying, s.tables);
     }
     long[] levels = s.levels.clone();
     levels[c.outputLevel()] += moved;
-    return new TreeShape(s.level0Tables, levels);
+    return new TreeShape(s.level0Tables, levels, staying, level0Staying, s.tables);
+  }
+
+  /**
+   * The tree a memory bound plans for: this one after everything in it has reached its deepest
+   * level, level 0 filled to {@code level0Tables} tables, the levels between holding what they
+   * hold now (as flushes and compactions keep them). A table keeps the bits it was written with
+   * until a compaction rewrites it, and the tables of the deepest level, the longest-lived, are
+   * rewritten only as the level above drains into them: by then the tree has grown by about what
+   * lies above that level. Planning the deepest level as large as the whole tree is what keeps the
+   * tables written while the tree was smaller within the bound as it grows; the price is memory
+   * left unspent while growth stops, about the share of the entries above the deepest level.
+   * Level 0 fills to its compaction trigger between compactions, each flush a run of its own, so
+   * the plan gives room to the flushes still to come, not only to those there are.
+   *
+   * @param treeEntries the entries the tree holds (this shape may count a compaction's entries
+   *     twice: in the level it drains, which refills, and in its output level)
+   * @param level0Tables the level-0 tables to plan for at least (the compaction trigger)
+   * @param flushEntries the entries of a flush still to come (the latest one's)
+   */
+  public TreeShape grownToItsDeepestLevel(long treeEntries, int level0Tables, long flushEntries) {
+    long[] l0 = this.level0Tables;
+    if (l0.length < level0Tables && flushEntries > 0) {
+      l0 = Arrays.copyOf(l0, level0Tables);
+      Arrays.fill(l0, this.level0Tables.length, level0Tables, flushEntries);
+    }
+    int deepest = deepestLevel();
+    long[] grown = levels.clone();
+    if (deepest > 0) {
+      grown[deepest] = Math.max(levels[deepest], treeEntries);
+    }
+    return new TreeShape(l0, grown, filterBytes, level0FilterBytes, tables);
+  }
+
+  /** The deepest level that holds entries; 0 when only level 0 does, or none. */
+  public int deepestLevel() {
+    for (int level = levels.length - 1; level >= 1; level--) {
+      if (levels[level] > 0) {
+        return level;
+      }
+    }
+    return 0;
   }
 
   /** This shape with one more level-0 table of {@code entries} (a flush), listed last. */
   public TreeShape withLevel0Table(long entries) {
     long[] l0 = Arrays.copyOf(level0Tables, level0Tables.length + 1);
     l0[l0.length - 1] = entries;
-    return new TreeShape(l0, levels);
+    return new TreeShape(l0, levels, filterBytes, level0FilterBytes, tables);
   }
 
   /** The entries of each level-0 table (a copy). */

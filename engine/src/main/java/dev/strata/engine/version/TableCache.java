@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.sstable.MetadataPins;
 import dev.strata.sstable.ReadCounters;
 import dev.strata.sstable.TableReadOptions;
 import dev.strata.sstable.TableReadStats;
@@ -87,8 +88,8 @@ public final class TableCache implements AutoCloseable {
   /** See {@link #servesReadOnlyOpen}. */
   private volatile boolean readOnly;
 
-  /** See {@link #pinsLevelZeroMetadata}. */
-  private volatile boolean pinLevelZero;
+  /** See {@link #pins}. */
+  private final MetadataPinning pinning = new MetadataPinning();
 
   /** See {@link #readsWith}. */
   private volatile TableReadOptions readOptions = TableReadOptions.defaults();
@@ -143,7 +144,7 @@ public final class TableCache implements AutoCloseable {
   /**
    * Holds the reader of table {@code fileNumber}, opening it when it is not open; a level-0 table
    * ({@code levelZero}) opens with its filter chunks and index partitions pinned in the block cache
-   * when the cache {@link #pinsLevelZeroMetadata}. They stay pinned while the reader is open: until
+   * when the cache {@link #pins} them, and any table its filter chunks when it pins filters. They stay pinned while the reader is open: until
    * the table leaves every version (compacted away, or moved to a deeper level, which reopens it
    * unpinned) or the cache closes the reader to stay within {@code maxOpenFiles}. Give it back with
    * {@link #release}, on any thread. The caller holds a reference on the table; {@code fileNumber}
@@ -179,7 +180,7 @@ public final class TableCache implements AutoCloseable {
     TableHandle fresh = null;
     TableHandle winner;
     try {
-      fresh = new TableHandle(fileNumber, openReader(fileNumber, levelZero && pinLevelZero));
+      fresh = new TableHandle(fileNumber, openReader(fileNumber, pinning.forTable(levelZero)));
       touch(fresh);
     } finally {
       lock.lock();
@@ -328,12 +329,20 @@ public final class TableCache implements AutoCloseable {
   }
 
   /**
-   * Makes level-0 tables open with their filter chunks and index partitions pinned in the block
-   * cache (RocksDB's {@code pin_l0_filter_and_index_blocks_in_cache}); readers open already keep
-   * what they have.
+   * Makes tables open with metadata pinned in the block cache: with {@code levelZeroMetadata} a
+   * level-0 table its filter chunks and index partitions (RocksDB's {@code
+   * pin_l0_filter_and_index_blocks_in_cache}); with {@code filters} every table its filter chunks,
+   * for filters sized to stay in the cache's metadata share, so that no data block or index
+   * partition ever evicts them and an absent Get whose filter says no reads nothing from the file.
+   * Readers open already keep what they have.
    */
-  public void pinsLevelZeroMetadata() {
-    pinLevelZero = true;
+  public void pins(boolean levelZeroMetadata, boolean filters) {
+    if (levelZeroMetadata) {
+      pinning.levelZero();
+    }
+    if (filters) {
+      pinning.filters();
+    }
   }
 
   /** Makes readers open from now on read their files as {@code options} say (direct reads or not). */
@@ -426,12 +435,12 @@ public final class TableCache implements AutoCloseable {
    * interrupted must neither fail nor break the table for others (the reader's own reads do the
    * same).
    */
-  private TableReader openReader(long fileNumber, boolean pinMetadata) throws IOException {
+  private TableReader openReader(long fileNumber, MetadataPins pins) throws IOException {
     boolean interrupted = Thread.interrupted();
     try {
       TableReader r = TableReader.open(
           FileNames.table(dir, fileNumber), fileNumber, blockCache,
-          fileNumber >= firstWrittenHere ? writtenHereCounters : counters, pinMetadata, readOptions);
+          fileNumber >= firstWrittenHere ? writtenHereCounters : counters, pins, readOptions);
       opens.increment();
       pinnedBytes.add(r.pinnedBytes());
       return r;

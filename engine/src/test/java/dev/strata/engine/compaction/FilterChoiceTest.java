@@ -82,10 +82,16 @@ final class FilterChoiceTest {
   void filterMemoryBytes_lowersTheAverageToWhatTheMemoryAffords_andByLevelStillSplitsIt()
       throws IOException {
     Version v = tree(); // 113,000 entries; a flush of 1,000 makes 114,000
-    long fiveBitsEach = 114_000 * 5 / 8;
+    // Planned for the tree grown to its deepest level: level 2 as large as the whole tree, level 0
+    // at its compaction trigger (4) with tables of the flush's size, level 1 as it is:
+    // 2,000 + 1,000 + 1,000 + 1,000 + 10,000 + 114,000 entries.
+    // A chunk's overhead is not bits: the bound holds them besides.
+    int chunk = DbOptions.defaults().filters().bloomChunkBytes();
+    long fiveBitsEach = (long) Math.ceil(129_000 * 5 / 8.0
+        * (chunk + FilterChoice.CHUNK_OVERHEAD_BYTES) / chunk);
     DbOptions uniform = DbOptions.builder().filterMemoryBytes(fiveBitsEach).build();
     TableOptions flush = new FilterChoice(uniform, () -> TreeShape.of(v)).forFlush(1_000);
-    assertEquals(5.0, flush.bitsPerKey(), 1e-9);
+    assertEquals(5.0, flush.bitsPerKey(), 1e-4);
     TableOptions ample = new FilterChoice(uniform.toBuilder().filterMemoryBytes(1L << 30).build(),
         () -> TreeShape.of(v)).forFlush(1_000);
     assertEquals(10.0, ample.bitsPerKey(), 1e-9);
@@ -97,5 +103,62 @@ final class FilterChoiceTest {
         () -> TreeShape.of(v)).forCompaction(new Compaction(1, 2, v.level(1), v.level(2)), v)
         .bitsPerKey();
     assertTrue(last < 5 && last < lastUnbounded, last + " vs " + lastUnbounded);
+  }
+
+  @Test
+  void grownToItsDeepestLevel_plansTheDeepestLevelAsTheWholeTree_andTheBoundCapsWhatIsLeft()
+      throws IOException {
+    Version v = tree();
+    TreeShape grown = TreeShape.of(v).grownToItsDeepestLevel(113_000, 4, 700);
+    assertArrayEquals(new long[] {2_000, 1_000, 700, 700, 10_000, 113_000, 0, 0, 0, 0},
+        grown.runs());
+    assertArrayEquals(new long[] {500, 0, 0, 0, 0, 0, 0, 0},
+        new TreeShape(new long[] {500}, new long[8], 0).grownToItsDeepestLevel(500, 1, 500).runs(),
+        "level 0 alone is planned as it is");
+    // Tables that have spent all but 100 bytes of the bound: a flush of 1,000 entries gets 0.8
+    // bits per key's worth, so the floor of one bit.
+    TreeShape spent = new TreeShape(new long[] {1_000}, new long[] {0, 0, 100_000, 0, 0, 0, 0, 0},
+        1_000_000 - 100);
+    DbOptions options = DbOptions.builder().filterAllocation(FilterAllocation.BY_LEVEL)
+        .filterMemoryBytes(1_000_000).build();
+    assertEquals(1.0, new FilterChoice(options, () -> spent).forFlush(1_000).bitsPerKey(), 1e-9);
+    TreeShape room = new TreeShape(new long[] {1_000}, new long[] {0, 0, 100_000, 0, 0, 0, 0, 0}, 0);
+    assertTrue(new FilterChoice(options, () -> room).forFlush(1_000).bitsPerKey() > 20);
+  }
+
+  @Test
+  void ribbonUnderABound_spendsWhatRibbonSavesOnLowerRates() throws IOException {
+    Version v = tree();
+    DbOptions bloom = DbOptions.builder().filterAllocation(FilterAllocation.BY_LEVEL)
+        .filterMemoryBytes(128_000 * 4 / 8).build();
+    DbOptions ribbon = bloom.toBuilder().ribbonFromLevel(2).build();
+    Compaction intoLast = new Compaction(1, 2, v.level(1), v.level(2));
+    TableOptions lastBloom = new FilterChoice(bloom, () -> TreeShape.of(v)).forCompaction(intoLast, v);
+    TableOptions lastRibbon = new FilterChoice(ribbon, () -> TreeShape.of(v)).forCompaction(intoLast, v);
+    assertEquals(FilterKind.RIBBON, lastRibbon.filterKind());
+    // The Ribbon table is given the Bloom bits of the rate it reaches: a lower rate than the
+    // all-Bloom plan's for the same memory.
+    assertTrue(lastRibbon.bitsPerKey() > lastBloom.bitsPerKey(),
+        lastRibbon.bitsPerKey() + " vs " + lastBloom.bitsPerKey());
+  }
+
+  /**
+   * Near the bound, a compaction into the deepest level leaves the level-0 tables the plan expects
+   * their room (its many keys give way a little each); a flush then still gets its plan.
+   */
+  @Test
+  void nearTheBound_theDeepestLevelLeavesLevelZeroItsRoom() throws IOException {
+    Version v = tree();
+    TreeShape of = TreeShape.of(v);
+    // The tables hold 60,000 of the 100,000 bytes, none of it in level 0.
+    TreeShape spent = new TreeShape(of.level0Tables(), of.levels(), 60_000, 0, of.tables());
+    DbOptions options = DbOptions.builder().filterAllocation(FilterAllocation.BY_LEVEL)
+        .filterMemoryBytes(100_000).build();
+    FilterChoice choice = new FilterChoice(options, () -> spent);
+    double share = 4096.0 / (4096 + FilterChoice.CHUNK_OVERHEAD_BYTES);
+    double deepest = choice.forCompaction(new Compaction(1, 2, v.level(1), v.level(2)), v).bitsPerKey();
+    double withoutRoom = 40_000 * 8.0 / 110_000 * share; // what the bound alone leaves
+    assertTrue(deepest < 0.95 * withoutRoom, deepest + " against " + withoutRoom);
+    assertTrue(choice.forFlush(1_000).bitsPerKey() > 10, "the flush keeps its plan");
   }
 }

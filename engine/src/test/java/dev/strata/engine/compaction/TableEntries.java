@@ -41,10 +41,16 @@ final class TableEntries implements AutoCloseable {
 
   /** {@link #table(int, String, String, long)} of {@code entries} entries. */
   TableRef table(int level, String from, String to, long bytes, long entries) throws IOException {
+    return table(level, from, to, bytes, entries, 0);
+  }
+
+  /** {@link #table(int, String, String, long, long)} whose filters take {@code filterBytes}. */
+  TableRef table(int level, String from, String to, long bytes, long entries, long filterBytes)
+      throws IOException {
     long number = nextFile++;
     FileMetadata m =
-        new FileMetadata(
-            number, level, bytes, entries, number, number, key(from, number), key(to, number), 0);
+        new FileMetadata(number, level, bytes, entries, number, number, key(from, number),
+            key(to, number), filterBytes);
     return TableRef.open(dir, m, cache, obsolete);
   }
 
