@@ -46,7 +46,7 @@ final class ArenaEntries {
   private static final VarHandle ARRAY_LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  /** Where the entries are: the skip list's arena, each entry right after its node. */
+  /** Where the entries are: the skip list's entry arena, back to back. */
   private final Arena arena;
 
   ArenaEntries(Arena arena) {
