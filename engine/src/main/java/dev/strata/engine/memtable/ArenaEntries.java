@@ -46,7 +46,7 @@ final class ArenaEntries {
   private static final VarHandle ARRAY_LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  /** Where the entries are: the skip list's arena, each entry right after its node. */
+  /** Where the entries are: the skip list's entry arena, back to back. */
   private final Arena arena;
 
   ArenaEntries(Arena arena) {
@@ -196,6 +196,18 @@ final class ArenaEntries {
     Bytes.putU16(into, 0, rl);
     b.get(o + HEADER_BYTES, into, SstableFormat.ROW_LENGTH_BYTES, rl + cl);
     Bytes.putU64(into, SstableFormat.ROW_LENGTH_BYTES + rl + cl, tag(b, o));
+  }
+
+  /**
+   * The last byte of an entry of at most {@code maxBytes} bytes, else its first: read ahead of a
+   * walk to load a short entry's last cache line (a long entry's lines follow as a copy reads them
+   * in order, which the processor's stream prefetch serves).
+   */
+  byte lastByteIfShort(long entry, int maxBytes) {
+    ByteBuffer b = arena.chunk(entry);
+    int o = Arena.offset(entry);
+    int size = HEADER_BYTES + rowLength(b, o) + columnLength(b, o) + valueLength(b, o);
+    return b.get(size <= maxBytes ? o + size - 1 : o);
   }
 
   /** Bytes of the entry's value (0 for tombstones). */

@@ -9,24 +9,27 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * The memtable's sorted index: a skip list (Pugh) of {@link ArenaEntries} entries, each node and
- * its entry one slice of an arena of direct memory, so an entry costs no object (LevelDB's and
- * RocksDB's memtable, in Java). The entry follows its node's words directly (RocksDB's inline skip
- * list): a search step that must read the entry (the row prefixes are equal) finds it on the
- * node's cache line or the next, not elsewhere in memory.
+ * The memtable's sorted index: a skip list (Pugh) of {@link ArenaEntries} entries, its nodes in one
+ * arena of direct memory and the entries in another, so an entry costs no object (LevelDB's and
+ * RocksDB's memtable, in Java).
  *
- * <p>Node layout, 8-byte words in the arena: {@code [prefix high, prefix low | h, next_0, ...,
- * next_{h-1}]} then the entry, padded to a multiple of 8 bytes so the next node's words are
- * aligned; h is the node's random height (a quarter of the nodes reach each next level), kept in
- * the lowest byte of the second word, which also gives the entry's address (right after the
- * node's words); next pointers are node addresses (chunk index in the high 32 bits, byte offset in
- * the low). The head node sits at address 0 with every level and no entry, so 0 also means "no
- * node": the head is nobody's successor.
+ * <p>Node layout, 8-byte words in the node arena: {@code [prefix high, prefix low | h, entry,
+ * next_0, ..., next_{h-1}]}; h is the node's random height (a quarter of the nodes reach each next
+ * level), kept in the lowest byte of the second word; entry is the entry's address in the entry
+ * arena; next pointers are node addresses (chunk index in the high 32 bits, byte offset in the
+ * low). The head node sits at address 0 with every level and no entry, so 0 also means "no node":
+ * the head is nobody's successor.
+ *
+ * <p>Why two arenas: a search reads the nodes it passes and, thanks to the prefix, almost never
+ * their entries; nodes packed together (about 35 bytes each) keep the nodes a search passes in the
+ * processor's caches, where nodes interleaved with their entries (a value of 100 bytes to a few KiB
+ * each) spread them over the whole memtable, so that each step of a search in a large memtable was
+ * a miss to memory. The price is the entry's address in each node (8 bytes), and a second miss when
+ * a search must read an entry.
  *
  * <p>The two prefix words are the row's first fifteen bytes ({@link RowPrefix}): rows whose
  * prefixes differ are ordered as their prefixes are. A search compares the prefix in the node it
- * already loaded and reads the entry, past the node's words, only when the prefixes are equal: in
- * a large memtable each step of a search is a cache miss, and the entry can be a second one.
+ * already loaded and reads the entry only when the prefixes are equal.
  *
  * <p>Concurrency (LevelDB's skip list): one writer at a time, any number of readers, no lock for
  * readers. The writer fills a node (its entry, then its next pointers) and only then links it in,
@@ -42,18 +45,27 @@ final class ArenaSkipList {
   /** Highest node: 4^12 = 16 M entries per top-level step, beyond any memtable; fits a byte. */
   static final int MAX_HEIGHT = 12;
 
-  /** Node words (row prefix, height, next pointers): aligned, in the platform's order. */
+  /** Node words (row prefix, height, entry, next pointers): aligned, in the platform's order. */
   private static final VarHandle WORDS =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
-  /** Node words before the next pointers: the row prefix, the height in the second's low byte. */
-  private static final int NODE_HEADER_WORDS = 2;
+  /**
+   * Node words before the next pointers: the row prefix (the height in the second's low byte), the
+   * entry's address.
+   */
+  private static final int NODE_HEADER_WORDS = 3;
+
+  /** The node word holding the entry's address. */
+  private static final int ENTRY_WORD = 2;
 
   /** What the nodes index. */
   private final ArenaEntries entries;
 
-  /** The nodes and their entries: every allocation a multiple of 8 bytes, so node words align. */
+  /** The nodes: every allocation a multiple of 8 bytes, so node words align. */
   private final Arena nodes;
+
+  /** The entries, back to back: read by plain loads, which need no alignment. */
+  private final Arena entryArena;
 
   /** Levels in use; read without ordering (a stale value only shortens a search's first step). */
   private volatile int height = 1;
@@ -75,13 +87,15 @@ final class ArenaSkipList {
 
   ArenaSkipList(MemTableMemory memory) {
     nodes = new Arena(memory);
-    entries = new ArenaEntries(nodes);
+    entryArena = new Arena(memory);
+    entries = new ArenaEntries(entryArena);
     long head = allocateNode(MAX_HEIGHT);
     assert head == 0 : "the head must be node 0";
     ByteBuffer n = nodes.chunk(head);
     // No row: never compared, being nobody's successor. Chunks come unzeroed from the pool.
     WORDS.set(n, word(head, 0), 0L);
     WORDS.set(n, word(head, 1), (long) MAX_HEIGHT);
+    WORDS.set(n, word(head, ENTRY_WORD), 0L);
     for (int level = 0; level < MAX_HEIGHT; level++) {
       WORDS.set(n, word(head, NODE_HEADER_WORDS + level), 0L);
     }
@@ -104,17 +118,16 @@ final class ArenaSkipList {
       }
       height = h;
     }
-    int nodeBytes = Long.BYTES * (NODE_HEADER_WORDS + h);
-    int entryBytes = ArenaEntries.size(row, column, value);
-    long node = nodes.allocate(nodeBytes + ((entryBytes + Long.BYTES - 1) & -Long.BYTES));
-    long entry = node + nodeBytes; // the same chunk: the offset is in the low 32 bits
+    long entry = entryArena.allocate(ArenaEntries.size(row, column, value));
     entries.write(entry, row, column, ktag, value);
+    long node = allocateNode(h);
     assert found == 0 || entries.compareCell(entryOf(found), row, column, ktag) != 0
         : "duplicate internal key";
     ByteBuffer n = nodes.chunk(node);
     // Plain stores: the node is not reachable until the release stores below link it.
     WORDS.set(n, Arena.offset(node), high);
-    WORDS.set(n, word(node, 1), low | h); // entryOf: the entry follows the h next pointers
+    WORDS.set(n, word(node, 1), low | h);
+    WORDS.set(n, word(node, ENTRY_WORD), entry);
     for (int level = 0; level < h; level++) {
       WORDS.set(n, word(node, NODE_HEADER_WORDS + level), next(preds[level], level));
     }
@@ -341,11 +354,10 @@ final class ArenaSkipList {
     return (long) WORDS.getAcquire(nodes.chunk(node), word(node, NODE_HEADER_WORDS + level));
   }
 
-  /** The arena address of {@code node}'s entry: right after its words, in the same chunk. */
+  /** The entry arena address of {@code node}'s entry. */
   long entryOf(long node) {
     // Plain: written before the node was published, and a reader reached it through an acquire.
-    int h = (int) (long) WORDS.get(nodes.chunk(node), word(node, 1)) & 0xFF;
-    return node + Long.BYTES * (NODE_HEADER_WORDS + h);
+    return (long) WORDS.get(nodes.chunk(node), word(node, ENTRY_WORD));
   }
 
   /** The byte offset of word {@code i} of {@code node} in its chunk. */
@@ -355,12 +367,17 @@ final class ArenaSkipList {
 
   /** Bytes of entries and nodes, with the chunk tails no allocation can use any more. */
   long bytesUsed() {
-    return nodes.bytesUsed() - headBytes;
+    return nodes.bytesUsed() + entryArena.bytesUsed() - headBytes;
+  }
+
+  /** Bytes of the nodes alone (the head's included): what a search walks through. */
+  long nodeBytesUsed() {
+    return nodes.bytesUsed();
   }
 
   /** Bytes of every chunk of entries and nodes, used or not. */
   long bytesHeld() {
-    return nodes.bytesHeld();
+    return nodes.bytesHeld() + entryArena.bytesHeld();
   }
 
   /** The entries the nodes index. */
@@ -371,5 +388,6 @@ final class ArenaSkipList {
   /** Gives the entries' and nodes' memory back; only once no reader is left. */
   void release() {
     nodes.release();
+    entryArena.release();
   }
 }

@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * InternalKey#ORDER} mapped to values, until it is frozen, flushed to a level-0 table and dropped.
  *
  * <p>Entries live in an arena of direct-memory chunks, indexed by a skip list whose nodes are
- * packed in chunks too ({@link ArenaSkipList}): an entry costs its bytes, a 16-byte header,
- * about 19 bytes of index and up to 7 of padding, and no object, so a memtable's budget is spent
+ * packed in chunks of their own ({@link ArenaSkipList}): an entry costs its bytes, a 16-byte
+ * header, about 35 bytes of index node, and no object, so a memtable's budget is spent
  * on data and the garbage collector neither sees millions of objects nor copies the memtable's
  * bytes ({@link MemTableMemory}). {@link #approximateBytes} counts exactly that (entries,
  * headers, index nodes, and the chunk tails no entry can use any more), so a memtable frozen at

@@ -14,6 +14,14 @@ import java.util.NoSuchElementException;
  * entry before the current one (O(log n)), as the list has no backward links. The current entry's
  * key and value are copied out of the arena on first use and kept until the cursor moves.
  *
+ * <p><b>Reading ahead.</b> Entries lie in the arena in the order they were added, so walking them
+ * in key order (a flush, a long scan) meets each entry as a miss to memory, one after the other.
+ * Every {@link #READ_AHEAD} forward steps the cursor therefore collects the entry addresses of the
+ * next {@link #READ_AHEAD} nodes (the nodes are packed together, so mostly in the caches) and then
+ * loads the first word of each, then the last of each short one: independent loads, which the
+ * processor has in flight together, so the entries arrive in about the time of two misses instead
+ * of one or two each. It only reads; which nodes it reads is decided by the list alone.
+ *
  * <p>Not thread-safe: an iterator stays on one thread.
  */
 public final class MemTableIterator implements AutoCloseable {
@@ -32,6 +40,21 @@ public final class MemTableIterator implements AutoCloseable {
   /** Whether {@link #valueCopy} holds the current value. */
   private boolean valueCopied;
 
+  /** Entries loaded ahead at a time (see the class comment). */
+  static final int READ_AHEAD = 16;
+
+  /** Entries up to this size have their end loaded ahead too: a few cache lines. */
+  private static final int SHORT_ENTRY_BYTES = 256;
+
+  /** The entries of the nodes ahead, collected before any of them is loaded. */
+  private final long[] ahead = new long[READ_AHEAD];
+
+  /** Forward steps left before the next read-ahead. */
+  private int stepsToReadAhead;
+
+  /** What the read-ahead loaded, kept in a field so that the loads are not dropped as unused. */
+  private long readAheadSink;
+
   MemTableIterator(ArenaSkipList table) {
     this.table = table;
     this.entries = table.entries();
@@ -39,17 +62,17 @@ public final class MemTableIterator implements AutoCloseable {
 
   /** Positions at the first entry. */
   public void seekToFirst() {
-    moveTo(table.next(0));
+    position(table.next(0));
   }
 
   /** Positions at the last entry. */
   public void seekToLast() {
-    moveTo(table.last());
+    position(table.last());
   }
 
   /** Positions at the first entry at or after {@code target} in {@link InternalKey#ORDER}. */
   public void seek(InternalKey target) {
-    moveTo(table.seek(encode(target), 0, null));
+    position(table.seek(encode(target), 0, null));
   }
 
   /** Positions at the last entry at or before {@code target} in {@link InternalKey#ORDER}. */
@@ -57,9 +80,9 @@ public final class MemTableIterator implements AutoCloseable {
     byte[] k = encode(target);
     long at = table.seek(k, 0, null);
     if (at != 0 && entries.compare(table.entryOf(at), k, 0) == 0) {
-      moveTo(at);
+      position(at);
     } else {
-      moveTo(table.seekBefore(k, 0));
+      position(table.seekBefore(k, 0));
     }
   }
 
@@ -72,12 +95,33 @@ public final class MemTableIterator implements AutoCloseable {
   public void next() {
     checkValid();
     moveTo(table.next(node));
+    if (--stepsToReadAhead <= 0 && node != 0) {
+      readAhead();
+    }
+  }
+
+  /** Loads the entries of the current node and the {@link #READ_AHEAD} - 1 after it. */
+  private void readAhead() {
+    int n = 0;
+    for (long x = node; n < READ_AHEAD && x != 0; x = table.next(x)) {
+      ahead[n++] = table.entryOf(x);
+    }
+    long sum = 0;
+    for (int i = 0; i < n; i++) {
+      sum += entries.valueLength(ahead[i]);
+    }
+    // Then each short entry's end, its length now in the caches.
+    for (int i = 0; i < n; i++) {
+      sum += entries.lastByteIfShort(ahead[i], SHORT_ENTRY_BYTES);
+    }
+    readAheadSink += sum;
+    stepsToReadAhead = n;
   }
 
   /** Moves to the previous entry; invalid before the first. */
   public void prev() {
     checkValid();
-    moveTo(table.seekBefore(encode(key()), 0));
+    position(table.seekBefore(encode(key()), 0));
   }
 
   /** The current entry's key. */
@@ -148,6 +192,12 @@ public final class MemTableIterator implements AutoCloseable {
   @Override
   public void close() {
     moveTo(0);
+  }
+
+  /** Moves to {@code n} by a search: the next forward step reads ahead from there. */
+  private void position(long n) {
+    moveTo(n);
+    stepsToReadAhead = 0;
   }
 
   private void moveTo(long n) {

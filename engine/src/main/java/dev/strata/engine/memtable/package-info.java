@@ -7,8 +7,9 @@
  *
  * <p>Entries are not objects: they are encoded into an arena of direct-memory chunks ({@link
  * dev.strata.engine.memtable.Arena}) and indexed by a single-writer, lock-free-reader skip list
- * whose nodes sit in the same chunks, each entry right after its node ({@link
- * dev.strata.engine.memtable.ArenaSkipList}), as in RocksDB's inline skip list. A memtable's charge against its budget is the bytes it really occupies, so a
+ * whose nodes are packed in an arena of their own, so that a search's steps stay in the
+ * processor's caches ({@link dev.strata.engine.memtable.ArenaSkipList}). A memtable's charge
+ * against its budget is the bytes it really occupies, so a
  * memtable frozen at 64 MiB flushes about 64 MiB of entries; the collector sees a few dozen chunk
  * objects per memtable and never copies their bytes. The chunks come from the database's {@link
  * dev.strata.engine.memtable.MemTableMemory}, which takes them back, for the next memtable, once

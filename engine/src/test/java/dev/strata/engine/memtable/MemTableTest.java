@@ -139,9 +139,9 @@ final class MemTableTest {
 
   /**
    * The point of the arena: at dbbench's shape (16-byte keys, 100-byte values) a memtable charged
-   * its budget holds over 70 % payload (each node and its entry padded to 8 bytes, as RocksDB
-   * aligns its inline skip list's), where one object graph per entry held about half; and the
-   * memory it really holds stays within a chunk or two of what it charges.
+   * its budget holds over two thirds payload (each entry's header, and its node with the entry's
+   * address, about 51 bytes), where one object graph per entry held about half; and the memory it
+   * really holds stays within a chunk or two of what it charges.
    */
   @Test
   void approximateBytes_isMostlyPayloadAndHonestAboutWhatIsHeld() {
@@ -157,7 +157,7 @@ final class MemTableTest {
       payload += key.length + value.length;
     }
     double share = (double) payload / mem.approximateBytes();
-    assertTrue(share > 0.70, "payload share " + share);
+    assertTrue(share > 0.68, "payload share " + share);
     assertTrue(mem.bytesHeld() >= mem.approximateBytes(), mem.bytesHeld() + " held");
     assertTrue(mem.bytesHeld() <= mem.approximateBytes() + (3 << 20), mem.bytesHeld() + " held");
   }
