@@ -53,6 +53,8 @@ final class YcsbRun {
     if (w.isLoad()) {
       FileTrees.deleteTree(dir);
     }
+    // RocksDB's open creates only the database's own directory, not its parents.
+    Files.createDirectories(s.dbDir());
     String name = engine.label() + "-" + w.label() + "-t" + threads;
     Path phases = s.out().resolve("phases");
     Files.createDirectories(phases);

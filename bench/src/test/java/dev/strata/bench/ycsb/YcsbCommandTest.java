@@ -59,6 +59,24 @@ class YcsbCommandTest {
     assertTrue(Files.size(out.resolve("ycsb.png")) > 0);
   }
 
+  /**
+   * RocksDB alone, into a folder whose parent does not exist yet: its open creates only the last
+   * directory of the path, so the run must create the databases' folder itself (Strata's open
+   * creates the whole path, which hid this while Strata ran first).
+   */
+  @Test
+  void rocksDbAlone_loadsIntoAFreshFolder() throws Exception {
+    Path out = dir.resolve("alone");
+    int status = StrataBench.commandLine().execute("ycsb", "--records", "500",
+        "--operations", "500", "--tree", "smoke", "--cache-mb", "1", "--out", out.toString(),
+        "--engines", "rocksdb", "--workloads", "load", "--db-dir", dir.resolve("new/dbs").toString(),
+        "--jvm-args", "-Xmx256m -XX:TieredStopAtLevel=1");
+    assertEquals(0, status);
+    List<YcsbRow> rows = YcsbResults.read(out.resolve(YcsbResults.FILE));
+    assertTrue(rows.stream().anyMatch(r -> r.engine().equals("rocksdb") && r.workload().equals("load")
+        && r.operation().equals(YcsbRow.OVERALL) && r.operations() == 500 && r.failed() == 0), rows.toString());
+  }
+
   private static Set<String> diff(Set<String> expected, Set<String> got) {
     Set<String> missing = new TreeSet<>(expected);
     missing.removeAll(got);
