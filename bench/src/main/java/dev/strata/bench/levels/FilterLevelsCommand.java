@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
  * --dir}, deleted after it.
  *
  * <pre>
- * flock /work/bench.lock java -jar bench/target/strata-bench.jar filterlevels --dir /tmp/fl \
+ * java -jar bench/target/strata-bench.jar filterlevels --dir /tmp/fl \
  *     --keys 1000000 --gets 200000 --csv filters.csv
  * </pre>
  *
