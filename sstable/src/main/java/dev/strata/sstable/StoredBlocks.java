@@ -67,16 +67,11 @@ final class StoredBlocks {
   }
 
   /**
-   * Reads and verifies a filter payload: one read, then one copy into the filter's aligned memory
-   * (the bloom module checks its own trailer too). {@code version} is the table's format version,
-   * which says whether the payload ends with its filter kind ({@link FilterChunk#decode}).
+   * Verifies and decodes {@code raw}, the stored filter payload (and trailer) of {@code h}: one copy
+   * into the filter's aligned memory (the bloom module checks its own trailer too). {@code version}
+   * is the table's format version, which says whether the payload ends with its filter kind
+   * ({@link FilterChunk#decode}).
    */
-  static FilterChunk loadFilter(TableFile ch, Path path, BlockHandle h, BlockType type, int version)
-      throws IOException {
-    return decodeFilter(readStored(ch, path, h), path, h, type, version);
-  }
-
-  /** Verifies and decodes {@code raw}, the stored filter payload (and trailer) of {@code h}. */
   static FilterChunk decodeFilter(byte[] raw, Path path, BlockHandle h, BlockType type, int version)
       throws IOException {
     byte[] payload = payload(raw, path, h, type);

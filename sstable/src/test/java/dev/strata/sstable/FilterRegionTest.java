@@ -17,7 +17,6 @@ import dev.strata.sstable.testing.Entry;
 import dev.strata.sstable.testing.Seeded;
 import dev.strata.sstable.testing.TableModel;
 import dev.strata.sstable.testing.Tables;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -92,11 +91,11 @@ final class FilterRegionTest {
   void goldenTables_ofVersion6HaveTheRegion_andOfVersion5DoNot() throws Exception {
     for (GoldenFiles.Golden g : GoldenFiles.goldens(SstableFormat.VERSION_FILTER_REGION)) {
       if (g.options().filterType() != FilterType.NONE) {
-        assertTrue(isOneStretchAfterTheData(TableRegions.of(golden(6, g.fileName()))), g.fileName());
+        assertTrue(isOneStretchAfterTheData(TableRegions.of(GoldenTableTest.golden(6, g.fileName()))), g.fileName());
       }
     }
     // Version 5 wrote each chunk as it filled: its many-rows table has chunks between data blocks.
-    assertFalse(isOneStretchAfterTheData(TableRegions.of(golden(5, "000007.sst"))));
+    assertFalse(isOneStretchAfterTheData(TableRegions.of(GoldenTableTest.golden(5, "000007.sst"))));
   }
 
   /**
@@ -145,10 +144,5 @@ final class FilterRegionTest {
     }
     out.sort((x, y) -> InternalKey.compare(x.key(), y.key()));
     return out;
-  }
-
-  private static Path golden(int version, String name) throws Exception {
-    URL url = FilterRegionTest.class.getResource("/golden/v" + version + "/" + name);
-    return Path.of(url.toURI());
   }
 }

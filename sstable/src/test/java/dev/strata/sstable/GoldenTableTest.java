@@ -34,7 +34,8 @@ final class GoldenTableTest {
     return golden(1, name);
   }
 
-  private static Path golden(int version, String name) throws URISyntaxException {
+  /** Golden table {@code name} of format {@code version}. */
+  static Path golden(int version, String name) throws URISyntaxException {
     URL url = GoldenTableTest.class.getResource("/golden/v" + version + "/" + name);
     assertNotNull(url, "golden file " + name + " missing: run GoldenFiles.main");
     return Path.of(url.toURI());
