@@ -311,11 +311,21 @@ public final class Block implements CachedBlock {
    */
   @Override
   public int sizeBytes() {
-    long bytes = HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1) + HeapCost.byteArray(data.length);
+    long bytes = sizeOf(data.length);
     if (rowHeads != null) {
       bytes += HeapCost.longArray(rowHeads.length) + HeapCost.byteArray(sharedRow.length);
     }
     return (int) bytes;
+  }
+
+  /** A block's own objects over an array of {@code arrayLength} bytes, its row index not built. */
+  private static long sizeOf(int arrayLength) {
+    return HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1) + HeapCost.byteArray(arrayLength);
+  }
+
+  @Override
+  public int ownedSizeBytes() {
+    return reusable ? (int) sizeOf(payloadLength()) : sizeBytes();
   }
 
   /** The payload's length: the entries, the restart array and its count. */

@@ -45,6 +45,15 @@ public interface CachedBlock {
     return this;
   }
 
+  /**
+   * {@link #sizeBytes} of {@link #owned}, known without making the copy: a cache weighs a borrowed
+   * block by it and copies only once the block has its room, so a block the cache refuses (no room
+   * above the pinned and protected metadata) costs no copy.
+   */
+  default int ownedSizeBytes() {
+    return sizeBytes();
+  }
+
   /** Called once when the cache lets go of this block (evicted, refused, or the cache closed). */
   default void evicted() {}
 }

@@ -162,13 +162,14 @@ final class Shard {
       if (offHeapLength >= 0 && clock.admitOffHeap(n, loaded.offHeapBytes(), offHeapLength)) {
         return mine; // copied: a borrowed block's buffers may be reused from here on
       }
-      CachedBlock kept = loaded.owned();
-      n.block = kept;
-      if (!clock.admit(n, charge(kept))) {
+      // Weighed before it is copied: a borrowed block the clock refuses costs no copy.
+      if (!clock.admit(n, (long) loaded.ownedSizeBytes() + Node.ENTRY_BYTES)) {
         table.remove(n);
         n.block = null; // as after a drop: not cached, so no entry may serve it
         return mine;
       }
+      CachedBlock kept = loaded.owned();
+      n.block = kept;
       return kept;
     } finally {
       lock.unlock();

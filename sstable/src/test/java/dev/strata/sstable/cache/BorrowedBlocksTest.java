@@ -30,6 +30,8 @@ final class BorrowedBlocksTest {
   /** A data block over a buffer its "thread" reuses: owned() copies it into a plain block. */
   static final class Borrowed implements CachedBlock {
     final byte[] buffer;
+    /** How many times the cache copied this block into arrays of its own. */
+    int copies;
 
     Borrowed(byte[] buffer) {
       this.buffer = buffer;
@@ -42,6 +44,7 @@ final class BorrowedBlocksTest {
 
     @Override
     public CachedBlock owned() {
+      copies++;
       return new OffHeapBlockCacheTest.Payload(buffer.clone());
     }
 
@@ -92,6 +95,7 @@ final class BorrowedBlocksTest {
       assertNotSame(mine, held);
       assertFalse(held.borrowed());
       assertArrayEquals(bytes(1), bytesOf(held));
+      assertEquals(offHeap ? 0 : 1, mine.copies, "off the heap the bytes go to the slots, else one copy");
       cache.checkInvariants();
     } finally {
       cache.close();
@@ -181,6 +185,29 @@ final class BorrowedBlocksTest {
       CachedBlock held = cache.getIfPresent(KEY, BlockKind.INDEX);
       assertNotSame(mine, held);
       assertArrayEquals(bytes(3), bytesOf(held));
+      cache.checkInvariants();
+    } finally {
+      cache.close();
+    }
+  }
+
+  /**
+   * Pinned metadata fills the cache, so a data block finds no room above it: refused, and never
+   * copied (a copy per refused miss was garbage at the rate of the misses).
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void aBorrowedBlockTheCacheRefuses_isNeverCopied(boolean offHeap) throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(64 << 10, 1, offHeap);
+    try {
+      for (int i = 0; i < 8; i++) {
+        OffHeapBlockCacheTest.Payload filter = OffHeapBlockCacheTest.Payload.of(i, 8 << 10);
+        cache.getOrLoadPinned(new BlockCacheKey(9, 8192L * i), BlockKind.FILTER, () -> filter);
+      }
+      Borrowed mine = new Borrowed(bytes(4));
+      assertSame(mine, cache.getOrLoad(KEY, BlockKind.DATA, () -> mine));
+      assertNull(cache.getIfPresent(KEY, BlockKind.DATA), "no room for data: not cached");
+      assertEquals(0, mine.copies, "a refused block is never copied");
       cache.checkInvariants();
     } finally {
       cache.close();
