@@ -132,11 +132,18 @@ final class BlockFetcher {
   /** {@code length} bytes at {@code offset}: from the tail when it holds them, else from the file. */
   private byte[] stored(long offset, int length) throws IOException {
     byte[] t = tail;
-    if (t != null && offset >= tailStart && offset + length <= tailStart + t.length) {
-      int from = (int) (offset - tailStart);
+    int from = inTail(t, offset, length);
+    if (from >= 0) {
       return Arrays.copyOfRange(t, from, from + length);
     }
     return StoredBlocks.readFully(file, path, offset, length);
+  }
+
+  /** Where the file's bytes [offset, offset + length) lie in {@code t}, the tail, or -1 when not all there. */
+  private int inTail(byte[] t, long offset, int length) {
+    return t != null && offset >= tailStart && offset + length <= tailStart + t.length
+        ? (int) (offset - tailStart)
+        : -1;
   }
 
   private byte[] stored(BlockHandle h) throws IOException {
@@ -169,6 +176,11 @@ final class BlockFetcher {
    * payload ends with its filter kind), read from the file and checked.
    */
   FilterChunk readFilter(BlockHandle h, BlockType type, int formatVersion) throws IOException {
+    byte[] t = tail;
+    int at = inTail(t, h.offset(), h.length() + BLOCK_TRAILER_BYTES);
+    if (at >= 0) {
+      return StoredBlocks.decodeFilter(t, at, path, h, type, formatVersion);
+    }
     return StoredBlocks.decodeFilter(stored(h), path, h, type, formatVersion);
   }
 

@@ -74,10 +74,19 @@ final class StoredBlocks {
    */
   static FilterChunk decodeFilter(byte[] raw, Path path, BlockHandle h, BlockType type, int version)
       throws IOException {
-    byte[] payload = payload(raw, path, h, type);
-    assert payload == raw;
+    return decodeFilter(raw, 0, path, h, type, version);
+  }
+
+  /**
+   * {@link #decodeFilter(byte[], Path, BlockHandle, BlockType, int)} of the stored block at {@code
+   * raw[offset, offset + h.length() + 5)}: decoded where it lies in a larger read (an open's
+   * stretch of filter chunks), so that the chunk's only copy is the filter's own memory.
+   */
+  static FilterChunk decodeFilter(byte[] raw, int offset, Path path, BlockHandle h, BlockType type,
+      int version) throws IOException {
+    checkTrailer(raw, offset, path, h, type);
     try {
-      return FilterChunk.decode(raw, h.length(), version);
+      return FilterChunk.decode(raw, offset, h.length(), version);
     } catch (IllegalArgumentException e) {
       throw new CorruptTableException(path, h.offset(), e, "%s does not parse: %s", type, e.getMessage());
     }
@@ -121,23 +130,9 @@ final class StoredBlocks {
   static byte[] payload(byte[] raw, Path file, BlockHandle h, BlockType want, BulkBuffers buffers)
       throws CorruptTableException {
     int n = h.length();
-    byte typeByte = raw[n];
-    int stored = Bytes.getU32(raw, n + 1);
-    int computed = Checksums.maskedCrc32c(raw, 0, n, typeByte);
-    if (stored != computed) {
-      throw new CorruptTableException(file, h.offset(), "%s block crc mismatch: stored=%08x computed=%08x",
-          want, stored, computed);
-    }
-    BlockType type = BlockType.fromIdOrNull((typeByte >>> 4) & 0xf);
-    BlockCompression compression = BlockCompression.fromIdOrNull(typeByte & 0xf);
-    if (type != want || compression == null) {
-      throw new CorruptTableException(file, h.offset(), "block type byte %02x, want a %s block", typeByte, want);
-    }
+    BlockCompression compression = checkTrailer(raw, 0, file, h, want);
     if (compression == BlockCompression.NONE) {
       return raw;
-    }
-    if (want == BlockType.FILTER_CHUNK || want == BlockType.ROW_TOMBSTONE_FILTER) {
-      throw new CorruptTableException(file, h.offset(), "compressed %s block", want);
     }
     int length = n < SstableFormat.LZ4_HEADER_BYTES ? -1 : Bytes.getU32(raw, 0);
     if (length < 0 || length > SstableFormat.MAX_BLOCK_BYTES) {
@@ -153,6 +148,33 @@ final class StoredBlocks {
       throw new CorruptTableException(file, h.offset(), e, "lz4 block does not decompress");
     }
     return out;
+  }
+
+  /**
+   * Verifies the trailer of the stored block at {@code raw[offset, offset + h.length() + 5)}: its
+   * checksum, then its block type and compression, which it returns. Filters are never compressed
+   * (their bits are random).
+   */
+  private static BlockCompression checkTrailer(byte[] raw, int offset, Path file, BlockHandle h,
+      BlockType want) throws CorruptTableException {
+    int n = h.length();
+    byte typeByte = raw[offset + n];
+    int stored = Bytes.getU32(raw, offset + n + 1);
+    int computed = Checksums.maskedCrc32c(raw, offset, n, typeByte);
+    if (stored != computed) {
+      throw new CorruptTableException(file, h.offset(), "%s block crc mismatch: stored=%08x computed=%08x",
+          want, stored, computed);
+    }
+    BlockType type = BlockType.fromIdOrNull((typeByte >>> 4) & 0xf);
+    BlockCompression compression = BlockCompression.fromIdOrNull(typeByte & 0xf);
+    if (type != want || compression == null) {
+      throw new CorruptTableException(file, h.offset(), "block type byte %02x, want a %s block", typeByte, want);
+    }
+    if (compression != BlockCompression.NONE
+        && (want == BlockType.FILTER_CHUNK || want == BlockType.ROW_TOMBSTONE_FILTER)) {
+      throw new CorruptTableException(file, h.offset(), "compressed %s block", want);
+    }
+    return compression;
   }
 
   static byte[] readFully(TableFile ch, Path file, long position, int length) throws IOException {

@@ -80,6 +80,34 @@ final class CorruptionTest {
     }
   }
 
+  /**
+   * An open that pins the filters decodes each chunk where it lies in the stretch it read: a
+   * flipped bit anywhere in a chunk is counted there, and the table still answers every Get.
+   */
+  @Test
+  void flippedBit_inAFilterChunk_isCountedByAPinningOpen() throws Exception {
+    int n = 0;
+    for (TableRegions.Region r : regions.regions()) {
+      if (r.type() != BlockType.FILTER_CHUNK) {
+        continue;
+      }
+      for (long off : new long[] {r.offset(), r.offset() + r.length() / 2, r.end() - 1}) {
+        Path copy = CorruptFiles.copy(original, dir.resolve(String.format("%06d.sst", 300 + n++)));
+        CorruptFiles.flipBit(copy, off, (int) (off % 8));
+        String what = "bit flip at " + off + " in " + r.name();
+        ReadCounters counters = new ReadCounters();
+        try (TableReader reader = TableReader.open(copy, 1, new ClockBlockCache(1 << 20), counters, true)) {
+          assertEquals(1, counters.snapshot().filterChunksCorrupt(), what + ": counted as the open pinned it");
+          for (Entry e : entries) {
+            TableRoundTripProperties.checkGet(model, reader, e.key().row(), e.key().column(), InternalKey.MAX_SEQUENCE);
+            TableRoundTripProperties.checkGet(model, reader, e.key().row(), new byte[] {9, 9, 9}, InternalKey.MAX_SEQUENCE);
+          }
+        }
+      }
+    }
+    assertTrue(n >= 12, n + " flips");
+  }
+
   @Test
   void zeroedBytes_inEveryRegion_areDetected() throws IOException {
     int n = 0;

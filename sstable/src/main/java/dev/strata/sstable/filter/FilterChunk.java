@@ -54,20 +54,29 @@ public final class FilterChunk implements CachedBlock {
    * @throws IllegalArgumentException when the payload is no filter of its kind (a message naming why)
    */
   public static FilterChunk decode(byte[] payload, int length, int version) {
+    return decode(payload, 0, length, version);
+  }
+
+  /**
+   * {@link #decode(byte[], int, int)} of the payload at {@code bytes[offset, offset + length)}.
+   *
+   * @throws IllegalArgumentException as {@link #decode(byte[], int, int)}
+   */
+  public static FilterChunk decode(byte[] bytes, int offset, int length, int version) {
     if (version < SstableFormat.VERSION_FILTER_KINDS) {
-      return new FilterChunk(BlockedBloomFilter.fromBytes(payload, 0, length));
+      return new FilterChunk(BlockedBloomFilter.fromBytes(bytes, offset, length));
     }
     if (length < 1) {
       throw new IllegalArgumentException("empty filter payload: no kind byte");
     }
-    int id = payload[length - 1] & 0xff;
+    int id = bytes[offset + length - 1] & 0xff;
     FilterKind kind = FilterKind.fromIdOrNull(id);
     if (kind == null) {
       throw new IllegalArgumentException("unknown filter kind " + id);
     }
     return switch (kind) {
-      case BLOOM -> new FilterChunk(BlockedBloomFilter.fromBytes(payload, 0, length - 1));
-      case RIBBON -> new FilterChunk(RibbonFilter.fromBytes(payload, 0, length - 1));
+      case BLOOM -> new FilterChunk(BlockedBloomFilter.fromBytes(bytes, offset, length - 1));
+      case RIBBON -> new FilterChunk(RibbonFilter.fromBytes(bytes, offset, length - 1));
     };
   }
 
