@@ -21,7 +21,9 @@ import java.util.Set;
  *
  * <p>The count is striped by thread over padded longs, so readers on different cores add to
  * different cache lines: the point is a hit that writes no line another core reads, unlike the
- * reference count of a hot block. One instance serves every arena of the process ({@link #SHARED}):
+ * reference count of a hot block. The engine's read views and table readers use the same scheme
+ * ({@code engine.version.StripedRefCount}), which this module cannot reach: it depends on nothing
+ * above it. One instance serves every arena of the process ({@link #SHARED}):
  * a reader in one cache only delays the frees of a closing one by the length of a copy.
  *
  * <p>Thread-safe.
@@ -47,8 +49,8 @@ final class SlabReaders {
 
   /** Counts this thread in; returns what {@link #exit} takes. */
   int enter() {
-    int h = System.identityHashCode(Thread.currentThread());
-    int at = PAD + ((h ^ (h >>> 16)) & (STRIPES - 1)) * PAD;
+    long id = Thread.currentThread().getId(); // a field: threads made one after another differ
+    int at = PAD + (int) (id & (STRIPES - 1)) * PAD;
     COUNT.getAndAdd(counts, at, 1L);
     return at;
   }
