@@ -28,6 +28,13 @@ final class OptimisticCopyTest {
     cache.getOrLoad(key(k), BlockKind.DATA, () -> Payload.of(k, length));
   }
 
+  /** A one-shard off-heap cache of 1 MiB holding block {@code k} of {@code length} bytes. */
+  private static ClockBlockCache holding(long k, int length) throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1, true);
+    load(cache, k, length);
+    return cache;
+  }
+
   private static OffHeapBlock view(ClockBlockCache cache, long k) {
     return assertInstanceOf(OffHeapBlock.class, cache.getIfPresent(key(k), BlockKind.DATA));
   }
@@ -61,8 +68,7 @@ final class OptimisticCopyTest {
 
   @Test
   void droppedBeforeTheCopy_fails() throws IOException {
-    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1, true);
-    load(cache, 1, 4000);
+    ClockBlockCache cache = holding(1, 4000);
     OffHeapBlock v = view(cache, 1);
     cache.evictFiles(Set.of(1L));
     assertFalse(v.tryCopyTo(new byte[v.length()], 0));
@@ -71,8 +77,7 @@ final class OptimisticCopyTest {
 
   @Test
   void droppedBetweenCopyAndValidation_fails() throws IOException {
-    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1, true);
-    load(cache, 1, 4000);
+    ClockBlockCache cache = holding(1, 4000);
     OffHeapBlock v = view(cache, 1);
     byte[] copy = new byte[v.length()];
     assertTrue(v.copyUnvalidated(copy, 0));
@@ -84,8 +89,7 @@ final class OptimisticCopyTest {
   @Test
   void reusedByOtherBlocks_beforeOrDuringTheCopy_fails() throws IOException {
     for (int when = 0; when < 2; when++) {
-      ClockBlockCache cache = new ClockBlockCache(1 << 20, 1, true);
-      load(cache, 1, 4000);
+      ClockBlockCache cache = holding(1, 4000);
       OffHeapBlock v = view(cache, 1);
       byte[] copy = new byte[v.length()];
       if (when == 1) {
@@ -113,8 +117,7 @@ final class OptimisticCopyTest {
 
   @Test
   void closedBeforeTheCopy_failsWithoutReadingAFreedSlab() throws IOException {
-    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1, true);
-    load(cache, 1, 9000);
+    ClockBlockCache cache = holding(1, 9000);
     OffHeapBlock v = view(cache, 1);
     cache.close();
     assertEquals(0, cache.offHeapReservedBytes(), "no reader in: every slab freed");
@@ -130,8 +133,7 @@ final class OptimisticCopyTest {
 
   @Test
   void closedDuringASection_keepsItsSlabsUntilTheSectionEnds() throws IOException {
-    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1, true);
-    load(cache, 1, 9000);
+    ClockBlockCache cache = holding(1, 9000);
     OffHeapBlock v = view(cache, 1);
     byte[] copy = new byte[v.length()];
     int section = OffHeapBlock.beginUnreferencedReads();
