@@ -295,13 +295,19 @@ final class BatchLookup {
 
   /**
    * Replaces each off-heap block in {@code s.cached[0, blocks)} by its copy on the heap, or by null
-   * (a miss) when it went while it was copied: in one section of unreferenced reads, the first byte
-   * of each read before any is copied. Without references, which are locked instructions that would
-   * each wait for the read before, and which every core reading a hot block writes.
+   * (a miss) when it went while it was copied: each block's section of unreferenced reads opened
+   * first ({@link OffHeapBlock#beginUnreferencedRead}: a locked instruction, which would wait for a
+   * read before it), then the first byte of each read, then each copied. No reference is taken:
+   * every core reading a hot block would write its count.
    */
   private static void copyOffHeap(TableReader[] readers, BatchScratch s, int located, int blocks) {
-    int section = OffHeapBlock.beginUnreferencedReads();
+    int opened = 0;
     try {
+      for (; opened < blocks; opened++) {
+        if (s.cached[opened] instanceof OffHeapBlock o) {
+          o.beginUnreferencedRead();
+        }
+      }
       int touched = 0;
       for (int b = 0; b < blocks; b++) {
         if (s.cached[b] instanceof OffHeapBlock o) {
@@ -310,16 +316,18 @@ final class BatchLookup {
       }
       s.touched += touched;
       for (int k = 0, b = -1; k < located; k++) {
-        if (sameBlockAsPrevious(s, k)) {
-          continue;
-        }
-        b++;
-        if (s.cached[b] instanceof OffHeapBlock o) {
-          s.cached[b] = readers[s.table[k]].fetcher().copyUnreferenced(o, s.copy(b), s.offsets[b]);
+        if (!sameBlockAsPrevious(s, k) && s.cached[++b] instanceof OffHeapBlock o) {
+          Block copy = readers[s.table[k]].fetcher().copyUnreferenced(o, s.copy(b), s.offsets[b]);
+          o.endUnreferencedRead();
+          s.cached[b] = copy; // the section ends with the view's last use
         }
       }
     } finally {
-      OffHeapBlock.endUnreferencedReads(section);
+      for (int b = 0; b < opened; b++) { // after a throw: the sections still open
+        if (s.cached[b] instanceof OffHeapBlock o) {
+          o.endUnreferencedRead();
+        }
+      }
     }
   }
 

@@ -147,35 +147,38 @@ public final class OffHeapBlock implements CachedBlock {
    * aimed (what {@code dst} then holds is meaningless). Throws nothing on a block freed under it.
    */
   public boolean tryCopyTo(byte[] dst, int offset) {
-    int token = SlabReaders.SHARED.enter();
+    SlabArena arena = entries.arena();
+    arena.enterReads();
     try {
       return copyUnreferenced(dst, offset);
     } finally {
-      SlabReaders.SHARED.exit(token);
+      arena.exitReads();
     }
   }
 
   /**
-   * Opens a section for {@link #copyUnreferenced} and {@link #peek} of any number of views: while
-   * it is open no closed cache frees a slab. Returns what {@link #endUnreferencedReads} takes.
+   * Opens a section for {@link #copyUnreferenced} and {@link #peek} of this view, which must stay
+   * aimed at its block until {@link #endUnreferencedRead}: while it is open, closing the cache frees
+   * no slab that the view's block may lie in. A batch opens one for each of its blocks, then reads
+   * the first byte of each, then copies them.
    */
-  public static int beginUnreferencedReads() {
-    return SlabReaders.SHARED.enter();
+  public void beginUnreferencedRead() {
+    entries.arena().enterReads();
   }
 
-  /** Closes a section {@link #beginUnreferencedReads} opened. */
-  public static void endUnreferencedReads(int token) {
-    SlabReaders.SHARED.exit(token);
+  /** Closes a section {@link #beginUnreferencedRead} opened, on the same view. */
+  public void endUnreferencedRead() {
+    entries.arena().exitReads();
   }
 
-  /** {@link #tryCopyTo} inside a section the caller opened ({@link #beginUnreferencedReads}). */
+  /** {@link #tryCopyTo} inside a section the caller opened ({@link #beginUnreferencedRead}). */
   public boolean copyUnreferenced(byte[] dst, int offset) {
     return copyUnvalidated(dst, offset) && validate();
   }
 
   /**
    * The byte at {@code index}, read without a reference inside a section ({@link
-   * #beginUnreferencedReads}): any byte, or 0, when the block went meanwhile. A batch reads the first
+   * #beginUnreferencedRead}): any byte, or 0, when the block went meanwhile. A batch reads the first
    * byte of each of its blocks before it copies any, so that their first cache and TLB misses wait
    * together.
    */

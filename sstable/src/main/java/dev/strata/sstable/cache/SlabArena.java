@@ -90,7 +90,7 @@ public final class SlabArena {
   private volatile boolean closed;
 
   /** The readers copying without a reference, which a closed arena frees no slab under. */
-  private final SlabReaders readers = SlabReaders.SHARED;
+  private final SlabReaders readers = new SlabReaders();
 
   /** Makes a slab of the given bytes; throws OutOfMemoryError when direct memory is exhausted. */
   private final IntFunction<ByteBuffer> allocator;
@@ -130,7 +130,8 @@ public final class SlabArena {
    */
   static long bookkeepingBytes(long capacityBytes) {
     long slabs = (capacityBytes + MAX_SLAB_BYTES - 1) / MAX_SLAB_BYTES;
-    return linkBytes(capacityBytes) + slabs * 160 + 2 * HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slabs);
+    return linkBytes(capacityBytes) + slabs * 160 + 2 * HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slabs)
+        + SlabReaders.HEAP_BYTES;
   }
 
   /** The direct bytes of the slot links of an arena for {@code capacityBytes} when full: 4 a slot. */
@@ -174,7 +175,7 @@ public final class SlabArena {
   }
 
   /**
-   * {@link #read} by a reader holding no reference, inside {@link SlabReaders#enter}/{@code exit}:
+   * {@link #read} by a reader holding no reference, between {@link #enterReads} and {@link #exitReads}:
    * false, having thrown nothing, when the arena is closed or the chain leads out of the slabs
    * (freed and relinked meanwhile). True says only that the copy ran: {@code dst} holds the block's
    * bytes only if its entry's state shows afterwards that it was never freed ({@link
@@ -189,7 +190,7 @@ public final class SlabArena {
 
   /**
    * The byte at {@code index} of the chain from {@code first}, read by a reader holding no reference
-   * inside {@link SlabReaders#enter}/{@code exit} (a batch's touch of its blocks' first bytes); 0
+   * between {@link #enterReads} and {@link #exitReads} (a batch's touch of its blocks' first bytes); 0
    * when the arena is closed or the chain leads out of the slabs. May be any byte: only a validated
    * copy is trusted.
    */
@@ -201,6 +202,22 @@ public final class SlabArena {
     }
     return closed || index < 0 || !inSlabs(slabs, slot)
         ? 0 : slabs[slot / slotsPerSlab].get((slot % slotsPerSlab) * SLOT_BYTES + index % SLOT_BYTES);
+  }
+
+  /**
+   * Counts the calling thread among the readers copying without a reference: until its {@link
+   * #exitReads}, no slab is freed, even once the arena is closed.
+   */
+  void enterReads() {
+    readers.enter();
+  }
+
+  /** Ends an {@link #enterReads}; the last reader out of a closed arena frees what it left. */
+  void exitReads() {
+    readers.exit();
+    if (closed) {
+      releaseIdleSlabs();
+    }
   }
 
   /** Whether {@code slot} lies in a slab of {@code slabs} that is allocated and not freed. */
@@ -349,16 +366,11 @@ public final class SlabArena {
   }
 
   /**
-   * Frees, once the arena is closed, every slab none of whose slots is in use, if no optimistic
-   * reader is in ({@link SlabReaders}); else the last reader out calls this again. Registers with
-   * the readers first and reads their count after: see {@link SlabReaders} for why that order.
+   * Frees, once the arena is closed, every slab none of whose slots is in use, if no reader is in
+   * without a reference ({@link SlabReaders}); else the last of them out calls this again.
    */
-  synchronized void releaseIdleSlabs() {
-    if (!closed) {
-      return;
-    }
-    readers.await(this);
-    if (!readers.idle()) {
+  private synchronized void releaseIdleSlabs() {
+    if (!closed || !readers.idle()) {
       return;
     }
     for (int slab = 0; slab < slabCount; slab++) {
@@ -366,7 +378,6 @@ public final class SlabArena {
         release(slab);
       }
     }
-    readers.done(this);
   }
 
   @GuardedBy("this")

@@ -98,12 +98,16 @@ final class OptimisticCopyProperties {
     long[] offsets = {r.nextInt(keys), r.nextInt(keys), r.nextInt(keys)};
     CachedBlock[] out = new CachedBlock[3];
     cache.getAllIfPresent(files, offsets, 3, BlockKind.DATA, out, views);
-    int section = OffHeapBlock.beginUnreferencedReads();
+    List<OffHeapBlock> open = new ArrayList<>();
     try {
       for (CachedBlock b : out) {
         if (b instanceof OffHeapBlock o) {
-          o.peek(0); // any byte, or 0: it must only not throw
+          o.beginUnreferencedRead();
+          open.add(o);
         }
+      }
+      for (OffHeapBlock o : open) {
+        o.peek(0); // any byte, or 0: it must only not throw
       }
       for (int j = 0; j < 3; j++) {
         if (out[j] instanceof OffHeapBlock o) {
@@ -111,7 +115,7 @@ final class OptimisticCopyProperties {
         }
       }
     } finally {
-      OffHeapBlock.endUnreferencedReads(section);
+      open.forEach(OffHeapBlock::endUnreferencedRead);
     }
   }
 

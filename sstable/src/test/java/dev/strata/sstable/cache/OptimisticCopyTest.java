@@ -51,7 +51,7 @@ final class OptimisticCopyTest {
       assertTrue(v.tryCopyTo(copy, 3), "length " + LENGTHS[k]);
       byte[] expected = Payload.of(k, LENGTHS[k]).bytes();
       assertArrayEquals(expected, java.util.Arrays.copyOfRange(copy, 3, copy.length));
-      int section = OffHeapBlock.beginUnreferencedReads();
+      v.beginUnreferencedRead();
       try {
         if (expected.length > 0) {
           assertEquals(expected[expected.length - 1], v.peek(expected.length - 1));
@@ -60,7 +60,7 @@ final class OptimisticCopyTest {
         assertTrue(v.copyUnreferenced(again, 0));
         assertArrayEquals(expected, again);
       } finally {
-        OffHeapBlock.endUnreferencedReads(section);
+        v.endUnreferencedRead();
       }
     }
     cache.close();
@@ -122,12 +122,12 @@ final class OptimisticCopyTest {
     cache.close();
     assertEquals(0, cache.offHeapReservedBytes(), "no reader in: every slab freed");
     assertFalse(v.tryCopyTo(new byte[v.length()], 0));
-    int section = OffHeapBlock.beginUnreferencedReads();
+    v.beginUnreferencedRead();
     try {
       assertEquals(0, v.peek(0));
       assertFalse(v.copyUnvalidated(new byte[v.length()], 0), "the arena is closed");
     } finally {
-      OffHeapBlock.endUnreferencedReads(section);
+      v.endUnreferencedRead();
     }
   }
 
@@ -136,7 +136,7 @@ final class OptimisticCopyTest {
     ClockBlockCache cache = holding(1, 9000);
     OffHeapBlock v = view(cache, 1);
     byte[] copy = new byte[v.length()];
-    int section = OffHeapBlock.beginUnreferencedReads();
+    v.beginUnreferencedRead();
     try {
       assertTrue(v.copyUnvalidated(copy, 0));
       cache.close();
@@ -144,7 +144,7 @@ final class OptimisticCopyTest {
       assertFalse(v.validate(), "the cache dropped the block");
       assertFalse(v.copyUnreferenced(copy, 0));
     } finally {
-      OffHeapBlock.endUnreferencedReads(section);
+      v.endUnreferencedRead();
     }
     assertEquals(0, cache.offHeapReservedBytes(), "the last reader out frees the slabs");
   }
@@ -155,7 +155,7 @@ final class OptimisticCopyTest {
     byte[] a = Payload.of(1, 3 * SlabArena.SLOT_BYTES).bytes();
     int first = arena.store(a, 0, a.length);
     byte[] dst = new byte[64 * SlabArena.SLOT_BYTES];
-    int section = SlabReaders.SHARED.enter();
+    arena.enterReads();
     try {
       int slabSlots = SlabArena.MAX_SLAB_BYTES / SlabArena.SLOT_BYTES;
       for (int bad : new int[] {-1, -7, Integer.MIN_VALUE, slabSlots, 3 * slabSlots + 5, Integer.MAX_VALUE}) {
@@ -173,15 +173,33 @@ final class OptimisticCopyTest {
       assertTrue(arena.readUnreferenced(first, a.length, dst, 0));
       assertArrayEquals(a, java.util.Arrays.copyOf(dst, a.length), "freed, not yet reused");
     } finally {
-      SlabReaders.SHARED.exit(section);
+      arena.exitReads();
     }
     arena.close();
     assertEquals(0, arena.reservedBytes());
-    section = SlabReaders.SHARED.enter();
+    arena.enterReads();
     try {
       assertFalse(arena.readUnreferenced(first, a.length, dst, 0), "closed");
     } finally {
-      SlabReaders.SHARED.exit(section);
+      arena.exitReads();
     }
+  }
+
+  @Test
+  void arena_closedWithReadersIn_freesItsSlabsWhenTheLastLeaves() {
+    SlabArena arena = new SlabArena(2L * SlabArena.MAX_SLAB_BYTES);
+    byte[] a = Payload.of(1, 700).bytes();
+    int one = arena.store(a, 0, a.length);
+    int two = arena.store(a, 0, a.length);
+    arena.free(one, a.length);
+    arena.enterReads();
+    arena.enterReads();
+    arena.close();
+    assertTrue(arena.reservedBytes() > 0, "freed under two readers");
+    arena.free(two, a.length); // the last block out, after the close
+    arena.exitReads();
+    assertTrue(arena.reservedBytes() > 0, "freed under one reader");
+    arena.exitReads();
+    assertEquals(0, arena.reservedBytes(), "the last reader out frees");
   }
 }
