@@ -14,10 +14,11 @@ import java.lang.invoke.VarHandle;
  * <p>Reference counted, so that a slot is reused only when no reader holding the block still reads
  * it: the cache holds one reference from the moment it stores the bytes until it drops the block; a
  * reader that reads the bytes in place, or whose optimistic copy failed (below), takes one with
- * {@link #retain} before it reads them and drops it with {@link #release} when done. The last release gives the slots back to the arena at once. {@link #retain} fails once the
- * block is gone (the cache dropped it and no reader held it, even if its entry now holds another
- * block): the reader then treats the lookup as a miss; the cache removes a block from its table
- * before it drops its reference, so a retry finds a newer entry or loads one.
+ * {@link #retain} before it reads them and drops it with {@link #release} when done. The last
+ * release gives the slots back to the arena at once. {@link #retain} fails once the block is gone
+ * (the cache dropped it and no reader held it, even if its entry now holds another block): the
+ * reader then treats the lookup as a miss; the cache removes a block from its table before it drops
+ * its reference, so a retry finds a newer entry or loads one.
  *
  * <p>Optimistic copies. A reader that only copies the bytes out need not take a reference: {@link
  * #tryCopyTo} copies them, then checks that the block was never freed meanwhile, as {@link

@@ -182,7 +182,7 @@ public final class SlabArena {
    * OffHeapBlock#tryCopyTo}).
    */
   boolean readUnreferenced(int first, int length, byte[] dst, int offset) {
-    if (closed || length < 0 || offset < 0 || length > dst.length - offset) {
+    if (closed || length < 0 || offset < 0 || length > dst.length - offset) { // closed first: see peek
       return false;
     }
     return transfer(first, length, dst, offset, false);
@@ -192,16 +192,20 @@ public final class SlabArena {
    * The byte at {@code index} of the chain from {@code first}, read by a reader holding no reference
    * between {@link #enterReads} and {@link #exitReads} (a batch's touch of its blocks' first bytes); 0
    * when the arena is closed or the chain leads out of the slabs. May be any byte: only a validated
-   * copy is trusted.
+   * copy is trusted. The closed flag is read before any slab: a reader that finds it set may have
+   * entered after the arena found no reader in and freed its slabs.
    */
   byte peekUnreferenced(int first, int index) {
+    if (closed || index < 0) { // first: once closed, a slab may be freed
+      return 0;
+    }
     ByteBuffer[] slabs = this.slabs;
     int slot = first;
     for (int hops = index / SLOT_BYTES; hops > 0 && inSlabs(slabs, slot); hops--) {
       slot = link(slabs, slot);
     }
-    return closed || index < 0 || !inSlabs(slabs, slot)
-        ? 0 : slabs[slot / slotsPerSlab].get((slot % slotsPerSlab) * SLOT_BYTES + index % SLOT_BYTES);
+    return inSlabs(slabs, slot)
+        ? slabs[slot / slotsPerSlab].get((slot % slotsPerSlab) * SLOT_BYTES + index % SLOT_BYTES) : 0;
   }
 
   /**
