@@ -67,23 +67,19 @@ final class OptimisticCopyTest {
   }
 
   @Test
-  void droppedBeforeTheCopy_fails() throws IOException {
-    ClockBlockCache cache = holding(1, 4000);
-    OffHeapBlock v = view(cache, 1);
-    cache.evictFiles(Set.of(1L));
+  void dropped_beforeOrDuringTheCopy_fails() throws IOException {
+    ClockBlockCache before = holding(1, 4000);
+    OffHeapBlock v = view(before, 1);
+    before.evictFiles(Set.of(1L));
     assertFalse(v.tryCopyTo(new byte[v.length()], 0));
-    cache.close();
-  }
+    before.close();
 
-  @Test
-  void droppedBetweenCopyAndValidation_fails() throws IOException {
-    ClockBlockCache cache = holding(1, 4000);
-    OffHeapBlock v = view(cache, 1);
-    byte[] copy = new byte[v.length()];
-    assertTrue(v.copyUnvalidated(copy, 0));
-    cache.evictFiles(Set.of(1L));
-    assertFalse(v.validate(), "validated after its slots were freed");
-    cache.close();
+    ClockBlockCache during = holding(1, 4000);
+    OffHeapBlock w = view(during, 1);
+    assertTrue(w.copyUnvalidated(new byte[w.length()], 0));
+    during.evictFiles(Set.of(1L));
+    assertFalse(w.validate(), "validated after its slots were freed");
+    during.close();
   }
 
   @Test
