@@ -16,12 +16,15 @@ import dev.strata.sstable.cache.ClockBlockCache;
  *     #MAX_BLOCK_CACHE_SHARDS}]; default 16. The database uses fewer when the cache is small
  *     ({@link DbOptions#effectiveBlockCacheShards()})
  * @param blockCacheOffHeapMinBytes the capacity, at least 0, from which the cache holds data blocks
- *     off the heap: their bytes in direct-memory slabs of up to 4 MiB (counted against {@code
- *     -XX:MaxDirectMemorySize}, which defaults to the heap's maximum), on the heap only about 110
- *     bytes per block besides the cache's own entry; freed when the database closes. Default 1 GiB:
- *     a heap holding a gigabyte or more of cached blocks costs the collector long pauses, while a
- *     smaller cache is faster on the heap (a hit on an off-heap block copies it). 0 = always,
- *     {@link Long#MAX_VALUE} = never. Index and filter blocks stay on the heap
+ *     off the heap: their bytes in direct-memory slabs of up to 256 KiB (counted against {@code
+ *     -XX:MaxDirectMemorySize}, which defaults to the heap's maximum), on the heap no object per
+ *     block, only its entry in primitive arrays; freed when the database closes. Default 0, always:
+ *     blocks on the heap are what the young collections copy and promote as the cache fills, and
+ *     what G1 sizes its young generation to, so even a small heap cache makes a read phase collect
+ *     several times as often and its process several times larger, while a hit off the heap, which
+ *     copies the block out without taking a reference, serves about as many Gets (docs/PERFORMANCE.md,
+ *     "Optimistic hits"). {@link Long#MAX_VALUE} = never: for a heap sized to hold the blocks, or a
+ *     process whose direct memory is scarce. Index and filter blocks stay on the heap
  * @param pinL0FilterAndIndexBlocksInCache whether level-0 tables keep their filter chunks and index
  *     partitions pinned in the block cache (RocksDB's {@code
  *     pin_l0_filter_and_index_blocks_in_cache}); default false. A level-0 table loads them all when

@@ -252,10 +252,11 @@ final class BatchLookup {
    * The data blocks of the located slots {@code [0, located)} into {@code s.data}, each fetched once
    * for the slots in it: the cache looks them all up together, whichever tables they lie in ({@link
    * dev.strata.sstable.cache.BlockCache#getAllIfPresent}, so their misses in the processor's caches
-   * overlap); the blocks held off the heap are retained and their first bytes read before any is
-   * copied (each is a random few KiB of gigabytes of memory, whose first read misses the processor's
-   * caches and its TLB: reading them first puts those misses in flight together); then the blocks
-   * the cache lacks are loaded one by one.
+   * overlap); the blocks held off the heap have their first bytes read before any is copied (each
+   * is a random few KiB of gigabytes of memory, whose first read misses the processor's caches and
+   * its TLB: reading them first puts those misses in flight together), then are copied without a
+   * reference ({@link OffHeapCopy#copyUnreferenced}); then the blocks the cache lacks, or that went
+   * while they were copied, are loaded one by one.
    */
   private static void fetchDataBlocks(TableReader[] readers, BatchScratch s, int located) throws IOException {
     int blocks = 0;
@@ -269,8 +270,8 @@ final class BatchLookup {
       return;
     }
     readers[0].fetcher().dataBlocksIfPresent(s.files, s.offsets, blocks, s.cached, s.views);
-    retainOffHeap(s, blocks);
     try {
+      copyOffHeap(readers, s, located, blocks);
       for (int k = 0, b = -1; k < located; k++) {
         if (sameBlockAsPrevious(s, k)) {
           s.data[k] = s.data[k - 1]; // keys in one data block fetch it once
@@ -278,50 +279,55 @@ final class BatchLookup {
         }
         b++;
         TableReader reader = readers[s.table[k]];
-        CachedBlock cached = s.cached[b];
-        Block block = cached instanceof OffHeapBlock o
-            ? reader.fetcher().copyInto(o, s.copy(b), s.offsets[b])
-            : cached instanceof Block onHeap && onHeap.type() == BlockType.DATA
-                ? onHeap : null; // another kind at the offset: damage, which the load reports
+        Block block = s.cached[b] instanceof Block onHeap && onHeap.type() == BlockType.DATA
+            ? onHeap : null; // another kind at the offset: damage, which the load reports
         if (block != null) {
           s.counts.hits(reader.counters(), BlockKind.DATA, 1);
-        } else { // absent, or released off the heap since: through the cache's loader
+        } else { // absent, or gone off the heap since: through the cache's loader
           block = reader.index().dataBlock(s.moveTo(k), false);
         }
         s.data[k] = block;
       }
     } finally {
-      releaseOffHeap(s, blocks);
+      Arrays.fill(s.cached, 0, blocks, null);
     }
   }
 
   /**
-   * Takes a reference on each off-heap block in {@code s.cached[0, blocks)} and reads its first
-   * byte, or drops it (null: a miss) when the cache released it meanwhile.
+   * Replaces each off-heap block in {@code s.cached[0, blocks)} by its copy on the heap, or by null
+   * (a miss) when it went while it was copied: each block's section of unreferenced reads opened
+   * first ({@link OffHeapBlock#beginUnreferencedRead}: a locked instruction, which would wait for a
+   * read before it), then the first byte of each read, then each copied. No reference is taken:
+   * every core reading a hot block would write its count.
    */
-  private static void retainOffHeap(BatchScratch s, int blocks) {
-    for (int b = 0; b < blocks; b++) {
-      if (s.cached[b] instanceof OffHeapBlock o && !o.retain()) {
-        s.cached[b] = null;
+  private static void copyOffHeap(TableReader[] readers, BatchScratch s, int located, int blocks) {
+    int opened = 0;
+    try {
+      for (; opened < blocks; opened++) {
+        if (s.cached[opened] instanceof OffHeapBlock o) {
+          o.beginUnreferencedRead();
+        }
       }
-    }
-    // Apart from the retains: each is a locked instruction, which would wait for the read before.
-    int touched = 0;
-    for (int b = 0; b < blocks; b++) {
-      if (s.cached[b] instanceof OffHeapBlock o) {
-        touched += o.get(0);
+      int touched = 0;
+      for (int b = 0; b < blocks; b++) {
+        if (s.cached[b] instanceof OffHeapBlock o) {
+          touched += o.peek(0);
+        }
       }
-    }
-    s.touched += touched;
-  }
-
-  /** Drops {@code s.cached[0, blocks)} and the references on its off-heap blocks, once all are copied. */
-  private static void releaseOffHeap(BatchScratch s, int blocks) {
-    for (int b = 0; b < blocks; b++) {
-      if (s.cached[b] instanceof OffHeapBlock o) {
-        o.release();
+      s.touched += touched;
+      for (int k = 0, b = -1; k < located; k++) {
+        if (!sameBlockAsPrevious(s, k) && s.cached[++b] instanceof OffHeapBlock o) {
+          Block copy = readers[s.table[k]].fetcher().copyUnreferenced(o, s.copy(b), s.offsets[b]);
+          o.endUnreferencedRead();
+          s.cached[b] = copy; // the section ends with the view's last use
+        }
       }
-      s.cached[b] = null;
+    } finally {
+      for (int b = 0; b < opened; b++) { // after a throw: the sections still open
+        if (s.cached[b] instanceof OffHeapBlock o) {
+          o.endUnreferencedRead();
+        }
+      }
     }
   }
 

@@ -343,11 +343,12 @@ final class BlockFetcher {
   }
 
   /**
-   * {@code retained}, this table's off-heap block at {@code offset} on which the caller holds a
-   * reference, copied into {@code into} (a batch's reusable block); see {@link OffHeapCopy#copyInto}.
+   * {@code cached}, this table's off-heap block at {@code offset}, copied into {@code into} (a
+   * batch's reusable block) without a reference, in the caller's section; null when the block went
+   * meanwhile. See {@link OffHeapCopy#copyUnreferenced}.
    */
-  Block copyInto(OffHeapBlock retained, Block into, long offset) {
-    return OffHeapCopy.copyInto(retained, into, path, offset);
+  Block copyUnreferenced(OffHeapBlock cached, Block into, long offset) {
+    return OffHeapCopy.copyUnreferenced(cached, into, path, offset);
   }
 
   /**

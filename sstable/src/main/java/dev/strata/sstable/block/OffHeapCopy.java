@@ -5,8 +5,11 @@ import java.nio.file.Path;
 
 /**
  * A data block the block cache holds off the heap ({@link OffHeapBlock}), copied back into a
- * {@link Block}: its payload copied out under a reference, its restart points read back from the
- * payload's end (the block was verified before it was cached).
+ * {@link Block}: its payload copied out, its restart points read back from the payload's end (the
+ * block was verified before it was cached). The copy takes no reference on the block: it is
+ * optimistic ({@link OffHeapBlock#tryCopyTo}, validated after), and only when it fails (the block
+ * was dropped or replaced while it ran) is it made again under a reference, which fails in turn
+ * when the block is gone.
  *
  * <p>Why a copy and not a search in place: every reader of a block ({@link PointSearch}, {@link
  * BlockCursor}) works on a {@code byte[]}. A Get copies into its thread's scratch array and scratch
@@ -45,6 +48,10 @@ public final class OffHeapCopy {
     if (scratch) {
       return toHeapInto(cached, SCRATCH.get(), file, fileOffset);
     }
+    byte[] data = new byte[cached.length()];
+    if (cached.tryCopyTo(data, 0)) {
+      return Block.ofVerified(data, data.length, file, fileOffset);
+    }
     if (!cached.retain()) {
       return null;
     }
@@ -64,6 +71,14 @@ public final class OffHeapCopy {
    * block keeps a large array.
    */
   public static Block toHeapInto(OffHeapBlock cached, Block into, Path file, long fileOffset) {
+    int length = cached.length();
+    if (length <= MAX_SCRATCH_BYTES) {
+      byte[] bytes = arrayFor(into, length);
+      if (cached.tryCopyTo(bytes, 0)) {
+        into.reaim(bytes, length, file, fileOffset);
+        return into;
+      }
+    }
     if (!cached.retain()) {
       return null;
     }
@@ -75,19 +90,40 @@ public final class OffHeapCopy {
   }
 
   /**
-   * {@link #toHeapInto} of a block the caller holds a reference on ({@link OffHeapBlock#retain}),
-   * which it keeps: a batch takes its blocks' references first, reading one byte of each ({@link
-   * OffHeapBlock#get}), and copies them after.
+   * {@link #toHeapInto} without the fallback, inside a section the caller opened ({@link
+   * OffHeapBlock#beginUnreferencedReads}): a batch opens one for all its blocks, reads the first
+   * byte of each ({@link OffHeapBlock#peek}), then copies them. Null when the optimistic copy
+   * failed: the caller loads the block through the cache, which finds it again or loads it.
    */
-  public static Block copyInto(OffHeapBlock retained, Block into, Path file, long fileOffset) {
+  public static Block copyUnreferenced(OffHeapBlock cached, Block into, Path file, long fileOffset) {
+    int length = cached.length();
+    if (length > MAX_SCRATCH_BYTES) {
+      byte[] data = new byte[length];
+      return cached.copyUnreferenced(data, 0) ? Block.ofVerified(data, length, file, fileOffset) : null;
+    }
+    byte[] bytes = arrayFor(into, length);
+    if (!cached.copyUnreferenced(bytes, 0)) {
+      return null;
+    }
+    into.reaim(bytes, length, file, fileOffset);
+    return into;
+  }
+
+  /** {@link #toHeapInto} of a block the caller holds a reference on ({@link OffHeapBlock#retain}). */
+  private static Block copyInto(OffHeapBlock retained, Block into, Path file, long fileOffset) {
     int length = retained.length();
     if (length > MAX_SCRATCH_BYTES) {
       return copied(retained, length, file, fileOffset);
     }
-    byte[] bytes = into.data.length >= length ? into.data : new byte[Math.max(length, 2 * into.data.length)];
+    byte[] bytes = arrayFor(into, length);
     retained.copyTo(bytes, 0);
     into.reaim(bytes, length, file, fileOffset);
     return into;
+  }
+
+  /** {@code into}'s array, or a larger one when it holds fewer than {@code length} bytes. */
+  private static byte[] arrayFor(Block into, int length) {
+    return into.data.length >= length ? into.data : new byte[Math.max(length, 2 * into.data.length)];
   }
 
   /** This thread's view for a lookup whose block it copies out ({@link #toHeap}) before its next lookup. */

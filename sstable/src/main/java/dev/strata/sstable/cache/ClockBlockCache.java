@@ -90,9 +90,9 @@ public final class ClockBlockCache implements BlockCache {
    * before the copy, so the copy finds the slots the evictions freed; it fails only while readers
    * still hold evicted blocks, and the block then stays on the heap in its node. The cache holds
    * one reference to each off-heap block and drops it when the block leaves (evict, refused,
-   * close); readers take their own for as long as they copy, so a slot is reused only once no
-   * reader uses it, and an entry number only once its last reference went (a new generation, which
-   * a stale view's retain refuses). Index and filter blocks stay on the heap: they are small, few,
+   * close); readers in place take their own, so a slot is reused only once no such reader uses it,
+   * and an entry number only once its last reference went (a new generation, which a stale view's
+   * retain, or its optimistic copy's validation, refuses: OffHeapBlock). Index and filter blocks stay on the heap: they are small, few,
    * and hottest, and their readers (filter probes, index searches) would otherwise copy them per
    * Get. The loading caller and the waiters of a load get the heap block the loader returned, but
    * for a borrowed one (a Get's miss parsed in its thread's buffers, CachedBlock .borrowed), which

@@ -30,9 +30,12 @@ import java.util.function.IntFunction;
  *
  * <p>Thread-safe: slot bookkeeping and links under this object's monitor. A slot's bytes and the
  * links of a block's chain are written by the one thread that allocated it, before the block is
- * published (by the release store of its entry's state in {@code DataEntries}), and read only by
- * threads holding a reference to that block; links change again only once the block is freed,
- * when no reader holds it.
+ * published (by the release store of its entry's state in {@code DataEntries}), and read by
+ * threads holding a reference to that block, whose slots then stay; links change again only once
+ * the block is freed, when no reader holds it. An optimistic reader ({@link #readUnreferenced})
+ * holds no reference: the chain it follows may be freed and reused under it, so it checks every
+ * slot it reaches against the slabs and bounds its hops by the length, and its caller validates
+ * the bytes after; what keeps the slabs themselves mapped under it is {@link SlabReaders}.
  */
 public final class SlabArena {
   /**
@@ -83,8 +86,11 @@ public final class SlabArena {
   @GuardedBy("this")
   private int slabsHeld;
 
-  @GuardedBy("this")
-  private boolean closed;
+  /** Written under the monitor; read without it by optimistic readers. */
+  private volatile boolean closed;
+
+  /** The readers copying without a reference, which a closed arena frees no slab under. */
+  private final SlabReaders readers = new SlabReaders();
 
   /** Makes a slab of the given bytes; throws OutOfMemoryError when direct memory is exhausted. */
   private final IntFunction<ByteBuffer> allocator;
@@ -124,7 +130,8 @@ public final class SlabArena {
    */
   static long bookkeepingBytes(long capacityBytes) {
     long slabs = (capacityBytes + MAX_SLAB_BYTES - 1) / MAX_SLAB_BYTES;
-    return linkBytes(capacityBytes) + slabs * 160 + 2 * HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slabs);
+    return linkBytes(capacityBytes) + slabs * 160 + 2 * HeapCost.align(HeapCost.ARRAY_HEADER + 4 * slabs)
+        + SlabReaders.HEAP_BYTES;
   }
 
   /** The direct bytes of the slot links of an arena for {@code capacityBytes} when full: 4 a slot. */
@@ -152,25 +159,90 @@ public final class SlabArena {
   int store(byte[] src, int offset, int length) {
     int first = allocate(slotsFor(length));
     if (first != END) {
-      transfer(first, length, src, offset, true);
+      transfer(first, length, src, offset, true); // slots just allocated: in the slabs
     }
     return first;
   }
 
-  /** Copies the first {@code length} bytes of the chain from {@code first} into {@code dst} from {@code offset}. */
+  /**
+   * Copies the first {@code length} bytes of the chain from {@code first} into {@code dst} from
+   * {@code offset}; the caller holds a reference on the block, so the chain is intact.
+   */
   void read(int first, int length, byte[] dst, int offset) {
-    transfer(first, length, dst, offset, false);
+    if (!transfer(first, length, dst, offset, false)) {
+      throw new IllegalStateException("the chain of a referenced block is broken at slot " + first);
+    }
+  }
+
+  /**
+   * {@link #read} by a reader holding no reference, between {@link #enterReads} and {@link #exitReads}:
+   * false, having thrown nothing, when the arena is closed or the chain leads out of the slabs
+   * (freed and relinked meanwhile). True says only that the copy ran: {@code dst} holds the block's
+   * bytes only if its entry's state shows afterwards that it was never freed ({@link
+   * OffHeapBlock#tryCopyTo}).
+   */
+  boolean readUnreferenced(int first, int length, byte[] dst, int offset) {
+    if (closed || length < 0 || offset < 0 || length > dst.length - offset) { // closed first: see peek
+      return false;
+    }
+    return transfer(first, length, dst, offset, false);
+  }
+
+  /**
+   * The byte at {@code index} of the chain from {@code first}, read by a reader holding no reference
+   * between {@link #enterReads} and {@link #exitReads} (a batch's touch of its blocks' first bytes); 0
+   * when the arena is closed or the chain leads out of the slabs. May be any byte: only a validated
+   * copy is trusted. The closed flag is read before any slab: a reader that finds it set may have
+   * entered after the arena found no reader in and freed its slabs.
+   */
+  byte peekUnreferenced(int first, int index) {
+    if (closed || index < 0) { // first: once closed, a slab may be freed
+      return 0;
+    }
+    ByteBuffer[] slabs = this.slabs;
+    int slot = first;
+    for (int hops = index / SLOT_BYTES; hops > 0 && inSlabs(slabs, slot); hops--) {
+      slot = link(slabs, slot);
+    }
+    return inSlabs(slabs, slot)
+        ? slabs[slot / slotsPerSlab].get((slot % slotsPerSlab) * SLOT_BYTES + index % SLOT_BYTES) : 0;
+  }
+
+  /**
+   * Counts the calling thread among the readers copying without a reference: until its {@link
+   * #exitReads}, no slab is freed, even once the arena is closed.
+   */
+  void enterReads() {
+    readers.enter();
+  }
+
+  /** Ends an {@link #enterReads}; the last reader out of a closed arena frees what it left. */
+  void exitReads() {
+    readers.exit();
+    if (closed) {
+      releaseIdleSlabs();
+    }
+  }
+
+  /** Whether {@code slot} lies in a slab of {@code slabs} that is allocated and not freed. */
+  private boolean inSlabs(ByteBuffer[] slabs, int slot) {
+    return slot >= 0 && slot / slotsPerSlab < slabs.length && slabs[slot / slotsPerSlab] != null;
   }
 
   /**
    * Copies between {@code array[offset, offset + length)} and the chain from slot {@code first},
-   * into the slots when {@code store}: one bulk copy per run of adjacent slots.
+   * into the slots when {@code store}: one bulk copy per run of adjacent slots. False when the chain
+   * leads out of the slabs, which only an unreferenced read meets. Bounded: each step covers at least
+   * a slot of the length.
    */
-  private void transfer(int first, int length, byte[] array, int offset, boolean store) {
+  private boolean transfer(int first, int length, byte[] array, int offset, boolean store) {
     ByteBuffer[] slabs = this.slabs;
     int done = 0;
     int slot = first;
     while (done < length) {
+      if (!inSlabs(slabs, slot)) {
+        return false;
+      }
       int slab = slot / slotsPerSlab;
       int index = slot % slotsPerSlab;
       ByteBuffer b = slabs[slab];
@@ -188,6 +260,7 @@ public final class SlabArena {
       done += n;
       slot = b.getInt(linksAt + 4 * (index + run - 1));
     }
+    return true;
   }
 
   /** The stored byte at {@code index} of the chain from {@code first}: an access in place. */
@@ -273,12 +346,12 @@ public final class SlabArena {
       if (next == END && !closed) {
         setLink(slabs, slot, freeHead); // the chain, in front of the free list
       }
-      if (--usedPerSlab[slab] == 0 && closed) {
-        release(slab);
-      }
+      --usedPerSlab[slab];
       slot = next;
     }
-    if (!closed) {
+    if (closed) {
+      releaseIdleSlabs();
+    } else {
       freeHead = first;
       freeCount += count;
     }
@@ -293,6 +366,17 @@ public final class SlabArena {
       return;
     }
     closed = true;
+    releaseIdleSlabs();
+  }
+
+  /**
+   * Frees, once the arena is closed, every slab none of whose slots is in use, if no reader is in
+   * without a reference ({@link SlabReaders}); else the last of them out calls this again.
+   */
+  private synchronized void releaseIdleSlabs() {
+    if (!closed || !readers.idle()) {
+      return;
+    }
     for (int slab = 0; slab < slabCount; slab++) {
       if (usedPerSlab[slab] == 0) {
         release(slab);

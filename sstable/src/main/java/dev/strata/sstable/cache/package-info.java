@@ -36,14 +36,17 @@
  * to copy. A reader gets an {@code OffHeapBlock}, a view it may reuse from one lookup to the next.
  * {@code strata-bench cacheheap} measures the heap per cached block.
  * Release is deterministic: an off-heap block is reference counted, the cache holds one reference
- * until it evicts the block, a reader takes one while it copies the bytes out, and the last release
- * returns the slots at once; a reader whose retain fails (evicted and released meanwhile) counts a miss. Closing the
+ * until it evicts the block, a reader that reads it in place takes one, and the last release
+ * returns the slots at once. A reader that copies the bytes out takes none: it copies
+ * optimistically and checks the block's state after ({@code OffHeapBlock.tryCopyTo}), and only
+ * when the block went meanwhile retries under a reference, whose failure counts a miss. Closing the
  * cache frees every slab (through {@code invokeCleaner}, not the collector), a slab still read when
- * its reader is done. Index and filter blocks stay on the heap: small, hot, and read in place by
+ * its reader is done (an optimistic reader included: {@code SlabReaders}). Index and filter blocks stay on the heap: small, hot, and read in place by
  * every Get. A charge counts the slots and the heap objects together, so the capacity bound covers
  * both.
  *
  * <p>Concurrency: thread-safe; each shard's lock is taken on misses and stats only; an off-heap
- * hit adds a compare-and-set and a decrement on the block's reference count.
+ * hit copied out adds two reads of the block's state word and an increment and a decrement of a
+ * count striped by thread, and writes nothing another core's hit on the same block reads.
  */
 package dev.strata.sstable.cache;
