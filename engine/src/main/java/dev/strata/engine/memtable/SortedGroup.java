@@ -43,6 +43,9 @@ public final class SortedGroup {
   private int[] order = new int[MIN_ENTRIES];
 
   private int[] scratch = new int[MIN_ENTRIES];
+
+  /** The sort's longs: an entry's prefix bits and, in the lowest bits, its index. */
+  private long[] keys = new long[MIN_ENTRIES];
   private long firstSequence;
   private int size;
   private boolean sorted;
@@ -75,13 +78,65 @@ public final class SortedGroup {
     sorted = false;
   }
 
-  /** Ranks the entries in the memtable's order. */
+  /**
+   * Ranks the entries in the memtable's order: by a primitive sort of one long per entry, its
+   * prefix's first 64 bits after the bits every prefix of the group shares (rows of one application
+   * share their first bytes) with the entry's index in place of the lowest bits; entries whose longs
+   * tie above the index (the same row, or rows that differ only further on) are then ordered by the
+   * full comparison.
+   */
   public void sort() {
-    for (int i = 0; i < size; i++) {
-      order[i] = i;
+    if (keys.length < size) {
+      keys = new long[kinds.length];
     }
-    sort(0, size);
+    long diffHigh = 0;
+    long diffLow = 0;
+    for (int i = 1; i < size; i++) {
+      diffHigh |= highs[i] ^ highs[0];
+      diffLow |= lows[i] ^ lows[0];
+    }
+    if (size < INSERTION_SORT_ENTRIES || (diffHigh | diffLow) == 0) {
+      for (int i = 0; i < size; i++) {
+        order[i] = i;
+      }
+      sort(0, size); // every prefix alike: the rows decide
+      sorted = true;
+      return;
+    }
+    long indexBits = (1L << (Integer.SIZE - Integer.numberOfLeadingZeros(size - 1))) - 1;
+    for (int i = 0; i < size; i++) {
+      // The sign bit flipped: the signed sort then orders the longs as unsigned.
+      keys[i] = ((sortBits(highs[i], lows[i], diffHigh, diffLow) & ~indexBits) | i)
+          ^ Long.MIN_VALUE;
+    }
+    Arrays.sort(keys, 0, size);
+    for (int r = 0; r < size; r++) {
+      order[r] = (int) (keys[r] & indexBits);
+    }
+    for (int r = 0; r < size; ) {
+      int end = r + 1;
+      while (end < size && ((keys[end] ^ keys[r]) & ~indexBits) == 0) {
+        end++;
+      }
+      if (end - r > 1) {
+        sort(r, end);
+      }
+      r = end;
+    }
     sorted = true;
+  }
+
+  /**
+   * The 64 bits of the prefix ({@code high}, {@code low}) after the leading bits that no prefix of
+   * the group differs in ({@code diffHigh} and {@code diffLow} hold the bits some do): ordered as
+   * the prefixes are wherever they differ.
+   */
+  private static long sortBits(long high, long low, long diffHigh, long diffLow) {
+    if (diffHigh == 0) {
+      return low << Long.numberOfLeadingZeros(diffLow);
+    }
+    int shared = Long.numberOfLeadingZeros(diffHigh);
+    return shared == 0 ? high : high << shared | low >>> (Long.SIZE - shared);
   }
 
   /** The entries added. */

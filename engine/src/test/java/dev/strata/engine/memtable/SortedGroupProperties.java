@@ -12,6 +12,7 @@ import dev.strata.sstable.key.InternalKey;
 import dev.strata.sstable.key.UnsignedBytes;
 import dev.strata.sstable.key.ValueKind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * whatever the rows share: rows of 1 to 20 bytes that often start with a long run of one byte (so
  * the row prefix ties, or is decided only by its second word; {@link SharedPrefixRows}), ends
  * inside and past the prefix, empty and non-empty columns, the same cell several times in a group,
- * deletes and row tombstones, groups from one entry to past the merge sort's insertion runs, and
- * groups that arrive already in order or in reverse.
+ * rows alike in their whole prefix, deletes and row tombstones, groups from one entry to hundreds,
+ * and groups that arrive already in order or in reverse.
  */
 final class SortedGroupProperties {
   /** An entry of a generated group. */
@@ -33,6 +34,9 @@ final class SortedGroupProperties {
 
   private static List<Entry> group(Random r, List<Entry> earlier, int size) {
     List<Entry> entries = new ArrayList<>();
+    // A fifth of the groups: rows alike in their whole prefix, differing only after it.
+    byte[] shared = r.nextInt(5) == 0 ? SharedPrefixRows.next(r, RowPrefix.BYTES, RowPrefix.BYTES)
+        : null;
     for (int i = 0; i < size; i++) {
       Entry again = null;
       if (r.nextInt(6) == 0 && !(earlier.isEmpty() && entries.isEmpty())) {
@@ -41,6 +45,7 @@ final class SortedGroupProperties {
         again = from.get(r.nextInt(from.size()));
       }
       byte[] row = again != null ? again.row()
+          : shared != null ? withTail(shared, SharedPrefixRows.next(r, 0, 5))
           : SharedPrefixRows.next(r, 1, SharedPrefixRows.MAX_BYTES);
       byte[] column = again != null ? again.column()
           : r.nextBoolean() ? new byte[0] : SharedPrefixRows.next(r, 0, 3);
@@ -59,6 +64,12 @@ final class SortedGroupProperties {
       default -> { } // as generated
     }
     return entries;
+  }
+
+  private static byte[] withTail(byte[] head, byte[] tail) {
+    byte[] row = Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, row, head.length, tail.length);
+    return row;
   }
 
   private static SortedGroup sorted(SortedGroup g, List<Entry> entries, long first) {
