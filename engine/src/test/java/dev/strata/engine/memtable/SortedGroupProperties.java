@@ -2,7 +2,6 @@ package dev.strata.engine.memtable;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +13,6 @@ import dev.strata.sstable.key.ValueKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -147,14 +145,7 @@ final class SortedGroupProperties {
       assertEquals(single.smallestSequence(), grouped.smallestSequence(), what);
       assertEquals(single.largestSequence(), grouped.largestSequence(), what);
       try (MemTableIterator it = grouped.iterator()) {
-        it.seekToFirst();
-        for (Map.Entry<InternalKey, byte[]> e : model.entrySet()) {
-          assertTrue(it.isValid(), what);
-          assertEquals(0, InternalKey.ORDER.compare(e.getKey(), it.key()), what);
-          assertArrayEquals(e.getValue(), it.value(), what);
-          it.next();
-        }
-        assertFalse(it.isValid(), what);
+        ModelWalk.assertWalksAs(model, it, what);
       }
       for (Entry e : written) {
         for (long snapshot : new long[] {InternalKey.MAX_SEQUENCE, 1 + r.nextInt((int) seq)}) {
