@@ -6,8 +6,8 @@ import dev.strata.engine.fs.FileLayer;
 import dev.strata.engine.fs.FileNames;
 import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.memtable.SortedGroup;
 import dev.strata.engine.version.VersionSet;
-import dev.strata.engine.write.KeyOrder;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.MarkerUpdate;
 import dev.strata.engine.write.Mutation;
@@ -60,6 +60,13 @@ final class WritePath {
   private final BackgroundWork background;
   /** Forces the logs on request, without a flush: see {@link #syncWal}. */
   private final LogSync logSync;
+
+  /**
+   * A large write group in the memtable's order, reused from group to group: only the head of the
+   * queue uses it, under the mutex.
+   */
+  @GuardedBy("mutex")
+  private final SortedGroup sortedGroup = new SortedGroup();
 
   /** Writers waiting their turn; the head writes the group (group commit). */
   private final WriterQueue writers;
@@ -248,10 +255,20 @@ final class WritePath {
     for (int i = 0; i < group.size(); i++) { // indexed: no iterators on the write path
       count += group.get(i).mutations().size();
     }
-    if (count >= KeyOrder.MIN_SORTED_MUTATIONS) {
-      for (KeyOrder.Insert in : KeyOrder.sorted(group, Writer::mutations, first, count)) {
-        Mutation m = in.mutation();
-        target.add(m.kind(), m.row(), m.column(), in.sequence(), m.value());
+    if (count >= SortedGroup.MIN_ENTRIES) {
+      sortedGroup.clear(first);
+      for (int i = 0; i < group.size(); i++) {
+        List<Mutation> mutations = group.get(i).mutations();
+        for (int j = 0; j < mutations.size(); j++) {
+          Mutation m = mutations.get(j);
+          sortedGroup.add(m.kind(), m.row(), m.column(), m.value());
+        }
+      }
+      sortedGroup.sort();
+      try {
+        target.addSorted(sortedGroup);
+      } finally {
+        sortedGroup.clear(0); // holds none of the group's arrays past the write
       }
     } else {
       long seq = first;

@@ -3,7 +3,7 @@ package dev.strata.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.strata.engine.CellModel.Op;
-import dev.strata.engine.write.KeyOrder;
+import dev.strata.engine.memtable.SortedGroup;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -261,10 +261,10 @@ final class DbModelProperties {
       } else if (dice < 62) {
         List<Op> ops = new ArrayList<>();
         WriteBatch batch = new WriteBatch();
-        // A quarter of the batches are large enough to be inserted in key order (KeyOrder),
+        // A quarter of the batches are large enough to be inserted in key order (SortedGroup),
         // with the same cells put, deleted and row-deleted several times in one batch.
         int size =
-            r.nextInt(4) == 0 ? KeyOrder.MIN_SORTED_MUTATIONS + r.nextInt(100) : r.nextInt(8);
+            r.nextInt(4) == 0 ? SortedGroup.MIN_ENTRIES + r.nextInt(100) : r.nextInt(8);
         for (int i = size; i >= 0; i--) {
           int kind = r.nextInt(10);
           Op op =

@@ -220,6 +220,45 @@ public final class MemTable {
   }
 
   /**
+   * Adds every entry of {@code group} ({@link SortedGroup#sort sorted}), copying their bytes, as
+   * {@link #add} would one by one: in ascending order, so that each insert starts from the splice
+   * the one before left, under one acquisition of the write lock and with one update of the count
+   * and of the sequence bounds for the whole group.
+   *
+   * @throws IllegalStateException when the memtable is frozen
+   */
+  public void addSorted(SortedGroup group) {
+    int n = group.size();
+    if (n == 0) {
+      return;
+    }
+    synchronized (writeLock) {
+      if (frozen) {
+        throw new IllegalStateException("memtable is frozen");
+      }
+      for (int r = 0; r < n; r++) {
+        int e = group.entry(r);
+        ValueKind kind = group.kind(e);
+        byte[] row = group.row(e);
+        long sequence = group.sequence(e);
+        rows.putHash(rowHasher.hash(row)); // before the entry is linked: see rows
+        table.insert(row, group.column(e), sequence, kind, group.value(e));
+        if (kind == ValueKind.DELETE_ROW) {
+          rowTombstones.add(new InternalKey(row.clone(), EMPTY, sequence, kind));
+          rowTombstoneBytes += ROW_TOMBSTONE_OVERHEAD_BYTES + row.length;
+        }
+      }
+      if (group.firstSequence() < smallestSequence) {
+        smallestSequence = group.firstSequence();
+      }
+      if (group.lastSequence() > largestSequence) {
+        largestSequence = group.lastSequence();
+      }
+      entryCount = entryCount + n; // last: a reader that sees the count sees the entries
+    }
+  }
+
+  /**
    * What this memtable knows about the cell (row, column) as of {@code snapshot}: its newest entry
    * with a sequence at most {@code snapshot}, and the row's newest row tombstone at most {@code
    * snapshot}. Either may be absent. The value is a copy out of the arena, the caller's to keep.

@@ -23,8 +23,9 @@ import java.nio.ByteOrder;
  * or a padding zero against a real byte of the longer row, which a proper prefix precedes. Equal
  * prefixes say nothing (rows that differ only after byte 14, or a row and itself plus zero bytes).
  *
- * <p>The write path sorts a large write group by the same two words before it inserts it ({@code
- * KeyOrder}), for the same reason: most comparisons of such rows are decided without reading them.
+ * <p>The write path sorts a large write group by the same two words before it inserts it ({@link
+ * SortedGroup}), for the same reason: most comparisons of such rows are decided without reading
+ * them.
  *
  * <p>Immutable (static methods only).
  */

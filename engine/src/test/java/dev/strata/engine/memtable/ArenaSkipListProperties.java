@@ -3,7 +3,6 @@ package dev.strata.engine.memtable;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strata.sstable.GetResult;
@@ -13,7 +12,6 @@ import dev.strata.sstable.key.ValueKind;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -84,14 +82,7 @@ final class ArenaSkipListProperties {
       }
       String what = "seed " + seed + " round " + round + " run " + run;
       try (MemTableIterator it = mem.iterator()) {
-        it.seekToFirst();
-        for (Map.Entry<InternalKey, byte[]> e : model.entrySet()) {
-          assertTrue(it.isValid(), what);
-          assertEquals(0, InternalKey.ORDER.compare(e.getKey(), it.key()), what);
-          assertArrayEquals(e.getValue(), it.value(), what);
-          it.next();
-        }
-        assertFalse(it.isValid(), what);
+        ModelWalk.assertWalksAs(model, it, what);
         for (int q = 0; q < 200; q++) {
           InternalKey target =
               new InternalKey(row(r, 1), new byte[0], r.nextInt(entries + 2), ValueKind.PUT);
