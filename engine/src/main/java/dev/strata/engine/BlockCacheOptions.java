@@ -18,13 +18,12 @@ import dev.strata.sstable.cache.ClockBlockCache;
  * @param blockCacheOffHeapMinBytes the capacity, at least 0, from which the cache holds data blocks
  *     off the heap: their bytes in direct-memory slabs of up to 256 KiB (counted against {@code
  *     -XX:MaxDirectMemorySize}, which defaults to the heap's maximum), on the heap no object per
- *     block, only its entry in primitive arrays; freed when the database closes. Default 0, always:
- *     blocks on the heap are what the young collections copy and promote as the cache fills, and
- *     what G1 sizes its young generation to, so even a small heap cache makes a read phase collect
- *     several times as often and its process several times larger, while a hit off the heap, which
- *     copies the block out without taking a reference, serves about as many Gets (docs/PERFORMANCE.md,
- *     "Optimistic hits"). {@link Long#MAX_VALUE} = never: for a heap sized to hold the blocks, or a
- *     process whose direct memory is scarce. Index and filter blocks stay on the heap
+ *     block, only its entry in primitive arrays; freed when the database closes. Default 1 GiB: a
+ *     heap holding a gigabyte or more of cached blocks costs the collector long pauses, while a
+ *     smaller cache serves hot blocks faster on the heap (a hit off the heap copies the block out:
+ *     YCSB's zipfian reads ran about a tenth slower so, docs/PERFORMANCE.md). Below it, 0 trades
+ *     that for fewer collections and a smaller process. 0 = always, {@link Long#MAX_VALUE} =
+ *     never. Index and filter blocks stay on the heap
  * @param pinL0FilterAndIndexBlocksInCache whether level-0 tables keep their filter chunks and index
  *     partitions pinned in the block cache (RocksDB's {@code
  *     pin_l0_filter_and_index_blocks_in_cache}); default false. A level-0 table loads them all when

@@ -30,7 +30,7 @@ final class DbOptionsTest {
     assertEquals(Compression.LZ4, o.dataBlocks().compression());
     assertEquals(64L << 20, o.blockCache().blockCacheBytes());
     assertEquals(16, o.blockCache().blockCacheShards());
-    assertEquals(0, o.blockCache().blockCacheOffHeapMinBytes());
+    assertEquals(1L << 30, o.blockCache().blockCacheOffHeapMinBytes());
     assertFalse(o.blockCache().pinL0FilterAndIndexBlocksInCache());
     assertEquals(64L << 20, o.memtable().memtableBytes());
     assertFalse(o.memtable().syncWrites());
@@ -68,7 +68,7 @@ final class DbOptionsTest {
             .compression(Compression.NONE)
             .blockCacheBytes(0)
             .blockCacheShards(1)
-            .blockCacheOffHeapMinBytes(1L << 20)
+            .blockCacheOffHeapMinBytes(0)
             .pinL0FilterAndIndexBlocksInCache(true)
             .memtableBytes(1)
             .syncWrites(true)
@@ -94,7 +94,7 @@ final class DbOptionsTest {
             .build();
     assertEquals(new FilterOptions(BloomType.ROWCOL, 7.5, 64, 3), o.filters());
     assertEquals(new DataBlockOptions(64, Compression.NONE), o.dataBlocks());
-    assertEquals(new BlockCacheOptions(0, 1, 1L << 20, true), o.blockCache());
+    assertEquals(new BlockCacheOptions(0, 1, 0, true), o.blockCache());
     assertEquals(
         new MemtableOptions(1, true, WalRecoveryMode.ABSOLUTE_CONSISTENCY), o.memtable());
     assertEquals(new CompactionOptions(false, 1, 3, 0, 2, 1, 1), o.compaction());
@@ -263,7 +263,7 @@ final class DbOptionsTest {
     m.put("compression", b -> b.compression(Compression.NONE));
     m.put("blockCacheBytes", b -> b.blockCacheBytes(1 << 20));
     m.put("blockCacheShards", b -> b.blockCacheShards(8));
-    m.put("blockCacheOffHeapMinBytes", b -> b.blockCacheOffHeapMinBytes(Long.MAX_VALUE));
+    m.put("blockCacheOffHeapMinBytes", b -> b.blockCacheOffHeapMinBytes(0));
     m.put("pinL0FilterAndIndexBlocksInCache", b -> b.pinL0FilterAndIndexBlocksInCache(true));
     m.put("memtableBytes", b -> b.memtableBytes(1 << 20));
     m.put("syncWrites", b -> b.syncWrites(true));
