@@ -70,16 +70,16 @@ final class FilterReader {
   private final ReadCounters counters;
 
   /**
-   * The checks of a table with {@code properties}, whose filter index the open read, and whose
-   * row-tombstone filter lies at {@code rowTombstoneFilter} (null when it has none).
-   */
-  /**
    * The most an open that pins the filter reads in one go: a table's filter is about 1.25 bytes a
    * key at 10 bits (under a MiB for a 64 MiB table of 100-byte values); a larger one loads chunk by
    * chunk rather than hold all of it twice (the read and the decoded chunks) at once.
    */
   static final long MAX_STRETCH_READ_BYTES = 16L << 20;
 
+  /**
+   * The checks of a table with {@code properties}, whose filter index the open read, and whose
+   * row-tombstone filter lies at {@code rowTombstoneFilter} (null when it has none).
+   */
   FilterReader(TableProperties properties, FilterIndex filterIndex, BlockHandle rowTombstoneFilter,
       BlockFetcher fetcher, BlockCache cache, ReadCounters counters) {
     this.type = properties.filterType();

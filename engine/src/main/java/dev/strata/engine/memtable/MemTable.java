@@ -200,21 +200,9 @@ public final class MemTable {
       if (frozen) {
         throw new IllegalStateException("memtable is frozen");
       }
-      rows.putHash(rowHasher.hash(row)); // before the entry is linked: see rows
-      table.insert(row, column, sequence, kind, value);
-      if (kind == ValueKind.DELETE_ROW) {
-        rowTombstones.add(new InternalKey(row.clone(), EMPTY, sequence, kind));
-        rowTombstoneBytes += ROW_TOMBSTONE_OVERHEAD_BYTES + row.length;
-      }
+      insert(kind, row, column, sequence, value);
       // Count last: a reader that sees the count sees the entry (volatile write after insert).
-      // The bounds are written only when they move: each volatile store is a fence, and a write
-      // group sorted by key passes its sequence numbers out of order, so they rarely move.
-      if (sequence < smallestSequence) {
-        smallestSequence = sequence;
-      }
-      if (sequence > largestSequence) {
-        largestSequence = sequence;
-      }
+      widenSequences(sequence, sequence);
       entryCount = entryCount + 1;
     }
   }
@@ -238,23 +226,34 @@ public final class MemTable {
       }
       for (int r = 0; r < n; r++) {
         int e = group.entry(r);
-        ValueKind kind = group.kind(e);
-        byte[] row = group.row(e);
-        long sequence = group.sequence(e);
-        rows.putHash(rowHasher.hash(row)); // before the entry is linked: see rows
-        table.insert(row, group.column(e), sequence, kind, group.value(e));
-        if (kind == ValueKind.DELETE_ROW) {
-          rowTombstones.add(new InternalKey(row.clone(), EMPTY, sequence, kind));
-          rowTombstoneBytes += ROW_TOMBSTONE_OVERHEAD_BYTES + row.length;
-        }
+        insert(group.kind(e), group.row(e), group.column(e), group.sequence(e), group.value(e));
       }
-      if (group.firstSequence() < smallestSequence) {
-        smallestSequence = group.firstSequence();
-      }
-      if (group.lastSequence() > largestSequence) {
-        largestSequence = group.lastSequence();
-      }
+      widenSequences(group.firstSequence(), group.lastSequence());
       entryCount = entryCount + n; // last: a reader that sees the count sees the entries
+    }
+  }
+
+  /** Links one entry, under the write lock; the caller counts it after. */
+  private void insert(ValueKind kind, byte[] row, byte[] column, long sequence, byte[] value) {
+    rows.putHash(rowHasher.hash(row)); // before the entry is linked: see rows
+    table.insert(row, column, sequence, kind, value);
+    if (kind == ValueKind.DELETE_ROW) {
+      rowTombstones.add(new InternalKey(row.clone(), EMPTY, sequence, kind));
+      rowTombstoneBytes += ROW_TOMBSTONE_OVERHEAD_BYTES + row.length;
+    }
+  }
+
+  /**
+   * Widens the sequence bounds to [smallest, largest], under the write lock. They are written only
+   * when they move: each volatile store is a fence, and a write group sorted by key passes its
+   * sequence numbers out of order, so they rarely move.
+   */
+  private void widenSequences(long smallest, long largest) {
+    if (smallest < smallestSequence) {
+      smallestSequence = smallest;
+    }
+    if (largest > largestSequence) {
+      largestSequence = largest;
     }
   }
 

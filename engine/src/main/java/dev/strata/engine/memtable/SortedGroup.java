@@ -180,14 +180,6 @@ public final class SortedGroup {
     return firstSequence + entry;
   }
 
-  long high(int entry) {
-    return highs[entry];
-  }
-
-  long low(int entry) {
-    return lows[entry];
-  }
-
   /** Sorts {@code order[from, to)}: halves merged, short runs by insertion. */
   private void sort(int from, int to) {
     if (to - from <= INSERTION_SORT_ENTRIES) {

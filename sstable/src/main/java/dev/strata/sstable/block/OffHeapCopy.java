@@ -91,7 +91,7 @@ public final class OffHeapCopy {
 
   /**
    * {@link #toHeapInto} without the fallback, inside a section the caller opened ({@link
-   * OffHeapBlock#beginUnreferencedReads}): a batch opens one for all its blocks, reads the first
+   * OffHeapBlock#beginUnreferencedRead}): a batch opens one for each of its blocks, reads the first
    * byte of each ({@link OffHeapBlock#peek}), then copies them. Null when the optimistic copy
    * failed: the caller loads the block through the cache, which finds it again or loads it.
    */

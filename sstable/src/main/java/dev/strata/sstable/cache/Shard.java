@@ -163,7 +163,7 @@ final class Shard {
         return mine; // copied: a borrowed block's buffers may be reused from here on
       }
       // Weighed before it is copied: a borrowed block the clock refuses costs no copy.
-      if (!clock.admit(n, (long) loaded.ownedSizeBytes() + Node.ENTRY_BYTES)) {
+      if (!clock.admit(n, charge(loaded.ownedSizeBytes()))) {
         table.remove(n);
         n.block = null; // as after a drop: not cached, so no entry may serve it
         return mine;
@@ -177,7 +177,12 @@ final class Shard {
   }
 
   private static long charge(CachedBlock block) {
-    return (long) block.sizeBytes() + Node.ENTRY_BYTES;
+    return charge(block.sizeBytes());
+  }
+
+  /** What a block of {@code sizeBytes} costs the shard: the block and its node. */
+  private static long charge(int sizeBytes) {
+    return (long) sizeBytes + Node.ENTRY_BYTES;
   }
 
   /**
