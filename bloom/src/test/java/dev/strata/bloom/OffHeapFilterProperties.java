@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
+import java.util.function.LongPredicate;
+import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,14 +42,7 @@ final class OffHeapFilterProperties {
       String at = "count=" + count + " bits=" + bits;
       assertTrue(direct.offHeap(), at);
       assertFalse(heap.offHeap(), at);
-      for (long k : keys) {
-        assertTrue(direct.mightContainHash(k), at + " key " + k);
-      }
-      for (int i = 0; i < PROBES; i++) {
-        long h = random.nextLong();
-        assertEquals(heap.mightContainHash(h), direct.mightContainHash(h), at + " hash " + h);
-        assertEquals(heap.touch(h), direct.touch(h), at + " touch " + h);
-      }
+      checkSame(at, keys, random, heap::mightContainHash, direct::mightContainHash, heap::touch, direct::touch);
       assertArrayEquals(bytes, direct.toByteArray(), at);
       assertEquals(heap.bitSize(), direct.bitSize(), at);
     }
@@ -66,16 +61,25 @@ final class OffHeapFilterProperties {
       RibbonFilter direct = RibbonFilter.offHeap(placed(bytes, random));
       String at = "count=" + count + " bits=" + bits + " " + heap;
       assertEquals(count > 0, direct.offHeap(), at); // the filter of no keys needs no memory
-      for (long k : keys) {
-        assertTrue(direct.mightContainHash(k), at + " key " + k);
-      }
-      for (int i = 0; i < PROBES; i++) {
-        long h = random.nextLong();
-        assertEquals(heap.mightContainHash(h), direct.mightContainHash(h), at + " hash " + h);
-        assertEquals(heap.touch(h), direct.touch(h), at + " touch " + h);
-      }
+      checkSame(at, keys, random, heap::mightContainHash, direct::mightContainHash, heap::touch, direct::touch);
       assertArrayEquals(bytes, direct.toByteArray(), at);
       assertEquals(heap.memoryWords(), direct.memoryWords(), at);
+    }
+  }
+
+  /**
+   * The off-heap filter reports every key, and answers and touches as the heap one for {@link
+   * #PROBES} random hashes.
+   */
+  private static void checkSame(String at, long[] keys, SplittableRandom random, LongPredicate heap,
+      LongPredicate direct, LongUnaryOperator heapTouch, LongUnaryOperator directTouch) {
+    for (long k : keys) {
+      assertTrue(direct.test(k), at + " key " + k);
+    }
+    for (int i = 0; i < PROBES; i++) {
+      long h = random.nextLong();
+      assertEquals(heap.test(h), direct.test(h), at + " hash " + h);
+      assertEquals(heapTouch.applyAsLong(h), directTouch.applyAsLong(h), at + " touch " + h);
     }
   }
 
