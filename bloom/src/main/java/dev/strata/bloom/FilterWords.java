@@ -100,9 +100,9 @@ abstract sealed class FilterWords permits FilterWords.Heap, FilterWords.Buffer {
    *
    * <p>Reads. A direct buffer's words are read with {@code sun.misc.Unsafe.getLong(address)} after
    * an explicit index check: a probe reads up to a few dozen words, and reading each through the
-   * buffer (its limit, its scope and its address reloaded per word, behind exception edges) made a
-   * Ribbon probe of a cache-resident filter up to 2.6 times slower than the heap array
-   * (docs/PERFORMANCE.md, "Pinned filters off the heap"). Where Unsafe refuses (its instance or the
+   * buffer reloads its limit, scope and address per word behind the exception edges of its scoped
+   * access, which made a Ribbon probe markedly slower than one of the heap array (the figures are
+   * in docs/PERFORMANCE.md, "Pinned filters off the heap"). Where Unsafe refuses (its instance or the
    * buffer's address field cannot be had), and for a heap buffer, the words are read through the
    * buffer's own long view instead.
    *
