@@ -19,7 +19,10 @@ import java.nio.ByteBuffer;
  * <p>Where the bytes go. A format-6 table's chunks lie together ({@link #readStretch}): one direct
  * buffer takes all of them in one read. A Bloom chunk is probed where it lies in that buffer; a
  * Ribbon chunk is laid out into direct memory of its own (its query layout is not its stored one).
- * A block outside the stretch is read into a buffer of its own, kept by a Bloom chunk read there.
+ * A block outside the stretch (the row-tombstone filter, written after the last chunk; every chunk
+ * of an older table) is read into a buffer of its own, kept by a Bloom filter read there. A stretch
+ * that held both kinds would stay whole while a Bloom chunk probes in it, its Ribbon chunks' stored
+ * bytes uncharged; a table's writer chooses one kind for all its chunks.
  *
  * <p>Who frees. A buffer that no chunk took (a stretch of Ribbon chunks, a Ribbon chunk's own read,
  * a block that did not check) is freed here at once: no other thread ever saw it. Memory a chunk
