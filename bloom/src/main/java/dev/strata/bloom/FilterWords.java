@@ -117,7 +117,10 @@ abstract sealed class FilterWords permits FilterWords.Heap, FilterWords.Buffer {
     /** Unsafe, or null where the JDK lacks it. */
     private static final sun.misc.Unsafe UNSAFE = unsafe();
 
-    /** Offset of {@code java.nio.Buffer.address} (a direct buffer's base address), or -1. */
+    /**
+     * Offset of {@code java.nio.Buffer.address} (a direct buffer's base address), or -1 to read
+     * through the buffer.
+     */
     private static final long ADDRESS_FIELD = addressField();
 
     /** The bytes: kept reachable as long as the words are, so their memory outlives every read. */
@@ -179,9 +182,13 @@ abstract sealed class FilterWords permits FilterWords.Heap, FilterWords.Buffer {
       }
     }
 
+    /** -1 also on a big-endian machine, where Unsafe would read the little-endian words swapped. */
     private static long addressField() {
+      if (UNSAFE == null || ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+        return -1;
+      }
       try {
-        return UNSAFE == null ? -1 : UNSAFE.objectFieldOffset(java.nio.Buffer.class.getDeclaredField("address"));
+        return UNSAFE.objectFieldOffset(java.nio.Buffer.class.getDeclaredField("address"));
       } catch (ReflectiveOperationException | RuntimeException e) {
         return -1;
       }
