@@ -47,8 +47,9 @@ import java.util.Objects;
  * Probe count. Chosen per bits/key by BloomSizing from the exact model of this layout (the textbook
  * k = ln2 * bits/key overshoots for blocked filters); 6 probes at 10 bits/key.
  *
- * Memory. The bits are a heap long[] queried in place; loading a chunk from disk is one read and one
- * copy (fromByteArray), never a rebuild. A large long[] starts 16 bytes past a line boundary, so
+ * Memory. The bits are words (FilterWords) queried in place: a heap long[], where loading a chunk
+ * from disk is one read and one copy (fromByteArray), never a rebuild; or the little-endian bytes
+ * a table's pinning open read into direct memory, probed where they lie (inPlace), no copy. A large long[] starts 16 bytes past a line boundary, so
  * a block can straddle two lines; a line-aligned layout was not faster beyond noise (the figures
  * are in docs/PERFORMANCE.md): a misaligned block touches a second line only when a probe lands in
  * its last 16 bytes, and that line is the adjacent one the prefetcher fetches anyway. The
@@ -84,14 +85,16 @@ public final class BlockedBloomFilter {
     }
   }
 
-  private final long[] words;
+  /** The bits: a heap array, or the little-endian bytes a table read them into (probed in place). */
+  private final FilterWords words;
+
   private final int numBlocks;
   private final int numProbes;
   private final int steps;
   private final int[] stepLow;
   private final int[] stepRange;
 
-  private BlockedBloomFilter(long[] words, int numBlocks, int numProbes) {
+  private BlockedBloomFilter(FilterWords words, int numBlocks, int numProbes) {
     this.words = words;
     this.numBlocks = numBlocks;
     this.numProbes = numProbes;
@@ -122,7 +125,7 @@ public final class BlockedBloomFilter {
     }
     int numBlocks = Math.max(1, (int) blocks);
     long[] words = new long[numBlocks * BloomFormat.WORDS_PER_BLOCK];
-    return new BlockedBloomFilter(words, numBlocks, BloomSizing.probesFor(bitsPerKey));
+    return new BlockedBloomFilter(FilterWords.of(words), numBlocks, BloomSizing.probesFor(bitsPerKey));
   }
 
   /**
@@ -144,7 +147,7 @@ public final class BlockedBloomFilter {
     }
     BloomSizing.BlockedShape shape = BloomSizing.forRate(expectedKeys, fpp);
     long[] words = new long[shape.numBlocks() * BloomFormat.WORDS_PER_BLOCK];
-    return new BlockedBloomFilter(words, shape.numBlocks(), shape.numProbes());
+    return new BlockedBloomFilter(FilterWords.of(words), shape.numBlocks(), shape.numProbes());
   }
 
   /** Adds {@code key}. */
@@ -163,7 +166,7 @@ public final class BlockedBloomFilter {
     int x = (int) hash64;
     int first = x >>> 29;
     for (int s = 0; s < steps; s++) {
-      words[base + word(first, x, s)] |= (1L << (x >>> 23)) | (1L << (x >>> 17));
+      words.or(base + word(first, x, s), (1L << (x >>> 23)) | (1L << (x >>> 17)));
       x *= STEP_MULTIPLIER;
     }
   }
@@ -190,11 +193,11 @@ public final class BlockedBloomFilter {
     if (steps == 3) {
       return containsThreeSteps(base, x);
     }
-    long[] w = words;
+    FilterWords w = words;
     int first = x >>> 29;
     for (int s = 0; ; ) {
       long mask = (1L << (x >>> 23)) | (1L << (x >>> 17));
-      if ((w[base + word(first, x, s)] & mask) != mask) {
+      if ((w.get(base + word(first, x, s)) & mask) != mask) {
         return false;
       }
       if (++s == steps) {
@@ -211,20 +214,20 @@ public final class BlockedBloomFilter {
    */
   private boolean containsThreeSteps(int base, int x0) {
     // Offsets for 3 steps: step 1 from {1, 2, 3}, step 2 from {4, 5, 6, 7} (BloomSizing).
-    long[] w = words;
+    FilterWords w = words;
     int first = x0 >>> 29;
     long m0 = (1L << (x0 >>> 23)) | (1L << (x0 >>> 17));
-    if ((w[base + first] & m0) != m0) {
+    if ((w.get(base + first) & m0) != m0) {
       return false;
     }
     int x1 = x0 * STEP_MULTIPLIER;
     long m1 = (1L << (x1 >>> 23)) | (1L << (x1 >>> 17));
-    if ((w[base + ((first + 1 + (((x1 & 0xffff) * 3) >>> 16)) & 7)] & m1) != m1) {
+    if ((w.get(base + ((first + 1 + (((x1 & 0xffff) * 3) >>> 16)) & 7)) & m1) != m1) {
       return false;
     }
     int x2 = x1 * STEP_MULTIPLIER;
     long m2 = (1L << (x2 >>> 23)) | (1L << (x2 >>> 17));
-    return (w[base + ((first + 4 + ((x2 & 0xffff) >>> 14)) & 7)] & m2) == m2;
+    return (w.get(base + ((first + 4 + ((x2 & 0xffff) >>> 14)) & 7)) & m2) == m2;
   }
 
   /**
@@ -233,7 +236,7 @@ public final class BlockedBloomFilter {
    * has the cache misses of the whole batch in flight at once, and then probes.
    */
   public long touch(long hash64) {
-    return words[blockBase(hash64)];
+    return words.get(blockBase(hash64));
   }
 
   /** Index of the first word of the block the hash selects. */
@@ -244,6 +247,11 @@ public final class BlockedBloomFilter {
   /** Bits in the filter: always a multiple of 512. */
   public long bitSize() {
     return (long) numBlocks * BloomFormat.BLOCK_BITS;
+  }
+
+  /** Whether the bits lie outside the Java heap (a filter read in place with {@link #inPlace}). */
+  public boolean offHeap() {
+    return words.offHeap();
   }
 
   /** Bits set per key. */
@@ -272,7 +280,7 @@ public final class BlockedBloomFilter {
     int bitsBytes = numBlocks * BloomFormat.BLOCK_BYTES;
     byte[] out = new byte[bitsBytes + BloomFormat.TRAILER_BYTES];
     ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-    buf.asLongBuffer().put(words);
+    words.copyTo(buf.asLongBuffer(), numBlocks * BloomFormat.WORDS_PER_BLOCK);
     buf.position(bitsBytes);
     buf.putInt(numBlocks);
     buf.put((byte) numProbes);
@@ -310,6 +318,37 @@ public final class BlockedBloomFilter {
       throw new IllegalArgumentException("not a blocked Bloom filter: " + length + " bytes");
     }
     ByteBuffer buf = FilterTrailer.verify(bytes, offset, length, BloomFormat.TRAILER);
+    int numProbes = checkedProbes(buf, length);
+    int numBlocks = checkedBlocks(buf, length);
+    long[] words = new long[numBlocks * BloomFormat.WORDS_PER_BLOCK];
+    buf.position(0).limit(length - BloomFormat.TRAILER_BYTES);
+    buf.asLongBuffer().get(words);
+    return new BlockedBloomFilter(FilterWords.of(words), numBlocks, numProbes);
+  }
+
+  /**
+   * Reads the persisted form {@code bytes[position, limit)} where it lies, checking every field and
+   * the checksum as {@link #fromByteArray} does: the filter's bits are those bytes, not a copy, so
+   * a chunk a table read into direct memory is probed there. The bytes must not change afterwards;
+   * the filter keeps them reachable as long as it is.
+   *
+   * @throws IllegalArgumentException as {@link #fromByteArray}
+   */
+  public static BlockedBloomFilter inPlace(ByteBuffer bytes) {
+    ByteBuffer persisted = bytes.slice();
+    int length = persisted.remaining();
+    if (length < BloomFormat.TRAILER_BYTES + BloomFormat.BLOCK_BYTES) {
+      throw new IllegalArgumentException("not a blocked Bloom filter: " + length + " bytes");
+    }
+    ByteBuffer buf = FilterTrailer.verify(persisted, BloomFormat.TRAILER);
+    int numProbes = checkedProbes(buf, length);
+    int numBlocks = checkedBlocks(buf, length);
+    FilterWords words = FilterWords.inPlace(persisted, numBlocks * BloomFormat.WORDS_PER_BLOCK);
+    return new BlockedBloomFilter(words, numBlocks, numProbes);
+  }
+
+  /** The trailer's hash id and probe count, checked, of the verified {@code buf} of {@code length} bytes. */
+  private static int checkedProbes(ByteBuffer buf, int length) {
     int trailer = length - BloomFormat.TRAILER_BYTES;
     int hashId = Byte.toUnsignedInt(buf.get(trailer + BloomFormat.HASH_ID_OFFSET));
     if (hashId != BloomFormat.HASH_XXH3_64) {
@@ -321,15 +360,18 @@ public final class BlockedBloomFilter {
         || numProbes % BloomFormat.BITS_PER_STEP != 0) {
       throw new IllegalArgumentException("bad filter probe count " + numProbes);
     }
+    return numProbes;
+  }
+
+  /** The trailer's block count, checked against {@code length}. */
+  private static int checkedBlocks(ByteBuffer buf, int length) {
+    int trailer = length - BloomFormat.TRAILER_BYTES;
     long numBlocks = Integer.toUnsignedLong(buf.getInt(trailer + BloomFormat.NUM_BLOCKS_OFFSET));
     if (numBlocks < 1 || BloomFormat.serializedBytes(numBlocks) != length) {
       throw new IllegalArgumentException(
           "filter of " + numBlocks + " blocks cannot be " + length + " bytes");
     }
-    long[] words = new long[(int) numBlocks * BloomFormat.WORDS_PER_BLOCK];
-    buf.position(0).limit(trailer);
-    buf.asLongBuffer().get(words);
-    return new BlockedBloomFilter(words, (int) numBlocks, numProbes);
+    return (int) numBlocks;
   }
 
   @Override

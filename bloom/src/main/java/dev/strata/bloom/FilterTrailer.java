@@ -31,11 +31,24 @@ final class FilterTrailer {
   /**
    * {@code bytes[offset, offset + length)} as a little-endian buffer indexed from 0, once its magic,
    * checksum and version have checked; the caller has checked that {@code length} holds a trailer.
+   * The buffer wraps {@code bytes}: the checksum reads the array itself.
    *
    * @throws IllegalArgumentException naming the field that does not check
    */
   static ByteBuffer verify(byte[] bytes, int offset, int length, Layout layout) {
     ByteBuffer buf = ByteBuffer.wrap(bytes, offset, length).slice().order(ByteOrder.LITTLE_ENDIAN);
+    return verify(buf, layout);
+  }
+
+  /**
+   * {@link #verify(byte[], int, int, Layout)} of {@code bytes[0, capacity)} (heap or direct, read
+   * where it lies): a little-endian view of those bytes once they check.
+   *
+   * @throws IllegalArgumentException naming the field that does not check
+   */
+  static ByteBuffer verify(ByteBuffer bytes, Layout layout) {
+    ByteBuffer buf = bytes.slice(0, bytes.capacity()).order(ByteOrder.LITTLE_ENDIAN);
+    int length = buf.capacity();
     int trailer = length - layout.trailerBytes();
     int magic = buf.getInt(trailer + layout.magicOffset());
     if (magic != layout.magic()) {
@@ -43,7 +56,7 @@ final class FilterTrailer {
           String.format("bad %s magic: %08x", layout.name(), magic));
     }
     int storedCrc = buf.getInt(trailer + layout.crcOffset());
-    int computedCrc = Checksums.maskedCrc32c(bytes, offset, trailer + layout.crcOffset());
+    int computedCrc = Checksums.maskedCrc32c(buf.slice(0, trailer + layout.crcOffset()));
     if (storedCrc != computedCrc) {
       throw new IllegalArgumentException(
           String.format(

@@ -311,6 +311,7 @@ final class RibbonBanding {
   long[] solve(int columns, int lowerBlocks) {
     assert lowerBlocks >= 0 && lowerBlocks < Math.max(1, numBlocks) : "lowerBlocks=" + lowerBlocks;
     long[] solution = new long[RibbonLayout.words(numBlocks, columns, lowerBlocks)];
+    FilterWords out = FilterWords.of(solution);
     long[] windowLo = new long[columns];
     long[] windowHi = new long[columns];
     long[] c = coefficients;
@@ -333,7 +334,7 @@ final class RibbonBanding {
           windowHi[j] = hi;
         }
       }
-      RibbonLayout.storeBlock(solution, windowLo, block, numBlocks, columns, lowerBlocks);
+      RibbonLayout.storeBlock(out, windowLo, block, numBlocks, columns, lowerBlocks);
     }
     dirtySlots = 0;
     return solution;

@@ -67,8 +67,9 @@ import java.util.function.IntFunction;
  * A negative query is decided by its first two columns three times in four, and in memory those
  * are six consecutive words, where the persisted order puts them a block's columns apart.
  *
- * Memory. The solution lives in a heap long[] (RibbonLayout, with zero padding for the block
- * after the last); loading a chunk is one read and one reordering copy. Building keeps 20 bytes
+ * Memory. The solution lives in words (FilterWords: a heap long[], or direct memory for a chunk a
+ * table pins) in RibbonLayout's order, with zero padding for the block after the last; loading a
+ * chunk is one read and one reordering copy. Building keeps 20 bytes
  * per slot (RibbonBanding: two coefficient words and an int result) and the remixed hashes sorted
  * by block (8 bytes per key), besides the solution being written and the caller's 8 bytes per
  * hash: about 29 bytes per key (1.06 slots per key at chunk sizes). A failed attempt's arrays are
@@ -87,7 +88,7 @@ import java.util.function.IntFunction;
  */
 public final class RibbonFilter {
   /** The filter of no keys: every query answers absent. */
-  private static final RibbonFilter EMPTY = new RibbonFilter(new long[0], 0, 0, 0, 0);
+  private static final RibbonFilter EMPTY = new RibbonFilter(FilterWords.of(new long[0]), 0, 0, 0, 0);
 
   /** Largest bits per key accepted, as {@link BlockedBloomFilter#create} accepts. */
   private static final double MAX_BITS_PER_KEY = 64;
@@ -96,7 +97,7 @@ public final class RibbonFilter {
    * Solution segments in the in-memory layout of {@link RibbonLayout} (columns 0 and 1 of every
    * block first, then the rest), zero padding included.
    */
-  private final long[] words;
+  private final FilterWords words;
 
   private final int numBlocks;
   private final int columns;
@@ -104,7 +105,7 @@ public final class RibbonFilter {
   private final int seed;
   private final long numStarts;
 
-  private RibbonFilter(long[] words, int numBlocks, int columns, int lowerBlocks, int seed) {
+  private RibbonFilter(FilterWords words, int numBlocks, int columns, int lowerBlocks, int seed) {
     this.words = words;
     this.numBlocks = numBlocks;
     this.columns = columns;
@@ -198,11 +199,12 @@ public final class RibbonFilter {
       if (banding.addAll(hashes, count)) {
         long[] solution = banding.solve(shape.columns(), shape.lowerBlocks());
         return new RibbonFilter(
-            solution, shape.numBlocks(), shape.columns(), shape.lowerBlocks(), attempt);
+            FilterWords.of(solution), shape.numBlocks(), shape.columns(), shape.lowerBlocks(), attempt);
       }
     }
     return new RibbonFilter(
-        new long[RibbonLayout.words(RibbonFormat.MIN_BLOCKS, 0, 0)], RibbonFormat.MIN_BLOCKS, 0, 0, 0);
+        FilterWords.of(new long[RibbonLayout.words(RibbonFormat.MIN_BLOCKS, 0, 0)]),
+        RibbonFormat.MIN_BLOCKS, 0, 0, 0);
   }
 
   private static void checkHashes(long[] hashes, int count) {
@@ -234,11 +236,11 @@ public final class RibbonFilter {
     long d2 = (hi >>> 1) >>> (63 - t);
     // Columns 0 and 1 of the three blocks are six consecutive words (RibbonLayout): they decide
     // three negative queries in four, with one branch.
-    long[] w = words;
+    FilterWords w = words;
     int block = start >>> 6;
     int q = RibbonLayout.pair(block);
-    long v0 = (w[q] & d0) ^ (w[q + 2] & d1) ^ (w[q + 4] & d2);
-    long v1 = (w[q + 1] & d0) ^ (w[q + 3] & d1) ^ (w[q + 5] & d2);
+    long v0 = (w.get(q) & d0) ^ (w.get(q + 2) & d1) ^ (w.get(q + 4) & d2);
+    long v1 = (w.get(q + 1) & d0) ^ (w.get(q + 3) & d1) ^ (w.get(q + 5) & d2);
     int mismatch = ((Long.bitCount(v0) ^ result) & 1) | ((Long.bitCount(v1) ^ (result >>> 1)) & 1) << 1;
     if (columns > RibbonLayout.PAIR_COLUMNS) {
       return mismatch == 0 && restMatches(block, d0, d1, d2, result >>> 2);
@@ -260,10 +262,10 @@ public final class RibbonFilter {
     int p1 = RibbonLayout.restFirst(block + 1, numBlocks, columns, lowerBlocks);
     int p2 = RibbonLayout.restFirst(block + 2, numBlocks, columns, lowerBlocks);
     int rest = RibbonLayout.columnsOf(block, columns, lowerBlocks) - RibbonLayout.PAIR_COLUMNS;
-    long[] w = words;
+    FilterWords w = words;
     for (int j = 0; j < rest; j += 2) {
-      long v0 = (w[p0 + j] & d0) ^ (w[p1 + j] & d1) ^ (w[p2 + j] & d2);
-      long v1 = (w[p0 + j + 1] & d0) ^ (w[p1 + j + 1] & d1) ^ (w[p2 + j + 1] & d2);
+      long v0 = (w.get(p0 + j) & d0) ^ (w.get(p1 + j) & d1) ^ (w.get(p2 + j) & d2);
+      long v1 = (w.get(p0 + j + 1) & d0) ^ (w.get(p1 + j + 1) & d1) ^ (w.get(p2 + j + 1) & d2);
       int parities = (Long.bitCount(v0) & 1) | ((Long.bitCount(v1) & 1) << 1);
       int mask = j + 1 < rest ? 3 : 1;
       if (((parities ^ (result >>> j)) & mask) != 0) {
@@ -283,7 +285,7 @@ public final class RibbonFilter {
       return 0;
     }
     int block = RibbonHash.start(RibbonHash.remix(hash64, seed), numStarts) >>> 6;
-    return words[RibbonLayout.pair(block)];
+    return words.get(RibbonLayout.pair(block));
   }
 
   /** Bits of the solution, the filter's memory apart from a fixed 24-byte trailer. */
@@ -363,10 +365,37 @@ public final class RibbonFilter {
   public static RibbonFilter fromBytes(byte[] bytes, int offset, int length) {
     Objects.requireNonNull(bytes, "bytes");
     Objects.checkFromIndexSize(offset, length, bytes.length);
+    checkLength(length);
+    return decode(FilterTrailer.verify(bytes, offset, length, RibbonFormat.TRAILER), false);
+  }
+
+  /**
+   * Reads the persisted form {@code bytes[position, limit)} (heap or direct, read where it lies),
+   * checking every field and the checksum as {@link #fromByteArray} does, into direct memory of
+   * its own in the query layout: a pinned chunk's solution lives off the heap, probed there, and
+   * is freed by the collector with the filter. {@code bytes} is not kept.
+   *
+   * @throws IllegalArgumentException as {@link #fromByteArray}
+   */
+  public static RibbonFilter offHeap(ByteBuffer bytes) {
+    ByteBuffer persisted = bytes.slice();
+    checkLength(persisted.remaining());
+    return decode(FilterTrailer.verify(persisted, RibbonFormat.TRAILER), true);
+  }
+
+  private static void checkLength(int length) {
     if (length < RibbonFormat.TRAILER_BYTES) {
       throw new IllegalArgumentException("not a Ribbon filter: " + length + " bytes");
     }
-    ByteBuffer buf = FilterTrailer.verify(bytes, offset, length, RibbonFormat.TRAILER);
+  }
+
+  /**
+   * The filter whose persisted form {@code buf} (little-endian, from 0 to its capacity) holds, its
+   * checksum verified: the trailer's fields checked, the solution laid out in a heap array, or in
+   * direct memory when {@code direct}.
+   */
+  private static RibbonFilter decode(ByteBuffer buf, boolean direct) {
+    int length = buf.capacity();
     int trailer = length - RibbonFormat.TRAILER_BYTES;
     int kind = Byte.toUnsignedInt(buf.get(trailer + RibbonFormat.KIND_OFFSET));
     int hashId = Byte.toUnsignedInt(buf.get(trailer + RibbonFormat.HASH_ID_OFFSET));
@@ -397,10 +426,21 @@ public final class RibbonFilter {
     if (numBlocks == 0) {
       return EMPTY;
     }
+    int count = RibbonLayout.words((int) numBlocks, columns, (int) lower);
+    FilterWords words = direct ? FilterWords.direct(count) : FilterWords.of(new long[count]);
     buf.position(0).limit(trailer);
-    long[] words =
-        RibbonLayout.fromPersisted(buf.asLongBuffer(), (int) numBlocks, columns, (int) lower);
+    RibbonLayout.fromPersisted(buf.asLongBuffer(), words, (int) numBlocks, columns, (int) lower);
     return new RibbonFilter(words, (int) numBlocks, columns, (int) lower, seed);
+  }
+
+  /** Whether the solution lies outside the Java heap (a filter read with {@link #offHeap}). */
+  public boolean offHeap() {
+    return words.offHeap();
+  }
+
+  /** Words of the solution in memory, padding included: what {@link #offHeap} memory holds. */
+  public int memoryWords() {
+    return words.length();
   }
 
   @Override

@@ -61,35 +61,37 @@ final class RibbonLayout {
    * words}.
    */
   static void storeBlock(
-      long[] words, long[] segments, int block, int numBlocks, int columns, int lowerBlocks) {
+      FilterWords words, long[] segments, int block, int numBlocks, int columns, int lowerBlocks) {
     int count = columnsOf(block, columns, lowerBlocks);
     int pair = pair(block);
     int rest = restFirst(block, numBlocks, columns, lowerBlocks) - PAIR_COLUMNS;
     for (int j = 0; j < count; j++) {
-      words[j < PAIR_COLUMNS ? pair + j : rest + j] = segments[j];
+      words.set(j < PAIR_COLUMNS ? pair + j : rest + j, segments[j]);
     }
   }
 
-  /** The in-memory words of a solution whose segments {@code persisted} holds in file order. */
-  static long[] fromPersisted(LongBuffer persisted, int numBlocks, int columns, int lowerBlocks) {
-    long[] words = new long[words(numBlocks, columns, lowerBlocks)];
+  /**
+   * Lays out into {@code words} (zeroed, {@link #words} long) the solution whose segments {@code
+   * persisted} holds in file order.
+   */
+  static void fromPersisted(
+      LongBuffer persisted, FilterWords words, int numBlocks, int columns, int lowerBlocks) {
     long[] segments = new long[Math.max(columns, 1)];
     for (int block = 0; block < numBlocks; block++) {
       persisted.get(segments, 0, columnsOf(block, columns, lowerBlocks));
       storeBlock(words, segments, block, numBlocks, columns, lowerBlocks);
     }
-    return words;
   }
 
   /** Writes the segments of in-memory {@code words} to {@code out} in file order. */
   static void toPersisted(
-      long[] words, int numBlocks, int columns, int lowerBlocks, LongBuffer out) {
+      FilterWords words, int numBlocks, int columns, int lowerBlocks, LongBuffer out) {
     for (int block = 0; block < numBlocks; block++) {
       int count = columnsOf(block, columns, lowerBlocks);
       int pair = pair(block);
       int rest = restFirst(block, numBlocks, columns, lowerBlocks) - PAIR_COLUMNS;
       for (int j = 0; j < count; j++) {
-        out.put(words[j < PAIR_COLUMNS ? pair + j : rest + j]);
+        out.put(words.get(j < PAIR_COLUMNS ? pair + j : rest + j));
       }
     }
   }

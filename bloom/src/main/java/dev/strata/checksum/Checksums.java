@@ -45,6 +45,17 @@ public final class Checksums {
     return mask((int) crc.getValue());
   }
 
+  /**
+   * {@link #maskedCrc32c(byte[], int, int, byte)} of the bytes from {@code buffer}'s position to its
+   * limit, heap or direct (read where they lie), then {@code trailing}; the buffer is not moved.
+   */
+  public static int maskedCrc32c(ByteBuffer buffer, byte trailing) {
+    CRC32C crc = new CRC32C();
+    crc.update(buffer.duplicate());
+    crc.update(trailing);
+    return mask((int) crc.getValue());
+  }
+
   /** Rotates and offsets a raw CRC for storage. */
   public static int mask(int crc) {
     return ((crc >>> 15) | (crc << 17)) + MASK_DELTA;

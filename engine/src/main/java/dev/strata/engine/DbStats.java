@@ -107,11 +107,12 @@ public record DbStats(
    *     cost in the cache now (the cache keeps them above a floor of its capacity)
    * @param indexBytesOnDisk index bytes in all live SSTables now; with {@link
    *     DbStats#filterBytesOnDisk()} the metadata a Get may need, against the cache's capacity
-   * @param pinnedBytes heap bytes of metadata that nothing evicts now: what the open tables hold
+   * @param pinnedBytes bytes of metadata that nothing evicts now: the heap the open tables hold
    *     outside the block cache (the top levels of their indexes and their filter indexes), plus
    *     the filter chunks and index partitions pinned in the cache ({@code
    *     pinL0FilterAndIndexBlocksInCache}; every filter chunk under a {@code filterMemoryBytes}
-   *     bound within the cache's metadata share), which {@link DbStats#blockCacheBytes()} counts too
+   *     bound within the cache's metadata share), which {@link DbStats#blockCacheBytes()} counts too;
+   *     pinned filter chunks lie in direct memory, off the heap
    * @param blocksReadOfTablesWrittenHere of {@link DbStats#filterBlocksRead()} and {@code
    *     indexBlocksRead}, the filter chunks and index partitions read from disk of tables this
    *     process's flushes and compactions wrote since open: 0 while {@code cacheMetadataOnWrite}

@@ -20,6 +20,7 @@ import dev.strata.sstable.io.BulkBuffers;
 import dev.strata.sstable.io.BulkReadahead;
 import dev.strata.sstable.io.TableFile;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -110,13 +111,26 @@ final class BlockFetcher {
   }
 
   /**
-   * {@link #coverTail} when that reads at most {@code maxBytes}: how an open that loads a stretch
-   * of blocks lying just before the tail (a format-6 table's filter chunks) reads them all at once.
+   * Fills {@code into} (from its position to its limit) with the file's bytes from {@code from} on:
+   * the part the open's tail holds copied from it, the rest in one read straight into {@code into}
+   * (direct memory: no heap array of the bytes). Its position and limit are left as they were.
    */
-  void coverTail(long from, long maxBytes) throws IOException {
-    if (tail != null && from >= 0 && from < tailStart && tailStart - from <= maxBytes) {
-      coverTail(from);
+  void readInto(long from, ByteBuffer into) throws IOException {
+    int length = into.remaining();
+    byte[] t = tail;
+    // The tail runs to the end of the file, so the bytes before it come from the file, the rest from it.
+    int fromFile = t == null ? length : (int) Math.max(0, Math.min(length, tailStart - from));
+    if (fromFile < length) {
+      into.put(into.position() + fromFile, t, (int) (from + fromFile - tailStart), length - fromFile);
     }
+    if (fromFile > 0) {
+      file.readFully(from, into.slice(into.position(), fromFile));
+    }
+  }
+
+  /** The table's file, for messages. */
+  Path path() {
+    return path;
   }
 
   /** Reads the file has served so far, the open's included; for tests. */

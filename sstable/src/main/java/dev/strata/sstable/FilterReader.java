@@ -72,7 +72,8 @@ final class FilterReader {
   /**
    * The most an open that pins the filter reads in one go: a table's filter is about 1.25 bytes a
    * key at 10 bits (under a MiB for a 64 MiB table of 100-byte values); a larger one loads chunk by
-   * chunk rather than hold all of it twice (the read and the decoded chunks) at once.
+   * chunk rather than hold all of it twice at once (a stretch of Ribbon chunks is read, then laid
+   * out chunk by chunk into memory of their own).
    */
   static final long MAX_STRETCH_READ_BYTES = 16L << 20;
 
@@ -113,15 +114,21 @@ final class FilterReader {
 
   /**
    * Loads every filter chunk and the row-tombstone filter into the cache pinned (an open that pins
-   * its metadata). A damaged one is left out, counted: it reads as "maybe", as a Get would leave it.
+   * its metadata), off the heap ({@link PinnedFilterReads}). A damaged one is left out, counted: it
+   * reads as "maybe", as a Get would leave it.
    */
   void pinAll() throws IOException {
-    fetcher.coverTail(chunkStretchStart(), MAX_STRETCH_READ_BYTES); // one read, not one per chunk
-    for (int i = 0; i < filterIndex.chunkCount(); i++) {
-      pin(chunks.key(i), filterIndex.handle(i), BlockType.FILTER_CHUNK);
-    }
-    if (rowTombstoneFilter != null) {
-      pin(rowTombstoneKey, rowTombstoneFilter, BlockType.ROW_TOMBSTONE_FILTER);
+    try (PinnedFilterReads reads = new PinnedFilterReads(fetcher, formatVersion)) {
+      long start = chunkStretchStart();
+      if (start >= 0 && chunkStretchEnd() - start <= MAX_STRETCH_READ_BYTES) {
+        reads.readStretch(start, chunkStretchEnd()); // one read, not one per chunk
+      }
+      for (int i = 0; i < filterIndex.chunkCount(); i++) {
+        pin(chunks.key(i), filterIndex.handle(i), BlockType.FILTER_CHUNK, reads);
+      }
+      if (rowTombstoneFilter != null) {
+        pin(rowTombstoneKey, rowTombstoneFilter, BlockType.ROW_TOMBSTONE_FILTER, reads);
+      }
     }
   }
 
@@ -147,9 +154,16 @@ final class FilterReader {
     return start;
   }
 
-  private void pin(BlockCacheKey key, BlockHandle h, BlockType blockType) throws IOException {
+  /** Where the last chunk ends, trailer included (the end of the stretch that {@link #chunkStretchStart} starts). */
+  private long chunkStretchEnd() {
+    BlockHandle last = filterIndex.handle(filterIndex.chunkCount() - 1);
+    return last.offset() + last.storedLength();
+  }
+
+  private void pin(BlockCacheKey key, BlockHandle h, BlockType blockType, PinnedFilterReads reads)
+      throws IOException {
     try {
-      fetcher.pin(key, h, BlockKind.FILTER, () -> fetcher.readFilter(h, blockType, formatVersion));
+      fetcher.pin(key, h, BlockKind.FILTER, () -> reads.load(h, blockType));
     } catch (CorruptTableException e) {
       counters.countCorruptFilter();
     }

@@ -15,6 +15,8 @@ import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.io.BulkBuffers;
 import dev.strata.sstable.io.TableFile;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import net.jpountz.lz4.LZ4Exception;
 
@@ -92,6 +94,27 @@ final class StoredBlocks {
     }
   }
 
+  /**
+   * {@link #decodeFilter(byte[], Path, BlockHandle, BlockType, int)} of the stored block (payload
+   * and trailer) from {@code stored}'s position to its limit, checked and decoded where it lies: a
+   * pinning open's direct memory, where a Bloom chunk is then probed in place and a Ribbon chunk is
+   * laid out into direct memory of its own ({@link FilterChunk#decodeOffHeap}).
+   */
+  static FilterChunk decodeFilterOffHeap(ByteBuffer stored, Path path, BlockHandle h, BlockType type,
+      int version) throws IOException {
+    int n = h.length();
+    int at = stored.position();
+    byte typeByte = stored.get(at + n);
+    int storedCrc = stored.duplicate().order(ByteOrder.LITTLE_ENDIAN).getInt(at + n + 1);
+    int computed = Checksums.maskedCrc32c(stored.slice(at, n), typeByte);
+    checkType(typeByte, storedCrc, computed, path, h, type);
+    try {
+      return FilterChunk.decodeOffHeap(stored.slice(at, n), version);
+    } catch (IllegalArgumentException e) {
+      throw new CorruptTableException(path, h.offset(), e, "%s does not parse: %s", type, e.getMessage());
+    }
+  }
+
   /** Reads, verifies, decompresses and parses the entries block at {@code h}. */
   static Block readBlock(TableFile ch, Path file, BlockHandle h, BlockType type) throws IOException {
     return parseBlock(readStored(ch, file, h), file, h, type);
@@ -160,7 +183,15 @@ final class StoredBlocks {
     int n = h.length();
     byte typeByte = raw[offset + n];
     int stored = Bytes.getU32(raw, offset + n + 1);
-    int computed = Checksums.maskedCrc32c(raw, offset, n, typeByte);
+    return checkType(typeByte, stored, Checksums.maskedCrc32c(raw, offset, n, typeByte), file, h, want);
+  }
+
+  /**
+   * The trailer's checks once its checksum is computed: {@code stored} against {@code computed},
+   * then the block type and compression of {@code typeByte}, which it returns.
+   */
+  private static BlockCompression checkType(byte typeByte, int stored, int computed, Path file, BlockHandle h,
+      BlockType want) throws CorruptTableException {
     if (stored != computed) {
       throw new CorruptTableException(file, h.offset(), "%s block crc mismatch: stored=%08x computed=%08x",
           want, stored, computed);

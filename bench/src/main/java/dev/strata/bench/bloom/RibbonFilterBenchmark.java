@@ -3,6 +3,7 @@ package dev.strata.bench.bloom;
 import dev.strata.bloom.BlockedBloomFilter;
 import dev.strata.bloom.RibbonBuilder;
 import dev.strata.bloom.RibbonFilter;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -99,6 +100,22 @@ public class RibbonFilterBenchmark {
   @Param({"BLOCKED", "RIBBON"})
   public Kind kind;
 
+  /**
+   * Where the lookups' filters lie: {@code HEAP} as built (heap words), {@code DIRECT} serialized
+   * and read back into direct memory as a pinning open does ({@code BlockedBloomFilter.inPlace},
+   * {@code RibbonFilter.offHeap}), {@code MIXED} every other chunk so, which makes the probe's word
+   * reads see both kinds of memory (a database with pinned and lazily cached chunks).
+   */
+  public enum Memory {
+    HEAP,
+    DIRECT,
+    MIXED
+  }
+
+  /** Where the filters lie. */
+  @Param({"HEAP", "DIRECT"})
+  public Memory memory;
+
   /** Keys in all the chunks together. */
   @Param({"150000", "50000000"})
   public int keys;
@@ -152,8 +169,22 @@ public class RibbonFilterBenchmark {
         modelSum += ribbon[c].expectedFpp();
       }
     }
+    for (int c = 0; c < chunks; c++) {
+      if (memory == Memory.DIRECT || (memory == Memory.MIXED && c % 2 == 0)) {
+        if (kind == Kind.BLOCKED) {
+          blocked[c] = BlockedBloomFilter.inPlace(direct(blocked[c].toByteArray()));
+        } else {
+          ribbon[c] = RibbonFilter.offHeap(direct(ribbon[c].toByteArray()));
+        }
+      }
+    }
     fillPools(chunks, scratch);
     verifyAndReport(params, chunks, bits, modelSum / chunks, scratch);
+  }
+
+  /** {@code bytes} in direct memory, as a table's open reads a chunk. */
+  private static ByteBuffer direct(byte[] bytes) {
+    return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
   }
 
   /** Builds the first chunk's filter from its hashes. */

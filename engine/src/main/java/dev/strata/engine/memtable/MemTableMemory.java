@@ -1,9 +1,6 @@
 package dev.strata.engine.memtable;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
+import dev.strata.sstable.io.DirectBuffers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
@@ -47,8 +44,6 @@ public final class MemTableMemory implements AutoCloseable {
 
   /** The smallest chunk, and the first of a memtable that grows its chunks. */
   static final int MIN_CHUNK_BYTES = 4 << 10;
-
-  private static final MethodHandle INVOKE_CLEANER = invokeCleaner();
 
   /** What a released chunk is filled with under assertions: every byte 0xA5. */
   static final long POISON = 0xA5A5A5A5A5A5A5A5L;
@@ -186,14 +181,7 @@ public final class MemTableMemory implements AutoCloseable {
   }
 
   private static void free(ByteBuffer chunk) {
-    if (INVOKE_CLEANER == null) {
-      return; // no Unsafe here: the collector frees the chunk with its buffer object
-    }
-    try {
-      INVOKE_CLEANER.invokeExact(chunk);
-    } catch (Throwable t) {
-      throw new IllegalStateException("could not free a memtable chunk", t);
-    }
+    DirectBuffers.free(chunk);
   }
 
   @SuppressWarnings("AssertWithSideEffects")
@@ -201,20 +189,5 @@ public final class MemTableMemory implements AutoCloseable {
     boolean on = false;
     assert on = true; // the debug check runs where assertions do
     return on;
-  }
-
-  /** {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}); null if missing. */
-  private static MethodHandle invokeCleaner() {
-    try {
-      Class<?> type = Class.forName("sun.misc.Unsafe");
-      Field theUnsafe = type.getDeclaredField("theUnsafe");
-      theUnsafe.setAccessible(true);
-      MethodType signature = MethodType.methodType(void.class, ByteBuffer.class);
-      return MethodHandles.lookup()
-          .findVirtual(type, "invokeCleaner", signature)
-          .bindTo(theUnsafe.get(null));
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
-    }
   }
 }

@@ -1,10 +1,7 @@
 package dev.strata.sstable.cache;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
+import dev.strata.sstable.io.DirectBuffers;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.function.IntFunction;
@@ -55,7 +52,6 @@ public final class SlabArena {
   /** The link of a block's last slot, and of the free list's. */
   private static final int END = -1;
 
-  private static final MethodHandle INVOKE_CLEANER = invokeCleaner();
 
   private final int slabBytes;
   private final int slotsPerSlab;
@@ -392,7 +388,7 @@ public final class SlabArena {
     }
     slabs[slab] = null; // no slot of it is in use: no reader reads the entry
     slabsHeld--;
-    freeDirect(b);
+    DirectBuffers.free(b); // without the collector's nondeterminism, which this class exists to avoid
   }
 
   /** Direct bytes of the slots this arena holds now (its slabs not yet freed), without their links. */
@@ -407,35 +403,5 @@ public final class SlabArena {
       used += usedPerSlab[slab];
     }
     return used * SLOT_BYTES;
-  }
-
-  /**
-   * Frees a direct buffer's memory now, as Netty and Lucene do ({@code sun.misc.Unsafe.invokeCleaner},
-   * in the {@code jdk.unsupported} module every JDK ships); without it the buffer waits for the
-   * collector, which is the nondeterminism this class exists to avoid.
-   */
-  private static void freeDirect(ByteBuffer b) {
-    if (INVOKE_CLEANER == null) {
-      return; // no Unsafe: the collector frees it when the buffer becomes unreachable
-    }
-    try {
-      INVOKE_CLEANER.invokeExact(b);
-    } catch (Throwable t) {
-      throw new IllegalStateException("could not free a direct buffer", t);
-    }
-  }
-
-  private static MethodHandle invokeCleaner() {
-    try {
-      Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
-      Field f = unsafeClass.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      Object unsafe = f.get(null);
-      return MethodHandles.lookup()
-          .findVirtual(unsafeClass, "invokeCleaner", MethodType.methodType(void.class, ByteBuffer.class))
-          .bindTo(unsafe);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
-    }
   }
 }

@@ -60,6 +60,22 @@ final class DirectReads {
    * @throws CorruptTableException when the file ends first
    */
   void read(FileChannel ch, Path path, long position, byte[] into, int length) throws IOException {
+    read(ch, path, position, length, into, null);
+  }
+
+  /**
+   * Reads exactly {@code into.remaining()} bytes at {@code position} into {@code into} from its
+   * position on, leaving its position and limit as they were.
+   *
+   * @throws CorruptTableException when the file ends first
+   */
+  void read(FileChannel ch, Path path, long position, ByteBuffer into) throws IOException {
+    read(ch, path, position, into.remaining(), null, into);
+  }
+
+  /** The read of {@code length} bytes into {@code intoArray} from 0, or else {@code intoBuffer} from its position. */
+  private void read(FileChannel ch, Path path, long position, int length, byte[] intoArray, ByteBuffer intoBuffer)
+      throws IOException {
     long end = position + length;
     long spanEnd = spanEnd(end, align);
     long pieceStart = spanStart(position, align);
@@ -77,7 +93,11 @@ final class DirectReads {
         }
       }
       int from = (int) (Math.max(position, pieceStart) - pieceStart);
-      buf.get(from, into, copied, need - from);
+      if (intoArray != null) {
+        buf.get(from, intoArray, copied, need - from);
+      } else {
+        intoBuffer.put(intoBuffer.position() + copied, buf, from, need - from);
+      }
       copied += need - from;
       pieceStart = pieceEnd;
     }

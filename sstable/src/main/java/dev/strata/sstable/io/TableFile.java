@@ -107,7 +107,7 @@ public final class TableFile implements Closeable {
 
   /** The file's length; like a read, whatever the caller's interrupt status. */
   public long size() throws IOException {
-    return onChannel(SIZE, 0, null, 0);
+    return onChannel(SIZE, 0, null, null, 0);
   }
 
   /**
@@ -129,7 +129,20 @@ public final class TableFile implements Closeable {
   public void readFully(long position, byte[] into, int length) throws IOException {
     assert into.length >= length;
     reads.increment();
-    onChannel(READ, position, into, length);
+    onChannel(READ, position, into, null, length);
+  }
+
+  /**
+   * Reads exactly {@code into.remaining()} bytes at {@code position} into {@code into} from its
+   * position on (a direct buffer is filled without a heap copy, unless the file reads direct, where
+   * the bytes pass through this thread's aligned buffer). The buffer's position and limit are left
+   * as they were.
+   *
+   * @throws CorruptTableException when the file ends first
+   */
+  public void readFully(long position, ByteBuffer into) throws IOException {
+    reads.increment();
+    onChannel(READ_BUFFER, position, null, into, into.remaining());
   }
 
   /** How many reads this file has served (each {@code readFully}, whatever its length). */
@@ -143,32 +156,43 @@ public final class TableFile implements Closeable {
    */
   @FunctionalInterface
   private interface ChannelCall {
-    long run(TableFile file, FileChannel ch, long position, byte[] into, int length) throws IOException;
+    long run(TableFile file, FileChannel ch, long position, byte[] into, ByteBuffer intoBuffer, int length)
+        throws IOException;
   }
 
-  private static final ChannelCall READ = (file, ch, position, into, length) -> {
+  private static final ChannelCall READ = (file, ch, position, into, intoBuffer, length) -> {
     if (file.direct != null) {
       file.direct.read(ch, file.path, position, into, length);
     } else {
-      file.read(ch, position, into, length);
+      file.read(ch, position, ByteBuffer.wrap(into, 0, length), length);
     }
     return length;
   };
 
-  private static final ChannelCall SIZE = (file, ch, position, into, length) -> ch.size();
+  private static final ChannelCall READ_BUFFER = (file, ch, position, into, intoBuffer, length) -> {
+    if (file.direct != null) {
+      file.direct.read(ch, file.path, position, intoBuffer);
+    } else {
+      file.read(ch, position, intoBuffer.duplicate(), length);
+    }
+    return length;
+  };
+
+  private static final ChannelCall SIZE = (file, ch, position, into, intoBuffer, length) -> ch.size();
 
   /**
    * Runs {@code call} with the caller's interrupt status set aside (a FileChannel call that sees it
    * set closes the channel for every thread), restoring it afterwards; a channel an interrupt closed
    * anyway (one arriving mid-call) is reopened and the call retried.
    */
-  private long onChannel(ChannelCall call, long position, byte[] into, int length) throws IOException {
+  private long onChannel(ChannelCall call, long position, byte[] into, ByteBuffer intoBuffer, int length)
+      throws IOException {
     boolean interrupted = Thread.interrupted();
     try {
       while (true) {
         FileChannel ch = channel;
         try {
-          return call.run(this, ch, position, into, length);
+          return call.run(this, ch, position, into, intoBuffer, length);
         } catch (ClosedChannelException e) {
           // Only close() and interrupts close the channel; unless it was close(), reopen and retry.
           if (closed) {
@@ -185,13 +209,14 @@ public final class TableFile implements Closeable {
     }
   }
 
-  private void read(FileChannel ch, long position, byte[] into, int length) throws IOException {
-    ByteBuffer buf = ByteBuffer.wrap(into, 0, length);
+  /** Fills {@code buf} from its position to its limit, {@code length} bytes, from {@code position} on. */
+  private void read(FileChannel ch, long position, ByteBuffer buf, int length) throws IOException {
+    int start = buf.position();
     while (buf.hasRemaining()) {
-      if (ch.read(buf, position + buf.position()) < 0) {
+      if (ch.read(buf, position + buf.position() - start) < 0) {
         throw new CorruptTableException(
             path,
-            position + buf.position(),
+            position + buf.position() - start,
             "unexpected end of file reading %d bytes at %d",
             length,
             position);

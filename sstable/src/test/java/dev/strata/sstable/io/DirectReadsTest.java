@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.sun.nio.file.ExtendedOpenOption;
 import dev.strata.sstable.format.CorruptTableException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -83,13 +84,40 @@ final class DirectReadsTest {
           byte[] want = Arrays.copyOfRange(all, p, p + n);
           assertArrayEquals(want, direct.readFully(p, n), () -> "direct " + n + " at " + p + " of " + size);
           assertArrayEquals(want, buffered.readFully(p, n), () -> "buffered " + n + " at " + p + " of " + size);
+          assertArrayEquals(want, intoDirectBuffer(direct, p, n), () -> "direct into a buffer " + n + " at " + p);
+          assertArrayEquals(want, intoDirectBuffer(buffered, p, n), () -> "buffered into a buffer " + n + " at " + p);
         }
+        assertThrows(CorruptTableException.class, () -> intoDirectBuffer(direct, size - 1, 2));
+        assertThrows(CorruptTableException.class, () -> intoDirectBuffer(buffered, size - 1, 2));
         CorruptTableException e = assertThrows(CorruptTableException.class, () -> direct.readFully(size - 1, 2));
         assertTrue(e.getMessage().contains("unexpected end of file"), e.getMessage());
         assertThrows(CorruptTableException.class, () -> direct.readFully(size + 4096, 1));
         assertThrows(CorruptTableException.class, () -> buffered.readFully(size - 1, 2));
       }
     }
+  }
+
+  /**
+   * {@code n} bytes at {@code p} read into a direct buffer between three bytes before and after, as
+   * a pinning open reads a stretch of filter chunks: the buffer's position and limit stay put and
+   * the bytes around are untouched.
+   */
+  private static byte[] intoDirectBuffer(TableFile file, int p, int n) throws IOException {
+    ByteBuffer b = ByteBuffer.allocateDirect(n + 6);
+    for (int i = 0; i < b.capacity(); i++) {
+      b.put(i, (byte) 0x5a);
+    }
+    b.position(3).limit(n + 3);
+    file.readFully(p, b);
+    assertEquals(3, b.position());
+    assertEquals(n + 3, b.limit());
+    b.limit(b.capacity());
+    for (int i : new int[] {0, 1, 2, n + 3, n + 4, n + 5}) {
+      assertEquals((byte) 0x5a, b.get(i), "byte " + i + " outside the read");
+    }
+    byte[] out = new byte[n];
+    b.get(3, out);
+    return out;
   }
 
   @Test
