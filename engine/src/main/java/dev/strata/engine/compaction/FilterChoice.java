@@ -10,6 +10,7 @@ import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -196,7 +197,8 @@ public final class FilterChoice {
    * filter bytes.
    *
    * <p>Without a memory bound: the budget, spread evenly under {@link FilterAllocation#UNIFORM}
-   * or, under {@link FilterAllocation#BY_LEVEL}, split so that the sum of the runs' rates is least
+   * or, under {@link FilterAllocation#BY_LEVEL}, split so that the sum of the runs' rates, each
+   * times its reach ({@link TreeShape}: how often a uniform absent row meets it), is least
    * (the blocked filter's model).
    *
    * <p>Under a memory bound the plan is made for the tree the table will live in ({@link
@@ -218,9 +220,11 @@ public final class FilterChoice {
       long staying, Job job) {
     if (!memoryBound) {
       int run = level == 0 ? shape.level0Count() - 1 : shape.runOfLevel(level);
+      FilterBudget.Model[] bloom = new FilterBudget.Model[shape.runs().length];
+      Arrays.fill(bloom, FilterBudget.Model.BLOCKED_BLOOM);
       double bits = allocation == FilterAllocation.UNIFORM
           ? budgetBitsPerKey
-          : FilterBudget.optimal(shape.runs(), budgetBitsPerKey, FilterBudget.Model.BLOCKED_BLOOM)
+          : FilterBudget.optimalMixed(shape.runs(), shape.reach(), budgetBitsPerKey, bloom)
               .runs().get(run).bitsPerKey();
       return atLevel(level, base.withBitsPerKey(Math.max(FilterModel.MIN_BITS_PER_KEY, bits)));
     }
@@ -233,7 +237,7 @@ public final class FilterChoice {
         filterMemoryBytes * bitsShare * 8.0 / Math.max(1, planned.totalEntries())));
     FilterBudget.Allocation plan = allocation == FilterAllocation.UNIFORM
         ? FilterBudget.uniform(runs, average, FilterBudget.Model.BLOCKED_BLOOM)
-        : FilterBudget.optimalMixed(runs, average, models);
+        : FilterBudget.optimalMixed(runs, planned.reach(), average, models);
     double bits = plan.runs().get(run).bitsPerKey();
     if (job == Job.COMPACTION && level == planned.deepestLevel()) {
       double level0 = 0;

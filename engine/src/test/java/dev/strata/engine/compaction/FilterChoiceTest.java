@@ -61,6 +61,47 @@ final class FilterChoiceTest {
     assertArrayEquals(new long[] {2_000, 1_000, 13_000, 100_000, 0, 0, 0, 0}, after.runs());
   }
 
+  /**
+   * A run's reach is the share of the tree's row range ("a" to "z") its tables span: level 1's two
+   * tables leave the gap between "m" and "n" (1/25 of it); runs planned without tables reach
+   * every row, and a compaction's output level reaches the span of its inputs.
+   */
+  @Test
+  void shapes_reachIsTheShareOfTheRowRangeARunSpans() throws IOException {
+    Version v = tree();
+    TreeShape s = TreeShape.of(v);
+    assertArrayEquals(new double[] {1, 1, 24 / 25.0, 1, 0, 0, 0, 0}, s.reach(), 1e-9);
+    assertEquals(1, s.withLevel0Table(500).reach()[2], 1e-9);
+    assertArrayEquals(new double[] {1, 1, 1, 1, 24 / 25.0, 1, 0, 0, 0, 0},
+        s.grownToItsDeepestLevel(113_000, 4, 700).reach(), 1e-9);
+    TreeShape intoLevel1 = TreeShape.afterCompaction(v, new Compaction(0, 1, v.level(0), v.level(1)));
+    assertEquals(1, intoLevel1.reach()[intoLevel1.runOfLevel(1)], 1e-9);
+    List<List<TableRef>> narrow = TableEntries.emptyLevels();
+    narrow.get(1).add(entries.table(1, "a", "b", 1, 1_000));
+    narrow.get(2).add(entries.table(2, "a", "z", 1, 100_000));
+    Version w = Version.of(narrow);
+    TreeShape n = TreeShape.of(w);
+    assertEquals(1 / 25.0, n.reach()[n.runOfLevel(1)], 1e-9);
+    // Under BY_LEVEL a run met 1/25 of the time gets fewer bits than the same run met always.
+    DbOptions byLevel = DbOptions.builder().filterAllocation(FilterAllocation.BY_LEVEL).build();
+    Version wide = Version.of(levels(entries.table(1, "a", "z", 1, 1_000),
+        entries.table(2, "a", "z", 1, 100_000)));
+    double deepWithNarrowAbove = new FilterChoice(byLevel, () -> n)
+        .forCompaction(new Compaction(1, 2, w.level(1), w.level(2)), w).bitsPerKey();
+    double deepWithWideAbove = new FilterChoice(byLevel, () -> TreeShape.of(wide))
+        .forCompaction(new Compaction(1, 2, wide.level(1), wide.level(2)), wide).bitsPerKey();
+    assertTrue(deepWithNarrowAbove > deepWithWideAbove,
+        "the deepest level gets what a seldom-met level 1 gives up: " + deepWithNarrowAbove
+            + " vs " + deepWithWideAbove);
+  }
+
+  private static List<List<TableRef>> levels(TableRef level1, TableRef level2) {
+    List<List<TableRef>> levels = TableEntries.emptyLevels();
+    levels.get(1).add(level1);
+    levels.get(2).add(level2);
+    return levels;
+  }
+
   @Test
   void byLevel_aFlushGetsMoreBitsThanTheBudget_theLastLevelFewer_RibbonFromItsLevel() throws IOException {
     Version v = tree();
