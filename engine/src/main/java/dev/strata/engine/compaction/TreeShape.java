@@ -192,18 +192,8 @@ public record TreeShape(
         reach += space.share(t.metadata());
       }
     }
-    byte[] from = null;
-    byte[] to = null;
-    for (TableRef t : c.allInputs()) {
-      FileMetadata m = t.metadata();
-      if (from == null || Arrays.compareUnsigned(m.smallest().row(), from) < 0) {
-        from = m.smallest().row();
-      }
-      if (to == null || Arrays.compareUnsigned(m.largest().row(), to) > 0) {
-        to = m.largest().row();
-      }
-    }
-    return Math.min(1, reach + (from == null ? 0 : space.share(from, to)));
+    byte[][] span = Compaction.rowSpan(c.allInputs());
+    return Math.min(1, reach + (span == null ? 0 : space.share(span[0], span[1])));
   }
 
   /**
