@@ -205,12 +205,13 @@ public final class FilterChoice {
    * TreeShape#grownToItsDeepestLevel}, level 0 at its compaction trigger): the memory over that
    * tree's entries, split by the runs' own models (Ribbon from {@code ribbonFromLevel}, so the bits
    * Ribbon saves buy lower rates elsewhere), and never more than what the bound leaves after the
-   * tables that stay and the jobs in flight ({@code staying}) and, for a table of the deepest
-   * level, after the level-0 tables the plan expects: the plan keeps the bound as
-   * the tree grows, the cap guards it where the plan is wrong (a tree of {@code treeEntries} that
-   * grew faster than its deepest level was rewritten, or shrank by deletes), and it is the
-   * deepest level's many keys that give way (a bit fewer for each), not the next flush's or the
-   * small levels' few.
+   * tables that stay and the jobs in flight ({@code staying}) and, for a compaction's tables, after
+   * the level-0 tables the plan expects: the plan keeps the bound as the tree grows, the cap guards
+   * it where the plan is wrong (a tree of {@code treeEntries} that grew faster than its deepest
+   * level was rewritten, or shrank by deletes), and it is a compaction's tables that give way, not
+   * the next flushes'. Every absent Get probes each level-0 table while it lives, so a flush held
+   * to the floor costs each Get more than a compaction's tables lose in giving way, most of all
+   * while level 0 piles up.
    *
    * <p>In [1, 64]: a run the plan sees empty gets no bits, and a table is never written without a
    * filter its type asks for. A Ribbon table is given the blocked filter's bits of the rate its
@@ -239,7 +240,7 @@ public final class FilterChoice {
         ? FilterBudget.uniform(runs, average, FilterBudget.Model.BLOCKED_BLOOM)
         : FilterBudget.optimalMixed(runs, planned.reach(), average, models);
     double bits = plan.runs().get(run).bitsPerKey();
-    if (job == Job.COMPACTION && level == planned.deepestLevel()) {
+    if (job == Job.COMPACTION) {
       double level0 = 0;
       for (int i = 0; i < planned.level0Count(); i++) {
         level0 += runs[i] * plan.runs().get(i).bitsPerKey() / 8 / bitsShare;
