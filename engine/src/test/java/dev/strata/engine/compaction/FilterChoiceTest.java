@@ -190,18 +190,9 @@ final class FilterChoiceTest {
   @Test
   void nearTheBound_theDeepestLevelLeavesLevelZeroItsRoom() throws IOException {
     Version v = tree();
-    TreeShape of = TreeShape.of(v);
-    // The tables hold 60,000 of the 100,000 bytes, none of it in level 0.
-    TreeShape spent = new TreeShape(of.level0Tables(), of.levels(), 60_000, 0, of.tables());
-    DbOptions options = DbOptions.builder().filterAllocation(FilterAllocation.BY_LEVEL)
-        .filterMemoryBytes(100_000).build();
-    FilterChoice choice = new FilterChoice(options, () -> spent);
-    double share = 4096.0 / (4096 + FilterChoice.CHUNK_OVERHEAD_BYTES);
-    double deepest = choice.forCompaction(new Compaction(1, 2, v.level(1), v.level(2)), v).bitsPerKey();
-    double withoutRoom = 40_000 * 8.0 / 110_000 * share; // what the bound alone leaves
-    assertTrue(deepest < 0.95 * withoutRoom, deepest + " against " + withoutRoom);
-    assertTrue(choice.forFlush(1_000).bitsPerKey() > 10, "the flush keeps its plan");
+    leavesLevelZeroItsRoom(v, new Compaction(1, 2, v.level(1), v.level(2)), 60_000, 110_000);
   }
+
   /**
    * Near the bound, a compaction into a level above the deepest leaves level 0 its room too: the
    * flush after it keeps its plan instead of the one-bit floor, and the compaction's tables give
@@ -210,17 +201,25 @@ final class FilterChoiceTest {
   @Test
   void nearTheBound_aCompactionIntoAnyLevelLeavesLevelZeroItsRoom() throws IOException {
     Version v = tree();
+    leavesLevelZeroItsRoom(v, new Compaction(0, 1, v.level(0), v.level(1)), 95_000, 13_000);
+  }
+
+  /**
+   * With the tables of {@code v} holding {@code spentBytes} of a bound of 100,000 (none of it in
+   * level 0), compaction {@code c}, writing {@code written} entries, gets less than what the bound
+   * alone leaves it, and a flush after it still gets its plan.
+   */
+  private static void leavesLevelZeroItsRoom(Version v, Compaction c, long spentBytes,
+      long written) {
     TreeShape of = TreeShape.of(v);
-    // The tables hold 95,000 of the 100,000 bytes, none of it in level 0.
-    TreeShape spent = new TreeShape(of.level0Tables(), of.levels(), 95_000, 0, of.tables());
+    TreeShape spent = new TreeShape(of.level0Tables(), of.levels(), spentBytes, 0, of.tables());
     DbOptions options = DbOptions.builder().filterAllocation(FilterAllocation.BY_LEVEL)
         .filterMemoryBytes(100_000).build();
     FilterChoice choice = new FilterChoice(options, () -> spent);
     double share = 4096.0 / (4096 + FilterChoice.CHUNK_OVERHEAD_BYTES);
-    double intoLevel1 =
-        choice.forCompaction(new Compaction(0, 1, v.level(0), v.level(1)), v).bitsPerKey();
-    double withoutRoom = 5_000 * 8.0 / 13_000 * share; // what the bound alone leaves
-    assertTrue(intoLevel1 < 0.95 * withoutRoom, intoLevel1 + " against " + withoutRoom);
+    double bits = choice.forCompaction(c, v).bitsPerKey();
+    double withoutRoom = (100_000 - spentBytes) * 8.0 / written * share; // the bound alone
+    assertTrue(bits < 0.95 * withoutRoom, bits + " against " + withoutRoom);
     double flush = choice.forFlush(1_000).bitsPerKey();
     assertTrue(flush > 10, "the flush keeps its plan: " + flush);
   }
