@@ -14,18 +14,19 @@ import java.util.Objects;
 /*
  * Design.
  *
- * An absent Get probes one filter per sorted run (each level-0 table is a run of its own, each
- * deeper level one run), and each false positive costs the same wasted block read, so the cost to
- * minimise is sum_i fpr_i(b_i) under sum_i n_i b_i = B, where run i holds n_i keys at b_i bits per
- * key and B is the budget (the average bits per key times all the keys). With a Lagrange multiplier
- * the optimum has fpr_i'(b_i) = -lambda n_i for every run not at a bound: a run's marginal saving
- * per bit is the same everywhere. For a pure exponential fpr = exp(-c b) that is Monkey's rule
+ * An absent Get probes at most one filter per sorted run (each level-0 table is a run of its own,
+ * each deeper level one run): run i's when the key falls in its key range, with probability r_i
+ * (its reach: 1 for a run that spans every key), and each false positive costs the same wasted
+ * block read, so the cost to minimise is sum_i r_i fpr_i(b_i) under sum_i n_i b_i = B, where run i
+ * holds n_i keys at b_i bits per key and B is the budget (the average bits per key times all the
+ * keys). With a Lagrange multiplier the optimum has r_i fpr_i'(b_i) = -lambda n_i for every run not
+ * at a bound: a run's marginal saving per bit is the same everywhere. For a pure exponential fpr = exp(-c b) that is Monkey's rule
  * fpr_i proportional to n_i [1]; the blocked filter's model is not one (its best probe count
  * changes with b, and its blocks are unevenly loaded), nor is the Ribbon filter's (2^-c between
  * whole columns is linear in the bits), so the condition is solved numerically on each model.
  *
  * The solve: bits per key on a grid of 1/64 from 1 to 64 (the range the filters accept); for a
- * multiplier lambda each run takes the grid point that minimises fpr_i(b) + lambda n_i b, which
+ * multiplier lambda each run takes the grid point that minimises r_i fpr_i(b) + lambda n_i b, which
  * never grows as lambda grows, so the bits spent fall monotonically in lambda and a bisection on
  * log lambda finds the smallest lambda whose allocation fits the budget. What that leaves is then
  * spent a grid step at a time where it saves the most per bit, so the budget is spent to within
@@ -112,7 +113,7 @@ public final class FilterBudget {
 
   /**
    * An allocation: one entry per run, in the order given, and the expected false positives of an
-   * absent key that probes every run (the sum of their rates).
+   * absent key (the sum of the runs' rates, each times the run's reach: 1 unless given).
    */
   public record Allocation(List<RunBudget> runs, double expectedFalsePositives) {
     public Allocation {
@@ -142,7 +143,7 @@ public final class FilterBudget {
       double fpp = keys == 0 ? 0 : model.fpp(keys, averageBitsPerKey);
       runs.add(new RunBudget(keys, keys == 0 ? 0 : averageBitsPerKey, fpp));
     }
-    return allocation(runs);
+    return allocation(runs, reachOfOne(keysPerRun.length));
   }
 
   /**
@@ -171,13 +172,37 @@ public final class FilterBudget {
    *     models} is not one model per run
    */
   public static Allocation optimalMixed(long[] keysPerRun, double averageBitsPerKey, Model[] models) {
+    return optimalMixed(keysPerRun, reachOfOne(Objects.requireNonNull(keysPerRun, "keysPerRun").length),
+        averageBitsPerKey, models);
+  }
+
+  /**
+   * {@link #optimalMixed(long[], double, Model[])} for runs an absent key does not always probe:
+   * run i's rate counts {@code reach[i]} times, the chance that the key falls in the run's key
+   * range (in [0, 1]; 1 for a run that spans every key). A run seldom met gets fewer bits.
+   *
+   * @throws IllegalArgumentException as {@link #optimalMixed(long[], double, Model[])}, or if
+   *     {@code reach} is not one value in [0, 1] per run
+   */
+  public static Allocation optimalMixed(
+      long[] keysPerRun, double[] reach, double averageBitsPerKey, Model[] models) {
     Objects.requireNonNull(models, "models");
+    Objects.requireNonNull(reach, "reach");
     if (models.length != Objects.requireNonNull(keysPerRun, "keysPerRun").length) {
       throw new IllegalArgumentException(
           "models must be one per run: " + models.length + " for " + keysPerRun.length);
     }
     for (Model m : models) {
       Objects.requireNonNull(m, "models");
+    }
+    if (reach.length != keysPerRun.length) {
+      throw new IllegalArgumentException(
+          "reach must be one per run: " + reach.length + " for " + keysPerRun.length);
+    }
+    for (double r : reach) {
+      if (!(r >= 0 && r <= 1)) {
+        throw new IllegalArgumentException("reach must be in [0, 1]: " + r);
+      }
     }
     check(keysPerRun, averageBitsPerKey, models.length == 0 ? Model.BLOCKED_BLOOM : models[0]);
     double[][] fpp = new double[keysPerRun.length][];
@@ -193,7 +218,7 @@ public final class FilterBudget {
     double hi = Math.log(1e3);
     for (int s = 0; s < BISECTION_STEPS; s++) {
       double mid = (lo + hi) / 2;
-      if (bitsSpent(keysPerRun, fpp, Math.exp(mid)) <= budget) {
+      if (bitsSpent(keysPerRun, reach, fpp, Math.exp(mid)) <= budget) {
         hi = mid;
       } else {
         lo = mid;
@@ -204,11 +229,11 @@ public final class FilterBudget {
     double left = budget;
     for (int i = 0; i < keysPerRun.length; i++) {
       if (keysPerRun[i] > 0) {
-        chosen[i] = best(fpp[i], keysPerRun[i], lambda);
+        chosen[i] = best(fpp[i], reach[i], keysPerRun[i], lambda);
         left -= keysPerRun[i] * bitsAt(chosen[i]);
       }
     }
-    spendTheRest(keysPerRun, fpp, chosen, left);
+    spendTheRest(keysPerRun, reach, fpp, chosen, left);
     // The multiplier's optimum is exact only for convex rates; the models are piecewise (tabulated
     // or linear between columns), and between two corners the even split can be the better one.
     // Every run at the grid point below the average, with the rest spent the same way, is a
@@ -218,8 +243,8 @@ public final class FilterBudget {
     for (int i = 0; i < keysPerRun.length; i++) {
       evenLeft -= keysPerRun[i] * (keysPerRun[i] == 0 ? 0 : bitsAt(even[i]));
     }
-    spendTheRest(keysPerRun, fpp, even, evenLeft);
-    if (sumOfRates(keysPerRun, fpp, even) < sumOfRates(keysPerRun, fpp, chosen)) {
+    spendTheRest(keysPerRun, reach, fpp, even, evenLeft);
+    if (sumOfRates(keysPerRun, reach, fpp, even) < sumOfRates(keysPerRun, reach, fpp, chosen)) {
       chosen = even;
     }
     List<RunBudget> runs = new ArrayList<>(keysPerRun.length);
@@ -229,7 +254,7 @@ public final class FilterBudget {
               ? new RunBudget(0, 0, 0)
               : new RunBudget(keysPerRun[i], bitsAt(chosen[i]), fpp[i][chosen[i]]));
     }
-    return allocation(runs);
+    return allocation(runs, reach);
   }
 
   /**
@@ -238,7 +263,8 @@ public final class FilterBudget {
    * between whole columns): there the multiplier's optimum sits on a corner and may leave a
    * segment's worth of the budget unspent.
    */
-  private static void spendTheRest(long[] keysPerRun, double[][] fpp, int[] chosen, double left) {
+  private static void spendTheRest(
+      long[] keysPerRun, double[] reach, double[][] fpp, int[] chosen, double left) {
     while (true) {
       int pick = -1;
       double bestSaving = 0;
@@ -248,7 +274,7 @@ public final class FilterBudget {
         if (keysPerRun[i] == 0 || g + 1 >= GRID_POINTS || stepBits > left) {
           continue;
         }
-        double saving = (fpp[i][g] - fpp[i][g + 1]) / stepBits;
+        double saving = reach[i] * (fpp[i][g] - fpp[i][g + 1]) / stepBits;
         if (saving > bestSaving) {
           pick = i;
           bestSaving = saving;
@@ -272,11 +298,11 @@ public final class FilterBudget {
     return chosen;
   }
 
-  private static double sumOfRates(long[] keysPerRun, double[][] fpp, int[] chosen) {
+  private static double sumOfRates(long[] keysPerRun, double[] reach, double[][] fpp, int[] chosen) {
     double sum = 0;
     for (int i = 0; i < keysPerRun.length; i++) {
       if (keysPerRun[i] > 0) {
-        sum += fpp[i][chosen[i]];
+        sum += reach[i] * fpp[i][chosen[i]];
       }
     }
     return sum;
@@ -296,12 +322,19 @@ public final class FilterBudget {
     }
   }
 
-  private static Allocation allocation(List<RunBudget> runs) {
+  private static Allocation allocation(List<RunBudget> runs, double[] reach) {
     double sum = 0;
-    for (RunBudget r : runs) {
-      sum += r.falsePositiveRate();
+    for (int i = 0; i < reach.length; i++) {
+      sum += reach[i] * runs.get(i).falsePositiveRate();
     }
     return new Allocation(runs, sum);
+  }
+
+  /** Every run met by every absent key. */
+  private static double[] reachOfOne(int runs) {
+    double[] reach = new double[runs];
+    Arrays.fill(reach, 1);
+    return reach;
   }
 
   /** The model's rate at every grid point, for a run of {@code keys} keys. */
@@ -318,23 +351,25 @@ public final class FilterBudget {
   }
 
   /** Bits all runs spend at multiplier {@code lambda}. */
-  private static double bitsSpent(long[] keysPerRun, double[][] fpp, double lambda) {
+  private static double bitsSpent(long[] keysPerRun, double[] reach, double[][] fpp, double lambda) {
     double bits = 0;
     for (int i = 0; i < keysPerRun.length; i++) {
       if (keysPerRun[i] > 0) {
-        bits += keysPerRun[i] * bitsAt(best(fpp[i], keysPerRun[i], lambda));
+        bits += keysPerRun[i] * bitsAt(best(fpp[i], reach[i], keysPerRun[i], lambda));
       }
     }
     return bits;
   }
 
-  /** The grid point minimising rate + lambda * keys * bits; the fewest bits among equals. */
-  private static int best(double[] fpp, long keys, double lambda) {
+  /**
+   * The grid point minimising reach * rate + lambda * keys * bits; the fewest bits among equals.
+   */
+  private static int best(double[] fpp, double reach, long keys, double lambda) {
     double price = lambda * keys / STEPS_PER_BIT;
     int best = 0;
-    double bestCost = fpp[0];
+    double bestCost = reach * fpp[0];
     for (int g = 1; g < fpp.length; g++) {
-      double cost = fpp[g] + price * g;
+      double cost = reach * fpp[g] + price * g;
       if (cost < bestCost) {
         best = g;
         bestCost = cost;

@@ -169,4 +169,41 @@ final class FilterBudgetTest {
         optimal + " vs " + even);
     assertTrue(optimal.totalBits() <= (runs[0] + runs[1]) * average, optimal.toString());
   }
+
+  /**
+   * A run an absent key meets a tenth of the time gets fewer bits than one it always meets, the
+   * others more, within the same budget; the expectation counts each rate times its reach, and
+   * every run at reach 1 is the unweighted plan.
+   */
+  @Test
+  void optimalMixed_aRunSeldomMet_getsFewerBits_andCountsItsReach() {
+    Model[] models = new Model[TREE_20M.length];
+    java.util.Arrays.fill(models, Model.BLOCKED_BLOOM);
+    double[] all = {1, 1, 1, 1, 1, 1};
+    double[] level1Seldom = {1, 1, 1, 1, 0.1, 1};
+    Allocation plain = FilterBudget.optimalMixed(TREE_20M, 10, models);
+    Allocation ones = FilterBudget.optimalMixed(TREE_20M, all, 10, models);
+    assertEquals(plain, ones);
+    Allocation seldom = FilterBudget.optimalMixed(TREE_20M, level1Seldom, 10, models);
+    assertTrue(seldom.runs().get(4).bitsPerKey() < plain.runs().get(4).bitsPerKey() - 1,
+        seldom + " vs " + plain);
+    assertTrue(seldom.runs().get(5).bitsPerKey() > plain.runs().get(5).bitsPerKey(),
+        seldom + " vs " + plain);
+    assertTrue(seldom.totalBits() <= plain.totalBits() + TREE_20M[5] / 64.0);
+    double expected = 0;
+    for (int i = 0; i < TREE_20M.length; i++) {
+      expected += level1Seldom[i] * seldom.runs().get(i).falsePositiveRate();
+    }
+    assertEquals(expected, seldom.expectedFalsePositives(), 1e-12);
+    // Weighted right, the plan is no worse than the unweighted one on the weighted cost.
+    double plainWeighted = 0;
+    for (int i = 0; i < TREE_20M.length; i++) {
+      plainWeighted += level1Seldom[i] * plain.runs().get(i).falsePositiveRate();
+    }
+    assertTrue(seldom.expectedFalsePositives() < plainWeighted);
+    assertThrows(IllegalArgumentException.class,
+        () -> FilterBudget.optimalMixed(TREE_20M, new double[] {1, 1, 1, 1, 1.5, 1}, 10, models));
+    assertThrows(IllegalArgumentException.class,
+        () -> FilterBudget.optimalMixed(TREE_20M, new double[] {1}, 10, models));
+  }
 }

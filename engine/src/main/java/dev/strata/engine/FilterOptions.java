@@ -54,8 +54,10 @@ import dev.strata.sstable.cache.ClockBlockCache;
  *     FilterAllocation#BY_LEVEL}, split where it saves the most reads, Ribbon's levels at Ribbon's
  *     rates. A table never gets more than what the bound leaves after the tables that stay and
  *     the jobs written beside it, so the bound holds at every step as the tree grows (except where
- *     one bit per key for every key is already more). The price: while a tree stops growing, the
- *     plan leaves about the share of the keys above its deepest level unspent. Set within the
+ *     one bit per key for every key is already more). The price: a tree that stops growing leaves
+ *     memory unspent, about the share of the keys above its deepest level and what level-0 tables
+ *     piled past the trigger held while the deeper tables were written; {@code Db.compact()}
+ *     spends it. Set within the
  *     block cache's metadata share, every table's filter chunks are pinned in the cache as it
  *     opens ({@link #filtersPinnedIn}): a filter that cannot stay costs a chunk read for each
  *     absent Get that reaches it, far more than the false positives its extra bits would save.

@@ -1,6 +1,7 @@
 package dev.strata.engine;
 
 import dev.strata.engine.compaction.FilterModel;
+import dev.strata.engine.compaction.RowSpace;
 import dev.strata.engine.compaction.TreeShape;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.memtable.MemTable;
@@ -153,11 +154,12 @@ final class Statistics {
   List<LevelStats> levelStats() {
     ReadView v = state.acquireView();
     try {
+      RowSpace space = RowSpace.of(v.version());
       List<LevelStats> out = new ArrayList<>();
       for (int level = 0; level < Version.NUM_LEVELS; level++) {
         List<TableRef> tables = v.version().level(level);
         if (!tables.isEmpty()) {
-          out.add(levelStats(level, tables));
+          out.add(levelStats(level, tables, space));
         }
       }
       return Collections.unmodifiableList(out);
@@ -166,26 +168,26 @@ final class Statistics {
     }
   }
 
-  private static LevelStats levelStats(int level, List<TableRef> tables) {
+  /**
+   * A level's figures; its expected false positives are those of an absent row uniform over the
+   * tree's row range ({@code space}): each table's rate times the chance the row falls in its range.
+   */
+  private static LevelStats levelStats(int level, List<TableRef> tables, RowSpace space) {
     long entries = 0;
     long bytes = 0;
     long filterBytes = 0;
-    double sumFpp = 0;
-    double weightedFpp = 0;
+    double expected = 0;
     for (TableRef t : tables) {
       FileMetadata m = t.metadata();
       double bits = bitsPerKey(m);
-      double fpp = bits == 0 ? 1 : FilterModel.bloomFpp(bits);
       entries += m.entryCount();
       bytes += m.fileSize();
       filterBytes += Math.max(0, m.filterBytes());
-      sumFpp += fpp;
-      weightedFpp += fpp * m.entryCount();
+      expected += space.share(m) * (bits == 0 ? 1 : FilterModel.bloomFpp(bits));
     }
     double perEntry = entries == 0 ? 0 : 1.0 / entries;
-    double rate = level == 0 ? sumFpp : entries == 0 ? sumFpp / tables.size() : weightedFpp * perEntry;
     return new LevelStats(
-        level, tables.size(), entries, bytes, filterBytes, filterBytes * 8.0 * perEntry, rate);
+        level, tables.size(), entries, bytes, filterBytes, filterBytes * 8.0 * perEntry, expected);
   }
 
   /**

@@ -88,6 +88,12 @@ public record Compaction(
 
   /** The tables of {@code level} in {@code v} that overlap the rows {@code tables} span. */
   static List<TableRef> overlapping(Version v, int level, List<TableRef> tables) {
+    byte[][] span = rowSpan(tables);
+    return span == null ? List.of() : v.overlapping(level, span[0], span[1]);
+  }
+
+  /** The smallest and the largest row of {@code tables}; null when there are none. */
+  static byte[][] rowSpan(List<TableRef> tables) {
     byte[] from = null;
     byte[] to = null;
     for (TableRef t : tables) {
@@ -99,6 +105,6 @@ public record Compaction(
         to = m.largest().row();
       }
     }
-    return from == null ? List.of() : v.overlapping(level, from, to);
+    return from == null ? null : new byte[][] {from, to};
   }
 }

@@ -10,6 +10,7 @@ import dev.strata.sstable.TableOptions;
 import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.filter.FilterKind;
 import dev.strata.sstable.filter.FilterType;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -196,19 +197,21 @@ public final class FilterChoice {
    * filter bytes.
    *
    * <p>Without a memory bound: the budget, spread evenly under {@link FilterAllocation#UNIFORM}
-   * or, under {@link FilterAllocation#BY_LEVEL}, split so that the sum of the runs' rates is least
+   * or, under {@link FilterAllocation#BY_LEVEL}, split so that the sum of the runs' rates, each
+   * times its reach ({@link TreeShape}: how often a uniform absent row meets it), is least
    * (the blocked filter's model).
    *
    * <p>Under a memory bound the plan is made for the tree the table will live in ({@link
    * TreeShape#grownToItsDeepestLevel}, level 0 at its compaction trigger): the memory over that
    * tree's entries, split by the runs' own models (Ribbon from {@code ribbonFromLevel}, so the bits
    * Ribbon saves buy lower rates elsewhere), and never more than what the bound leaves after the
-   * tables that stay and the jobs in flight ({@code staying}) and, for a table of the deepest
-   * level, after the level-0 tables the plan expects: the plan keeps the bound as
-   * the tree grows, the cap guards it where the plan is wrong (a tree of {@code treeEntries} that
-   * grew faster than its deepest level was rewritten, or shrank by deletes), and it is the
-   * deepest level's many keys that give way (a bit fewer for each), not the next flush's or the
-   * small levels' few.
+   * tables that stay and the jobs in flight ({@code staying}) and, for a compaction's tables, after
+   * the level-0 tables the plan expects: the plan keeps the bound as the tree grows, the cap guards
+   * it where the plan is wrong (a tree of {@code treeEntries} that grew faster than its deepest
+   * level was rewritten, or shrank by deletes), and it is a compaction's tables that give way, not
+   * the next flushes'. Every absent Get probes each level-0 table while it lives, so a flush held
+   * to the floor costs each Get more than a compaction's tables lose in giving way, most of all
+   * while level 0 piles up.
    *
    * <p>In [1, 64]: a run the plan sees empty gets no bits, and a table is never written without a
    * filter its type asks for. A Ribbon table is given the blocked filter's bits of the rate its
@@ -218,9 +221,11 @@ public final class FilterChoice {
       long staying, Job job) {
     if (!memoryBound) {
       int run = level == 0 ? shape.level0Count() - 1 : shape.runOfLevel(level);
+      FilterBudget.Model[] bloom = new FilterBudget.Model[shape.runs().length];
+      Arrays.fill(bloom, FilterBudget.Model.BLOCKED_BLOOM);
       double bits = allocation == FilterAllocation.UNIFORM
           ? budgetBitsPerKey
-          : FilterBudget.optimal(shape.runs(), budgetBitsPerKey, FilterBudget.Model.BLOCKED_BLOOM)
+          : FilterBudget.optimalMixed(shape.runs(), shape.reach(), budgetBitsPerKey, bloom)
               .runs().get(run).bitsPerKey();
       return atLevel(level, base.withBitsPerKey(Math.max(FilterModel.MIN_BITS_PER_KEY, bits)));
     }
@@ -233,9 +238,9 @@ public final class FilterChoice {
         filterMemoryBytes * bitsShare * 8.0 / Math.max(1, planned.totalEntries())));
     FilterBudget.Allocation plan = allocation == FilterAllocation.UNIFORM
         ? FilterBudget.uniform(runs, average, FilterBudget.Model.BLOCKED_BLOOM)
-        : FilterBudget.optimalMixed(runs, average, models);
+        : FilterBudget.optimalMixed(runs, planned.reach(), average, models);
     double bits = plan.runs().get(run).bitsPerKey();
-    if (job == Job.COMPACTION && level == planned.deepestLevel()) {
+    if (job == Job.COMPACTION) {
       double level0 = 0;
       for (int i = 0; i < planned.level0Count(); i++) {
         level0 += runs[i] * plan.runs().get(i).bitsPerKey() / 8 / bitsShare;

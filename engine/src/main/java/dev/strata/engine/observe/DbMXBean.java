@@ -62,7 +62,10 @@ public interface DbMXBean {
   /** The filters' bits per key per level, level 0 first (0 for a level without tables). */
   double[] getFilterBitsPerKeyPerLevel();
 
-  /** The false positives an absent Get expects per level by the filters' model, level 0 first. */
+  /**
+   * The false positives an absent Get expects per level by the filters' model, level 0 first, for
+   * absent rows uniform over the tree's row range (as {@code LevelStats} counts them).
+   */
   double[] getExpectedFalsePositivesPerLevel();
 
   /** The multi-line summary of {@code Db.describe()}. */

@@ -61,6 +61,47 @@ final class FilterChoiceTest {
     assertArrayEquals(new long[] {2_000, 1_000, 13_000, 100_000, 0, 0, 0, 0}, after.runs());
   }
 
+  /**
+   * A run's reach is the share of the tree's row range ("a" to "z") its tables span: level 1's two
+   * tables leave the gap between "m" and "n" (1/25 of it); runs planned without tables reach
+   * every row, and a compaction's output level reaches the span of its inputs.
+   */
+  @Test
+  void shapes_reachIsTheShareOfTheRowRangeARunSpans() throws IOException {
+    Version v = tree();
+    TreeShape s = TreeShape.of(v);
+    assertArrayEquals(new double[] {1, 1, 24 / 25.0, 1, 0, 0, 0, 0}, s.reach(), 1e-9);
+    assertEquals(1, s.withLevel0Table(500).reach()[2], 1e-9);
+    assertArrayEquals(new double[] {1, 1, 1, 1, 24 / 25.0, 1, 0, 0, 0, 0},
+        s.grownToItsDeepestLevel(113_000, 4, 700).reach(), 1e-9);
+    TreeShape intoLevel1 = TreeShape.afterCompaction(v, new Compaction(0, 1, v.level(0), v.level(1)));
+    assertEquals(1, intoLevel1.reach()[intoLevel1.runOfLevel(1)], 1e-9);
+    List<List<TableRef>> narrow = TableEntries.emptyLevels();
+    narrow.get(1).add(entries.table(1, "a", "b", 1, 1_000));
+    narrow.get(2).add(entries.table(2, "a", "z", 1, 100_000));
+    Version w = Version.of(narrow);
+    TreeShape n = TreeShape.of(w);
+    assertEquals(1 / 25.0, n.reach()[n.runOfLevel(1)], 1e-9);
+    // Under BY_LEVEL a run met 1/25 of the time gets fewer bits than the same run met always.
+    DbOptions byLevel = DbOptions.builder().filterAllocation(FilterAllocation.BY_LEVEL).build();
+    Version wide = Version.of(levels(entries.table(1, "a", "z", 1, 1_000),
+        entries.table(2, "a", "z", 1, 100_000)));
+    double deepWithNarrowAbove = new FilterChoice(byLevel, () -> n)
+        .forCompaction(new Compaction(1, 2, w.level(1), w.level(2)), w).bitsPerKey();
+    double deepWithWideAbove = new FilterChoice(byLevel, () -> TreeShape.of(wide))
+        .forCompaction(new Compaction(1, 2, wide.level(1), wide.level(2)), wide).bitsPerKey();
+    assertTrue(deepWithNarrowAbove > deepWithWideAbove,
+        "the deepest level gets what a seldom-met level 1 gives up: " + deepWithNarrowAbove
+            + " vs " + deepWithWideAbove);
+  }
+
+  private static List<List<TableRef>> levels(TableRef level1, TableRef level2) {
+    List<List<TableRef>> levels = TableEntries.emptyLevels();
+    levels.get(1).add(level1);
+    levels.get(2).add(level2);
+    return levels;
+  }
+
   @Test
   void byLevel_aFlushGetsMoreBitsThanTheBudget_theLastLevelFewer_RibbonFromItsLevel() throws IOException {
     Version v = tree();
@@ -149,16 +190,37 @@ final class FilterChoiceTest {
   @Test
   void nearTheBound_theDeepestLevelLeavesLevelZeroItsRoom() throws IOException {
     Version v = tree();
+    leavesLevelZeroItsRoom(v, new Compaction(1, 2, v.level(1), v.level(2)), 60_000, 110_000);
+  }
+
+  /**
+   * Near the bound, a compaction into a level above the deepest leaves level 0 its room too: the
+   * flush after it keeps its plan instead of the one-bit floor, and the compaction's tables give
+   * way.
+   */
+  @Test
+  void nearTheBound_aCompactionIntoAnyLevelLeavesLevelZeroItsRoom() throws IOException {
+    Version v = tree();
+    leavesLevelZeroItsRoom(v, new Compaction(0, 1, v.level(0), v.level(1)), 95_000, 13_000);
+  }
+
+  /**
+   * With the tables of {@code v} holding {@code spentBytes} of a bound of 100,000 (none of it in
+   * level 0), compaction {@code c}, writing {@code written} entries, gets less than what the bound
+   * alone leaves it, and a flush after it still gets its plan.
+   */
+  private static void leavesLevelZeroItsRoom(Version v, Compaction c, long spentBytes,
+      long written) {
     TreeShape of = TreeShape.of(v);
-    // The tables hold 60,000 of the 100,000 bytes, none of it in level 0.
-    TreeShape spent = new TreeShape(of.level0Tables(), of.levels(), 60_000, 0, of.tables());
+    TreeShape spent = new TreeShape(of.level0Tables(), of.levels(), spentBytes, 0, of.tables());
     DbOptions options = DbOptions.builder().filterAllocation(FilterAllocation.BY_LEVEL)
         .filterMemoryBytes(100_000).build();
     FilterChoice choice = new FilterChoice(options, () -> spent);
     double share = 4096.0 / (4096 + FilterChoice.CHUNK_OVERHEAD_BYTES);
-    double deepest = choice.forCompaction(new Compaction(1, 2, v.level(1), v.level(2)), v).bitsPerKey();
-    double withoutRoom = 40_000 * 8.0 / 110_000 * share; // what the bound alone leaves
-    assertTrue(deepest < 0.95 * withoutRoom, deepest + " against " + withoutRoom);
-    assertTrue(choice.forFlush(1_000).bitsPerKey() > 10, "the flush keeps its plan");
+    double bits = choice.forCompaction(c, v).bitsPerKey();
+    double withoutRoom = (100_000 - spentBytes) * 8.0 / written * share; // the bound alone
+    assertTrue(bits < 0.95 * withoutRoom, bits + " against " + withoutRoom);
+    double flush = choice.forFlush(1_000).bitsPerKey();
+    assertTrue(flush > 10, "the flush keeps its plan: " + flush);
   }
 }
