@@ -104,6 +104,28 @@ final class BulkLoadTest {
   }
 
   @Test
+  void aDatabaseALoadLeftPastItsStopTrigger_reopensWithALogToFlush_andCompactsIt() throws Exception {
+    TreeMap<Integer, byte[]> model;
+    try (Db db = Db.open(dir, options())) {
+      BulkLoad load = db.bulkLoad(12);
+      model = load(db, 400, 13);
+      awaitQuiet(db);
+      assertEquals(10, db.tablesPerLevel().get(0), db.describe());
+      for (int i = 0; i < 300; i++) { // left in the log: the reopen below must flush it
+        byte[] v = ("log" + i).getBytes(StandardCharsets.UTF_8);
+        db.put(key(i), v);
+        model.put(i, v);
+      }
+    } // closed with the load open: a load is not persisted
+    DbOptions smaller = options().toBuilder().memtableBytes(4 << 10).build();
+    try (Db db = Db.open(dir, smaller)) {
+      awaitQuiet(db);
+      assertTrue(db.tablesPerLevel().get(0) < 2, db.describe());
+      assertReads(db, model);
+    }
+  }
+
+  @Test
   void closingTwice_orAfterTheDatabase_isHarmless() throws Exception {
     Db db = Db.open(dir, options());
     BulkLoad a = db.bulkLoad(8);
