@@ -49,19 +49,8 @@ public final class WriteController {
    * @param softPendingBytes pending compaction bytes at which writes slow down; 0 for no limit
    * @param hardPendingBytes pending compaction bytes at which writes stop; 0 for no limit
    * @param delayedWriteRate bytes per second allowed at the start of a slowdown, at least 1
+   * @param bulkLoads the database's bulk loads, which raise both level-0 triggers while open
    */
-  public WriteController(
-      boolean enabled,
-      int level0SlowdownTrigger,
-      int level0StopTrigger,
-      long softPendingBytes,
-      long hardPendingBytes,
-      long delayedWriteRate) {
-    this(enabled, level0SlowdownTrigger, level0StopTrigger, softPendingBytes, hardPendingBytes,
-        delayedWriteRate, new BulkLoads(1, Math.max(1, level0SlowdownTrigger)));
-  }
-
-  /** As above, with the triggers raised while {@code bulkLoads} says so. */
   public WriteController(
       boolean enabled,
       int level0SlowdownTrigger,
