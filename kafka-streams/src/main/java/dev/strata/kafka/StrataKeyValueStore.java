@@ -79,7 +79,10 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private boolean exactlyOnce;
   private boolean dirty;
   private Position position = Position.emptyPosition();
-  /** Open from the first restored batch to the first write from processing or the close. */
+  /**
+   * Open from the first restored batch to the first write from processing or the close; the
+   * stream thread's, as the restore callbacks and writes are.
+   */
   private BulkLoad restoring;
 
   StrataKeyValueStore(String name, DbOptions options, int restoreLevel0Tables) {
