@@ -80,8 +80,9 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private boolean dirty;
   private Position position = Position.emptyPosition();
   /**
-   * Open from the first restored batch to the first write from processing or the close; the
-   * stream thread's, as the restore callbacks and writes are.
+   * Open from the first restored batch to the first write from processing or the close. Read and
+   * set by the thread that restores the task, then by the one that processes it: Kafka Streams
+   * hands a task from one to the other through its own synchronized queues.
    */
   private BulkLoad restoring;
 
