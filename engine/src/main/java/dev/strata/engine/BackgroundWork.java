@@ -116,10 +116,10 @@ final class BackgroundWork {
     this.backgroundProgress = state.backgroundProgress;
     this.versions = state.versions;
     this.options = options;
-    this.picker = new CompactionPicker(options);
+    this.picker = new CompactionPicker(options, state.bulkLoads);
     this.outputs = outputs;
     this.tables = tables;
-    this.writeController = options.writeController();
+    this.writeController = options.writeController(state.bulkLoads);
     this.logRetirement = new LogRetirement(state.dir, state.files, options.memtable().syncWrites());
     this.backgroundErrors = backgroundErrors;
     this.readTrigger = new ReadTrigger(options, this::readBudgetSpent);

@@ -86,15 +86,12 @@ public final class Db implements AutoCloseable {
   private Db(Path dir, DbOptions options, EngineHooks hooks, DirectoryLock lock) {
     this.dir = dir;
     this.options = options;
-    BlockCache cache =
-        new ClockBlockCache(
-            options.blockCache().blockCacheBytes(),
-            options.effectiveBlockCacheShards(),
-            options.blockCacheOffHeap());
+    BlockCache cache = new ClockBlockCache(options.blockCache().blockCacheBytes(),
+        options.effectiveBlockCacheShards(), options.blockCacheOffHeap());
     ReadCounters readCounters = new ReadCounters(); // compaction counts into its own
     this.tables = new TableCache(dir, options.files().maxOpenFiles(), cache, readCounters);
     this.state =
-        new EngineState(dir, hooks.fileLayer(), tables, options.memtable().memtableBytes());
+        new EngineState(dir, hooks.fileLayer(), tables, options);
     if (options.files().readOnly()) {
       tables.servesReadOnlyOpen();
     }
@@ -102,19 +99,11 @@ public final class Db implements AutoCloseable {
         options.filters().filtersPinnedIn(options.blockCache().blockCacheBytes()));
     tables.readsWith(options.tableReadOptions());
     Snapshots snapshots = new Snapshots(); // flushes and compactions keep what they see
-    this.outputs =
-        new OutputTables(
-            dir,
-            hooks.fileLayer(),
-            new FilterChoice(options, () -> Statistics.shape(state)),
-            options.compaction().targetFileSizeBytes(),
-            state.versions::newFileNumber,
-            tables,
-            state.versions.obsoleteFiles(),
-            () -> SnapshotStripes.of(snapshots.sequences()),
-            hooks.maxTableBlockBytes(),
-            options.compaction().maxSubcompactions(),
-            () -> state.closing);
+    this.outputs = new OutputTables(dir, hooks.fileLayer(),
+        new FilterChoice(options, () -> Statistics.shape(state)),
+        options.compaction().targetFileSizeBytes(), state.versions::newFileNumber, tables,
+        state.versions.obsoleteFiles(), () -> SnapshotStripes.of(snapshots.sequences()),
+        hooks.maxTableBlockBytes(), options.compaction().maxSubcompactions(), () -> state.closing);
     BackgroundErrors errors = new BackgroundErrors(dir, state.mutex);
     this.background = new BackgroundWork(state, options, tables, outputs, errors);
     this.writePath = new WritePath(state, options, errors, background);
@@ -400,6 +389,19 @@ public final class Db implements AutoCloseable {
   public void syncWal() throws IOException {
     ensureWritable();
     writePath.syncWal();
+  }
+
+  /**
+   * Starts a bulk load: until the returned handle is closed, level 0 is compacted only once it
+   * holds {@code level0CompactionTrigger} tables, and the level-0 write stalls rise with it, for
+   * writes in random key order whose every flush overlaps all of level 1 (see {@link BulkLoad}).
+   *
+   * @throws IllegalArgumentException when {@code level0CompactionTrigger} is not in [1, {@value
+   *     CompactionOptions#MAX_LEVEL0_COMPACTION_TRIGGER}]
+   */
+  public BulkLoad bulkLoad(int level0CompactionTrigger) {
+    ensureWritable();
+    return new BulkLoad(state, background, level0CompactionTrigger);
   }
 
   /** Flushes, then compacts every table into the last level, dropping tombstones; waits for it. */

@@ -1,5 +1,6 @@
 package dev.strata.engine;
 
+import dev.strata.engine.write.BulkLoads;
 import dev.strata.engine.write.Limits;
 import dev.strata.engine.write.WriteController;
 import dev.strata.sstable.TableReadOptions;
@@ -148,8 +149,8 @@ public final class DbOptions {
   }
 
   /** The write controller these options ask for: see {@link WriteStallOptions#controller}. */
-  WriteController writeController() {
-    return writeStalls.controller(compaction);
+  WriteController writeController(BulkLoads bulkLoads) {
+    return writeStalls.controller(compaction, bulkLoads);
   }
 
   /** How table readers read their files. */

@@ -7,6 +7,7 @@ import dev.strata.engine.log.LogWriter;
 import dev.strata.engine.manifest.SyncedLog;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.memtable.MemTableMemory;
+import dev.strata.engine.write.BulkLoads;
 import dev.strata.engine.write.MarkerSet;
 import dev.strata.engine.version.ReadView;
 import dev.strata.engine.version.TableCache;
@@ -58,6 +59,9 @@ final class EngineState {
   /** The budget each memtable is frozen at (DbOptions.memtableBytes). */
   private final long memtableBytes;
 
+  /** The open bulk loads and the level-0 limits they move, for the picker and the controllers. */
+  final BulkLoads bulkLoads;
+
   @GuardedBy("mutex")
   MemTable mem;
 
@@ -95,11 +99,12 @@ final class EngineState {
   volatile MarkerSet markers = MarkerSet.EMPTY;
   volatile boolean closed;
 
-  EngineState(Path dir, FileLayer files, TableCache tables, long memtableBytes) {
+  EngineState(Path dir, FileLayer files, TableCache tables, DbOptions options) {
     this.dir = dir;
     this.files = files;
     this.versions = new VersionSet(dir, mutex, files, tables);
-    this.memtableBytes = memtableBytes;
+    this.memtableBytes = options.memtable().memtableBytes();
+    this.bulkLoads = options.writeStalls().bulkLoads(options.compaction());
     this.memory = MemTableMemory.pooled(memtableBytes);
     this.mem = newMemTable();
   }

@@ -90,7 +90,7 @@ final class WritePath {
     this.dir = state.dir;
     this.options = options;
     this.files = state.files;
-    this.writeController = options.writeController();
+    this.writeController = options.writeController(state.bulkLoads);
     this.backgroundErrors = backgroundErrors;
     this.background = background;
     this.logSync = new LogSync(state, backgroundErrors, options.memtable().syncWrites());

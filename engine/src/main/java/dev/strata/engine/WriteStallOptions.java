@@ -1,5 +1,6 @@
 package dev.strata.engine;
 
+import dev.strata.engine.write.BulkLoads;
 import dev.strata.engine.write.WriteController;
 
 /**
@@ -51,12 +52,18 @@ public record WriteStallOptions(
    * writes stopped before level 0 is big enough to be compacted would wait forever. Without
    * automatic compaction it lets every write through.
    */
-  WriteController controller(CompactionOptions compaction) {
+  WriteController controller(CompactionOptions compaction, BulkLoads bulkLoads) {
     int slowdown = Math.max(level0SlowdownTrigger, compaction.level0CompactionTrigger());
     int stop = Math.max(level0StopTrigger, slowdown);
     long hard = hardPendingCompactionBytesLimit;
     long soft = hard == 0 ? softPendingCompactionBytesLimit : Math.min(softPendingCompactionBytesLimit, hard);
     return new WriteController(
-        compaction.autoCompaction(), slowdown, stop, soft, hard, delayedWriteRate);
+        compaction.autoCompaction(), slowdown, stop, soft, hard, delayedWriteRate, bulkLoads);
+  }
+
+  /** The bulk loads of a database opened with these options and {@code compaction}'s, none open. */
+  BulkLoads bulkLoads(CompactionOptions compaction) {
+    int trigger = compaction.level0CompactionTrigger();
+    return new BulkLoads(trigger, Math.max(level0SlowdownTrigger, trigger));
   }
 }

@@ -21,8 +21,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * reopens against a {@link CellModel}, and snapshots held across all of them, each
  * checked against a copy of the model taken with it, for every bloom type (and, at random, filter
  * allocation, Ribbon level and metadata cached on write), with auto compaction on and off, tiny
- * memtables, blocks and filter chunks, so flushes and compactions happen all the time. After every
- * step the database must give exactly the model's answers.
+ * memtables, blocks and filter chunks, so flushes and compactions happen all the time, and bulk
+ * loads of random triggers opened and closed at random (held from the start in a third of the
+ * walks), so level 0 is compacted at moving triggers. After every step the database must give
+ * exactly the model's answers.
  *
  * <p>Seeds: a few fixed ones plus one fresh seed per configuration; a failure names its seed, the
  * options and the last actions. Replay one seed by adding it to {@link #SEEDS} locally.
@@ -131,6 +133,8 @@ final class DbModelProperties {
     private final List<HeldSnapshot> snapshots = new ArrayList<>();
     private Db db;
     private int step;
+    /** The bulk load the walk holds open, or null. */
+    private BulkLoad bulk;
 
     Walk(Random r, DbOptions options, long seed) {
       this.r = r;
@@ -141,6 +145,9 @@ final class DbModelProperties {
     void run() throws Exception {
       db = Db.open(dir, options);
       try {
+        if (r.nextInt(3) == 0) {
+          toggleBulkLoad();
+        }
         for (step = 0; step < STEPS; step++) {
           act();
           checkAll();
@@ -222,8 +229,25 @@ final class DbModelProperties {
       }
     }
 
+    /** Opens a bulk load of a random level-0 trigger, or closes the one held. */
+    private void toggleBulkLoad() {
+      if (bulk == null) {
+        int tables = 1 + r.nextInt(12);
+        note("bulk load of " + tables + " tables");
+        bulk = db.bulkLoad(tables);
+      } else {
+        note("bulk load ends");
+        bulk.close();
+        bulk = null;
+      }
+    }
+
     private void act() throws IOException {
-      int dice = r.nextInt(114);
+      int dice = r.nextInt(117);
+      if (dice >= 114) {
+        toggleBulkLoad();
+        return;
+      }
       if (dice >= 108) {
         walkCursor();
         return;
@@ -302,6 +326,7 @@ final class DbModelProperties {
       } else {
         note("reopen");
         snapshots.clear(); // closing the database invalidates them
+        bulk = null; // a load ends with its database
         db.close();
         db = Db.open(dir, options);
       }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.engine.write.WriteController;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -326,18 +327,21 @@ final class DbOptionsTest {
   @Test
   void writeController_raisesTriggersThatWouldStopWritesForever() {
     // Stopping below the compaction trigger would wait for a compaction that never starts.
-    assertEquals(
-        20, DbOptions.builder().level0StopTrigger(2).build().writeController().level0StopTrigger());
+    assertEquals(20, controller(DbOptions.builder().level0StopTrigger(2).build()).level0StopTrigger());
     assertEquals(
         30,
-        DbOptions.builder()
-            .level0CompactionTrigger(30)
-            .level0StopTrigger(5)
-            .level0SlowdownTrigger(5)
-            .build()
-            .writeController()
+        controller(
+                DbOptions.builder()
+                    .level0CompactionTrigger(30)
+                    .level0StopTrigger(5)
+                    .level0SlowdownTrigger(5)
+                    .build())
             .level0StopTrigger());
-    assertEquals(36, DbOptions.defaults().writeController().level0StopTrigger());
+    assertEquals(36, controller(DbOptions.defaults()).level0StopTrigger());
+  }
+
+  private static WriteController controller(DbOptions o) {
+    return o.writeController(o.writeStalls().bulkLoads(o.compaction()));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.strata.kafka;
 
+import dev.strata.engine.BulkLoad;
 import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.WriteBatch;
@@ -69,6 +70,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private final String name;
   private final DbOptions options;
+  /** The bulk load a restore runs under (see StrataStores); 0: none. */
+  private final int restoreLevel0Tables;
   private final Set<StrataIterator> iterators = ConcurrentHashMap.newKeySet();
   private volatile Db db;
   private StateStoreContext context;
@@ -76,10 +79,17 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   private boolean exactlyOnce;
   private boolean dirty;
   private Position position = Position.emptyPosition();
+  /**
+   * Open from the first restored batch to the first write from processing or the close. Read and
+   * set by the thread that restores the task, then by the one that processes it: Kafka Streams
+   * hands a task from one to the other through its own synchronized queues.
+   */
+  private BulkLoad restoring;
 
-  StrataKeyValueStore(String name, DbOptions options) {
+  StrataKeyValueStore(String name, DbOptions options, int restoreLevel0Tables) {
     this.name = name;
     this.options = options;
+    this.restoreLevel0Tables = restoreLevel0Tables;
   }
 
   @Override
@@ -144,6 +154,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         last.put(new TopicPartition(topic, partition), offset);
       }
       last.forEach((tp, o) -> offsets.set(tp, o, exactlyOnce ? null : batch));
+      beginRestore();
       write(batch);
     }
 
@@ -151,7 +162,28 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
       WriteBatch batch = new WriteBatch();
       records.forEach(kv -> add(batch, kv.key, kv.value));
+      beginRestore();
       write(batch);
+    }
+  }
+
+  /**
+   * Puts the database under the restore's bulk load, unless it is already. Kafka Streams tells a
+   * store no restore's end, only each batch: the load ends with the first write from processing
+   * (which starts once the task's stores are restored) or the close.
+   */
+  private void beginRestore() {
+    if (restoring == null && restoreLevel0Tables > 0) {
+      restoring = db().bulkLoad(restoreLevel0Tables);
+    }
+  }
+
+  /** Ends the restore's bulk load, if one is open. */
+  private void endRestore() {
+    BulkLoad load = restoring;
+    if (load != null) {
+      restoring = null;
+      load.close();
     }
   }
 
@@ -195,6 +227,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public void put(Bytes key, byte[] value) {
+    endRestore();
     WriteBatch batch = new WriteBatch();
     add(batch, keyBytes(key), value);
     write(batch);
@@ -212,6 +245,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
   @Override
   public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+    endRestore();
     WriteBatch batch = new WriteBatch();
     for (KeyValue<Bytes, byte[]> kv : entries) {
       add(batch, keyBytes(kv.key), kv.value);
@@ -384,6 +418,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
     List<StrataIterator> open = new ArrayList<>(iterators);
     open.forEach(StrataIterator::close);
+    endRestore();
     try {
       if (!offsets.isEmpty()) {
         WriteBatch batch = new WriteBatch();

@@ -13,10 +13,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class StrataStoreSupplier implements KeyValueBytesStoreSupplier {
   private final String name;
   private final DbOptions options;
+  private final int restoreLevel0Tables;
 
-  StrataStoreSupplier(String name, DbOptions options) {
+  StrataStoreSupplier(String name, DbOptions options, int restoreLevel0Tables) {
     this.name = name;
     this.options = options;
+    this.restoreLevel0Tables = restoreLevel0Tables;
   }
 
   @Override
@@ -26,7 +28,7 @@ final class StrataStoreSupplier implements KeyValueBytesStoreSupplier {
 
   @Override
   public KeyValueStore<Bytes, byte[]> get() {
-    return new StrataKeyValueStore(name, options);
+    return new StrataKeyValueStore(name, options, restoreLevel0Tables);
   }
 
   @Override

@@ -9,6 +9,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /** Opens Strata stores outside a topology, on Kafka's mock context, for the store-level tests. */
@@ -27,6 +28,12 @@ final class Stores {
    * callback it registered, as Kafka Streams' changelog reader would call it.
    */
   static Restoring openRestoring(Path stateDir, String name, String guarantee) {
+    return openRestoring(stateDir, StrataStores.keyValueStore(name, SMALL), guarantee);
+  }
+
+  /** As above, the store made by {@code supplier}. */
+  static Restoring openRestoring(
+      Path stateDir, KeyValueBytesStoreSupplier supplier, String guarantee) {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "strata-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9");
@@ -34,7 +41,7 @@ final class Stores {
     MockProcessorContext<Object, Object> mock =
         new MockProcessorContext<>(p, new TaskId(0, 0), stateDir.toFile());
     CapturingContext context = new CapturingContext(mock.getStateStoreContext());
-    KeyValueStore<Bytes, byte[]> store = StrataStores.keyValueStore(name, SMALL).get();
+    KeyValueStore<Bytes, byte[]> store = supplier.get();
     store.init(context, store);
     return new Restoring(store, (RecordBatchingStateRestoreCallback) context.callback());
   }

@@ -5,6 +5,7 @@ import dev.strata.engine.DbOptions;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
+import dev.strata.engine.write.BulkLoads;
 import java.util.Arrays;
 import java.util.List;
 
@@ -35,13 +36,27 @@ import java.util.List;
  *
  * The last level has no limit; nothing is compacted out of it.
  *
- * Stateless; called by the one compaction thread.
+ * While a bulk load is open (write.BulkLoads), level 0's trigger is the load's table count: a load
+ * in random key order flushes tables that each span the whole key range, so each level-0 compaction
+ * rewrites all of level 1 with them, and deferring it until level 0 holds many tables rewrites
+ * level 1 that many times less often.
+ *
+ * Holds no state of its own (the trigger is the bulk loads'); called by the one compaction thread.
  */
 public final class CompactionPicker {
   private final CompactionOptions compaction;
+  private final BulkLoads bulkLoads;
 
+  /** A picker that no bulk load ever moves. */
   public CompactionPicker(DbOptions options) {
+    this(options, new BulkLoads(options.compaction().level0CompactionTrigger(),
+        options.compaction().level0CompactionTrigger()));
+  }
+
+  /** A picker whose level-0 trigger follows {@code bulkLoads}. */
+  public CompactionPicker(DbOptions options, BulkLoads bulkLoads) {
     this.compaction = options.compaction();
+    this.bulkLoads = bulkLoads;
   }
 
   /** The limit of level {@code level >= 1}, in bytes. */
@@ -68,7 +83,7 @@ public final class CompactionPicker {
   public long pendingCompactionBytes(Version v) {
     long pending = 0;
     long incoming = 0;
-    if (v.level(0).size() >= compaction.level0CompactionTrigger()) {
+    if (v.level(0).size() >= bulkLoads.level0CompactionTrigger()) {
       incoming = v.levelBytes(0);
       pending = incoming;
     }
@@ -144,11 +159,12 @@ public final class CompactionPicker {
   double score(Version v, int level) {
     if (level == 0) {
       int tables = v.level(0).size();
-      if (tables < compaction.level0CompactionTrigger()) {
+      int trigger = bulkLoads.level0CompactionTrigger();
+      if (tables < trigger) {
         return 0;
       }
       return Math.max(
-          (double) tables / compaction.level0CompactionTrigger(),
+          (double) tables / trigger,
           (double) v.levelBytes(0) / compaction.maxBytesForLevelBase());
     }
     return (double) v.levelBytes(level) / maxBytesForLevel(level);

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
  * jumping. At the stop threshold writes wait until compaction brings the signal back below it.
  *
  * <p>Disabled (every write goes ahead) when automatic compaction is off: then nothing would ever
- * bring level 0 down, and tables stay where they are flushed on purpose.
+ * bring level 0 down, and tables stay where they are flushed on purpose. Open bulk loads raise both
+ * level-0 triggers (see {@link BulkLoads}).
  *
  * <p>Thread-safe: the decisions are pure functions of their arguments and the counters are adders.
  */
@@ -34,6 +35,7 @@ public final class WriteController {
   private final long softPendingBytes;
   private final long hardPendingBytes;
   private final long delayedWriteRate;
+  private final BulkLoads bulkLoads;
 
   private final LongAdder slowdowns = new LongAdder();
   private final LongAdder slowdownNanos = new LongAdder();
@@ -47,6 +49,7 @@ public final class WriteController {
    * @param softPendingBytes pending compaction bytes at which writes slow down; 0 for no limit
    * @param hardPendingBytes pending compaction bytes at which writes stop; 0 for no limit
    * @param delayedWriteRate bytes per second allowed at the start of a slowdown, at least 1
+   * @param bulkLoads the database's bulk loads, which raise both level-0 triggers while open
    */
   public WriteController(
       boolean enabled,
@@ -54,7 +57,8 @@ public final class WriteController {
       int level0StopTrigger,
       long softPendingBytes,
       long hardPendingBytes,
-      long delayedWriteRate) {
+      long delayedWriteRate,
+      BulkLoads bulkLoads) {
     if (level0SlowdownTrigger < 1 || level0StopTrigger < level0SlowdownTrigger) {
       throw new IllegalArgumentException(
           "triggers must be 1 <= slowdown <= stop: " + level0SlowdownTrigger + ", " + level0StopTrigger);
@@ -68,17 +72,23 @@ public final class WriteController {
     this.softPendingBytes = softPendingBytes;
     this.hardPendingBytes = hardPendingBytes;
     this.delayedWriteRate = delayedWriteRate;
+    this.bulkLoads = bulkLoads;
   }
 
-  /** The level-0 table count at which writes stop. */
+  /** The level-0 table count at which writes stop now. */
   public int level0StopTrigger() {
-    return level0StopTrigger;
+    return level0StopTrigger + bulkLoads.stallRaise();
+  }
+
+  /** The stop trigger with level 0 holding {@code level0Tables} (see BulkLoads#stallRaise). */
+  private int stopTrigger(int level0Tables) {
+    return level0StopTrigger + bulkLoads.stallRaise(level0Tables);
   }
 
   /** True when writes must wait for compaction before going on. */
   public boolean mustStop(int level0Tables, long pendingCompactionBytes) {
     return enabled
-        && (level0Tables >= level0StopTrigger
+        && (level0Tables >= stopTrigger(level0Tables)
             || (hardPendingBytes > 0 && pendingCompactionBytes >= hardPendingBytes));
   }
 
@@ -88,7 +98,7 @@ public final class WriteController {
    * more tables than the stop trigger.
    */
   public boolean mustNotFreeze(int level0Tables, int frozenMemTables) {
-    return enabled && level0Tables + frozenMemTables + 1 > level0StopTrigger;
+    return enabled && level0Tables + frozenMemTables + 1 > stopTrigger(level0Tables);
   }
 
   /**
@@ -100,12 +110,12 @@ public final class WriteController {
    * trigger is the one way past it.
    */
   public boolean mustNotInstall(int level0Tables, int newTables) {
-    return enabled && level0Tables > 0 && level0Tables + newTables > level0StopTrigger;
+    return enabled && level0Tables > 0 && level0Tables + newTables > stopTrigger(level0Tables);
   }
 
   /** True when level 0 holds more tables than the stop trigger allows (an invariant's check). */
   public boolean pastStopTrigger(int level0Tables) {
-    return enabled && level0Tables > level0StopTrigger;
+    return enabled && level0Tables > level0StopTrigger();
   }
 
   /**
@@ -116,9 +126,10 @@ public final class WriteController {
     if (!enabled) {
       return 0;
     }
+    int raise = bulkLoads.stallRaise(level0Tables);
     double pressure =
         Math.max(
-            fraction(level0Tables, level0SlowdownTrigger, level0StopTrigger),
+            fraction(level0Tables, level0SlowdownTrigger + raise, level0StopTrigger + raise),
             softPendingBytes == 0
                 ? -1
                 : fraction(

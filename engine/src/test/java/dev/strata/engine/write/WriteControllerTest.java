@@ -12,7 +12,7 @@ final class WriteControllerTest {
   private static final long RATE = 1 << 20; // bytes per second
   private static final long GROUP = 1024; // bytes: 1/1024 s = ~977 us at the full rate
 
-  private final WriteController controller = new WriteController(true, 20, 36, 1000, 4000, RATE);
+  private final WriteController controller = controller(true, 20, 36, 1000, 4000, RATE);
 
   @Test
   void belowTheTriggersWritesGoAhead() {
@@ -53,7 +53,7 @@ final class WriteControllerTest {
 
   @Test
   void zeroLimitsMeanNoLimit() {
-    WriteController unlimited = new WriteController(true, 20, 36, 0, 0, RATE);
+    WriteController unlimited = controller(true, 20, 36, 0, 0, RATE);
     assertEquals(0, unlimited.delayNanos(0, Long.MAX_VALUE, GROUP));
     assertFalse(unlimited.mustStop(0, Long.MAX_VALUE));
   }
@@ -78,7 +78,7 @@ final class WriteControllerTest {
 
   @Test
   void disabledLetsEverythingThrough() {
-    WriteController off = new WriteController(false, 1, 1, 1, 1, 1);
+    WriteController off = controller(false, 1, 1, 1, 1, 1);
     assertEquals(0, off.delayNanos(1000, Long.MAX_VALUE, GROUP));
     assertFalse(off.mustStop(1000, Long.MAX_VALUE));
     assertFalse(off.mustNotFreeze(1000, 2));
@@ -99,8 +99,15 @@ final class WriteControllerTest {
 
   @Test
   void rejectsTriggersOutOfOrder() {
-    assertThrows(IllegalArgumentException.class, () -> new WriteController(true, 10, 9, 0, 0, 1));
-    assertThrows(IllegalArgumentException.class, () -> new WriteController(true, 0, 9, 0, 0, 1));
-    assertThrows(IllegalArgumentException.class, () -> new WriteController(true, 1, 9, 0, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> controller(true, 10, 9, 0, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> controller(true, 0, 9, 0, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> controller(true, 1, 9, 0, 0, 0));
+  }
+
+  /** A controller of a database no bulk load is open on. */
+  private static WriteController controller(
+      boolean enabled, int slowdown, int stop, long soft, long hard, long rate) {
+    return new WriteController(
+        enabled, slowdown, stop, soft, hard, rate, new BulkLoads(1, Math.max(1, slowdown)));
   }
 }

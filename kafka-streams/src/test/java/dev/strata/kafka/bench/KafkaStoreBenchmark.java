@@ -247,6 +247,7 @@ public final class KafkaStoreBenchmark {
     CapturingContext context = new CapturingContext(mock.getStateStoreContext());
     KeyValueStore<Bytes, byte[]> store = supplier(s, engine, "restored").get();
     store.init(context, store);
+    ProcCpu cpuBefore = ProcCpu.now();
     long start = System.nanoTime();
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(RESTORE_BATCH);
     int[] order = restoreOrder(s);
@@ -266,8 +267,13 @@ public final class KafkaStoreBenchmark {
       }
     }
     double restoreSeconds = (System.nanoTime() - start) / 1e9;
+    // Where the restore's CPU went; the logical bytes: each record's key and 16-byte value.
+    Files.writeString(s.out().resolve(engine + "-restore-cpu.txt"),
+        ProcCpu.now().since(cpuBefore, s.keys(), (long) s.keys() * (key(0).length + 16)));
     double[] rss = Rss.now();
     store.close();
+    Files.writeString(s.out().resolve(engine + "-restore-and-close-cpu.txt"),
+        ProcCpu.now().since(cpuBefore, s.keys(), (long) s.keys() * (key(0).length + 16)));
     return new Result(engine, s.events(), processSeconds, processRss, stateMib, s.keys(),
         restoreSeconds, rss[0], rss[1], sum);
   }
