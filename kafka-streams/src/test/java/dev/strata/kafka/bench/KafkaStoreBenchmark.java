@@ -4,8 +4,12 @@ import dev.strata.engine.Compression;
 import dev.strata.engine.DbOptions;
 import dev.strata.kafka.StrataStores;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +18,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -300,11 +303,29 @@ public final class KafkaStoreBenchmark {
     return order;
   }
 
-  /** The bytes of the table files under {@code dir}. */
+  /**
+   * The bytes of the table files under {@code dir}. The store's background compaction may delete
+   * a table while the walk passes: a file gone before it is read counts as 0 bytes.
+   */
   private static long tableBytesUnder(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(f -> f.toString().endsWith(".sst")).mapToLong(f -> f.toFile().length())
-          .sum();
-    }
+    long[] bytes = {0};
+    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
+        if (f.toString().endsWith(".sst")) {
+          bytes[0] += attrs.size();
+        }
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path f, IOException e) throws IOException {
+        if (e instanceof NoSuchFileException) {
+          return FileVisitResult.CONTINUE;
+        }
+        throw e;
+      }
+    });
+    return bytes[0];
   }
 }
