@@ -43,6 +43,7 @@ final class UnloggedLoadPowerLossProperties {
     Random random = new Random(seed);
     List<Integer> keptPerCycle = new ArrayList<>();
     List<Integer> attemptedPerCycle = new ArrayList<>();
+    List<List<Integer>> batchSizes = new ArrayList<>(); // per cycle, each batch's puts
     for (int cycle = 0; cycle < CYCLES; cycle++) {
       FaultyFileLayer files = new FaultyFileLayer();
       boolean sync = random.nextBoolean();
@@ -57,6 +58,8 @@ final class UnloggedLoadPowerLossProperties {
       int attempted = 0;
       int durable = 0;
       String context = "seed=" + seed + " cycle=" + cycle + " sync=" + sync;
+      List<Integer> sizes = new ArrayList<>();
+      batchSizes.add(sizes);
       try (Db db = Db.open(dir, options, EngineHooks.NONE.withFileLayer(files))) {
         BulkLoad load = null;
         while (attempted < 1000) {
@@ -71,6 +74,7 @@ final class UnloggedLoadPowerLossProperties {
             }
           }
           WriteBatch batch = batch(cycle, attempted, random);
+          sizes.add(batch.size());
           attempted++;
           boolean unlogged = load != null && random.nextInt(8) != 0;
           if (unlogged) {
@@ -101,7 +105,7 @@ final class UnloggedLoadPowerLossProperties {
       attemptedPerCycle.add(attempted);
       context += " attempted=" + attempted + " durable=" + durable + " damage=" + damage;
       try (Db db = Db.open(dir, options)) {
-        int kept = keptPrefix(db, cycle, attempted, context);
+        int kept = PowerLossProperties.keptPrefix(db, cycle, attempted, batchSizes, context);
         assertTrue(kept >= durable, context + ": kept " + kept + " batches, " + durable + " forced");
         byte[] marker = db.commitMarkers().get(markerName(cycle));
         if (kept == 0) {
@@ -111,7 +115,8 @@ final class UnloggedLoadPowerLossProperties {
         }
         keptPerCycle.add(kept);
         for (int c = 0; c < cycle; c++) {
-          int k = keptPrefix(db, c, attemptedPerCycle.get(c), context + " old cycle " + c);
+          int k = PowerLossProperties.keptPrefix(
+              db, c, attemptedPerCycle.get(c), batchSizes, context + " old cycle " + c);
           if (k != keptPerCycle.get(c)) {
             fail(context + ": cycle " + c + " had " + keptPerCycle.get(c) + " batches, now " + k);
           }
@@ -125,49 +130,14 @@ final class UnloggedLoadPowerLossProperties {
     WriteBatch batch = new WriteBatch();
     int size = 1 + (w % 3);
     for (int j = 0; j < size; j++) {
-      batch.put(key(cycle, w, j), b(""), b(cycle + "/" + w + "/" + j + "/"
+      batch.put(PowerLossProperties.key(cycle, w, j), b(""), b(cycle + "/" + w + "/" + j + "/"
           + "v".repeat(random.nextInt(200))));
     }
     return batch.putCommitMarker(markerName(cycle), b(Integer.toString(w)));
   }
 
-  /** The batches of {@code cycle} present, checking they are whole and form a prefix. */
-  private static int keptPrefix(Db db, int cycle, int attempted, String context)
-      throws IOException {
-    int kept = 0;
-    boolean gap = false;
-    for (int w = 0; w < attempted; w++) {
-      int size = 1 + (w % 3);
-      int present = 0;
-      for (int j = 0; j < size; j++) {
-        byte[] v = db.get(key(cycle, w, j), b(""));
-        if (v != null) {
-          present++;
-          if (!new String(v, StandardCharsets.UTF_8).startsWith(cycle + "/" + w + "/" + j + "/")) {
-            fail(context + ": wrong value in batch " + w);
-          }
-        }
-      }
-      if (present != 0 && present != size) {
-        fail(context + ": batch " + w + " of cycle " + cycle + " half there: " + present + "/" + size);
-      }
-      if (present == 0) {
-        gap = true;
-      } else if (gap) {
-        fail(context + ": batch " + w + " of cycle " + cycle + " survived after a lost one");
-      } else {
-        kept = w + 1;
-      }
-    }
-    return kept;
-  }
-
   private static byte[] markerName(int cycle) {
     return b("last-" + cycle);
-  }
-
-  private static byte[] key(int cycle, int batch, int j) {
-    return b("c" + cycle + "-b" + batch + "-" + j);
   }
 
   private static byte[] b(String s) {
