@@ -362,7 +362,8 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * Makes every write durable by forcing the log ({@link Db#syncWal}), not by flushing the
    * memtable: Kafka's RocksDB store flushes its memtables because it writes no log; here the log
    * holds every write already, and one fsync makes it durable without a level-0 table per call.
-   * Does not touch the changelog offsets.
+   * While a restore's bulk load is open its batches are in no log, so the memtables are flushed
+   * instead ({@link Db#flush}), as Kafka's store does. Does not touch the changelog offsets.
    */
   @Override
   @SuppressWarnings("deprecation")
@@ -375,7 +376,11 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       return;
     }
     try {
-      db().syncWal();
+      if (restoring != null) {
+        db().flush(); // restored batches skipped the log
+      } else {
+        db().syncWal();
+      }
       dirty = false;
     } catch (IOException e) {
       throw new ProcessorStateException("cannot force the log of store " + name, e);

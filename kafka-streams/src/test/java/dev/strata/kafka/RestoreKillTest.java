@@ -85,13 +85,40 @@ class RestoreKillTest {
    */
   @Test
   void aRestoreEndedByProcessing_survivesAKillWhole() throws Exception {
+    killAfterRestoring(20, "put");
+    KeyValueStore<Bytes, byte[]> store = Stores.open(dir.resolve("state"), RestoringChild.STORE);
+    try {
+      assertEquals(20L * RestoringChild.BATCH - 1, checkUpToOffset(store, 0));
+      assertArrayEquals(new byte[] {1}, store.get(Bytes.wrap(RestoringChild.PROCESSED)));
+    } finally {
+      store.close();
+    }
+  }
+
+  /** The store's flush() during a restore flushes the restored batches, which are in no log. */
+  @Test
+  void aFlushDuringARestore_makesEveryBatchSurviveAKill() throws Exception {
+    killAfterRestoring(20, "flush");
+    KeyValueStore<Bytes, byte[]> store = Stores.open(dir.resolve("state"), RestoringChild.STORE);
+    try {
+      assertEquals(20L * RestoringChild.BATCH - 1, checkUpToOffset(store, 0));
+    } finally {
+      store.close();
+    }
+  }
+
+  /**
+   * Runs a child that restores {@code batches} batches into the state directory, then puts a key
+   * from processing ({@code put}) or calls the store's flush() ({@code flush}), and kills it once
+   * that returned.
+   */
+  private void killAfterRestoring(long batches, String then) throws Exception {
     Path state = dir.resolve("state");
-    long batches = 20;
     Path output = dir.resolve("child.log");
     Process child = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "-cp", System.getProperty("java.class.path"), RestoringChild.class.getName(),
-        state.toString(), Long.toString(batches))
+        state.toString(), Long.toString(batches), then)
         .redirectErrorStream(true).redirectOutput(output.toFile()).start();
     try {
       long deadline = System.currentTimeMillis() + 90_000;
@@ -105,14 +132,6 @@ class RestoreKillTest {
       child.waitFor(30, TimeUnit.SECONDS);
     }
     assertEquals(128 + 9, child.exitValue(), "the child died of SIGKILL");
-    KeyValueStore<Bytes, byte[]> store = Stores.open(state, RestoringChild.STORE);
-    try {
-      long end = batches * RestoringChild.BATCH - 1;
-      assertEquals(end, checkUpToOffset(store, end));
-      assertArrayEquals(new byte[] {1}, store.get(Bytes.wrap(RestoringChild.PROCESSED)));
-    } finally {
-      store.close();
-    }
   }
 
   /**

@@ -15,8 +15,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * #BATCH} through the restore callback the store registers, as Kafka Streams' changelog reader
  * would. After each batch returns it prints the offset of the batch's last record: that batch is
  * acknowledged. Arguments: the state directory; optionally a number of batches, after which the
- * child ends the restore with a write from processing ({@link #PROCESSED}), prints {@code
- * processed} once it returned and waits to be killed.
+ * child ends the restore with a write from processing ({@link #PROCESSED}), or with the third
+ * argument {@code flush} calls the store's {@code flush()} instead, prints {@code processed} once
+ * that returned and waits to be killed.
  *
  * <p>Not thread-safe: a process's main.
  */
@@ -40,6 +41,7 @@ final class RestoringChild {
         ByteBuffer.allocate(Long.BYTES).putLong(i).array());
   }
 
+  @SuppressWarnings("deprecation") // StateStore.flush: an application may still call it
   public static void main(String[] args) throws InterruptedException {
     Stores.Restoring r =
         Stores.openRestoring(Path.of(args[0]), STORE, StreamsConfig.AT_LEAST_ONCE);
@@ -54,7 +56,11 @@ final class RestoringChild {
         System.out.flush();
       }
     }
-    r.store().put(Bytes.wrap(PROCESSED), new byte[] {1});
+    if (args.length > 2 && args[2].equals("flush")) {
+      r.store().flush();
+    } else {
+      r.store().put(Bytes.wrap(PROCESSED), new byte[] {1});
+    }
     System.out.println("processed");
     System.out.flush();
     Thread.sleep(Long.MAX_VALUE);
