@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
@@ -85,41 +87,27 @@ class RestoreKillTest {
    */
   @Test
   void aRestoreEndedByProcessing_survivesAKillWhole() throws Exception {
-    killAfterRestoring(20, "put");
-    KeyValueStore<Bytes, byte[]> store = Stores.open(dir.resolve("state"), RestoringChild.STORE);
-    try {
-      assertEquals(20L * RestoringChild.BATCH - 1, checkUpToOffset(store, 0));
-      assertArrayEquals(new byte[] {1}, store.get(Bytes.wrap(RestoringChild.PROCESSED)));
-    } finally {
-      store.close();
-    }
+    killAfterRestoring("put", store ->
+        assertArrayEquals(new byte[] {1}, store.get(Bytes.wrap(RestoringChild.PROCESSED))));
   }
 
   /** The store's flush() during a restore flushes the restored batches, which are in no log. */
   @Test
   void aFlushDuringARestore_makesEveryBatchSurviveAKill() throws Exception {
-    killAfterRestoring(20, "flush");
-    KeyValueStore<Bytes, byte[]> store = Stores.open(dir.resolve("state"), RestoringChild.STORE);
-    try {
-      assertEquals(20L * RestoringChild.BATCH - 1, checkUpToOffset(store, 0));
-    } finally {
-      store.close();
-    }
+    killAfterRestoring("flush", store -> {});
   }
 
   /**
-   * Runs a child that restores {@code batches} batches into the state directory, then puts a key
-   * from processing ({@code put}) or calls the store's flush() ({@code flush}), and kills it once
-   * that returned.
+   * Runs a child that restores 20 batches into the state directory, then puts a key from
+   * processing ({@code put}) or calls the store's flush() ({@code flush}), and kills it once that
+   * returned; the store, reopened, must hold every batch, and pass {@code check}.
    */
-  private void killAfterRestoring(long batches, String then) throws Exception {
+  private void killAfterRestoring(String then, Consumer<KeyValueStore<Bytes, byte[]>> check)
+      throws Exception {
     Path state = dir.resolve("state");
+    long batches = 20;
     Path output = dir.resolve("child.log");
-    Process child = new ProcessBuilder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-cp", System.getProperty("java.class.path"), RestoringChild.class.getName(),
-        state.toString(), Long.toString(batches), then)
-        .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    Process child = startChild(output, state.toString(), Long.toString(batches), then);
     try {
       long deadline = System.currentTimeMillis() + 90_000;
       while (!Files.readString(output).contains("processed\n")) {
@@ -132,6 +120,13 @@ class RestoreKillTest {
       child.waitFor(30, TimeUnit.SECONDS);
     }
     assertEquals(128 + 9, child.exitValue(), "the child died of SIGKILL");
+    KeyValueStore<Bytes, byte[]> store = Stores.open(state, RestoringChild.STORE);
+    try {
+      assertEquals(batches * RestoringChild.BATCH - 1, checkUpToOffset(store, 0));
+      check.accept(store);
+    } finally {
+      store.close();
+    }
   }
 
   /**
@@ -155,11 +150,7 @@ class RestoreKillTest {
   /** Runs a restoring child into {@code state} and kills it. */
   private void killMidRestore(Path state) throws Exception {
     Path output = dir.resolve("child.log");
-    Process child = new ProcessBuilder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-cp", System.getProperty("java.class.path"), RestoringChild.class.getName(),
-        state.toString())
-        .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    Process child = startChild(output, state.toString());
     try {
       // Past several memtables of the store's small options: flushed tables and a live memtable.
       awaitAcknowledged(output, child, 60L * RestoringChild.BATCH);
@@ -168,6 +159,16 @@ class RestoreKillTest {
       child.waitFor(30, TimeUnit.SECONDS);
     }
     assertEquals(128 + 9, child.exitValue(), "the child died of SIGKILL");
+  }
+
+  /** Starts a {@link RestoringChild} with {@code args}, its output to {@code output}. */
+  private static Process startChild(Path output, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        "-cp", System.getProperty("java.class.path"), RestoringChild.class.getName()));
+    cmd.addAll(List.of(args));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile())
+        .start();
   }
 
   /** The offset of the last batch the child acknowledged once it is at least {@code atLeast}. */
