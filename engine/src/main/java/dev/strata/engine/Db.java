@@ -401,7 +401,7 @@ public final class Db implements AutoCloseable {
    */
   public BulkLoad bulkLoad(int level0CompactionTrigger) {
     ensureWritable();
-    return new BulkLoad(state, background, level0CompactionTrigger);
+    return new BulkLoad(state, background, writePath, level0CompactionTrigger);
   }
 
   /** Flushes, then compacts every table into the last level, dropping tombstones; waits for it. */

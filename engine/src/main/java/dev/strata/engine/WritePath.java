@@ -68,6 +68,16 @@ final class WritePath {
   @GuardedBy("mutex")
   private final SortedGroup sortedGroup = new SortedGroup();
 
+  /**
+   * True while a memtable, active or frozen, may hold writes that skipped the log ({@link
+   * BulkLoad#write}) and are not yet in a table. A logged write that finds it set first freezes
+   * the memtable and waits for that flush (see {@link #lead}): otherwise a crash could keep the
+   * logged write (replayed from its log) and lose an unlogged write before it, a hole in the
+   * history. Read and set only at the head of the writer queue.
+   */
+  @GuardedBy("mutex")
+  private boolean unloggedInMemTables;
+
   /** Writers waiting their turn; the head writes the group (group commit). */
   private final WriterQueue writers;
 
@@ -139,9 +149,19 @@ final class WritePath {
 
   /** As {@link #write(List)}, the batch carrying the commit marker updates {@code markers}. */
   void write(List<Mutation> mutations, List<MarkerUpdate> markers) throws IOException {
+    write(mutations, markers, true);
+  }
+
+  /**
+   * As {@link #write(List, List)}; {@code logged} false skips the log: the write lives in the
+   * memtable only, durable once a flush has written it to a table. A batch of commit markers alone
+   * is logged anyway, since no flush would carry markers without an entry to freeze them with.
+   */
+  void write(List<Mutation> mutations, List<MarkerUpdate> markers, boolean logged)
+      throws IOException {
     mutex.lock();
     try {
-      Writer head = writers.enqueue(mutations, markers);
+      Writer head = writers.enqueue(mutations, markers, logged || mutations.isEmpty());
       if (head != null) {
         lead(head);
       }
@@ -165,19 +185,25 @@ final class WritePath {
       // been acknowledged into it: they live only in its log until a later freeze, so the flush
       // forces that log instead, or a power loss would take markers a returned flush vouched for.
       markersOnlyLogged = state.mem.isEmpty() && state.log.holdsRecords();
-      while (target != null && !target.flushed) {
-        backgroundErrors.throwIfPermanent();
-        state.throwIfClosing();
-        backgroundErrors.throwIfRetrying();
-        backgroundProgress.awaitUninterruptibly();
-      }
-      backgroundErrors.throwIfPermanent();
+      awaitFlushed(target);
     } finally {
       mutex.unlock();
     }
     if (markersOnlyLogged) {
       logSync.syncLogs();
     }
+  }
+
+  /** Waits for the flush of {@code target} (null: none to wait for), failing as flushes fail. */
+  @GuardedBy("mutex")
+  private void awaitFlushed(Frozen target) throws IOException {
+    while (target != null && !target.flushed) {
+      backgroundErrors.throwIfPermanent();
+      state.throwIfClosing();
+      backgroundErrors.throwIfRetrying();
+      backgroundProgress.awaitUninterruptibly();
+    }
+    backgroundErrors.throwIfPermanent();
   }
 
   /**
@@ -206,6 +232,13 @@ final class WritePath {
         makeRoom(true);
         return state.frozen.peekFirst();
       }
+      if (head.logged() && unloggedInMemTables) {
+        // Flushes complete in freezing order: once the memtable frozen here (or the newest one
+        // frozen before, when it was empty) is in a table, so is every unlogged write.
+        makeRoom(true);
+        awaitFlushed(state.frozen.peekFirst());
+        unloggedInMemTables = false;
+      }
       makeRoom(false); // may wait: writers queued meanwhile join this group
       if (head.hasMarkers()) { // it leads alone: every write before it applied its markers
         Limits.checkMarkersHeld(
@@ -224,16 +257,29 @@ final class WritePath {
   }
 
   /**
-   * Logs the group in one write and applies it to the memtable, with the mutex released: only the
-   * head of the queue gets here, and the memtable takes concurrent readers. A failed log write
-   * fails the group only: the log writer cuts the file back to its last complete record and takes
-   * the next group (an interrupt it even retries). Only a log writer that could not do so (a failed
-   * fsync, a failed repair) stops all further writes, because the log's durable state is unknown.
+   * Logs the group in one write, unless it skips the log, and applies it to the memtable.
    */
   @GuardedBy("mutex")
   private void appendGroup(List<Writer> group) throws IOException {
     long first = state.lastSequence + 1;
     MemTable target = state.mem;
+    if (group.get(0).logged()) { // a group is logged whole or not at all (WriterQueue.group)
+      appendLog(first, group);
+    } else {
+      unloggedInMemTables = true; // before the memtable holds any of it
+    }
+    applyGroup(group, first, target);
+  }
+
+  /**
+   * Logs the group in one write, with the mutex released: only the head of the queue gets here,
+   * and the memtable takes concurrent readers. A failed log write fails the group only: the log
+   * writer cuts the file back to its last complete record and takes the next group (an interrupt
+   * it even retries). Only a log writer that could not do so (a failed fsync, a failed repair)
+   * stops all further writes, because the log's durable state is unknown.
+   */
+  @GuardedBy("mutex")
+  private void appendLog(long first, List<Writer> group) throws IOException {
     LogWriter targetLog = state.log;
     mutex.unlock();
     try {
@@ -251,6 +297,11 @@ final class WritePath {
     } finally {
       mutex.lock();
     }
+  }
+
+  /** Applies the group to the memtable {@code target}, its first sequence number {@code first}. */
+  @GuardedBy("mutex")
+  private void applyGroup(List<Writer> group, long first, MemTable target) {
     int count = 0;
     for (int i = 0; i < group.size(); i++) { // indexed: no iterators on the write path
       count += group.get(i).mutations().size();

@@ -130,8 +130,12 @@ final class PowerLossProperties {
     }
   }
 
-  /** The batches of {@code cycle} present, checking they are whole and form a prefix. */
-  private static int keptPrefix(
+  /**
+   * The batches of {@code cycle} present, checking they are whole and form a prefix: batch {@code
+   * w} put {@code batchSizes.get(cycle).get(w)} keys {@link #key}, each value starting {@code
+   * cycle/w/j/}.
+   */
+  static int keptPrefix(
       Db db, int cycle, int attempted, List<List<Integer>> batchSizes, String context)
       throws IOException {
     int kept = 0;
@@ -162,7 +166,7 @@ final class PowerLossProperties {
     return kept;
   }
 
-  private static byte[] key(int cycle, int batch, int j) {
+  static byte[] key(int cycle, int batch, int j) {
     return b("c" + cycle + "-b" + batch + "-" + j);
   }
 

@@ -5,6 +5,7 @@ import dev.strata.engine.Db;
 import dev.strata.engine.DbOptions;
 import dev.strata.engine.WriteBatch;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,8 +42,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>What it guarantees:
  *
  * <ul>
- *   <li>Every write is in the database's log when it returns (it survives the process being
- *       killed); {@code putAll} and each restored batch are one {@link WriteBatch}, all or nothing.
+ *   <li>Every write from processing is in the database's log when it returns (it survives the
+ *       process being killed); {@code putAll} and each restored batch are one {@link WriteBatch},
+ *       all or nothing.
+ *   <li>Restored batches skip the log ({@link BulkLoad#write}, as Kafka's RocksDB store restores
+ *       with {@code disableWAL}): the restore's bulk load flushes them to tables when it ends,
+ *       before the first write from processing, a commit's offsets or the close can follow them.
+ *       A crash during a restore keeps a prefix of the restored batches, each with the offsets
+ *       written in it, so Kafka Streams restores the rest from the changelog.
  *   <li>Iterators see the store as of their creation (a {@code Db} snapshot and a cursor over it)
  *       and release both on close; closing the store closes the iterators still open.
  *   <li>Changelog offsets (Kafka Streams' {@code managesOffsets}, KIP-1035) live in the same
@@ -155,7 +162,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       }
       last.forEach((tp, o) -> offsets.set(tp, o, exactlyOnce ? null : batch));
       beginRestore();
-      write(batch);
+      write(batch, restoring);
     }
 
     @Override
@@ -163,7 +170,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       WriteBatch batch = new WriteBatch();
       records.forEach(kv -> add(batch, kv.key, kv.value));
       beginRestore();
-      write(batch);
+      write(batch, restoring);
     }
   }
 
@@ -178,12 +185,19 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  /** Ends the restore's bulk load, if one is open. */
+  /**
+   * Ends the restore's bulk load, if one is open: returns once the batches restored through it
+   * are in tables, before any logged write follows them.
+   */
   private void endRestore() {
     BulkLoad load = restoring;
     if (load != null) {
       restoring = null;
-      load.close();
+      try {
+        load.close();
+      } catch (UncheckedIOException e) {
+        throw new ProcessorStateException("cannot flush the restore of store " + name, e);
+      }
     }
   }
 
@@ -209,8 +223,17 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   private void write(WriteBatch batch) {
+    write(batch, null);
+  }
+
+  /** Writes {@code batch} to the log and the memtable, or through {@code load} unlogged. */
+  private void write(WriteBatch batch, BulkLoad load) {
     try {
-      db().write(batch);
+      if (load == null) {
+        db().write(batch);
+      } else {
+        load.write(batch);
+      }
       dirty = true;
     } catch (IOException e) {
       throw new ProcessorStateException("cannot write to store " + name, e);
@@ -339,7 +362,8 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * Makes every write durable by forcing the log ({@link Db#syncWal}), not by flushing the
    * memtable: Kafka's RocksDB store flushes its memtables because it writes no log; here the log
    * holds every write already, and one fsync makes it durable without a level-0 table per call.
-   * Does not touch the changelog offsets.
+   * While a restore's bulk load is open its batches are in no log, so the memtables are flushed
+   * instead ({@link Db#flush}), as Kafka's store does. Does not touch the changelog offsets.
    */
   @Override
   @SuppressWarnings("deprecation")
@@ -352,7 +376,11 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
       return;
     }
     try {
-      db().syncWal();
+      if (restoring != null) {
+        db().flush(); // restored batches skipped the log
+      } else {
+        db().syncWal();
+      }
       dirty = false;
     } catch (IOException e) {
       throw new ProcessorStateException("cannot force the log of store " + name, e);

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
@@ -23,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A store restoring from its changelog is killed with SIGKILL between and during batches ({@link
  * RestoringChild}). Opened again, it must hold exactly the changelog up to the offset it records:
  * never an offset ahead of its data (a batch and its offset are one write), never data ahead of its
- * offset, and no acknowledged batch lost (each is in the log when restoreBatch returns), so the
- * restore resumes after the last batch it holds and replays none twice.
+ * offset, and whole batches only, so the restore resumes after the last batch it holds and replays
+ * none twice. Restored batches skip the log (the restore's bulk load), so the kill may take the
+ * latest acknowledged ones, those not yet flushed; the flushed ones stay.
  */
 class RestoreKillTest {
   private static final TopicPartition CHANGELOG = new TopicPartition(RestoringChild.CHANGELOG, 0);
@@ -34,10 +37,11 @@ class RestoreKillTest {
   @Test
   void aStoreKilledMidRestore_holdsExactlyTheChangelogUpToItsOffset() throws Exception {
     Path state = dir.resolve("state");
-    long acknowledged = killMidRestore(state);
+    killMidRestore(state);
     KeyValueStore<Bytes, byte[]> store = Stores.open(state, RestoringChild.STORE);
     try {
-      long offset = checkUpToOffset(store, acknowledged);
+      // Past several memtables: writes stop while two frozen ones wait, so some were flushed.
+      long offset = checkUpToOffset(store, RestoringChild.BATCH - 1);
       assertEquals(RestoringChild.BATCH - 1, offset % RestoringChild.BATCH, "a batch split");
     } finally {
       store.close();
@@ -78,6 +82,54 @@ class RestoreKillTest {
   }
 
   /**
+   * The first write from processing ends the restore's bulk load, which flushes the restored
+   * batches first: a kill after it keeps every restored batch and the processing write.
+   */
+  @Test
+  void aRestoreEndedByProcessing_survivesAKillWhole() throws Exception {
+    killAfterRestoring("put", store ->
+        assertArrayEquals(new byte[] {1}, store.get(Bytes.wrap(RestoringChild.PROCESSED))));
+  }
+
+  /** The store's flush() during a restore flushes the restored batches, which are in no log. */
+  @Test
+  void aFlushDuringARestore_makesEveryBatchSurviveAKill() throws Exception {
+    killAfterRestoring("flush", store -> {});
+  }
+
+  /**
+   * Runs a child that restores 20 batches into the state directory, then puts a key from
+   * processing ({@code put}) or calls the store's flush() ({@code flush}), and kills it once that
+   * returned; the store, reopened, must hold every batch, and pass {@code check}.
+   */
+  private void killAfterRestoring(String then, Consumer<KeyValueStore<Bytes, byte[]>> check)
+      throws Exception {
+    Path state = dir.resolve("state");
+    long batches = 20;
+    Path output = dir.resolve("child.log");
+    Process child = startChild(output, state.toString(), Long.toString(batches), then);
+    try {
+      long deadline = System.currentTimeMillis() + 90_000;
+      while (!Files.readString(output).contains("processed\n")) {
+        assertTrue(child.isAlive(), () -> "the child died: " + read(output));
+        assertTrue(System.currentTimeMillis() < deadline, () -> "too slow: " + read(output));
+        Thread.sleep(5);
+      }
+    } finally {
+      child.destroyForcibly(); // SIGKILL: no close, no flush
+      child.waitFor(30, TimeUnit.SECONDS);
+    }
+    assertEquals(128 + 9, child.exitValue(), "the child died of SIGKILL");
+    KeyValueStore<Bytes, byte[]> store = Stores.open(state, RestoringChild.STORE);
+    try {
+      assertEquals(batches * RestoringChild.BATCH - 1, checkUpToOffset(store, 0));
+      check.accept(store);
+    } finally {
+      store.close();
+    }
+  }
+
+  /**
    * Checks that {@code store} holds exactly the changelog up to its offset, which is at least
    * {@code atLeast}; returns the offset.
    */
@@ -95,24 +147,28 @@ class RestoreKillTest {
     return offset;
   }
 
-  /** Runs a restoring child into {@code state} and kills it; the offset it last acknowledged. */
-  private long killMidRestore(Path state) throws Exception {
+  /** Runs a restoring child into {@code state} and kills it. */
+  private void killMidRestore(Path state) throws Exception {
     Path output = dir.resolve("child.log");
-    Process child = new ProcessBuilder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-cp", System.getProperty("java.class.path"), RestoringChild.class.getName(),
-        state.toString())
-        .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-    long acknowledged;
+    Process child = startChild(output, state.toString());
     try {
-      // Past several memtables of the store's small options: flushed tables and a live log.
-      acknowledged = awaitAcknowledged(output, child, 60L * RestoringChild.BATCH);
+      // Past several memtables of the store's small options: flushed tables and a live memtable.
+      awaitAcknowledged(output, child, 60L * RestoringChild.BATCH);
     } finally {
       child.destroyForcibly(); // SIGKILL: no close, no flush
       child.waitFor(30, TimeUnit.SECONDS);
     }
     assertEquals(128 + 9, child.exitValue(), "the child died of SIGKILL");
-    return acknowledged;
+  }
+
+  /** Starts a {@link RestoringChild} with {@code args}, its output to {@code output}. */
+  private static Process startChild(Path output, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        "-cp", System.getProperty("java.class.path"), RestoringChild.class.getName()));
+    cmd.addAll(List.of(args));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile())
+        .start();
   }
 
   /** The offset of the last batch the child acknowledged once it is at least {@code atLeast}. */

@@ -53,6 +53,8 @@ public final class WriterQueue {
     private final List<Writer> alone = List.of(this);
     private List<Mutation> mutations;
     private List<MarkerUpdate> markers = List.of();
+    /** False for a batch that skips the log (a bulk load's): see {@link #logged}. */
+    private boolean logged = true;
     /** True from enqueue until the write's outcome is taken: the thread's writer is busy. */
     private boolean queued;
     private boolean done;
@@ -84,6 +86,14 @@ public final class WriterQueue {
      */
     public boolean hasMarkers() {
       return !markers.isEmpty();
+    }
+
+    /**
+     * False for a batch that skips the log: it leads a group of its own, so a group is either
+     * logged whole or not at all.
+     */
+    public boolean logged() {
+      return logged;
     }
 
     /** The group of this writer alone (an immutable list, the same every time). */
@@ -128,6 +138,16 @@ public final class WriterQueue {
   /** As {@link #enqueue(List)}, the batch carrying the commit marker updates {@code markers}. */
   @GuardedBy("mutex")
   public Writer enqueue(List<Mutation> mutations, List<MarkerUpdate> markers) throws IOException {
+    return enqueue(mutations, markers, true);
+  }
+
+  /**
+   * As {@link #enqueue(List, List)}; {@code logged} false for a batch that skips the log, which
+   * then groups with no other batch.
+   */
+  @GuardedBy("mutex")
+  public Writer enqueue(List<Mutation> mutations, List<MarkerUpdate> markers, boolean logged)
+      throws IOException {
     assert mutex.isHeldByCurrentThread();
     Writer w = threadWriters.get();
     if (w.queued) { // a write from inside a write (a hook under the mutex): a writer of its own
@@ -135,6 +155,7 @@ public final class WriterQueue {
     }
     w.mutations = mutations;
     w.markers = markers;
+    w.logged = logged;
     w.queued = true;
     w.done = false;
     w.error = null;
@@ -158,18 +179,19 @@ public final class WriterQueue {
   private static void release(Writer w) {
     w.mutations = null;
     w.markers = List.of();
+    w.logged = true;
     w.queued = false;
   }
 
   /**
    * The group {@code head} leads: itself and the batches queued behind it, in order, while they fit
-   * the byte budget and up to the first barrier or batch with commit markers. A barrier, and a
-   * batch with commit markers, leads alone.
+   * the byte budget and up to the first barrier, batch with commit markers or batch that skips the
+   * log. A barrier, a batch with commit markers and a batch that skips the log each lead alone.
    */
   @GuardedBy("mutex")
   public List<Writer> group(Writer head) {
     assert mutex.isHeldByCurrentThread() && queue.peekFirst() == head;
-    if (head.isBarrier() || head.hasMarkers() || queue.size() == 1) {
+    if (head.isBarrier() || head.hasMarkers() || !head.logged || queue.size() == 1) {
       return head.alone(); // the common case of an uncontended write allocates no list
     }
     List<Writer> group = new ArrayList<>(Math.min(queue.size(), 16));
@@ -179,7 +201,7 @@ public final class WriterQueue {
       if (w == head) {
         continue;
       }
-      if (w.isBarrier() || w.hasMarkers() || bytes + w.bytes() > maxGroupBytes) {
+      if (w.isBarrier() || w.hasMarkers() || !w.logged || bytes + w.bytes() > maxGroupBytes) {
         break;
       }
       group.add(w);
