@@ -176,6 +176,35 @@ final class Shard {
     }
   }
 
+  /**
+   * Caches block (fileNumber, offset) of {@code kind}, which its caller read and checked itself
+   * ({@link ClockBlockCache#admitData}, {@link ClockBlockCache#put}), unless the shard holds it or a
+   * load of it is in flight: a data block off the heap when the shard has an arena with room, else
+   * its {@link CachedBlock#owned} copy in a node made loaded. No loading node stands for the read, so concurrent misses of one block may each read it;
+   * the first admitted stays. As {@link #admit}, room is made first, and a block that would fit only
+   * below the metadata floor is not cached.
+   */
+  void admitRead(long fileNumber, long offset, long hash, BlockKind kind, CachedBlock loaded) {
+    lock.lock();
+    try {
+      if (closed || table.get(fileNumber, offset, hash) != null
+          || (offHeap != null && offHeap.find(fileNumber, offset, hash) != DataEntries.NONE)) {
+        return;
+      }
+      int offHeapLength = arena == null || kind.isProtected() ? -1 : loaded.offHeapLength();
+      if (offHeapLength >= 0 && clock.admitOffHeap(fileNumber, offset, hash, loaded.offHeapBytes(), offHeapLength)) {
+        return;
+      }
+      Node n = Node.loaded(fileNumber, offset, kind);
+      if (clock.admit(n, charge(loaded.ownedSizeBytes()))) {
+        n.block = loaded.owned();
+        table.put(n);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private static long charge(CachedBlock block) {
     return charge(block.sizeBytes());
   }

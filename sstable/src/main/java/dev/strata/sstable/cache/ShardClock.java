@@ -96,16 +96,26 @@ final class ShardClock {
    * block on the heap). Room is made first, so the copy finds the slots the evictions just freed.
    */
   boolean admitOffHeap(Node n, byte[] bytes, int length) {
+    if (!admitOffHeap(n.fileNumber, n.offset, n.hash(), bytes, length)) {
+      return false;
+    }
+    table.remove(n); // after the entry is found by lookups: a reader finds one or the other
+    return true;
+  }
+
+  /**
+   * Stores data block (fileNumber, offset)'s {@code bytes[0, length)} in the arena as an entry,
+   * where no node stands for it; false when there is no room for it. Room is made first, as above.
+   */
+  boolean admitOffHeap(long fileNumber, long offset, long hash, byte[] bytes, int length) {
     long charge = SlabArena.slotBytes(length) + DataEntries.ENTRY_BYTES;
     if (!makeRoom(false, charge)) {
       return false;
     }
-    long hash = n.hash();
     boolean toMain = ghost != null && ghost.remove(hash); // missed again soon after it left probation
-    if (!data.admit(n.fileNumber, n.offset, hash, bytes, length, charge, toMain, ++ticks)) {
+    if (!data.admit(fileNumber, offset, hash, bytes, length, charge, toMain, ++ticks)) {
       return false;
     }
-    table.remove(n); // after the entry is found by lookups: a reader finds one or the other
     used += charge;
     return true;
   }
