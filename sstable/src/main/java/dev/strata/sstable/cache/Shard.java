@@ -195,8 +195,10 @@ final class Shard {
       if (offHeapLength >= 0 && clock.admitOffHeap(fileNumber, offset, hash, loaded.offHeapBytes(), offHeapLength)) {
         return;
       }
-      Node n = Node.loaded(fileNumber, offset, kind);
-      if (clock.admit(n, charge(loaded.ownedSizeBytes()))) {
+      long charge = charge(loaded.ownedSizeBytes());
+      if (clock.roomFor(kind, charge)) { // a node only for a block that fits
+        Node n = Node.loaded(fileNumber, offset, kind);
+        clock.place(n, charge);
         n.block = loaded.owned();
         table.put(n);
       }

@@ -73,9 +73,23 @@ final class ShardClock {
    * block that would fit only below the metadata floor.
    */
   boolean admit(Node n, long charge) {
-    if (!makeRoom(n.kind.isProtected(), charge)) {
+    if (!roomFor(n.kind, charge)) {
       return false;
     }
+    place(n, charge);
+    return true;
+  }
+
+  /**
+   * Makes room for a block of {@code kind} charged {@code charge}, as {@link #admit} does before it
+   * queues its node: a caller that has no node yet makes one only once this says the block fits.
+   */
+  boolean roomFor(BlockKind kind, long charge) {
+    return makeRoom(kind.isProtected(), charge);
+  }
+
+  /** Queues loaded node {@code n}, charged {@code charge}, in the room {@link #roomFor} made. */
+  void place(Node n, long charge) {
     n.charge = charge;
     used += charge;
     if (n.kind.isProtected()) {
@@ -87,7 +101,6 @@ final class ShardClock {
     } else {
       enqueue(probation, n);
     }
-    return true;
   }
 
   /**
