@@ -29,10 +29,11 @@ import java.util.List;
  * Brings one table's blocks to its readers: from the file, checked ({@link StoredBlocks}), or
  * through the block cache under the key (file number, offset), where concurrent misses of one block
  * load it once ({@link BlockCache#getOrLoad}); a Get's data block miss is read in its thread's
- * buffers and offered to the cache instead ({@link BlockCache#admitData}). Counts every fetch into the table's {@link
- * ReadCounters} as a cache hit or a block read, and a read done by the open as the open's. Copies a
- * data block the cache holds off the heap back into a {@link Block} ({@link OffHeapCopy}). Holds
- * the keys it pinned in the cache, which {@link #unpinAll} releases when the table closes.
+ * buffers and offered to the cache instead ({@link BlockCache#admitData}). Counts every fetch into
+ * the table's {@link ReadCounters} as a cache hit or a block read, and a read done by the open as
+ * the open's. Copies a data block the cache holds off the heap back into a {@link Block} ({@link
+ * OffHeapCopy}). Holds the keys it pinned in the cache, which {@link #unpinAll} releases when the
+ * table closes.
  *
  * <p>Thread-safe: the file reads positionally, the cache is thread-safe, and the pin list is
  * written at open, before the reader is published, and at close.

@@ -30,8 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The database: {@code rows} rows of 100-byte values in {@code tables} overlapping level-0 tables
  * (auto compaction off), so every Get consults every table whose filter admits the key; the block
- * cache holds every block (unless {@code cacheMiB} is set low), so the figure is the CPU-bound read path. {@code present=false} reads odd
- * ids, none of which was written: each table's filter answers, no index or data block is read.
+ * cache holds every block (unless {@code cacheMiB} is set low), so the figure is the CPU-bound read
+ * path. {@code present=false} reads odd ids, none of which was written: each table's filter
+ * answers, no index or data block is read.
  *
  * <p>Run (from the repository root, after {@code mvn -q -pl bench -am package -DskipTests}):
  *

@@ -121,7 +121,7 @@ final class ShardClock {
    * where no node stands for it; false when there is no room for it. Room is made first, as above.
    */
   boolean admitOffHeap(long fileNumber, long offset, long hash, byte[] bytes, int length) {
-    long charge = SlabArena.slotBytes(length) + DataEntries.ENTRY_BYTES;
+    long charge = offHeapCharge(length);
     if (!makeRoom(false, charge)) {
       return false;
     }
@@ -131,6 +131,11 @@ final class ShardClock {
     }
     used += charge;
     return true;
+  }
+
+  /** What a data block of {@code length} bytes costs the shard off the heap: its slots and its entry. */
+  static long offHeapCharge(int length) {
+    return SlabArena.slotBytes(length) + DataEntries.ENTRY_BYTES;
   }
 
   /** A new view of the off-heap block (fileNumber, offset), or null when none is held. */
