@@ -102,6 +102,55 @@ final class BorrowedBlocksTest {
     }
   }
 
+  /**
+   * {@link ClockBlockCache#admitData}, a Get's miss read without a loader: the cache keeps a copy
+   * (off the heap, or owned), counts the miss, and keeps the first block admitted under a key.
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void admitData_keepsACopy_andTheFirstAdmitted(boolean offHeap) {
+    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1, offHeap);
+    try {
+      Borrowed mine = new Borrowed(bytes(3));
+      cache.admitData(KEY.fileNumber(), KEY.offset(), mine);
+      Arrays.fill(mine.buffer, (byte) 0); // the thread's next miss reuses the buffer
+      assertEquals(1, cache.stats().data().misses());
+      assertEquals(offHeap ? 0 : 1, mine.copies, "off the heap the bytes go to the slots, else one copy");
+
+      Borrowed second = new Borrowed(bytes(4)); // another thread's read of the same block
+      cache.admitData(KEY.fileNumber(), KEY.offset(), second);
+      assertEquals(0, second.copies, "a block the cache holds is not copied again");
+      CachedBlock held = cache.getIfPresent(KEY, BlockKind.DATA);
+      assertFalse(held.borrowed());
+      assertArrayEquals(bytes(3), bytesOf(held));
+      cache.checkInvariants();
+    } finally {
+      cache.close();
+    }
+  }
+
+  /**
+   * A block {@link ClockBlockCache#admitData} cannot make room for (pinned metadata holds the
+   * shard) is not kept, and costs no copy.
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void admitData_withoutRoom_keepsNothing(boolean offHeap) throws IOException {
+    ClockBlockCache cache = new ClockBlockCache(64 << 10, 1, offHeap);
+    try {
+      BlockCacheKey metadata = new BlockCacheKey(9, 0);
+      cache.getOrLoadPinned(metadata, BlockKind.INDEX,
+          () -> new OffHeapBlockCacheTest.Payload(new byte[80 << 10]));
+      Borrowed mine = new Borrowed(bytes(5));
+      cache.admitData(KEY.fileNumber(), KEY.offset(), mine);
+      assertNull(cache.getIfPresent(KEY, BlockKind.DATA));
+      assertEquals(0, mine.copies);
+      cache.checkInvariants();
+    } finally {
+      cache.close();
+    }
+  }
+
   @ParameterizedTest(name = "offHeap={0}")
   @ValueSource(booleans = {false, true})
   void waitersOfABorrowedLoad_getACopyOrLookAgain(boolean offHeap) throws Exception {
