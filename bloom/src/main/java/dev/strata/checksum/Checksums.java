@@ -12,17 +12,30 @@ import java.util.zip.CRC32C;
  * offset first, as LevelDB and RocksDB do: {@code mask(c) = ((c >>> 15) | (c << 17)) + 0xa282ead8}.
  * Readers compare masked values, so {@link #unmask} exists only for tools that print raw CRCs.
  *
- * <p>Thread-safe (stateless).
+ * <p>Thread-safe: stateless but for each thread's own checksum state.
  */
 public final class Checksums {
   /** Added after the rotation; the constant LevelDB uses, so the values are familiar in hex dumps. */
   private static final int MASK_DELTA = 0xa282ead8;
 
+  /**
+   * Each thread's checksum state for the array forms, reset before each use: a block read (a Get's
+   * cache miss) then makes no object for its checksum, whether or not the compiler would have
+   * removed one.
+   */
+  private static final ThreadLocal<CRC32C> CRC = ThreadLocal.withInitial(CRC32C::new);
+
   private Checksums() {}
+
+  private static CRC32C reset() {
+    CRC32C crc = CRC.get();
+    crc.reset();
+    return crc;
+  }
 
   /** The masked CRC32C of {@code bytes[offset, offset + length)}. */
   public static int maskedCrc32c(byte[] bytes, int offset, int length) {
-    CRC32C crc = new CRC32C();
+    CRC32C crc = reset();
     crc.update(bytes, offset, length);
     return mask((int) crc.getValue());
   }
@@ -39,7 +52,7 @@ public final class Checksums {
    * trailers whose checksum covers the payload and the type byte after it.
    */
   public static int maskedCrc32c(byte[] bytes, int offset, int length, byte trailing) {
-    CRC32C crc = new CRC32C();
+    CRC32C crc = reset();
     crc.update(bytes, offset, length);
     crc.update(trailing);
     return mask((int) crc.getValue());

@@ -2,7 +2,6 @@ package dev.strata.sstable;
 
 import static dev.strata.sstable.format.SstableFormat.BLOCK_TRAILER_BYTES;
 import static dev.strata.sstable.format.SstableFormat.FOOTER_BYTES;
-import static dev.strata.sstable.format.SstableFormat.MAX_BLOCK_BYTES;
 
 import dev.strata.sstable.block.Block;
 import dev.strata.sstable.block.BlockHandle;
@@ -29,10 +28,12 @@ import java.util.List;
 /**
  * Brings one table's blocks to its readers: from the file, checked ({@link StoredBlocks}), or
  * through the block cache under the key (file number, offset), where concurrent misses of one block
- * load it once ({@link BlockCache#getOrLoad}). Counts every fetch into the table's {@link
- * ReadCounters} as a cache hit or a block read, and a read done by the open as the open's. Copies a
- * data block the cache holds off the heap back into a {@link Block} ({@link OffHeapCopy}). Holds
- * the keys it pinned in the cache, which {@link #unpinAll} releases when the table closes.
+ * load it once ({@link BlockCache#getOrLoad}); a Get's data block miss is read in its thread's
+ * buffers and offered to the cache instead ({@link BlockCache#admitData}). Counts every fetch into
+ * the table's {@link ReadCounters} as a cache hit or a block read, and a read done by the open as
+ * the open's. Copies a data block the cache holds off the heap back into a {@link Block} ({@link
+ * OffHeapCopy}). Holds the keys it pinned in the cache, which {@link #unpinAll} releases when the
+ * table closes.
  *
  * <p>Thread-safe: the file reads positionally, the cache is thread-safe, and the pin list is
  * written at open, before the reader is published, and at close.
@@ -217,7 +218,7 @@ final class BlockFetcher {
       throws IOException {
     CountingLoader<T> counting = new CountingLoader<>(loader);
     T block = cache.getOrLoad(key, kind, counting);
-    count(counting.ran, false, kind, h);
+    count(counting.ran(), false, kind, h);
     return block;
   }
 
@@ -226,7 +227,7 @@ final class BlockFetcher {
       BlockCache.Loader<T> loader) throws IOException {
     CountingLoader<T> counting = new CountingLoader<>(loader);
     T block = cache.getOrLoad(key, kind, counting);
-    count(counting.ran, true, kind, h);
+    count(counting.ran(), true, kind, h);
     return block;
   }
 
@@ -242,7 +243,7 @@ final class BlockFetcher {
     synchronized (pinned) {
       pinned.add(key);
     }
-    count(counting.ran, true, kind, h);
+    count(counting.ran(), true, kind, h);
   }
 
   /** Drops every pin {@link #pin} took. Idempotent. */
@@ -278,7 +279,17 @@ final class BlockFetcher {
       String what, boolean scratch) throws IOException {
     long offset = key != null ? key.offset() : Bytes.getU64(index.data, valueOffset);
     Block b = cachedOnHeap(key, offset, kind, type, scratch);
-    return b != null ? b : load(handleIn(index, valueOffset, what), key, kind, type, scratch);
+    if (b != null) {
+      return b;
+    }
+    if (key == null && readsBorrowed(kind, scratch)) {
+      int length = BlockHandle.lengthAt(index.data, valueOffset);
+      if (!BlockHandle.fits(offset, length, fileSize - FOOTER_BYTES)) {
+        throw new CorruptTableException(path, index.fileOffset, "%s handle lies outside the file", what);
+      }
+      return readBorrowed(offset, length);
+    }
+    return load(handleIn(index, valueOffset, what), key, kind, type, scratch);
   }
 
   /**
@@ -288,16 +299,47 @@ final class BlockFetcher {
   Block blockAt(long offset, int length, BlockCacheKey key, BlockKind kind, BlockType type, String what,
       boolean scratch) throws IOException {
     Block b = cachedOnHeap(key, offset, kind, type, scratch);
-    return b != null ? b : load(handleOf(offset, length, what), key, kind, type, scratch);
+    if (b != null) {
+      return b;
+    }
+    if (key == null && readsBorrowed(kind, scratch)) {
+      checkCompactHandle(offset, length, what);
+      return readBorrowed(offset, length);
+    }
+    return load(handleOf(offset, length, what), key, kind, type, scratch);
   }
 
   /** The handle (offset, length) decoded from a compact index; one outside the file is corruption. */
   BlockHandle handleOf(long offset, int length, String what) throws CorruptTableException {
-    if (offset < 0 || length < 0 || length > MAX_BLOCK_BYTES
-        || offset > fileSize - FOOTER_BYTES - length - BLOCK_TRAILER_BYTES) {
+    checkCompactHandle(offset, length, what);
+    return new BlockHandle(offset, length);
+  }
+
+  private void checkCompactHandle(long offset, int length, String what) throws CorruptTableException {
+    if (!BlockHandle.fits(offset, length, fileSize - FOOTER_BYTES)) {
       throw new CorruptTableException(path, offset, "%s handle (%d, %d) lies outside the file", what, offset, length);
     }
-    return new BlockHandle(offset, length);
+  }
+
+  /**
+   * Whether a miss of a block of {@code kind} is read into this thread's buffers and scratch block
+   * and then offered to the cache ({@link #readBorrowed}): a Get's data block, from a cache that
+   * copies what it keeps. It then allocates no loader, loading entry or array of the block's size.
+   */
+  private boolean readsBorrowed(BlockKind kind, boolean scratch) {
+    return scratch && kind == BlockKind.DATA && cache.takesBorrowedBlocks();
+  }
+
+  /**
+   * The data block (offset, length), a miss, read and parsed in this thread's buffers and scratch
+   * block (valid until the thread's next scratch copy or read), then offered to the cache ({@link
+   * BlockCache#admitData}), which copies it off the heap or into a block of its own, or not at all.
+   */
+  private Block readBorrowed(long offset, int length) throws IOException {
+    Block b = StoredBlocks.readDataBorrowed(file, path, offset, length, OffHeapCopy.scratch());
+    cache.admitData(fileNumber, offset, b);
+    counters.countRead(BlockKind.DATA, (long) length + BLOCK_TRAILER_BYTES);
+    return b;
   }
 
   /** The block at {@code offset} when the cache holds it (a hit, counted; no key made when {@code key} is null), else null. */
@@ -317,11 +359,7 @@ final class BlockFetcher {
   private Block load(BlockHandle h, BlockCacheKey key, BlockKind kind, BlockType type, boolean scratch)
       throws IOException {
     BlockCacheKey k = key != null ? key : key(h.offset());
-    // A Get's data block is parsed into its thread's scratch block, from its thread's buffers, when
-    // the cache copies what it keeps: the miss then makes no array of the block's size.
-    BlockCache.Loader<Block> loader = scratch && type == BlockType.DATA && cache.takesBorrowedBlocks()
-        ? () -> StoredBlocks.readDataBorrowed(file, path, h, OffHeapCopy.scratch())
-        : () -> readBlock(h, type);
+    BlockCache.Loader<Block> loader = () -> readBlock(h, type);
     while (true) { // fetched again in the rare case that the cache released it before the copy
       CachedBlock cached = fetch(k, h, kind, loader);
       Block b = onHeap(cached, scratch, k.offset(), type);
@@ -447,22 +485,6 @@ final class BlockFetcher {
       counters.countRead(kind, h.storedLength());
     } else {
       counters.countHit(kind);
-    }
-  }
-
-  /** A loader that records whether the cache ran it: a read when it did, a hit when it did not. */
-  private static final class CountingLoader<T extends CachedBlock> implements BlockCache.Loader<T> {
-    private final BlockCache.Loader<T> delegate;
-    private boolean ran;
-
-    CountingLoader(BlockCache.Loader<T> delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public T load() throws IOException {
-      ran = true;
-      return delegate.load();
     }
   }
 }

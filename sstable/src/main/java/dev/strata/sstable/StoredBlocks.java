@@ -51,21 +51,21 @@ final class StoredBlocks {
    * such read or scratch copy. A block larger than {@link #MAX_BORROWED_BYTES} stored or
    * decompressed is read as {@link #readBlock} reads it.
    */
-  static Block readDataBorrowed(TableFile ch, Path file, BlockHandle h, Block into) throws IOException {
-    int storedLength = h.length() + BLOCK_TRAILER_BYTES;
+  static Block readDataBorrowed(TableFile ch, Path file, long offset, int length, Block into) throws IOException {
+    int storedLength = length + BLOCK_TRAILER_BYTES;
     if (storedLength > MAX_BORROWED_BYTES) {
-      return readBlock(ch, file, h, BlockType.DATA);
+      return readBlock(ch, file, new BlockHandle(offset, length), BlockType.DATA);
     }
     BulkBuffers buffers = MISS_BUFFERS.get();
     byte[] raw = buffers.stored(storedLength);
     assert ch.path().equals(file) : file;
-    ch.readFully(h.offset(), raw, storedLength);
+    ch.readFully(offset, raw, buffers.storedWrap(), storedLength);
     // The first four bytes are an LZ4 block's uncompressed length; payload() checks them, and a
     // payload too large for the buffers (or a stored block whose first bytes merely look like one)
     // gets an array of its own.
-    boolean fits = h.length() < SstableFormat.LZ4_HEADER_BYTES || Bytes.getU32(raw, 0) <= MAX_BORROWED_BYTES;
-    byte[] payload = payload(raw, file, h, BlockType.DATA, fits ? buffers : null);
-    return Block.parseDataInto(into, payload, payloadLength(raw, payload, h), file, h.offset());
+    boolean fits = length < SstableFormat.LZ4_HEADER_BYTES || Bytes.getU32(raw, 0) <= MAX_BORROWED_BYTES;
+    byte[] payload = payload(raw, file, offset, length, BlockType.DATA, fits ? buffers : null);
+    return Block.parseDataInto(into, payload, payloadLength(raw, payload, length), file, offset);
   }
 
   /**
@@ -86,7 +86,7 @@ final class StoredBlocks {
    */
   static FilterChunk decodeFilter(byte[] raw, int offset, Path path, BlockHandle h, BlockType type,
       int version) throws IOException {
-    checkTrailer(raw, offset, path, h, type);
+    checkTrailer(raw, offset, path, h.offset(), h.length(), type);
     try {
       return FilterChunk.decode(raw, offset, h.length(), version);
     } catch (IllegalArgumentException e) {
@@ -107,7 +107,7 @@ final class StoredBlocks {
     byte typeByte = stored.get(at + n);
     int storedCrc = stored.duplicate().order(ByteOrder.LITTLE_ENDIAN).getInt(at + n + 1);
     int computed = Checksums.maskedCrc32c(stored.slice(at, n), typeByte);
-    checkType(typeByte, storedCrc, computed, path, h, type);
+    checkType(typeByte, storedCrc, computed, path, h.offset(), type);
     try {
       return FilterChunk.decodeOffHeap(stored.slice(at, n), version);
     } catch (IllegalArgumentException e) {
@@ -128,7 +128,12 @@ final class StoredBlocks {
 
   /** The payload's length: the stored one, or the uncompressed length an LZ4 block's header holds. */
   static int payloadLength(byte[] raw, byte[] payload, BlockHandle h) {
-    return payload == raw ? h.length() : Bytes.getU32(raw, 0);
+    return payloadLength(raw, payload, h.length());
+  }
+
+  /** {@link #payloadLength(byte[], byte[], BlockHandle)} of a block whose stored payload is {@code length} bytes. */
+  private static int payloadLength(byte[] raw, byte[] payload, int length) {
+    return payload == raw ? length : Bytes.getU32(raw, 0);
   }
 
   /** The payload and trailer at {@code h}: {@code h.length() + 5} bytes. */
@@ -152,23 +157,28 @@ final class StoredBlocks {
    */
   static byte[] payload(byte[] raw, Path file, BlockHandle h, BlockType want, BulkBuffers buffers)
       throws CorruptTableException {
-    int n = h.length();
-    BlockCompression compression = checkTrailer(raw, 0, file, h, want);
+    return payload(raw, file, h.offset(), h.length(), want, buffers);
+  }
+
+  /** {@link #payload(byte[], Path, BlockHandle, BlockType, BulkBuffers)} of the block (offset, n). */
+  private static byte[] payload(byte[] raw, Path file, long offset, int n, BlockType want, BulkBuffers buffers)
+      throws CorruptTableException {
+    BlockCompression compression = checkTrailer(raw, 0, file, offset, n, want);
     if (compression == BlockCompression.NONE) {
       return raw;
     }
     int length = n < SstableFormat.LZ4_HEADER_BYTES ? -1 : Bytes.getU32(raw, 0);
     if (length < 0 || length > SstableFormat.MAX_BLOCK_BYTES) {
-      throw new CorruptTableException(file, h.offset(), "bad uncompressed length %d", length);
+      throw new CorruptTableException(file, offset, "bad uncompressed length %d", length);
     }
     byte[] out = buffers == null ? new byte[length] : buffers.decompressed(length);
     try {
       int got = Lz4Decompressor.decompress(raw, SstableFormat.LZ4_HEADER_BYTES, n - SstableFormat.LZ4_HEADER_BYTES, out, 0, length);
       if (got != length) {
-        throw new CorruptTableException(file, h.offset(), "lz4 block inflates to %d bytes, want %d", got, length);
+        throw new CorruptTableException(file, offset, "lz4 block inflates to %d bytes, want %d", got, length);
       }
     } catch (LZ4Exception e) {
-      throw new CorruptTableException(file, h.offset(), e, "lz4 block does not decompress");
+      throw new CorruptTableException(file, offset, e, "lz4 block does not decompress");
     }
     return out;
   }
@@ -178,32 +188,31 @@ final class StoredBlocks {
    * checksum, then its block type and compression, which it returns. Filters are never compressed
    * (their bits are random).
    */
-  private static BlockCompression checkTrailer(byte[] raw, int offset, Path file, BlockHandle h,
+  private static BlockCompression checkTrailer(byte[] raw, int offset, Path file, long blockOffset, int n,
       BlockType want) throws CorruptTableException {
-    int n = h.length();
     byte typeByte = raw[offset + n];
     int stored = Bytes.getU32(raw, offset + n + 1);
-    return checkType(typeByte, stored, Checksums.maskedCrc32c(raw, offset, n, typeByte), file, h, want);
+    return checkType(typeByte, stored, Checksums.maskedCrc32c(raw, offset, n, typeByte), file, blockOffset, want);
   }
 
   /**
    * The trailer's checks once its checksum is computed: {@code stored} against {@code computed},
    * then the block type and compression of {@code typeByte}, which it returns.
    */
-  private static BlockCompression checkType(byte typeByte, int stored, int computed, Path file, BlockHandle h,
+  private static BlockCompression checkType(byte typeByte, int stored, int computed, Path file, long blockOffset,
       BlockType want) throws CorruptTableException {
     if (stored != computed) {
-      throw new CorruptTableException(file, h.offset(), "%s block crc mismatch: stored=%08x computed=%08x",
+      throw new CorruptTableException(file, blockOffset, "%s block crc mismatch: stored=%08x computed=%08x",
           want, stored, computed);
     }
     BlockType type = BlockType.fromIdOrNull((typeByte >>> 4) & 0xf);
     BlockCompression compression = BlockCompression.fromIdOrNull(typeByte & 0xf);
     if (type != want || compression == null) {
-      throw new CorruptTableException(file, h.offset(), "block type byte %02x, want a %s block", typeByte, want);
+      throw new CorruptTableException(file, blockOffset, "block type byte %02x, want a %s block", typeByte, want);
     }
     if (compression != BlockCompression.NONE
         && (want == BlockType.FILTER_CHUNK || want == BlockType.ROW_TOMBSTONE_FILTER)) {
-      throw new CorruptTableException(file, h.offset(), "compressed %s block", want);
+      throw new CorruptTableException(file, blockOffset, "compressed %s block", want);
     }
     return compression;
   }

@@ -30,14 +30,17 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The database: {@code rows} rows of 100-byte values in {@code tables} overlapping level-0 tables
  * (auto compaction off), so every Get consults every table whose filter admits the key; the block
- * cache holds every block, so the figure is the CPU-bound read path. {@code present=false} reads odd
- * ids, none of which was written: each table's filter answers, no index or data block is read.
+ * cache holds every block (unless {@code cacheMiB} is set low), so the figure is the CPU-bound read
+ * path. {@code present=false} reads odd ids, none of which was written: each table's filter
+ * answers, no index or data block is read.
  *
  * <p>Run (from the repository root, after {@code mvn -q -pl bench -am package -DskipTests}):
  *
  * <pre>
  * java -cp bench/target/strata-bench.jar org.openjdk.jmh.Main GetBenchmark -t 1 -prof gc
  * java -cp bench/target/strata-bench.jar org.openjdk.jmh.Main GetBenchmark -t 2
+ * java -cp bench/target/strata-bench.jar org.openjdk.jmh.Main GetBenchmark -p present=true -p cacheMiB=1 \
+ *     -p offHeap=false,true -t 1 -prof gc
  * </pre>
  *
  * <p>Thread-safe: the database is shared, each benchmark thread draws keys from its own generator.
@@ -66,6 +69,14 @@ public class GetBenchmark {
   @Param({"false"})
   boolean offHeap;
 
+  /**
+   * The block cache's capacity in MiB. At 256 it holds every block; at 1 it keeps the tables' index
+   * and filter blocks but few of their data blocks (about 24 MB), so a present Get misses its data
+   * block: the miss path (the block read from the page cache, checked, offered to the cache).
+   */
+  @Param({"256"})
+  int cacheMiB;
+
   private Path dir;
   private Db db;
 
@@ -88,7 +99,7 @@ public class GetBenchmark {
         DbOptions.builder()
             .autoCompaction(false)
             .memtableBytes(256L << 20)
-            .blockCacheBytes(256L << 20)
+            .blockCacheBytes((long) cacheMiB << 20)
             .blockCacheOffHeapMinBytes(offHeap ? 0 : Long.MAX_VALUE)
             .build();
     db = Db.open(dir, options);

@@ -40,12 +40,20 @@ public record BlockHandle(long offset, int length) {
   public static BlockHandle decodeOrNull(byte[] b, int off, long limit) {
     long offset = Bytes.getU64(b, off);
     int length = Bytes.getU32(b, off + 8);
-    if (offset < 0 || length < 0 || length > SstableFormat.MAX_BLOCK_BYTES) {
-      return null;
-    }
-    if (offset > limit - length - SstableFormat.BLOCK_TRAILER_BYTES) {
-      return null;
-    }
-    return new BlockHandle(offset, length);
+    return fits(offset, length, limit) ? new BlockHandle(offset, length) : null;
+  }
+
+  /** The length of the handle at {@code b[off]}, which {@link #decodeOrNull} reads with its offset. */
+  public static int lengthAt(byte[] b, int off) {
+    return Bytes.getU32(b, off + 8);
+  }
+
+  /**
+   * Whether (offset, length) can describe a block that ends, with its trailer, at or before {@code
+   * limit}: {@link #decodeOrNull}'s check, for a reader that takes the two numbers without a handle.
+   */
+  public static boolean fits(long offset, int length, long limit) {
+    return offset >= 0 && length >= 0 && length <= SstableFormat.MAX_BLOCK_BYTES
+        && offset <= limit - length - SstableFormat.BLOCK_TRAILER_BYTES;
   }
 }

@@ -173,6 +173,18 @@ public interface BlockCache {
   default void evictFiles(Set<Long> fileNumbers) {}
 
   /**
+   * Caches data block (fileNumber, offset), which the caller read and checked itself after a miss
+   * ({@link #getIfPresent} returned null), unless the cache holds it already or is loading it; counts
+   * the miss. The caller goes on with {@code block} whether or not it was kept. No loading entry
+   * stands for the read, so concurrent misses of one block may each read it. A {@link
+   * CachedBlock#borrowed} block only for a cache that {@link #takesBorrowedBlocks}. By default
+   * {@link #put}s the block's {@link CachedBlock#owned} form.
+   */
+  default void admitData(long fileNumber, long offset, CachedBlock block) {
+    put(new BlockCacheKey(fileNumber, offset), BlockKind.DATA, block.owned());
+  }
+
+  /**
    * Whether a loader may return a {@link CachedBlock#borrowed} block: the cache then copies what it
    * keeps (into its off-heap memory, or {@link CachedBlock#owned}) and gives the waiters of that load
    * its own copy, or has them look again, so the borrowed block reaches the loading caller alone.

@@ -69,6 +69,7 @@ public final class ClockBlockCache implements BlockCache {
    * of the same key find it and wait on its future instead of loading [3]. A failed load removes the node
    * and completes the future with the loader's exception, which every waiter throws too; nothing is
    * cached and the next call loads again.
+   * Data blocks a Get read itself (admitData) skip this: no node, so concurrent misses may each read.
    *
    * Weights. An entry costs its block's heap bytes (CachedBlock.sizeBytes) plus Node.ENTRY_BYTES for
    * the node and its table slots, or for an off-heap block its slots plus DataEntries.ENTRY_BYTES;
@@ -265,18 +266,18 @@ public final class ClockBlockCache implements BlockCache {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(block, "block");
-    if (capacity == 0) {
-      return;
+    if (capacity > 0) {
+      shardOf(key.mixedHash()).admitRead(key.fileNumber(), key.offset(), key.mixedHash(), kind, block);
     }
-    long hash = key.mixedHash();
-    Shard shard = shardOf(hash);
-    if (shard.table.get(key.fileNumber(), key.offset(), hash) != null) {
-      return;
-    }
-    // A key held off the heap makes putIfAbsent return its view: not added, as for a node.
-    Node mine = new Node(key.fileNumber(), key.offset(), kind);
-    if (shard.putIfAbsent(mine, hash) == null) {
-      shard.admitLoaded(mine, block);
+  }
+
+  /** {@inheritDoc} Makes no key; a block kept off the heap, no node either. */
+  @Override
+  public void admitData(long fileNumber, long offset, CachedBlock block) {
+    counters.miss(BlockKind.DATA);
+    if (capacity > 0) {
+      long hash = BlockCacheKey.mixedHash(fileNumber, offset);
+      shardOf(hash).admitRead(fileNumber, offset, hash, BlockKind.DATA, block);
     }
   }
 

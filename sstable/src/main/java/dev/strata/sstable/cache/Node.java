@@ -41,7 +41,7 @@ final class Node implements BlockCache.Entry {
    * succeeded and {@link #block} is set: a completed future would keep the loaded heap block
    * reachable after the cache moved its bytes off the heap.
    */
-  volatile CompletableFuture<CachedBlock> loaded = new CompletableFuture<>();
+  volatile CompletableFuture<CachedBlock> loaded;
 
   /**
    * Null until the load succeeds; then the loaded block (which a node the shard moved off the heap
@@ -67,10 +67,21 @@ final class Node implements BlockCache.Entry {
   Node prev;
   Node next;
 
+  /** A loading node: its misses wait on {@link #loaded} until the load completes. */
   Node(long fileNumber, long offset, BlockKind kind) {
+    this(fileNumber, offset, kind, new CompletableFuture<>());
+  }
+
+  private Node(long fileNumber, long offset, BlockKind kind, CompletableFuture<CachedBlock> loaded) {
     this.fileNumber = fileNumber;
     this.offset = offset;
     this.kind = kind;
+    this.loaded = loaded;
+  }
+
+  /** A node for a block its caller loaded already ({@link Shard#admitRead}): nothing to wait for. */
+  static Node loaded(long fileNumber, long offset, BlockKind kind) {
+    return new Node(fileNumber, offset, kind, null);
   }
 
   /** The key's {@link BlockCacheKey#mixedHash}: the shard, bucket and ghost slot it chooses. */

@@ -176,6 +176,43 @@ final class Shard {
     }
   }
 
+  /**
+   * Caches block (fileNumber, offset) of {@code kind}, which its caller read and checked itself
+   * ({@link ClockBlockCache#admitData}, {@link ClockBlockCache#put}), unless the shard holds it or a
+   * load of it is in flight: a data block off the heap when the shard has an arena (on the heap only
+   * when room was made but the arena had no free slots), else its {@link CachedBlock#owned} copy in
+   * a node made loaded. No loading node stands for the read, so concurrent misses of one block may
+   * each read it; the first admitted stays. As {@link #admit}, room is made first, and a block that
+   * would fit only below the metadata floor is not cached.
+   */
+  void admitRead(long fileNumber, long offset, long hash, BlockKind kind, CachedBlock loaded) {
+    lock.lock();
+    try {
+      if (closed || table.get(fileNumber, offset, hash) != null
+          || (offHeap != null && offHeap.find(fileNumber, offset, hash) != DataEntries.NONE)) {
+        return;
+      }
+      int offHeapLength = arena == null || kind.isProtected() ? -1 : loaded.offHeapLength();
+      if (offHeapLength >= 0) {
+        // No room for it off the heap: a heap copy, charged a little less, could take only the
+        // sliver of room below that charge, and would make the heap garbage this path avoids.
+        if (!clock.roomFor(kind, ShardClock.offHeapCharge(offHeapLength))
+            || clock.admitOffHeap(fileNumber, offset, hash, loaded.offHeapBytes(), offHeapLength)) {
+          return;
+        }
+      }
+      long charge = charge(loaded.ownedSizeBytes());
+      if (clock.roomFor(kind, charge)) { // a node only for a block that fits
+        Node n = Node.loaded(fileNumber, offset, kind);
+        clock.place(n, charge);
+        n.block = loaded.owned();
+        table.put(n);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private static long charge(CachedBlock block) {
     return charge(block.sizeBytes());
   }

@@ -73,9 +73,23 @@ final class ShardClock {
    * block that would fit only below the metadata floor.
    */
   boolean admit(Node n, long charge) {
-    if (!makeRoom(n.kind.isProtected(), charge)) {
+    if (!roomFor(n.kind, charge)) {
       return false;
     }
+    place(n, charge);
+    return true;
+  }
+
+  /**
+   * Makes room for a block of {@code kind} charged {@code charge}, as {@link #admit} does before it
+   * queues its node: a caller that has no node yet makes one only once this says the block fits.
+   */
+  boolean roomFor(BlockKind kind, long charge) {
+    return makeRoom(kind.isProtected(), charge);
+  }
+
+  /** Queues loaded node {@code n}, charged {@code charge}, in the room {@link #roomFor} made. */
+  void place(Node n, long charge) {
     n.charge = charge;
     used += charge;
     if (n.kind.isProtected()) {
@@ -87,7 +101,6 @@ final class ShardClock {
     } else {
       enqueue(probation, n);
     }
-    return true;
   }
 
   /**
@@ -96,18 +109,33 @@ final class ShardClock {
    * block on the heap). Room is made first, so the copy finds the slots the evictions just freed.
    */
   boolean admitOffHeap(Node n, byte[] bytes, int length) {
-    long charge = SlabArena.slotBytes(length) + DataEntries.ENTRY_BYTES;
-    if (!makeRoom(false, charge)) {
-      return false;
-    }
-    long hash = n.hash();
-    boolean toMain = ghost != null && ghost.remove(hash); // missed again soon after it left probation
-    if (!data.admit(n.fileNumber, n.offset, hash, bytes, length, charge, toMain, ++ticks)) {
+    if (!admitOffHeap(n.fileNumber, n.offset, n.hash(), bytes, length)) {
       return false;
     }
     table.remove(n); // after the entry is found by lookups: a reader finds one or the other
+    return true;
+  }
+
+  /**
+   * Stores data block (fileNumber, offset)'s {@code bytes[0, length)} in the arena as an entry,
+   * where no node stands for it; false when there is no room for it. Room is made first, as above.
+   */
+  boolean admitOffHeap(long fileNumber, long offset, long hash, byte[] bytes, int length) {
+    long charge = offHeapCharge(length);
+    if (!makeRoom(false, charge)) {
+      return false;
+    }
+    boolean toMain = ghost != null && ghost.remove(hash); // missed again soon after it left probation
+    if (!data.admit(fileNumber, offset, hash, bytes, length, charge, toMain, ++ticks)) {
+      return false;
+    }
     used += charge;
     return true;
+  }
+
+  /** What a data block of {@code length} bytes costs the shard off the heap: its slots and its entry. */
+  static long offHeapCharge(int length) {
+    return SlabArena.slotBytes(length) + DataEntries.ENTRY_BYTES;
   }
 
   /** A new view of the off-heap block (fileNumber, offset), or null when none is held. */

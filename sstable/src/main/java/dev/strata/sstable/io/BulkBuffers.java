@@ -1,5 +1,7 @@
 package dev.strata.sstable.io;
 
+import java.nio.ByteBuffer;
+
 
 /**
  * The two buffers a bulk pass ({@link dev.strata.sstable.TableReader#bulkIterator}) reads its data blocks into, reused
@@ -16,14 +18,25 @@ package dev.strata.sstable.io;
  */
 public final class BulkBuffers {
   private byte[] stored = new byte[0];
+  /** A heap buffer over {@link #stored}, made again only when that array grows. */
+  private ByteBuffer storedWrap = ByteBuffer.wrap(stored);
   private byte[] decompressed = new byte[0];
 
   /** An array of at least {@code length} bytes for a block's stored bytes; its contents are garbage. */
   public byte[] stored(int length) {
     if (stored.length < length) {
       stored = new byte[grown(stored.length, length)];
+      storedWrap = ByteBuffer.wrap(stored);
     }
     return stored;
+  }
+
+  /**
+   * A heap buffer over the array {@link #stored} last returned, for a read into it ({@link
+   * TableFile#readFully(long, byte[], ByteBuffer, int)}) that then makes no buffer of its own.
+   */
+  public ByteBuffer storedWrap() {
+    return storedWrap;
   }
 
   /** An array of at least {@code length} bytes for a decompressed payload; its contents are garbage. */

@@ -133,6 +133,19 @@ public final class TableFile implements Closeable {
   }
 
   /**
+   * {@link #readFully(long, byte[], int)} through {@code wrap}, a heap buffer over all of {@code
+   * into} that the caller keeps for its reads: no buffer is made per read. Leaves {@code wrap}'s
+   * position and limit undefined.
+   *
+   * @throws CorruptTableException when the file ends first
+   */
+  public void readFully(long position, byte[] into, ByteBuffer wrap, int length) throws IOException {
+    assert into.length >= length && wrap.array() == into && wrap.arrayOffset() == 0;
+    reads.increment();
+    onChannel(READ, position, into, wrap, length);
+  }
+
+  /**
    * Reads exactly {@code into.remaining()} bytes at {@code position} into {@code into} from its
    * position on (a direct buffer is filled without a heap copy, unless the file reads direct, where
    * the bytes pass through this thread's aligned buffer). The buffer's position and limit are left
@@ -164,7 +177,8 @@ public final class TableFile implements Closeable {
     if (file.direct != null) {
       file.direct.read(ch, file.path, position, into, length);
     } else {
-      file.read(ch, position, ByteBuffer.wrap(into, 0, length), length);
+      ByteBuffer buf = intoBuffer != null ? intoBuffer.clear().limit(length) : ByteBuffer.wrap(into, 0, length);
+      file.read(ch, position, buf, length);
     }
     return length;
   };

@@ -102,6 +102,33 @@ final class BorrowedBlocksTest {
     }
   }
 
+  /**
+   * {@link ClockBlockCache#admitData}, a Get's miss read without a loader: the cache keeps a copy
+   * (off the heap, or owned), counts the miss, and keeps the first block admitted under a key.
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void admitData_keepsACopy_andTheFirstAdmitted(boolean offHeap) {
+    ClockBlockCache cache = new ClockBlockCache(1 << 20, 1, offHeap);
+    try {
+      Borrowed mine = new Borrowed(bytes(3));
+      cache.admitData(KEY.fileNumber(), KEY.offset(), mine);
+      Arrays.fill(mine.buffer, (byte) 0); // the thread's next miss reuses the buffer
+      assertEquals(1, cache.stats().data().misses());
+      assertEquals(offHeap ? 0 : 1, mine.copies, "off the heap the bytes go to the slots, else one copy");
+
+      Borrowed second = new Borrowed(bytes(4)); // another thread's read of the same block
+      cache.admitData(KEY.fileNumber(), KEY.offset(), second);
+      assertEquals(0, second.copies, "a block the cache holds is not copied again");
+      CachedBlock held = cache.getIfPresent(KEY, BlockKind.DATA);
+      assertFalse(held.borrowed());
+      assertArrayEquals(bytes(3), bytesOf(held));
+      cache.checkInvariants();
+    } finally {
+      cache.close();
+    }
+  }
+
   @ParameterizedTest(name = "offHeap={0}")
   @ValueSource(booleans = {false, true})
   void waitersOfABorrowedLoad_getACopyOrLookAgain(boolean offHeap) throws Exception {
@@ -193,7 +220,8 @@ final class BorrowedBlocksTest {
 
   /**
    * Pinned metadata fills the cache, so a data block finds no room above it: refused, and never
-   * copied (a copy per refused miss was garbage at the rate of the misses).
+   * copied (a copy per refused miss was garbage at the rate of the misses), whether loaded or
+   * offered ({@link ClockBlockCache#admitData}).
    */
   @ParameterizedTest(name = "offHeap={0}")
   @ValueSource(booleans = {false, true})
@@ -208,6 +236,10 @@ final class BorrowedBlocksTest {
       assertSame(mine, cache.getOrLoad(KEY, BlockKind.DATA, () -> mine));
       assertNull(cache.getIfPresent(KEY, BlockKind.DATA), "no room for data: not cached");
       assertEquals(0, mine.copies, "a refused block is never copied");
+      Borrowed read = new Borrowed(bytes(5)); // a Get's miss, read without a loader
+      cache.admitData(KEY.fileNumber(), KEY.offset(), read);
+      assertNull(cache.getIfPresent(KEY, BlockKind.DATA));
+      assertEquals(0, read.copies, "nor is one offered by admitData");
       cache.checkInvariants();
     } finally {
       cache.close();
