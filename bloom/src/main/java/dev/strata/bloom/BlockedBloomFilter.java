@@ -49,10 +49,11 @@ import java.util.Objects;
  *
  * Memory. The bits are words (FilterWords) queried in place: a heap long[], where loading a chunk
  * from disk is one read and one copy (fromByteArray), never a rebuild; or the little-endian bytes
- * a table's pinning open read into direct memory, probed where they lie (inPlace), no copy. A large long[] starts 16 bytes past a line boundary, so
- * a block can straddle two lines; a line-aligned layout was not faster beyond noise (the figures
- * are in docs/PERFORMANCE.md): a misaligned block touches a second line only when a probe lands in
- * its last 16 bytes, and that line is the adjacent one the prefetcher fetches anyway. The
+ * a table's pinning open read into direct memory, probed where they lie (inPlace), no copy. A
+ * large long[] starts 16 bytes past a line boundary, so a block can straddle two lines; a
+ * line-aligned layout was not faster beyond noise (the figures are in docs/PERFORMANCE.md): a
+ * misaligned block touches a second line only when a probe lands in its last 16 bytes, and that
+ * line is the adjacent one the prefetcher fetches anyway. The
  * persisted form puts the bits first so a 64-byte-aligned file offset keeps them aligned for a
  * future mmap.
  *
@@ -314,16 +315,8 @@ public final class BlockedBloomFilter {
   public static BlockedBloomFilter fromBytes(byte[] bytes, int offset, int length) {
     Objects.requireNonNull(bytes, "bytes");
     Objects.checkFromIndexSize(offset, length, bytes.length);
-    if (length < BloomFormat.TRAILER_BYTES + BloomFormat.BLOCK_BYTES) {
-      throw new IllegalArgumentException("not a blocked Bloom filter: " + length + " bytes");
-    }
-    ByteBuffer buf = FilterTrailer.verify(bytes, offset, length, BloomFormat.TRAILER);
-    int numProbes = checkedProbes(buf, length);
-    int numBlocks = checkedBlocks(buf, length);
-    long[] words = new long[numBlocks * BloomFormat.WORDS_PER_BLOCK];
-    buf.position(0).limit(length - BloomFormat.TRAILER_BYTES);
-    buf.asLongBuffer().get(words);
-    return new BlockedBloomFilter(FilterWords.of(words), numBlocks, numProbes);
+    checkLength(length);
+    return decode(FilterTrailer.verify(bytes, offset, length, BloomFormat.TRAILER), false);
   }
 
   /**
@@ -336,15 +329,33 @@ public final class BlockedBloomFilter {
    */
   public static BlockedBloomFilter inPlace(ByteBuffer bytes) {
     ByteBuffer persisted = bytes.slice();
-    int length = persisted.remaining();
+    checkLength(persisted.remaining());
+    return decode(FilterTrailer.verify(persisted, BloomFormat.TRAILER), true);
+  }
+
+  private static void checkLength(int length) {
     if (length < BloomFormat.TRAILER_BYTES + BloomFormat.BLOCK_BYTES) {
       throw new IllegalArgumentException("not a blocked Bloom filter: " + length + " bytes");
     }
-    ByteBuffer buf = FilterTrailer.verify(persisted, BloomFormat.TRAILER);
+  }
+
+  /**
+   * The filter whose persisted form {@code buf} (little-endian, from 0 to its capacity) holds, its
+   * checksum verified: the trailer's fields checked, the bits copied into a heap array, or probed
+   * where they lie in {@code buf} when {@code inPlace}.
+   */
+  private static BlockedBloomFilter decode(ByteBuffer buf, boolean inPlace) {
+    int length = buf.capacity();
     int numProbes = checkedProbes(buf, length);
     int numBlocks = checkedBlocks(buf, length);
-    FilterWords words = FilterWords.inPlace(persisted, numBlocks * BloomFormat.WORDS_PER_BLOCK);
-    return new BlockedBloomFilter(words, numBlocks, numProbes);
+    int count = numBlocks * BloomFormat.WORDS_PER_BLOCK;
+    if (inPlace) {
+      return new BlockedBloomFilter(FilterWords.inPlace(buf, count), numBlocks, numProbes);
+    }
+    long[] words = new long[count];
+    buf.position(0).limit(length - BloomFormat.TRAILER_BYTES);
+    buf.asLongBuffer().get(words);
+    return new BlockedBloomFilter(FilterWords.of(words), numBlocks, numProbes);
   }
 
   /** The trailer's hash id and probe count, checked, of the verified {@code buf} of {@code length} bytes. */

@@ -66,10 +66,9 @@ public final class ClockBlockCache implements BlockCache {
    *
    * Single flight. A miss puts a loading node in the table under the shard's lock, after looking
    * again there (the lock-free lookup may miss a node while the table doubles); concurrent misses
-   * of the same key find it and wait on its future instead of loading [3]. A failed load removes the node
-   * and completes the future with the loader's exception, which every waiter throws too; nothing is
-   * cached and the next call loads again.
-   * Data blocks a Get read itself (admitData) skip this: no node, so concurrent misses may each read.
+   * of the same key find it and wait on its future instead of loading [3]. A failed load removes the
+   * node and completes the future with the loader's exception, which every waiter throws too; nothing
+   * is cached and the next call loads again. Data blocks a Get read itself (admitData) skip this.
    *
    * Weights. An entry costs its block's heap bytes (CachedBlock.sizeBytes) plus Node.ENTRY_BYTES for
    * the node and its table slots, or for an off-heap block its slots plus DataEntries.ENTRY_BYTES;
@@ -267,7 +266,8 @@ public final class ClockBlockCache implements BlockCache {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(block, "block");
     if (capacity > 0) {
-      shardOf(key.mixedHash()).admitRead(key.fileNumber(), key.offset(), key.mixedHash(), kind, block);
+      long hash = key.mixedHash();
+      shardOf(hash).admitRead(key.fileNumber(), key.offset(), hash, kind, block);
     }
   }
 
