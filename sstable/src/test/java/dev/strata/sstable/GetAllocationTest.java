@@ -196,4 +196,112 @@ final class GetAllocationTest {
       cache.close();
     }
   }
+
+  /**
+   * A Get that misses its index partition as well as its data block reads both in its thread's
+   * buffers (the partition in buffers of its own, so that it stays whole while the data block is
+   * read) and offers them to the cache: through a cache that keeps neither, it allocates its value
+   * and nothing else, no loader, loading node, future, handle or array of the partition's size.
+   * Small blocks make small partitions, about 250 of them; no filter, so only the index and the
+   * data blocks are read.
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void missedPartitionGet_allocatesOnlyTheValue(boolean offHeap) throws IOException {
+    Path file = writeRows(new TableOptions(256, FilterType.NONE, TableOptions.DEFAULT_BITS_PER_KEY,
+        TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.NONE));
+    ClockBlockCache cache = new ClockBlockCache(256, 1, offHeap); // room for no block
+    try (TableReader t = TableReader.open(file, 1, cache)) {
+      FilterProbe probe = FilterProbe.reusable();
+      CellLookup out = new CellLookup();
+      byte[][] rows = new byte[ROWS][];
+      for (int i = 0; i < ROWS; i++) {
+        rows[i] = row((i * 97L) % ROWS);
+      }
+      for (int pass = 0; pass < 3; pass++) { // warms the path up
+        for (int i = 0; i < ROWS; i++) {
+          t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
+          assertEquals(VALUE_BYTES, out.takeValue().length);
+        }
+      }
+      long indexMissesBefore = cache.stats().index().misses();
+      long before = allocatedBytes();
+      for (int i = 0; i < ROWS; i++) {
+        t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
+        out.takeValue();
+      }
+      long allocated = allocatedBytes() - before;
+      long indexMisses = cache.stats().index().misses() - indexMissesBefore;
+      assertEquals(ROWS, indexMisses, "every Get missed its partition");
+      long values = ROWS * HeapCost.byteArray(VALUE_BYTES);
+      assertTrue(allocated <= values + ROWS * 8L,
+          "the missed Gets allocated " + allocated / ROWS + " bytes each, their values " + values / ROWS);
+    } finally {
+      cache.close();
+    }
+  }
+
+  /**
+   * A batch ({@link TableReader#getAll}) whose data blocks miss reads each in its thread's buffers,
+   * offers it to the cache and keeps it in one of the batch's reusable blocks: through a cache
+   * that keeps data blocks off the heap it allocates its values and nothing per block; through a
+   * heap cache, its values and the blocks the cache admits.
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void missedBatch_allocatesOnlyTheValuesAndWhatTheCacheKeeps(boolean offHeap) throws IOException {
+    Path file = writeRows(new TableOptions(TableOptions.DEFAULT_BLOCK_SIZE_BYTES, FilterType.ROW,
+        TableOptions.DEFAULT_BITS_PER_KEY, TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.NONE));
+    int batch = 64;
+    FilterProbe[] probes = new FilterProbe[batch];
+    CellLookup[] out = new CellLookup[batch];
+    for (int k = 0; k < batch; k++) {
+      probes[k] = FilterProbe.reusable();
+      out[k] = new CellLookup();
+    }
+    ClockBlockCache cache = new ClockBlockCache(64 << 10, 1, offHeap); // the metadata and a few data blocks
+    try (TableReader t = TableReader.open(file, 1, cache)) {
+      byte[][] rows = new byte[ROWS][];
+      for (int i = 0; i < ROWS; i++) {
+        rows[i] = row(i);
+      }
+      int batches = ROWS / batch;
+      long before = 0;
+      long missesBefore = 0;
+      TableReadStats readBefore = null;
+      for (int pass = 0; pass < 4; pass++) { // warms the path up, then counts
+        if (pass == 3) {
+          missesBefore = cache.stats().data().misses();
+          readBefore = t.counters().snapshot();
+          before = allocatedBytes();
+        }
+        for (int b = 0; b < batches; b++) {
+          for (int k = 0; k < batch; k++) { // rows b, b + batches, ...: ascending, a block each
+            probes[k].aim(rows[b + k * batches], EMPTY);
+          }
+          t.getAll(probes, batch, InternalKey.MAX_SEQUENCE, out);
+          for (int k = 0; k < batch; k++) {
+            out[k].takeValue();
+          }
+        }
+      }
+      long allocated = allocatedBytes() - before;
+      TableReadStats read = t.counters().snapshot().minus(readBefore);
+      long misses = cache.stats().data().misses() - missesBefore;
+      long gets = (long) batches * batch;
+      assertTrue(misses > gets / 2, "the batches missed " + misses + " times of " + gets);
+      long values = gets * HeapCost.byteArray(VALUE_BYTES);
+      long kept = 0;
+      if (!offHeap) { // per miss: the payload's array (its mean length, rounded up), the block, the node
+        long payload = read.bytesRead() / read.dataBlocksRead() - SstableFormat.BLOCK_TRAILER_BYTES;
+        kept = misses * (HeapCost.byteArray((int) payload) + 8 + HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1)
+            + ClockBlockCache.ENTRY_BYTES);
+      }
+      assertTrue(allocated <= values + kept + gets * 8L,
+          "the missed batches allocated " + allocated / gets + " bytes a Get, values and kept blocks "
+              + (values + kept) / gets);
+    } finally {
+      cache.close();
+    }
+  }
 }
