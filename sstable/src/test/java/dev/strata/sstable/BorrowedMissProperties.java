@@ -95,29 +95,17 @@ final class BorrowedMissProperties {
     Path file = writeRows(TableOptions.defaults());
     Seeded.run("concurrentGets offHeap=" + offHeap, 3, random -> {
       ClockBlockCache cache = new ClockBlockCache(128 << 10, 2, offHeap);
-      int threads = 4;
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
       try (TableReader t = TableReader.open(file, 1, cache)) {
-        List<Future<?>> done = new ArrayList<>();
-        for (int k = 0; k < threads; k++) {
-          long seed = random.nextLong();
-          done.add(pool.submit(() -> {
-            Random r = new Random(seed);
-            FilterProbe probe = FilterProbe.reusable();
-            CellLookup out = new CellLookup();
-            // A narrow band of rows shared by every thread: the same blocks missed and hit at once.
-            int base = r.nextInt(ROWS / 2);
-            for (int n = 0; n < 20_000; n++) {
-              get(t, base + r.nextInt(ROWS / 2), probe, out);
-            }
-            return null;
-          }));
-        }
-        for (Future<?> f : done) {
-          f.get();
-        }
+        onThreads(random, r -> {
+          FilterProbe probe = FilterProbe.reusable();
+          CellLookup out = new CellLookup();
+          // A narrow band of rows shared by every thread: the same blocks missed and hit at once.
+          int base = r.nextInt(ROWS / 2);
+          for (int n = 0; n < 20_000; n++) {
+            get(t, base + r.nextInt(ROWS / 2), probe, out);
+          }
+        });
       } finally {
-        pool.shutdown();
         cache.close();
       }
     });
@@ -135,26 +123,39 @@ final class BorrowedMissProperties {
         TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.LZ4));
     Seeded.run("mixedReads offHeap=" + offHeap, 3, random -> {
       ClockBlockCache cache = new ClockBlockCache(16 << 10, 2, offHeap);
-      int threads = 4;
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
       try (TableReader t = TableReader.open(file, 1, cache)) {
-        List<Future<?>> done = new ArrayList<>();
-        for (int k = 0; k < threads; k++) {
-          long seed = random.nextLong();
-          done.add(pool.submit(() -> {
-            mixedReads(t, new Random(seed));
-            return null;
-          }));
-        }
-        for (Future<?> f : done) {
-          f.get();
-        }
+        onThreads(random, r -> mixedReads(t, r));
         assertTrue(cache.stats().index().misses() > 0, "partitions missed: " + cache.stats().index());
       } finally {
-        pool.shutdown();
         cache.close();
       }
     });
+  }
+
+  /** One thread's reads, from its own generator. */
+  private interface Reads {
+    void run(Random r) throws IOException;
+  }
+
+  /** Runs {@code reads} on four threads at once, each seeded from {@code random}; throws what any threw. */
+  private static void onThreads(Random random, Reads reads) throws Exception {
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int k = 0; k < threads; k++) {
+        long seed = random.nextLong();
+        done.add(pool.submit(() -> {
+          reads.run(new Random(seed));
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
   }
 
   private static void mixedReads(TableReader t, Random r) throws IOException {

@@ -54,6 +54,43 @@ final class GetAllocationTest {
     return file;
   }
 
+  /** Uncompressed blocks of {@code blockBytes} (so the bytes read say how large the blocks are). */
+  private static TableOptions uncompressed(int blockBytes, FilterType filter) {
+    return new TableOptions(blockBytes, filter, TableOptions.DEFAULT_BITS_PER_KEY,
+        TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.NONE);
+  }
+
+  /** Every row, 97 rows apart: each Get in another block than the last. */
+  private static byte[][] strided() {
+    byte[][] rows = new byte[ROWS][];
+    for (int i = 0; i < ROWS; i++) {
+      rows[i] = row((i * 97L) % ROWS);
+    }
+    return rows;
+  }
+
+  /** Gets {@code rows} from {@code t} {@code passes} times, each value taken. */
+  private static void getAll(TableReader t, byte[][] rows, int passes) throws IOException {
+    FilterProbe probe = FilterProbe.reusable();
+    CellLookup out = new CellLookup();
+    for (int pass = 0; pass < passes; pass++) {
+      for (byte[] r : rows) {
+        t.get(probe.aim(r, EMPTY), InternalKey.MAX_SEQUENCE, out);
+        assertEquals(VALUE_BYTES, out.takeValue().length);
+      }
+    }
+  }
+
+  /**
+   * What a heap cache keeps of {@code misses} data blocks read as {@code read} counts them: per
+   * miss the payload's array (its mean length, rounded up), the block and the node.
+   */
+  private static long keptOnHeap(TableReadStats read, long misses) {
+    long payload = read.bytesRead() / read.dataBlocksRead() - SstableFormat.BLOCK_TRAILER_BYTES;
+    return misses * (HeapCost.byteArray((int) payload) + 8 + HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1)
+        + ClockBlockCache.ENTRY_BYTES);
+  }
+
   /** Bytes this thread has allocated so far. */
   private static long allocatedBytes() {
     return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
@@ -104,42 +141,23 @@ final class GetAllocationTest {
   @ParameterizedTest(name = "offHeap={0}")
   @ValueSource(booleans = {false, true})
   void missedGet_allocatesOnlyTheValueAndWhatTheCacheKeeps(boolean offHeap) throws IOException {
-    Path file = writeRows(new TableOptions(TableOptions.DEFAULT_BLOCK_SIZE_BYTES, FilterType.ROW,
-        TableOptions.DEFAULT_BITS_PER_KEY, TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.NONE));
+    Path file = writeRows(uncompressed(TableOptions.DEFAULT_BLOCK_SIZE_BYTES, FilterType.ROW));
     // Room for the table's metadata and a few of its data blocks: Gets striding over them miss.
     ClockBlockCache cache = new ClockBlockCache(64 << 10, 1, offHeap);
     try (TableReader t = TableReader.open(file, 1, cache)) {
-      FilterProbe probe = FilterProbe.reusable();
-      CellLookup out = new CellLookup();
-      byte[][] rows = new byte[ROWS][];
-      for (int i = 0; i < ROWS; i++) {
-        rows[i] = row((i * 97L) % ROWS); // 97 rows apart: each Get in another block than the last
-      }
-      for (int pass = 0; pass < 3; pass++) { // warms the path up
-        for (int i = 0; i < ROWS; i++) {
-          t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
-          assertEquals(VALUE_BYTES, out.takeValue().length);
-        }
-      }
+      byte[][] rows = strided();
+      getAll(t, rows, 3); // warms the path up
       long missesBefore = cache.stats().data().misses();
       TableReadStats readBefore = t.counters().snapshot();
       long before = allocatedBytes();
-      for (int i = 0; i < ROWS; i++) {
-        t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
-        out.takeValue();
-      }
+      getAll(t, rows, 1);
       long allocated = allocatedBytes() - before;
       TableReadStats read = t.counters().snapshot().minus(readBefore);
       long misses = cache.stats().data().misses() - missesBefore;
       assertTrue(misses > ROWS * 9L / 10, "the Gets missed " + misses + " times of " + ROWS);
       assertEquals(misses, read.dataBlocksRead());
       long values = ROWS * HeapCost.byteArray(VALUE_BYTES);
-      long kept = 0;
-      if (!offHeap) { // per miss: the payload's array (its mean length, rounded up), the block, the node
-        long payload = read.bytesRead() / misses - SstableFormat.BLOCK_TRAILER_BYTES;
-        kept = misses * (HeapCost.byteArray((int) payload) + 8 + HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1)
-            + ClockBlockCache.ENTRY_BYTES);
-      }
+      long kept = offHeap ? 0 : keptOnHeap(read, misses);
       // The counter's own reads allocate a little (under a byte per Get here): any object per miss
       // besides those (a 16-byte checksum state, a 24-byte handle or loader) is beyond the slack.
       assertTrue(allocated <= values + kept + ROWS * 8L,
@@ -208,28 +226,14 @@ final class GetAllocationTest {
   @ParameterizedTest(name = "offHeap={0}")
   @ValueSource(booleans = {false, true})
   void missedPartitionGet_allocatesOnlyTheValue(boolean offHeap) throws IOException {
-    Path file = writeRows(new TableOptions(256, FilterType.NONE, TableOptions.DEFAULT_BITS_PER_KEY,
-        TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.NONE));
+    Path file = writeRows(uncompressed(256, FilterType.NONE));
     ClockBlockCache cache = new ClockBlockCache(256, 1, offHeap); // room for no block
     try (TableReader t = TableReader.open(file, 1, cache)) {
-      FilterProbe probe = FilterProbe.reusable();
-      CellLookup out = new CellLookup();
-      byte[][] rows = new byte[ROWS][];
-      for (int i = 0; i < ROWS; i++) {
-        rows[i] = row((i * 97L) % ROWS);
-      }
-      for (int pass = 0; pass < 3; pass++) { // warms the path up
-        for (int i = 0; i < ROWS; i++) {
-          t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
-          assertEquals(VALUE_BYTES, out.takeValue().length);
-        }
-      }
+      byte[][] rows = strided();
+      getAll(t, rows, 3); // warms the path up
       long indexMissesBefore = cache.stats().index().misses();
       long before = allocatedBytes();
-      for (int i = 0; i < ROWS; i++) {
-        t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
-        out.takeValue();
-      }
+      getAll(t, rows, 1);
       long allocated = allocatedBytes() - before;
       long indexMisses = cache.stats().index().misses() - indexMissesBefore;
       assertEquals(ROWS, indexMisses, "every Get missed its partition");
@@ -250,8 +254,7 @@ final class GetAllocationTest {
   @ParameterizedTest(name = "offHeap={0}")
   @ValueSource(booleans = {false, true})
   void missedBatch_allocatesOnlyTheValuesAndWhatTheCacheKeeps(boolean offHeap) throws IOException {
-    Path file = writeRows(new TableOptions(TableOptions.DEFAULT_BLOCK_SIZE_BYTES, FilterType.ROW,
-        TableOptions.DEFAULT_BITS_PER_KEY, TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.NONE));
+    Path file = writeRows(uncompressed(TableOptions.DEFAULT_BLOCK_SIZE_BYTES, FilterType.ROW));
     int batch = 64;
     FilterProbe[] probes = new FilterProbe[batch];
     CellLookup[] out = new CellLookup[batch];
@@ -291,12 +294,7 @@ final class GetAllocationTest {
       long gets = (long) batches * batch;
       assertTrue(misses > gets / 2, "the batches missed " + misses + " times of " + gets);
       long values = gets * HeapCost.byteArray(VALUE_BYTES);
-      long kept = 0;
-      if (!offHeap) { // per miss: the payload's array (its mean length, rounded up), the block, the node
-        long payload = read.bytesRead() / read.dataBlocksRead() - SstableFormat.BLOCK_TRAILER_BYTES;
-        kept = misses * (HeapCost.byteArray((int) payload) + 8 + HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1)
-            + ClockBlockCache.ENTRY_BYTES);
-      }
+      long kept = offHeap ? 0 : keptOnHeap(read, misses);
       assertTrue(allocated <= values + kept + gets * 8L,
           "the missed batches allocated " + allocated / gets + " bytes a Get, values and kept blocks "
               + (values + kept) / gets);
