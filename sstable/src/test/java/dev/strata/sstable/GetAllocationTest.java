@@ -91,6 +91,14 @@ final class GetAllocationTest {
         + ClockBlockCache.ENTRY_BYTES);
   }
 
+  /** Fills {@code probes} and {@code out} with reusable probes and empty holders, for batches. */
+  private static void fill(FilterProbe[] probes, CellLookup[] out) {
+    for (int k = 0; k < probes.length; k++) {
+      probes[k] = FilterProbe.reusable();
+      out[k] = new CellLookup();
+    }
+  }
+
   /** Bytes this thread has allocated so far. */
   private static long allocatedBytes() {
     return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
@@ -180,10 +188,7 @@ final class GetAllocationTest {
     int batch = 64;
     FilterProbe[] probes = new FilterProbe[batch];
     CellLookup[] out = new CellLookup[batch];
-    for (int k = 0; k < batch; k++) {
-      probes[k] = FilterProbe.reusable();
-      out[k] = new CellLookup();
-    }
+    fill(probes, out);
     ClockBlockCache cache = new ClockBlockCache(64 << 20, 4, offHeap);
     try (TableReader t = TableReader.open(file, 1, cache)) {
       byte[][] rows = new byte[ROWS][];
@@ -258,10 +263,7 @@ final class GetAllocationTest {
     int batch = 64;
     FilterProbe[] probes = new FilterProbe[batch];
     CellLookup[] out = new CellLookup[batch];
-    for (int k = 0; k < batch; k++) {
-      probes[k] = FilterProbe.reusable();
-      out[k] = new CellLookup();
-    }
+    fill(probes, out);
     ClockBlockCache cache = new ClockBlockCache(64 << 10, 1, offHeap); // the metadata and a few data blocks
     try (TableReader t = TableReader.open(file, 1, cache)) {
       byte[][] rows = new byte[ROWS][];
