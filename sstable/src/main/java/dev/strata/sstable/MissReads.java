@@ -30,7 +30,8 @@ import java.nio.file.Path;
  * herd it would save is small: data blocks and index partitions are a few KiB each, and even a hot
  * partition missed by every thread at once costs one read per thread, once. What stays single-flight
  * is where a herd would be costly: a one-level index (a whole table's index in one block), the
- * row-tombstone filter, filter chunks, and the blocks an open pins.
+ * row-tombstone filter, filter chunks, and the blocks an open pins; and a cursor's index
+ * partitions, which a scan meets once each, so their loaders are few.
  *
  * <p>Thread-safe: the file reads positionally, the cache is thread-safe, and the buffers and
  * reusable blocks are per thread.
