@@ -94,7 +94,7 @@ final class BatchLookup {
       }
       searchEntriesTogether(probes, snapshot, s, searched);
       for (int k = 0; k < searched; k++) { // slot located <= k: each slot is read before rewritten
-        if (readers[s.table[k]].index().skipEndedPartitions(s.moveTo(k))) {
+        if (readers[s.table[k]].index().skipEndedPartitions(s.moveTo(k), false)) {
           s.keep(located++, s.table[k], s.probe[k], s.at);
         }
       }
@@ -158,13 +158,13 @@ final class BatchLookup {
           if (block != null) {
             hits++;
           } else {
-            block = index.partition(top);
+            block = index.partition(top, false);
           }
         }
         s.unsearched[searched] = true;
         s.keep(searched++, table, i, at.moveTo(top, block, 0, -1));
       } else if (!lockStep && s.admitted[i].cellMaybe()
-          && index.locate(s.search.target(probes[i].row(), probes[i].column(), snapshot), at)) {
+          && index.locate(s.search.target(probes[i].row(), probes[i].column(), snapshot), at, false)) {
         s.unsearched[searched] = false;
         s.keep(searched++, table, i, at);
       }
@@ -283,8 +283,8 @@ final class BatchLookup {
             ? onHeap : null; // another kind at the offset: damage, which the load reports
         if (block != null) {
           s.counts.hits(reader.counters(), BlockKind.DATA, 1);
-        } else { // absent, or gone off the heap since: through the cache's loader
-          block = reader.index().dataBlock(s.moveTo(k), false);
+        } else { // absent, or gone off the heap since: read into the batch's block b
+          block = reader.index().dataBlockInto(s.moveTo(k), s.copy(b));
         }
         s.data[k] = block;
       }

@@ -28,8 +28,9 @@ import java.util.List;
 /**
  * Brings one table's blocks to its readers: from the file, checked ({@link StoredBlocks}), or
  * through the block cache under the key (file number, offset), where concurrent misses of one block
- * load it once ({@link BlockCache#getOrLoad}); a Get's data block miss is read in its thread's
- * buffers and offered to the cache instead ({@link BlockCache#admitData}). Counts every fetch into
+ * load it once ({@link BlockCache#getOrLoad}); from a cache that copies what it keeps, a data block
+ * or index partition missed is read by its reader and offered to the cache instead ({@link
+ * MissReads}). Counts every fetch into
  * the table's {@link ReadCounters} as a cache hit or a block read, and a read done by the open as
  * the open's. Copies a data block the cache holds off the heap back into a {@link Block} ({@link
  * OffHeapCopy}). Holds the keys it pinned in the cache, which {@link #unpinAll} releases when the
@@ -46,6 +47,8 @@ final class BlockFetcher {
   private final int bulkReadaheadBytes;
   private final BlockCache cache;
   private final ReadCounters counters;
+  /** The misses read past the cache's single flight, for a cache that copies what it keeps. */
+  private final MissReads misses;
   /** The cache keys this table pinned at open, unpinned at close; empty when it pins nothing. */
   private final List<BlockCacheKey> pinned = new ArrayList<>();
   /**
@@ -65,6 +68,7 @@ final class BlockFetcher {
     this.bulkReadaheadBytes = bulkReadaheadBytes;
     this.cache = cache;
     this.counters = counters;
+    this.misses = new MissReads(file, path, fileNumber, cache, counters);
   }
 
   /** The cache key of this table's block at {@code offset}. */
@@ -270,10 +274,11 @@ final class BlockFetcher {
 
   /**
    * The entries block whose handle is the value at {@code valueOffset} of {@code index}, through
-   * the cache under {@code key} (looked up as two longs when null, a key made only on a miss): a
-   * hit makes no key, handle or loader. A data block the cache holds off the heap is copied back,
-   * into this thread's scratch block when {@code scratch} (valid until the thread's next scratch
-   * copy), else into a new one.
+   * the cache under {@code key} (looked up as two longs when null): a hit makes no key, handle or
+   * loader. A data block the cache holds off the heap is copied back, into this thread's scratch
+   * block when {@code scratch} (valid until the thread's next scratch copy), else into a new one. A
+   * miss is read and offered to the cache ({@link MissReads}, with {@code scratch} into this thread's
+   * buffers), or, from a cache that keeps what its loaders return, loaded through it.
    */
   Block blockAt(Block index, int valueOffset, BlockCacheKey key, BlockKind kind, BlockType type,
       String what, boolean scratch) throws IOException {
@@ -282,12 +287,12 @@ final class BlockFetcher {
     if (b != null) {
       return b;
     }
-    if (key == null && readsBorrowed(kind, scratch)) {
+    if (cache.takesBorrowedBlocks()) {
       int length = BlockHandle.lengthAt(index.data, valueOffset);
       if (!BlockHandle.fits(offset, length, fileSize - FOOTER_BYTES)) {
         throw new CorruptTableException(path, index.fileOffset, "%s handle lies outside the file", what);
       }
-      return readBorrowed(offset, length);
+      return misses.read(offset, length, kind, type, scratch);
     }
     return load(handleIn(index, valueOffset, what), key, kind, type, scratch);
   }
@@ -302,9 +307,9 @@ final class BlockFetcher {
     if (b != null) {
       return b;
     }
-    if (key == null && readsBorrowed(kind, scratch)) {
+    if (cache.takesBorrowedBlocks()) {
       checkCompactHandle(offset, length, what);
-      return readBorrowed(offset, length);
+      return misses.read(offset, length, kind, type, scratch);
     }
     return load(handleOf(offset, length, what), key, kind, type, scratch);
   }
@@ -322,24 +327,20 @@ final class BlockFetcher {
   }
 
   /**
-   * Whether a miss of a block of {@code kind} is read into this thread's buffers and scratch block
-   * and then offered to the cache ({@link #readBorrowed}): a Get's data block, from a cache that
-   * copies what it keeps. It then allocates no loader, loading entry or array of the block's size.
+   * The data block (offset, length), a batch's: from the cache, or a miss read in this thread's
+   * buffers, offered to the cache and kept in {@code into}, the batch's reusable block ({@link
+   * MissReads#readInto}). One the cache holds off the heap is copied into a block of its own (the
+   * batch found it absent a moment before: rare).
    */
-  private boolean readsBorrowed(BlockKind kind, boolean scratch) {
-    return scratch && kind == BlockKind.DATA && cache.takesBorrowedBlocks();
-  }
-
-  /**
-   * The data block (offset, length), a miss, read and parsed in this thread's buffers and scratch
-   * block (valid until the thread's next scratch copy or read), then offered to the cache ({@link
-   * BlockCache#admitData}), which copies it off the heap or into a block of its own, or not at all.
-   */
-  private Block readBorrowed(long offset, int length) throws IOException {
-    Block b = StoredBlocks.readDataBorrowed(file, path, offset, length, OffHeapCopy.scratch());
-    cache.admitData(fileNumber, offset, b);
-    counters.countRead(BlockKind.DATA, (long) length + BLOCK_TRAILER_BYTES);
-    return b;
+  Block dataBlockInto(long offset, int length, Block into) throws IOException {
+    Block b = cachedOnHeap(null, offset, BlockKind.DATA, BlockType.DATA, false);
+    if (b != null) {
+      return b;
+    }
+    checkCompactHandle(offset, length, "data block");
+    return cache.takesBorrowedBlocks()
+        ? misses.readInto(offset, length, into)
+        : load(new BlockHandle(offset, length), null, BlockKind.DATA, BlockType.DATA, false);
   }
 
   /** The block at {@code offset} when the cache holds it (a hit, counted; no key made when {@code key} is null), else null. */
@@ -355,7 +356,7 @@ final class BlockFetcher {
     return b;
   }
 
-  /** A cache miss of {@link #blockAt}: loads {@code h}'s block through the cache. */
+  /** A cache miss of {@link #blockAt} from a cache that keeps what its loaders return: loads {@code h}'s block through it. */
   private Block load(BlockHandle h, BlockCacheKey key, BlockKind kind, BlockType type, boolean scratch)
       throws IOException {
     BlockCacheKey k = key != null ? key : key(h.offset());

@@ -136,8 +136,13 @@ final class IndexReader {
     return fetcher.asEntries(b, h.offset(), partitionType);
   }
 
-  /** Partition {@code i} (top-level entry {@code i}), through the cache as index metadata. */
-  Block partition(int i) throws IOException {
+  /**
+   * Partition {@code i} (top-level entry {@code i}), through the cache as index metadata. A miss
+   * with {@code scratch} lies in this thread's reusable partition, valid until the thread's next
+   * partition miss: for a lookup that is done with it before it misses another (a Get); else in a
+   * block of its own, for one that holds it (a batch).
+   */
+  Block partition(int i, boolean scratch) throws IOException {
     if (partitions.cached(i) instanceof Block kept && kept.type() == partitionType) { // else a damaged handle, found below
       counters.countHit(BlockKind.INDEX);
       return kept;
@@ -145,8 +150,8 @@ final class IndexReader {
     int value = PointSearch.restartValueOffset(topIndex, i);
     return compact
         ? fetcher.blockAt(partitions.key(i).offset(), CompactIndex.length(topIndex.data, value, topIndex.entriesEnd()),
-            partitions.key(i), BlockKind.INDEX, partitionType, "index partition", false)
-        : fetcher.blockAt(topIndex, value, partitions.key(i), BlockKind.INDEX, partitionType, "index partition", false);
+            partitions.key(i), BlockKind.INDEX, partitionType, "index partition", scratch)
+        : fetcher.blockAt(topIndex, value, partitions.key(i), BlockKind.INDEX, partitionType, "index partition", scratch);
   }
 
   // ---- a point lookup -----------------------------------------------------------------------------
@@ -156,8 +161,10 @@ final class IndexReader {
    * starts (it may stand just past its index block's last entry, which {@link #skipEndedPartitions}
    * resolves); false when every key of the table sorts below the target. Searches from {@code at},
    * which must be reset or where the search of a smaller target ended (a batch's keys in order).
+   * A partition missed is read as {@link #partition} reads it with {@code scratch}: a Get's lies in
+   * its thread's reusable partition, which a reset {@code at} never takes for the one it held.
    */
-  boolean locate(PointSearch search, Position at) throws IOException {
+  boolean locate(PointSearch search, Position at, boolean scratch) throws IOException {
     Block previous = at.index;
     int top = 0;
     Block index;
@@ -168,7 +175,7 @@ final class IndexReader {
       if (top == partitionCount) {
         return false;
       }
-      index = at.index != null && at.top == top ? at.index : partition(top);
+      index = at.index != null && at.top == top ? at.index : partition(top, scratch);
     }
     at.top = top;
     at.index = index;
@@ -196,14 +203,15 @@ final class IndexReader {
 
   /**
    * Moves {@code at}, if it stands past its index block's last entry, to the first entry of the
-   * next partition; false past the table's last entry.
+   * next partition (read as {@link #partition} reads it with {@code scratch}); false past the table's
+   * last entry.
    */
-  boolean skipEndedPartitions(Position at) throws IOException {
+  boolean skipEndedPartitions(Position at, boolean scratch) throws IOException {
     while (at.pastEnd()) {
       if (topIndex == null || ++at.top == partitionCount) {
         return false;
       }
-      at.moveTo(at.top, partition(at.top), 0, -1);
+      at.moveTo(at.top, partition(at.top, scratch), 0, -1);
     }
     return true;
   }
@@ -219,6 +227,18 @@ final class IndexReader {
             "data block", scratch)
         : fetcher.blockAt(at.index, PointSearch.restartValueOffset(at.index, at.entry), null,
             BlockKind.DATA, BlockType.DATA, "data block", scratch);
+  }
+
+  /**
+   * {@link #dataBlock} for a batch: a miss is kept in {@code into}, a reusable block of the batch's
+   * ({@link BlockFetcher#dataBlockInto}).
+   */
+  Block dataBlockInto(Position at, Block into) throws IOException {
+    if (at.index.isCompactIndex()) {
+      return fetcher.dataBlockInto(at.compact.dataOffset(), at.compact.dataLength(), into);
+    }
+    int value = PointSearch.restartValueOffset(at.index, at.entry);
+    return fetcher.dataBlockInto(Bytes.getU64(at.index.data, value), BlockHandle.lengthAt(at.index.data, value), into);
   }
 
 

@@ -52,11 +52,20 @@ final class StoredBlocks {
    * decompressed is read as {@link #readBlock} reads it.
    */
   static Block readDataBorrowed(TableFile ch, Path file, long offset, int length, Block into) throws IOException {
+    return readBorrowed(ch, file, offset, length, into, MISS_BUFFERS.get());
+  }
+
+  /**
+   * {@link #readDataBorrowed} of a block of {@code into}'s type ({@link Block#reusable(BlockType)})
+   * into {@code buffers}: an index partition a Get missed, in buffers of its own, as the partition
+   * must stay whole while the data block it names is read.
+   */
+  static Block readBorrowed(TableFile ch, Path file, long offset, int length, Block into, BulkBuffers buffers)
+      throws IOException {
     int storedLength = length + BLOCK_TRAILER_BYTES;
     if (storedLength > MAX_BORROWED_BYTES) {
-      return readBlock(ch, file, new BlockHandle(offset, length), BlockType.DATA);
+      return readBlock(ch, file, new BlockHandle(offset, length), into.type());
     }
-    BulkBuffers buffers = MISS_BUFFERS.get();
     byte[] raw = buffers.stored(storedLength);
     assert ch.path().equals(file) : file;
     ch.readFully(offset, raw, buffers.storedWrap(), storedLength);
@@ -64,8 +73,8 @@ final class StoredBlocks {
     // payload too large for the buffers (or a stored block whose first bytes merely look like one)
     // gets an array of its own.
     boolean fits = length < SstableFormat.LZ4_HEADER_BYTES || Bytes.getU32(raw, 0) <= MAX_BORROWED_BYTES;
-    byte[] payload = payload(raw, file, offset, length, BlockType.DATA, fits ? buffers : null);
-    return Block.parseDataInto(into, payload, payloadLength(raw, payload, length), file, offset);
+    byte[] payload = payload(raw, file, offset, length, into.type(), fits ? buffers : null);
+    return Block.parseInto(into, payload, payloadLength(raw, payload, length), file, offset);
   }
 
   /**

@@ -185,6 +185,9 @@ final class TableCursor {
         loadedData = null;
         valid = false;
       }
+      // A reader's cursor keeps its block across calls, for as long as its user takes, and values
+      // handed out may lie in it: a block of its own, not the thread's buffers, which the thread's
+      // next Get reuses. Its miss is read and offered to the cache without a loader or future.
       loadedData =
           bulk == null
               ? fetcher.dataBlock(index.block(), entry)

@@ -1,9 +1,13 @@
 package dev.strata.sstable;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strata.sstable.block.BlockCompression;
 import dev.strata.sstable.cache.ClockBlockCache;
+import dev.strata.sstable.filter.FilterType;
 import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.format.SstableFormat;
 import dev.strata.sstable.key.InternalKey;
@@ -23,11 +27,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A Get that misses its data block parses it in its thread's buffers and scratch block: every Get
- * still finds its own value, when the cache keeps the block on the heap (a copy) or off it, when
- * later misses of the same thread reuse the buffers, and when several threads miss and hit the
- * same blocks at once (a reused buffer seen by another reader, or a cached block aliasing one,
- * would return another row's value).
+ * A Get that misses its data block or index partition parses it in its thread's buffers and
+ * reusable blocks, a batch keeps its missed data blocks in blocks of its own, a cursor reads a block
+ * of its own: every read still finds its own rows' values, when the cache keeps the block on the
+ * heap (a copy) or off it, when later misses of the same thread reuse the buffers, and when several
+ * threads miss and hit the same blocks at once (a reused buffer seen by another reader, or a cached
+ * block aliasing one, would return another row's value).
  */
 final class BorrowedMissProperties {
   private static final byte[] EMPTY = new byte[0];
@@ -90,31 +95,118 @@ final class BorrowedMissProperties {
     Path file = writeRows(TableOptions.defaults());
     Seeded.run("concurrentGets offHeap=" + offHeap, 3, random -> {
       ClockBlockCache cache = new ClockBlockCache(128 << 10, 2, offHeap);
-      int threads = 4;
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
       try (TableReader t = TableReader.open(file, 1, cache)) {
-        List<Future<?>> done = new ArrayList<>();
-        for (int k = 0; k < threads; k++) {
-          long seed = random.nextLong();
-          done.add(pool.submit(() -> {
-            Random r = new Random(seed);
-            FilterProbe probe = FilterProbe.reusable();
-            CellLookup out = new CellLookup();
-            // A narrow band of rows shared by every thread: the same blocks missed and hit at once.
-            int base = r.nextInt(ROWS / 2);
-            for (int n = 0; n < 20_000; n++) {
-              get(t, base + r.nextInt(ROWS / 2), probe, out);
-            }
-            return null;
-          }));
-        }
-        for (Future<?> f : done) {
-          f.get();
-        }
+        onThreads(random, r -> {
+          FilterProbe probe = FilterProbe.reusable();
+          CellLookup out = new CellLookup();
+          // A narrow band of rows shared by every thread: the same blocks missed and hit at once.
+          int base = r.nextInt(ROWS / 2);
+          for (int n = 0; n < 20_000; n++) {
+            get(t, base + r.nextInt(ROWS / 2), probe, out);
+          }
+        });
       } finally {
-        pool.shutdown();
         cache.close();
       }
     });
+  }
+
+  /**
+   * Threads mixing Gets, batches (present and absent rows, sorted) and cursor runs over small
+   * blocks and partitions through a cache that holds a few of them, each answer checked against the
+   * model (row i holds value(i), rows from ROWS on are absent); seeded.
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void concurrentGetsBatchesAndCursors_agreeWithTheModel(boolean offHeap) throws Exception {
+    Path file = writeRows(new TableOptions(512, FilterType.NONE, TableOptions.DEFAULT_BITS_PER_KEY,
+        TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.LZ4));
+    Seeded.run("mixedReads offHeap=" + offHeap, 3, random -> {
+      ClockBlockCache cache = new ClockBlockCache(16 << 10, 2, offHeap);
+      try (TableReader t = TableReader.open(file, 1, cache)) {
+        onThreads(random, r -> mixedReads(t, r));
+        assertTrue(cache.stats().index().misses() > 0, "partitions missed: " + cache.stats().index());
+      } finally {
+        cache.close();
+      }
+    });
+  }
+
+  /** One thread's reads, from its own generator. */
+  private interface Reads {
+    void run(Random r) throws IOException;
+  }
+
+  /** Runs {@code reads} on four threads at once, each seeded from {@code random}; throws what any threw. */
+  private static void onThreads(Random random, Reads reads) throws Exception {
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int k = 0; k < threads; k++) {
+        long seed = random.nextLong();
+        done.add(pool.submit(() -> {
+          reads.run(new Random(seed));
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  private static void mixedReads(TableReader t, Random r) throws IOException {
+    FilterProbe probe = FilterProbe.reusable();
+    CellLookup out = new CellLookup();
+    int batch = 32;
+    FilterProbe[] probes = new FilterProbe[batch];
+    CellLookup[] outs = new CellLookup[batch];
+    for (int k = 0; k < batch; k++) {
+      probes[k] = FilterProbe.reusable();
+      outs[k] = new CellLookup();
+    }
+    for (int n = 0; n < 1_500; n++) {
+      switch (r.nextInt(3)) {
+        case 0 -> {
+          out.clear();
+          get(t, r.nextInt(ROWS), probe, out);
+        }
+        case 1 -> {
+          int count = 1 + r.nextInt(batch);
+          int[] rows = r.ints(count, 0, ROWS + ROWS / 10).sorted().distinct().toArray();
+          for (int k = 0; k < rows.length; k++) {
+            probes[k].aim(row(rows[k]), EMPTY);
+            outs[k].clear();
+          }
+          t.getAll(probes, rows.length, InternalKey.MAX_SEQUENCE, outs);
+          for (int k = 0; k < rows.length; k++) {
+            byte[] v = outs[k].takeValue();
+            if (rows[k] < ROWS) {
+              assertArrayEquals(value(rows[k]), v, "batch row " + rows[k]);
+            } else {
+              assertNull(v, "absent batch row " + rows[k]);
+            }
+          }
+        }
+        default -> {
+          int from = r.nextInt(ROWS);
+          try (TableIterator it = t.iterator()) {
+            it.seek(new InternalKey(row(from), EMPTY, InternalKey.MAX_SEQUENCE, ValueKind.PUT));
+            for (int i = from; i < Math.min(ROWS, from + 40); i++) {
+              assertTrue(it.isValid(), "cursor at row " + i);
+              assertArrayEquals(row(i), it.key().row(), "cursor row");
+              assertArrayEquals(value(i), it.value(), "cursor value of row " + i);
+              it.next();
+            }
+            if (from + 40 >= ROWS) {
+              assertFalse(it.isValid(), "cursor past the last row");
+            }
+          }
+        }
+      }
+    }
   }
 }

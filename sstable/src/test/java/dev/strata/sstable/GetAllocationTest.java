@@ -54,6 +54,51 @@ final class GetAllocationTest {
     return file;
   }
 
+  /** Uncompressed blocks of {@code blockBytes} (so the bytes read say how large the blocks are). */
+  private static TableOptions uncompressed(int blockBytes, FilterType filter) {
+    return new TableOptions(blockBytes, filter, TableOptions.DEFAULT_BITS_PER_KEY,
+        TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.NONE);
+  }
+
+  /** Every row, 97 rows apart: each Get in another block than the last. */
+  private static byte[][] strided() {
+    byte[][] rows = new byte[ROWS][];
+    for (int i = 0; i < ROWS; i++) {
+      rows[i] = row((i * 97L) % ROWS);
+    }
+    return rows;
+  }
+
+  /** Gets {@code rows} from {@code t} {@code passes} times, each value taken. */
+  private static void getAll(TableReader t, byte[][] rows, int passes) throws IOException {
+    FilterProbe probe = FilterProbe.reusable();
+    CellLookup out = new CellLookup();
+    for (int pass = 0; pass < passes; pass++) {
+      for (byte[] r : rows) {
+        t.get(probe.aim(r, EMPTY), InternalKey.MAX_SEQUENCE, out);
+        assertEquals(VALUE_BYTES, out.takeValue().length);
+      }
+    }
+  }
+
+  /**
+   * What a heap cache keeps of {@code misses} data blocks read as {@code read} counts them: per
+   * miss the payload's array (its mean length, rounded up), the block and the node.
+   */
+  private static long keptOnHeap(TableReadStats read, long misses) {
+    long payload = read.bytesRead() / read.dataBlocksRead() - SstableFormat.BLOCK_TRAILER_BYTES;
+    return misses * (HeapCost.byteArray((int) payload) + 8 + HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1)
+        + ClockBlockCache.ENTRY_BYTES);
+  }
+
+  /** Fills {@code probes} and {@code out} with reusable probes and empty holders, for batches. */
+  private static void fill(FilterProbe[] probes, CellLookup[] out) {
+    for (int k = 0; k < probes.length; k++) {
+      probes[k] = FilterProbe.reusable();
+      out[k] = new CellLookup();
+    }
+  }
+
   /** Bytes this thread has allocated so far. */
   private static long allocatedBytes() {
     return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
@@ -104,42 +149,23 @@ final class GetAllocationTest {
   @ParameterizedTest(name = "offHeap={0}")
   @ValueSource(booleans = {false, true})
   void missedGet_allocatesOnlyTheValueAndWhatTheCacheKeeps(boolean offHeap) throws IOException {
-    Path file = writeRows(new TableOptions(TableOptions.DEFAULT_BLOCK_SIZE_BYTES, FilterType.ROW,
-        TableOptions.DEFAULT_BITS_PER_KEY, TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.NONE));
+    Path file = writeRows(uncompressed(TableOptions.DEFAULT_BLOCK_SIZE_BYTES, FilterType.ROW));
     // Room for the table's metadata and a few of its data blocks: Gets striding over them miss.
     ClockBlockCache cache = new ClockBlockCache(64 << 10, 1, offHeap);
     try (TableReader t = TableReader.open(file, 1, cache)) {
-      FilterProbe probe = FilterProbe.reusable();
-      CellLookup out = new CellLookup();
-      byte[][] rows = new byte[ROWS][];
-      for (int i = 0; i < ROWS; i++) {
-        rows[i] = row((i * 97L) % ROWS); // 97 rows apart: each Get in another block than the last
-      }
-      for (int pass = 0; pass < 3; pass++) { // warms the path up
-        for (int i = 0; i < ROWS; i++) {
-          t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
-          assertEquals(VALUE_BYTES, out.takeValue().length);
-        }
-      }
+      byte[][] rows = strided();
+      getAll(t, rows, 3); // warms the path up
       long missesBefore = cache.stats().data().misses();
       TableReadStats readBefore = t.counters().snapshot();
       long before = allocatedBytes();
-      for (int i = 0; i < ROWS; i++) {
-        t.get(probe.aim(rows[i], EMPTY), InternalKey.MAX_SEQUENCE, out);
-        out.takeValue();
-      }
+      getAll(t, rows, 1);
       long allocated = allocatedBytes() - before;
       TableReadStats read = t.counters().snapshot().minus(readBefore);
       long misses = cache.stats().data().misses() - missesBefore;
       assertTrue(misses > ROWS * 9L / 10, "the Gets missed " + misses + " times of " + ROWS);
       assertEquals(misses, read.dataBlocksRead());
       long values = ROWS * HeapCost.byteArray(VALUE_BYTES);
-      long kept = 0;
-      if (!offHeap) { // per miss: the payload's array (its mean length, rounded up), the block, the node
-        long payload = read.bytesRead() / misses - SstableFormat.BLOCK_TRAILER_BYTES;
-        kept = misses * (HeapCost.byteArray((int) payload) + 8 + HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1)
-            + ClockBlockCache.ENTRY_BYTES);
-      }
+      long kept = offHeap ? 0 : keptOnHeap(read, misses);
       // The counter's own reads allocate a little (under a byte per Get here): any object per miss
       // besides those (a 16-byte checksum state, a 24-byte handle or loader) is beyond the slack.
       assertTrue(allocated <= values + kept + ROWS * 8L,
@@ -162,10 +188,7 @@ final class GetAllocationTest {
     int batch = 64;
     FilterProbe[] probes = new FilterProbe[batch];
     CellLookup[] out = new CellLookup[batch];
-    for (int k = 0; k < batch; k++) {
-      probes[k] = FilterProbe.reusable();
-      out[k] = new CellLookup();
-    }
+    fill(probes, out);
     ClockBlockCache cache = new ClockBlockCache(64 << 20, 4, offHeap);
     try (TableReader t = TableReader.open(file, 1, cache)) {
       byte[][] rows = new byte[ROWS][];
@@ -192,6 +215,91 @@ final class GetAllocationTest {
       long values = batch * HeapCost.byteArray(VALUE_BYTES);
       // A block copied into a new array per distinct block would add 64 x 4 KiB per batch.
       assertTrue(perBatch <= values + 64, "a batch allocated " + perBatch + " bytes, its values " + values);
+    } finally {
+      cache.close();
+    }
+  }
+
+  /**
+   * A Get that misses its index partition as well as its data block reads both in its thread's
+   * buffers (the partition in buffers of its own, so that it stays whole while the data block is
+   * read) and offers them to the cache: through a cache that keeps neither, it allocates its value
+   * and nothing else, no loader, loading node, future, handle or array of the partition's size.
+   * Small blocks make small partitions, about 250 of them; no filter, so only the index and the
+   * data blocks are read.
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void missedPartitionGet_allocatesOnlyTheValue(boolean offHeap) throws IOException {
+    Path file = writeRows(uncompressed(256, FilterType.NONE));
+    ClockBlockCache cache = new ClockBlockCache(256, 1, offHeap); // room for no block
+    try (TableReader t = TableReader.open(file, 1, cache)) {
+      byte[][] rows = strided();
+      getAll(t, rows, 3); // warms the path up
+      long indexMissesBefore = cache.stats().index().misses();
+      long before = allocatedBytes();
+      getAll(t, rows, 1);
+      long allocated = allocatedBytes() - before;
+      long indexMisses = cache.stats().index().misses() - indexMissesBefore;
+      assertEquals(ROWS, indexMisses, "every Get missed its partition");
+      long values = ROWS * HeapCost.byteArray(VALUE_BYTES);
+      assertTrue(allocated <= values + ROWS * 8L,
+          "the missed Gets allocated " + allocated / ROWS + " bytes each, their values " + values / ROWS);
+    } finally {
+      cache.close();
+    }
+  }
+
+  /**
+   * A batch ({@link TableReader#getAll}) whose data blocks miss reads each in its thread's buffers,
+   * offers it to the cache and keeps it in one of the batch's reusable blocks: through a cache
+   * that keeps data blocks off the heap it allocates its values and nothing per block; through a
+   * heap cache, its values and the blocks the cache admits.
+   */
+  @ParameterizedTest(name = "offHeap={0}")
+  @ValueSource(booleans = {false, true})
+  void missedBatch_allocatesOnlyTheValuesAndWhatTheCacheKeeps(boolean offHeap) throws IOException {
+    Path file = writeRows(uncompressed(TableOptions.DEFAULT_BLOCK_SIZE_BYTES, FilterType.ROW));
+    int batch = 64;
+    FilterProbe[] probes = new FilterProbe[batch];
+    CellLookup[] out = new CellLookup[batch];
+    fill(probes, out);
+    ClockBlockCache cache = new ClockBlockCache(64 << 10, 1, offHeap); // the metadata and a few data blocks
+    try (TableReader t = TableReader.open(file, 1, cache)) {
+      byte[][] rows = new byte[ROWS][];
+      for (int i = 0; i < ROWS; i++) {
+        rows[i] = row(i);
+      }
+      int batches = ROWS / batch;
+      long before = 0;
+      long missesBefore = 0;
+      TableReadStats readBefore = null;
+      for (int pass = 0; pass < 4; pass++) { // warms the path up, then counts
+        if (pass == 3) {
+          missesBefore = cache.stats().data().misses();
+          readBefore = t.counters().snapshot();
+          before = allocatedBytes();
+        }
+        for (int b = 0; b < batches; b++) {
+          for (int k = 0; k < batch; k++) { // rows b, b + batches, ...: ascending, a block each
+            probes[k].aim(rows[b + k * batches], EMPTY);
+          }
+          t.getAll(probes, batch, InternalKey.MAX_SEQUENCE, out);
+          for (int k = 0; k < batch; k++) {
+            out[k].takeValue();
+          }
+        }
+      }
+      long allocated = allocatedBytes() - before;
+      TableReadStats read = t.counters().snapshot().minus(readBefore);
+      long misses = cache.stats().data().misses() - missesBefore;
+      long gets = (long) batches * batch;
+      assertTrue(misses > gets / 2, "the batches missed " + misses + " times of " + gets);
+      long values = gets * HeapCost.byteArray(VALUE_BYTES);
+      long kept = offHeap ? 0 : keptOnHeap(read, misses);
+      assertTrue(allocated <= values + kept + gets * 8L,
+          "the missed batches allocated " + allocated / gets + " bytes a Get, values and kept blocks "
+              + (values + kept) / gets);
     } finally {
       cache.close();
     }

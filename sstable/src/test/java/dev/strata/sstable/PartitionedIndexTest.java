@@ -105,6 +105,15 @@ final class PartitionedIndexTest {
       });
       assertEquals(copy, e.file());
       assertEquals(victim.offset(), e.offset(), e.getMessage());
+      // A Get and a batch miss the partition through their own reads (no loader): loud as well.
+      byte[] inVictim = rowIn(file, 1, partitions.size());
+      CorruptTableException got = assertThrows(CorruptTableException.class,
+          () -> t.get(FilterProbe.of(inVictim, EMPTY), InternalKey.MAX_SEQUENCE));
+      assertEquals(victim.offset(), got.offset(), got.getMessage());
+      CorruptTableException batch = assertThrows(CorruptTableException.class, () -> t.getAll(
+          new FilterProbe[] {FilterProbe.of(first, EMPTY), FilterProbe.of(inVictim, EMPTY)}, 2,
+          InternalKey.MAX_SEQUENCE, new CellLookup[] {new CellLookup(), new CellLookup()}));
+      assertEquals(victim.offset(), batch.offset(), batch.getMessage());
       assertThrows(CorruptTableException.class, t::verifyChecksums);
       assertThrows(CorruptTableException.class, () -> t.layout().dataBlocks());
     }
@@ -193,5 +202,17 @@ final class PartitionedIndexTest {
 
   private static byte[] batchRow(long i) {
     return String.format(Locale.ROOT, "b%08d", i).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** A row amid partition {@code p} of {@code partitions}, about equal, of the intact table {@code file}. */
+  private static byte[] rowIn(Path file, int p, int partitions) throws IOException {
+    try (TableReader t = TableReader.open(file, 9, new ClockBlockCache(1 << 20));
+        TableIterator it = t.iterator()) {
+      List<byte[]> rows = new java.util.ArrayList<>();
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        rows.add(it.key().row());
+      }
+      return rows.get(rows.size() * p / partitions + rows.size() / (2 * partitions));
+    }
   }
 }

@@ -107,8 +107,19 @@ public final class Block implements CachedBlock {
    */
   public static Block parseDataInto(Block into, byte[] data, int length, Path file, long fileOffset)
       throws CorruptTableException {
-    assert into.reusable : "parsed into a block the cache may keep";
-    int entries = verify(data, length, BlockType.DATA, file, fileOffset);
+    assert into.type == BlockType.DATA : into.type;
+    return parseInto(into, data, length, file, fileOffset);
+  }
+
+  /**
+   * {@link #parse} into {@code into}, a block from {@link #reusable(BlockType)}, as a block of its
+   * type: a Get's index partition miss. Builds no row heads ({@link #rowHeads}): the one search of
+   * the miss compares keys, and the cache's copy ({@link #owned}) builds them.
+   */
+  public static Block parseInto(Block into, byte[] data, int length, Path file, long fileOffset)
+      throws CorruptTableException {
+    assert into.reusable && into.rowHeads == null : "parsed into a block the cache may keep";
+    int entries = verify(data, length, into.type, file, fileOffset);
     into.reaim(data, length, file, fileOffset);
     into.entryCount = entries;
     return into;
@@ -223,14 +234,8 @@ public final class Block implements CachedBlock {
    * first and last rows share is the one all share.
    */
   private void keepRowHeads() {
-    int first = (int) (PointSearch.restartKey(this, 0) >>> 32);
-    int last = (int) (PointSearch.restartKey(this, restartCount - 1) >>> 32);
-    int firstRow = first + ROW_LENGTH_BYTES;
-    int lastRow = last + ROW_LENGTH_BYTES;
-    int firstLength = Bytes.getU16(data, first);
-    int m = Arrays.mismatch(data, firstRow, firstRow + firstLength,
-        data, lastRow, lastRow + Bytes.getU16(data, last));
-    int shared = m < 0 ? firstLength : m;
+    int firstRow = (int) (PointSearch.restartKey(this, 0) >>> 32) + ROW_LENGTH_BYTES;
+    int shared = sharedRowLength();
     long[] heads = new long[restartCount];
     for (int i = 0; i < heads.length; i++) {
       int key = (int) (PointSearch.restartKey(this, i) >>> 32);
@@ -239,6 +244,23 @@ public final class Block implements CachedBlock {
     }
     this.sharedRow = Arrays.copyOfRange(data, firstRow, firstRow + shared);
     this.rowHeads = heads;
+  }
+
+  /** The length of the row prefix all restart keys share: the first and last rows' ({@link #keepRowHeads}). */
+  private int sharedRowLength() {
+    int first = (int) (PointSearch.restartKey(this, 0) >>> 32);
+    int last = (int) (PointSearch.restartKey(this, restartCount - 1) >>> 32);
+    int firstRow = first + ROW_LENGTH_BYTES;
+    int lastRow = last + ROW_LENGTH_BYTES;
+    int firstLength = Bytes.getU16(data, first);
+    int m = Arrays.mismatch(data, firstRow, firstRow + firstLength,
+        data, lastRow, lastRow + Bytes.getU16(data, last));
+    return m < 0 ? firstLength : m;
+  }
+
+  /** Whether {@link #owned} builds row heads: an index block with restart points. */
+  private boolean keepsRowHeads() {
+    return type.isIndex() && restartCount > 0;
   }
 
   /** Where the entries end (the restart array starts): a position there stands past the last entry. */
@@ -325,7 +347,14 @@ public final class Block implements CachedBlock {
 
   @Override
   public int ownedSizeBytes() {
-    return reusable ? (int) sizeOf(payloadLength()) : sizeBytes();
+    if (!reusable) {
+      return sizeBytes();
+    }
+    long bytes = sizeOf(payloadLength());
+    if (keepsRowHeads()) { // what owned() builds, weighed before it is built
+      bytes += HeapCost.longArray(restartCount) + HeapCost.byteArray(sharedRowLength());
+    }
+    return (int) bytes;
   }
 
   /** The payload's length: the entries, the restart array and its count. */
@@ -354,9 +383,30 @@ public final class Block implements CachedBlock {
     return b;
   }
 
+  /**
+   * This verified block's payload copied into {@code into}, a {@link #reusable} block of its type
+   * whose array is reused (a larger one made when it is too small): a batch keeps a block it read
+   * in its thread's buffers, which the thread's next read reuses, in a block of the batch's own.
+   */
+  public Block copyInto(Block into) {
+    assert into.reusable && into.type == type : "copied into a block the cache may keep";
+    int length = payloadLength();
+    byte[] bytes = into.data.length >= length ? into.data : new byte[Math.max(length, 2 * into.data.length)];
+    System.arraycopy(data, 0, bytes, 0, length);
+    into.reaim(bytes, length, file, fileOffset);
+    into.entryCount = entryCount;
+    return into;
+  }
+
   /** An empty block to re-aim ({@link #reaim}, {@link #parseDataInto}): {@link #borrowed}. */
   static Block reusable() {
-    Block b = ofVerified(new byte[4], 4, null, 0);
+    return reusable(BlockType.DATA);
+  }
+
+  /** An empty block of {@code type} to re-aim ({@link #parseInto}): {@link #borrowed}. */
+  public static Block reusable(BlockType type) {
+    Block b = new Block(type, null, 0, 0, -1, null, 0);
+    b.reaim(new byte[4], 4, null, 0);
     b.reusable = true;
     return b;
   }
@@ -374,7 +424,11 @@ public final class Block implements CachedBlock {
       return this;
     }
     int length = payloadLength();
-    return new Block(type, Arrays.copyOf(data, length), restartsOffset, restartCount, entryCount, file, fileOffset);
+    Block copy = new Block(type, Arrays.copyOf(data, length), restartsOffset, restartCount, entryCount, file, fileOffset);
+    if (keepsRowHeads()) {
+      copy.keepRowHeads();
+    }
+    return copy;
   }
 
   /** Makes this (a thread's scratch block) the block {@link #ofVerified} would make. */

@@ -181,7 +181,16 @@ public interface BlockCache {
    * {@link #put}s the block's {@link CachedBlock#owned} form.
    */
   default void admitData(long fileNumber, long offset, CachedBlock block) {
-    put(new BlockCacheKey(fileNumber, offset), BlockKind.DATA, block.owned());
+    admitRead(fileNumber, offset, BlockKind.DATA, block);
+  }
+
+  /**
+   * {@link #admitData} for a block of any {@code kind}: an index partition a Get read itself is
+   * admitted as a loaded one is, within the metadata's priority. By default {@link #put}s the
+   * block's {@link CachedBlock#owned} form.
+   */
+  default void admitRead(long fileNumber, long offset, BlockKind kind, CachedBlock block) {
+    put(new BlockCacheKey(fileNumber, offset), kind, block.owned());
   }
 
   /**

@@ -68,7 +68,7 @@ public final class ClockBlockCache implements BlockCache {
    * again there (the lock-free lookup may miss a node while the table doubles); concurrent misses
    * of the same key find it and wait on its future instead of loading [3]. A failed load removes the
    * node and completes the future with the loader's exception, which every waiter throws too; nothing
-   * is cached and the next call loads again. Data blocks a Get read itself (admitData) skip this.
+   * is cached and the next call loads again. Blocks a reader read itself (admitRead) skip this.
    *
    * Weights. An entry costs its block's heap bytes (CachedBlock.sizeBytes) plus Node.ENTRY_BYTES for
    * the node and its table slots, or for an off-heap block its slots plus DataEntries.ENTRY_BYTES;
@@ -273,11 +273,11 @@ public final class ClockBlockCache implements BlockCache {
 
   /** {@inheritDoc} Makes no key; a block kept off the heap, no node either. */
   @Override
-  public void admitData(long fileNumber, long offset, CachedBlock block) {
-    counters.miss(BlockKind.DATA);
+  public void admitRead(long fileNumber, long offset, BlockKind kind, CachedBlock block) {
+    counters.miss(kind);
     if (capacity > 0) {
       long hash = BlockCacheKey.mixedHash(fileNumber, offset);
-      shardOf(hash).admitRead(fileNumber, offset, hash, BlockKind.DATA, block);
+      shardOf(hash).admitRead(fileNumber, offset, hash, kind, block);
     }
   }
 
