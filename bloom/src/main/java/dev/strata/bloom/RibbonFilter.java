@@ -52,8 +52,8 @@ import java.util.function.IntFunction;
  * and the system needs noticeably more spare slots at chunk sizes; that costs more bits per key at
  * every rate than the wider row costs in query time, and only the 128-bit row reaches the target
  * of at most 7.2 bits per key at 1% (the simulated occupancy of both widths is in
- * docs/PERFORMANCE.md). A negative query stops at its first mismatching column, about two on
- * average, so the wider row's extra word per column is paid on a couple of columns only.
+ * docs/PERFORMANCE.md). A negative query is decided by its first four columns fifteen times in
+ * sixteen, so the wider row's extra word per column is paid on those four only.
  *
  * Layout: interleaved column-major [2]. The slots are blocks of 64; the solution of one column of
  * one block is one 64-bit segment. A key starting at offset t of block b has its 128 slots in
@@ -62,10 +62,10 @@ import java.util.function.IntFunction;
  * takes the parity. Fractional bits per slot: the first lowerBlocks blocks carry one column fewer
  * (RocksDB's upper_start_block), so any average between whole columns can be spent; the rate of
  * a query is 2^-(columns of its start block). The persisted form (RibbonFormat) stores the
- * segments block by block, column by column inside a block; in memory (RibbonLayout) columns 0
- * and 1 of every block come first, pair by pair, then the other columns in the persisted order.
- * A negative query is decided by its first two columns three times in four, and in memory those
- * are six consecutive words, where the persisted order puts them a block's columns apart.
+ * segments block by block, column by column inside a block; in memory (RibbonLayout) the first
+ * four columns of every block come first, block by block, then the other columns in the persisted
+ * order. A query evaluates those four columns of its three blocks, twelve consecutive words (two
+ * cache lines), without a branch, and goes on to the rest one time in sixteen when negative.
  *
  * Memory. The solution lives in words (FilterWords: a heap long[], or direct memory for a chunk a
  * table pins) in RibbonLayout's order, with zero padding for the block after the last; loading a
@@ -105,6 +105,15 @@ public final class RibbonFilter {
   private final int seed;
   private final long numStarts;
 
+  /** Columns kept in each block's lead ({@link RibbonLayout#lead}). */
+  private final int lead;
+
+  /** Result bits a query of an upper block compares in its lead. */
+  private final int leadMask;
+
+  /** 1 when a lower block has one lead column fewer than an upper one (at most four columns). */
+  private final int lowerShift;
+
   private RibbonFilter(FilterWords words, int numBlocks, int columns, int lowerBlocks, int seed) {
     this.words = words;
     this.numBlocks = numBlocks;
@@ -112,6 +121,9 @@ public final class RibbonFilter {
     this.lowerBlocks = lowerBlocks;
     this.seed = seed;
     this.numStarts = RibbonSizing.numStarts(numBlocks);
+    this.lead = RibbonLayout.lead(columns);
+    this.leadMask = (1 << lead) - 1;
+    this.lowerShift = columns <= RibbonLayout.LEAD_COLUMNS ? 1 : 0;
   }
 
   /**
@@ -234,24 +246,32 @@ public final class RibbonFilter {
     long d0 = lo << t;
     long d1 = (hi << t) | ((lo >>> 1) >>> (63 - t));
     long d2 = (hi >>> 1) >>> (63 - t);
-    // Columns 0 and 1 of the three blocks are six consecutive words (RibbonLayout): they decide
-    // three negative queries in four, with one branch.
+    // The lead columns of the three blocks are consecutive words (RibbonLayout), evaluated without
+    // a branch: four columns decide fifteen negative queries in sixteen.
     FilterWords w = words;
     int block = start >>> 6;
-    int q = RibbonLayout.pair(block);
-    long v0 = (w.get(q) & d0) ^ (w.get(q + 2) & d1) ^ (w.get(q + 4) & d2);
-    long v1 = (w.get(q + 1) & d0) ^ (w.get(q + 3) & d1) ^ (w.get(q + 5) & d2);
-    int mismatch = ((Long.bitCount(v0) ^ result) & 1) | ((Long.bitCount(v1) ^ (result >>> 1)) & 1) << 1;
-    if (columns > RibbonLayout.PAIR_COLUMNS) {
-      return mismatch == 0 && restMatches(block, d0, d1, d2, result >>> 2);
+    int s = lead;
+    int q = s * block;
+    long v0 = (w.get(q) & d0) ^ (w.get(q + s) & d1) ^ (w.get(q + 2 * s) & d2);
+    long v1 = (w.get(q + 1) & d0) ^ (w.get(q + s + 1) & d1) ^ (w.get(q + 2 * s + 1) & d2);
+    long v2 = (w.get(q + 2) & d0) ^ (w.get(q + s + 2) & d1) ^ (w.get(q + 2 * s + 2) & d2);
+    long v3 = (w.get(q + 3) & d0) ^ (w.get(q + s + 3) & d1) ^ (w.get(q + 2 * s + 3) & d2);
+    int parities = (Long.bitCount(v0) & 1) | (Long.bitCount(v1) & 1) << 1
+        | (Long.bitCount(v2) & 1) << 2 | (Long.bitCount(v3) & 1) << 3;
+    // Only the columns the start block has count: a lower block lacks the last one, which is in
+    // the lead when the filter has at most four (lowerShift 1, else 0), and a narrower lead's
+    // other reads are the next block's words. Arithmetic rather than a choice: a branch on the
+    // start block, unpredictable, cost more than the lead's twelve reads together.
+    int mask = leadMask >>> (((block - lowerBlocks) >>> 31) & lowerShift);
+    if (((parities ^ result) & mask) != 0) {
+      return false;
     }
-    // At most two columns: a lower block lacks column 1 (or, at one column, any), a zero word in
-    // memory; the query checks only the columns its start block has.
-    return (mismatch & ((1 << RibbonLayout.columnsOf(block, columns, lowerBlocks)) - 1)) == 0;
+    return columns <= RibbonLayout.LEAD_COLUMNS
+        || restMatches(block, d0, d1, d2, result >>> RibbonLayout.LEAD_COLUMNS);
   }
 
   /**
-   * Columns 2 and up of a query whose first two matched (kept out of {@link #mightContainHash} so
+   * Columns 4 and up of a query whose lead matched (kept out of {@link #mightContainHash} so
    * that method stays small enough to inline into a caller's probe loop). Two columns per branch:
    * each column of a negative query passes with probability 1/2, so a branch per pair mispredicts
    * about a third as often as one per column. An odd last column is checked alone (mask 1); its
@@ -261,7 +281,7 @@ public final class RibbonFilter {
     int p0 = RibbonLayout.restFirst(block, numBlocks, columns, lowerBlocks);
     int p1 = RibbonLayout.restFirst(block + 1, numBlocks, columns, lowerBlocks);
     int p2 = RibbonLayout.restFirst(block + 2, numBlocks, columns, lowerBlocks);
-    int rest = RibbonLayout.columnsOf(block, columns, lowerBlocks) - RibbonLayout.PAIR_COLUMNS;
+    int rest = RibbonLayout.columnsOf(block, columns, lowerBlocks) - RibbonLayout.LEAD_COLUMNS;
     FilterWords w = words;
     for (int j = 0; j < rest; j += 2) {
       long v0 = (w.get(p0 + j) & d0) ^ (w.get(p1 + j) & d1) ^ (w.get(p2 + j) & d2);
@@ -285,7 +305,7 @@ public final class RibbonFilter {
       return 0;
     }
     int block = RibbonHash.start(RibbonHash.remix(hash64, seed), numStarts) >>> 6;
-    return words.get(RibbonLayout.pair(block));
+    return words.get(RibbonLayout.leadFirst(block, columns));
   }
 
   /** Bits of the solution, the filter's memory apart from a fixed 24-byte trailer. */
