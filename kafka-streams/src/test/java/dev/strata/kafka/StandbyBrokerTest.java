@@ -10,24 +10,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.ThreadMetadata;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +43,7 @@ class StandbyBrokerTest {
              BrokerCluster.start(dir.resolve("kafka"), StandbyCountApp.TOPIC, 1)) {
       String bootstrap = cluster.bootstrapServers();
       Map<String, Long> expected = new TreeMap<>();
-      produce(bootstrap, 0, PER_ROUND, expected);
+      ChangelogRestoreBrokerTest.produce(bootstrap, 0, PER_ROUND, expected);
       Path output = dir.resolve("active.log");
       Process active = new ProcessBuilder(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
@@ -73,9 +63,11 @@ class StandbyBrokerTest {
           active.destroyForcibly(); // SIGKILL: no close, no last commit
           active.waitFor(30, TimeUnit.SECONDS);
         }
-        awaitStore(standby, expected, false); // served by an active task now
-        produce(bootstrap, ROUNDS * PER_ROUND, PER_ROUND, expected);
-        awaitStore(standby, expected, false);
+        ChangelogRestoreBrokerTest.awaitStore(
+            standby, StandbyCountApp.STORE, expected, false); // served by an active task now
+        ChangelogRestoreBrokerTest.produce(bootstrap, ROUNDS * PER_ROUND, PER_ROUND, expected);
+        ChangelogRestoreBrokerTest.awaitStore(
+            standby, StandbyCountApp.STORE, expected, false);
         assertFalse(isStandby(standby), "still a standby after the active instance was killed");
         StrataKeyValueStore promoted = open(stores).store();
         assertFalse(promoted.underRestoreLoad(), "the promoted store is still under the load");
@@ -95,10 +87,10 @@ class StandbyBrokerTest {
       ObservedStores.Observed store, Map<String, Long> expected) throws InterruptedException {
     int commitsBefore = store.commits();
     for (int round = 1; round < ROUNDS; round++) {
-      produce(bootstrap, round * PER_ROUND, PER_ROUND, expected);
+      ChangelogRestoreBrokerTest.produce(bootstrap, round * PER_ROUND, PER_ROUND, expected);
       Thread.sleep(300); // a few of the standby's commits per round
     }
-    awaitStore(standby, expected, true);
+    ChangelogRestoreBrokerTest.awaitStore(standby, StandbyCountApp.STORE, expected, true);
     assertTrue(isStandby(standby), "the test's instance was promoted before the kill");
     int commits = store.commits() - commitsBefore;
     assertTrue(commits >= 10, "the standby's store was committed " + commits + " times");
@@ -117,21 +109,6 @@ class StandbyBrokerTest {
         stores.made().stream().filter(o -> o.store().isOpen()).toList();
     assertEquals(1, open.size(), "open stores");
     return open.get(0);
-  }
-
-  private static void produce(String bootstrap, int from, int n, Map<String, Long> expected) {
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ProducerConfig.ACKS_CONFIG, "all");
-    try (KafkaProducer<String, String> producer =
-             new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
-      for (int i = from; i < from + n; i++) {
-        String key = "key-" + (i * 7919 % 401);
-        producer.send(new ProducerRecord<>(StandbyCountApp.TOPIC, key, "e" + i));
-        expected.merge(key, 1L, Long::sum);
-      }
-      producer.flush();
-    }
   }
 
   /** Waits until the group committed at least {@code atLeast} events. */
@@ -176,36 +153,6 @@ class StandbyBrokerTest {
       standby |= !t.standbyTasks().isEmpty();
     }
     return standby;
-  }
-
-  /**
-   * Waits until the instance's store holds exactly {@code expected}, read from a standby's store
-   * when {@code stale}, else from an active one's.
-   */
-  private static void awaitStore(KafkaStreams streams, Map<String, Long> expected, boolean stale)
-      throws InterruptedException {
-    long deadline = System.currentTimeMillis() + WAIT_MS;
-    Map<String, Long> seen = Map.of();
-    while (System.currentTimeMillis() < deadline) {
-      try {
-        StoreQueryParameters<ReadOnlyKeyValueStore<String, Long>> query = StoreQueryParameters
-            .fromNameAndType(StandbyCountApp.STORE, QueryableStoreTypes.keyValueStore());
-        ReadOnlyKeyValueStore<String, Long> store =
-            streams.store(stale ? query.enableStaleStores() : query);
-        Map<String, Long> now = new TreeMap<>();
-        try (KeyValueIterator<String, Long> it = store.all()) {
-          it.forEachRemaining((KeyValue<String, Long> kv) -> now.put(kv.key, kv.value));
-        }
-        seen = now;
-        if (now.equals(expected)) {
-          return;
-        }
-      } catch (RuntimeException notReadyYet) {
-        // rebalancing or restoring: the store is not queryable yet
-      }
-      Thread.sleep(100);
-    }
-    assertEquals(expected, seen, "the store after " + WAIT_MS + " ms");
   }
 
   private static String read(Path output) {

@@ -37,6 +37,12 @@ final class StandbyCommitTest {
 
   @TempDir Path dir;
 
+  /** The store, with memtables larger than any test here fills: only a flush asked for cuts one. */
+  private Stores.Restoring openLarge(String guarantee) {
+    DbOptions large = DbOptions.builder().memtableBytes(8 << 20).build();
+    return Stores.openRestoring(dir, StrataStores.keyValueStore("s", large, 64), guarantee);
+  }
+
   private static byte[] key(int k) {
     return String.format("key-%06d", k).getBytes(StandardCharsets.UTF_8);
   }
@@ -76,9 +82,7 @@ final class StandbyCommitTest {
   @ParameterizedTest
   @ValueSource(strings = {StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2})
   void commitsOfAStandby_cutNoTable(String guarantee) {
-    DbOptions large = DbOptions.builder().memtableBytes(8 << 20).build();
-    Stores.Restoring r =
-        Stores.openRestoring(dir, StrataStores.keyValueStore("s", large, 64), guarantee);
+    Stores.Restoring r = openLarge(guarantee);
     StrataKeyValueStore store = (StrataKeyValueStore) r.store();
     try {
       byte[][] last = feed(r, 200, () -> { });
@@ -124,9 +128,7 @@ final class StandbyCommitTest {
   @ParameterizedTest
   @ValueSource(strings = {StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2})
   void aPromotedStandbysFirstWrite_endsTheLoad(String guarantee) {
-    DbOptions large = DbOptions.builder().memtableBytes(8 << 20).build();
-    Stores.Restoring r =
-        Stores.openRestoring(dir, StrataStores.keyValueStore("s", large, 64), guarantee);
+    Stores.Restoring r = openLarge(guarantee);
     StrataKeyValueStore store = (StrataKeyValueStore) r.store();
     try {
       byte[][] last = feed(r, 100, () -> { });
@@ -148,13 +150,10 @@ final class StandbyCommitTest {
   @ParameterizedTest
   @ValueSource(strings = {StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2})
   void aStoreClosedMidRestore_keepsEveryBatchAndItsOffset(String guarantee) {
-    DbOptions large = DbOptions.builder().memtableBytes(8 << 20).build();
-    Stores.Restoring r =
-        Stores.openRestoring(dir, StrataStores.keyValueStore("s", large, 64), guarantee);
+    Stores.Restoring r = openLarge(guarantee);
     byte[][] last = feed(r, 100, () -> { });
     r.store().close();
-    Stores.Restoring reopened =
-        Stores.openRestoring(dir, StrataStores.keyValueStore("s", large, 64), guarantee);
+    Stores.Restoring reopened = openLarge(guarantee);
     try {
       assertEquals(100L * BATCH - 1, reopened.store().committedOffset(CHANGELOG));
       assertFalse(((StrataKeyValueStore) reopened.store()).underRestoreLoad());
