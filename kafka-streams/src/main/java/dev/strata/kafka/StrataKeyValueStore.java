@@ -89,9 +89,10 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   /**
    * Open from the first restored batch to the first write from processing or the close. Read and
    * set by the thread that restores the task, then by the one that processes it: Kafka Streams
-   * hands a task from one to the other through its own synchronized queues.
+   * hands a task from one to the other through its own synchronized queues. Volatile only for
+   * {@link #underRestoreLoad}, which tests call from threads of their own.
    */
-  private BulkLoad restoring;
+  private volatile BulkLoad restoring;
 
   StrataKeyValueStore(String name, DbOptions options, int restoreLevel0Tables) {
     this.name = name;
