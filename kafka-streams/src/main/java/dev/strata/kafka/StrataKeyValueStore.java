@@ -89,9 +89,10 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
   /**
    * Open from the first restored batch to the first write from processing or the close. Read and
    * set by the thread that restores the task, then by the one that processes it: Kafka Streams
-   * hands a task from one to the other through its own synchronized queues.
+   * hands a task from one to the other through its own synchronized queues. Volatile only for
+   * {@link #underRestoreLoad}, which tests call from threads of their own.
    */
-  private BulkLoad restoring;
+  private volatile BulkLoad restoring;
 
   StrataKeyValueStore(String name, DbOptions options, int restoreLevel0Tables) {
     this.name = name;
@@ -178,6 +179,13 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
    * Puts the database under the restore's bulk load, unless it is already. Kafka Streams tells a
    * store no restore's end, only each batch: the load ends with the first write from processing
    * (which starts once the task's stores are restored) or the close.
+   *
+   * <p>A standby task's store never sees that end while it is a standby: Kafka Streams' state
+   * updater feeds it through the same callback and, every commit interval, calls {@link #commit}
+   * with the offset of the last record applied (no {@code flush()}). So it stays under the load,
+   * its level 0 compacted at the load's table count, and a commit cuts no table: under
+   * exactly-once it keeps the offsets in memory, under at-least-once each batch wrote its offset
+   * already. A promoted standby's task keeps the store open, and its first write ends the load.
    */
   private void beginRestore() {
     if (restoring == null && restoreLevel0Tables > 0) {
@@ -201,6 +209,11 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
+  /** Whether the restore's bulk load is open (for tests). */
+  boolean underRestoreLoad() {
+    return restoring != null;
+  }
+
   private static void add(WriteBatch batch, byte[] key, byte[] value) {
     byte[] row = StoreKeys.row(key);
     if (value == null) {
@@ -210,7 +223,7 @@ final class StrataKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
   }
 
-  private Db db() {
+  Db db() {
     Db d = db;
     if (d == null) {
       throw new InvalidStateStoreException("store " + name + " is not open");

@@ -46,6 +46,8 @@ final class BrokerCluster {
         .setConfigProp("offsets.topic.replication.factor", "1")
         .setConfigProp("transaction.state.log.replication.factor", "1")
         .setConfigProp("transaction.state.log.min.isr", "1")
+        // A killed member's open transaction is aborted soon after it times out, not 10 s later.
+        .setConfigProp("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500")
         .setConfigProp("group.initial.rebalance.delay.ms", "0")
         .setConfigProp("group.min.session.timeout.ms", "1000")
         .build();

@@ -60,7 +60,11 @@ class ChangelogRestoreBrokerTest {
     }
   }
 
-  private static void produce(String bootstrap, int from, int n, Map<String, Long> expected) {
+  /**
+   * Produces events {@code from} to {@code from + n - 1} to topic {@code events}, over 401 keys,
+   * counting them into {@code expected}.
+   */
+  static void produce(String bootstrap, int from, int n, Map<String, Long> expected) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -90,12 +94,23 @@ class ChangelogRestoreBrokerTest {
   /** Waits until the store {@code name} holds exactly {@code expected}; fails with the last seen. */
   static void awaitStore(KafkaStreams streams, String name, Map<String, Long> expected)
       throws InterruptedException {
+    awaitStore(streams, name, expected, false);
+  }
+
+  /**
+   * As above, reading a standby task's store when {@code stale} (Kafka Streams' stale stores),
+   * else an active task's.
+   */
+  static void awaitStore(KafkaStreams streams, String name, Map<String, Long> expected,
+      boolean stale) throws InterruptedException {
     long deadline = System.currentTimeMillis() + WAIT_MS;
     Map<String, Long> seen = Map.of();
     while (System.currentTimeMillis() < deadline) {
       try {
-        ReadOnlyKeyValueStore<String, Long> store = streams.store(StoreQueryParameters
-            .fromNameAndType(name, QueryableStoreTypes.<String, Long>keyValueStore()));
+        StoreQueryParameters<ReadOnlyKeyValueStore<String, Long>> query = StoreQueryParameters
+            .fromNameAndType(name, QueryableStoreTypes.keyValueStore());
+        ReadOnlyKeyValueStore<String, Long> store =
+            streams.store(stale ? query.enableStaleStores() : query);
         Map<String, Long> now = new TreeMap<>();
         try (KeyValueIterator<String, Long> it = store.all()) {
           it.forEachRemaining((KeyValue<String, Long> kv) -> now.put(kv.key, kv.value));
