@@ -341,7 +341,7 @@ final class DbOptionsTest {
   }
 
   private static WriteController controller(DbOptions o) {
-    return o.writeController(o.writeStalls().bulkLoads(o.compaction()));
+    return o.writeStalls().controller(o.compaction(), o.writeStalls().bulkLoads(o.compaction()));
   }
 
   @Test

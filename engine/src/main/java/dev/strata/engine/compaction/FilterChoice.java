@@ -155,14 +155,40 @@ public final class FilterChoice {
 
   /** The layout of the tables compaction {@code c} of {@code baseVersion} writes. */
   public TableOptions forCompaction(Compaction c, Version baseVersion) {
+    TableOptions layout = compactionLayout(c, baseVersion);
+    if (memoryBound) {
+      List<TableRef> allInputs = c.allInputs();
+      long inputs = 0;
+      long inputFilterBytes = 0;
+      long[] inputNumbers = new long[allInputs.size()];
+      for (int i = 0; i < inputNumbers.length; i++) {
+        inputNumbers[i] = allInputs.get(i).metadata().fileNumber();
+        inputs += allInputs.get(i).metadata().entryCount();
+        inputFilterBytes += Math.max(0, allInputs.get(i).metadata().filterBytes());
+      }
+      long out = (long) Math.ceil(inputs * layout.bitsPerKey() / 8 / bitsShare);
+      inFlight.compactionPlanned(inputNumbers, out - inputFilterBytes);
+    }
+    return layout;
+  }
+
+  /**
+   * The blocked Bloom bits per key (the rate, as {@link FilterModel} reads them) table {@code t} of
+   * {@code v} would be rewritten with by its {@link Compaction#refit} now; nothing is recorded.
+   */
+  public double refitBitsPerKey(TableRef t, Version v) {
+    return compactionLayout(Compaction.refit(t), v).bitsPerKey();
+  }
+
+  /** {@link #forCompaction} without recording the job among those in flight. */
+  private TableOptions compactionLayout(Compaction c, Version baseVersion) {
     if (allocation == FilterAllocation.UNIFORM && !memoryBound) {
       return atLevel(c.outputLevel(), base);
     }
     TreeShape shape = TreeShape.afterCompaction(baseVersion, c);
     long inputs = 0;
     long inputFilterBytes = 0;
-    List<TableRef> allInputs = c.allInputs();
-    for (TableRef t : allInputs) {
+    for (TableRef t : c.allInputs()) {
       inputs += t.metadata().entryCount();
       inputFilterBytes += Math.max(0, t.metadata().filterBytes());
     }
@@ -178,17 +204,9 @@ public final class FilterChoice {
     // A compaction moves entries, it adds none: the tree holds what its base version holds, not
     // what the planning shape counts (the drained level again, as refilled).
     long treeEntries = TreeShape.of(baseVersion).totalEntries();
-    TableOptions layout = layout(c.outputLevel(), shape, treeEntries, inputs, staying,
-        c.level() == Compaction.ALL_LEVELS ? Job.FULL_COMPACTION : Job.COMPACTION);
-    if (memoryBound) {
-      long[] inputNumbers = new long[allInputs.size()];
-      for (int i = 0; i < inputNumbers.length; i++) {
-        inputNumbers[i] = allInputs.get(i).metadata().fileNumber();
-      }
-      long out = (long) Math.ceil(inputs * layout.bitsPerKey() / 8 / bitsShare);
-      inFlight.compactionPlanned(inputNumbers, out - inputFilterBytes);
-    }
-    return layout;
+    Job job = c.level() == Compaction.ALL_LEVELS ? Job.FULL_COMPACTION
+        : c.isRefit() ? Job.REFIT : Job.COMPACTION;
+    return layout(c.outputLevel(), shape, treeEntries, inputs, staying, job);
   }
 
   /**
@@ -229,7 +247,9 @@ public final class FilterChoice {
               .runs().get(run).bitsPerKey();
       return atLevel(level, base.withBitsPerKey(Math.max(FilterModel.MIN_BITS_PER_KEY, bits)));
     }
-    TreeShape planned = shape.grownToItsDeepestLevel(treeEntries,
+    // A refit plans for the tree as it is: it runs only once the tree has stopped growing, and any
+    // growth after it is planned again by the flushes and compactions that come.
+    TreeShape planned = shape.grownToItsDeepestLevel(job == Job.REFIT ? 0 : treeEntries,
         job == Job.FULL_COMPACTION ? 0 : level0Trigger, inFlight.flushEntries());
     int run = level == 0 ? shape.level0Count() - 1 : planned.runOfLevel(level);
     long[] runs = planned.runs();
@@ -240,7 +260,7 @@ public final class FilterChoice {
         ? FilterBudget.uniform(runs, average, FilterBudget.Model.BLOCKED_BLOOM)
         : FilterBudget.optimalMixed(runs, planned.reach(), average, models);
     double bits = plan.runs().get(run).bitsPerKey();
-    if (job == Job.COMPACTION) {
+    if (job == Job.COMPACTION || job == Job.REFIT) {
       double level0 = 0;
       for (int i = 0; i < planned.level0Count(); i++) {
         level0 += runs[i] * plan.runs().get(i).bitsPerKey() / 8 / bitsShare;
@@ -292,7 +312,12 @@ public final class FilterChoice {
     /** A compaction the tree needed: flushes keep coming beside it and after it. */
     COMPACTION,
     /** {@code Db.compact()}: every table into the last level, level 0 left empty. */
-    FULL_COMPACTION
+    FULL_COMPACTION,
+    /**
+     * A table rewritten into its own level at rest ({@link FilterRefit}): the tree as it is, with
+     * room for the level-0 tables the next flushes write, as a compaction leaves them.
+     */
+    REFIT
   }
 
   /** Each run's filter model: Ribbon for the levels from {@code ribbonFromLevel}, else Bloom. */

@@ -1,0 +1,138 @@
+package dev.strata.engine.compaction;
+
+import dev.strata.engine.BloomType;
+import dev.strata.engine.DbOptions;
+import dev.strata.engine.manifest.FileMetadata;
+import dev.strata.engine.version.TableRef;
+import dev.strata.engine.version.Version;
+
+/**
+ * Filter refits at rest ({@code FilterOptions.refitFiltersAtRest}): once compaction has nothing to
+ * do, the table of levels 1 and deeper whose rewrite with the bits the plan for the tree as it is
+ * gives it ({@link FilterChoice#refitBitsPerKey}) lowers an absent Get's expected false positives
+ * the most per byte rewritten is rewritten alone into its own level ({@link Compaction#refit}),
+ * one table a step.
+ */
+/*
+ * Why. Under a memory bound each table is planned for the tree it will live in, with a margin for
+ * growth, and keeps its bits until compaction rewrites it; a tree that stops growing keeps the
+ * margin and the memory its transients (level 0 piled past its trigger, level 1 above its target)
+ * held, unspent. Only a rewrite spends it.
+ *
+ * Gain. A table's expected false positives are its share of the row range (RowSpace: how often an
+ * absent Get probes it) times its filter's model rate; the gain of a refit is that share times the
+ * fall in rate, and the cost its file's bytes, read and written once. Small tables of upper levels
+ * span a wide share for their bytes, so they come first; the deepest level's tables last.
+ *
+ * Stop. A table is refit only when its new rate is at most MAX_RATE_RATIO of its rate now (for the
+ * blocked Bloom filter about a quarter bit per key more): every refit raises a table's bits by at
+ * least that, and no refit lowers any, so with no writes the steps end. The bound caps each
+ * table's bits (FilterChoice: what the bound leaves after the tables that stay and the level-0
+ * room the next flushes need), so the last tables find too little left to qualify and the
+ * refits stop with the bound nearly spent. Level 0 is not refit: the next flushes compact it.
+ *
+ * When. Event-driven, never by a clock: each install arms it (treeChanged); the compaction thread
+ * takes a refit only when no compaction is due and no flush is pending, and a take that finds no
+ * table worth it, or finds a flush pending, disarms it (that flush's install arms it again). So
+ * after the last refit one look finds nothing and the database is quiet. A refit rewrites one
+ * table, so a compaction that becomes due waits at most for that one table's rewrite.
+ *
+ * Not thread-safe: guarded by the database mutex, like the rest of BackgroundWork, except the
+ * counters (volatile, read by stats()).
+ */
+public final class FilterRefit {
+  /** A table is refit only when its new rate is at most this share of its rate now. */
+  static final double MAX_RATE_RATIO = 0.9;
+
+  private final boolean enabled;
+  private final FilterChoice filters;
+
+  /** The tree changed since a take last found nothing to refit. */
+  private boolean armed;
+
+  private volatile long refits;
+  private volatile long bytesRewritten;
+
+  /** Refits as {@code options} ask, with the bits {@code filters} plans. */
+  public FilterRefit(DbOptions options, FilterChoice filters) {
+    this.enabled = options.filters().refitFiltersAtRest()
+        && options.filters().filterMemoryBytes() > 0
+        && options.filters().bloomType() != BloomType.NONE
+        && options.compaction().autoCompaction()
+        && !options.files().readOnly();
+    this.filters = filters;
+  }
+
+  /** A flush or compaction installed (or the database opened): look for refits again. */
+  public void treeChanged() {
+    armed = enabled;
+  }
+
+  /** Whether the compaction thread should look for a refit once nothing else is due. */
+  public boolean due() {
+    return armed;
+  }
+
+  /**
+   * The refit worth the most now, or null when none is worth it or {@code flushPending} (either
+   * way it is disarmed until the next install). The caller runs it only when no compaction is due,
+   * then calls {@link #ran}.
+   */
+  public Compaction take(Version v, boolean flushPending) {
+    if (!armed || flushPending) {
+      armed = false;
+      return null;
+    }
+    Compaction best = best(v);
+    armed = best != null;
+    return best;
+  }
+
+  /** Counts refit {@code c}, which was installed. */
+  public void ran(Compaction c) {
+    long bytes = 0;
+    for (TableRef t : c.inputs()) {
+      bytes += t.metadata().fileSize();
+    }
+    bytesRewritten += bytes;
+    refits++;
+  }
+
+  /** Refits installed since open. */
+  public long refits() {
+    return refits;
+  }
+
+  /** The bytes of the tables refit since open (each read and written once). */
+  public long bytesRewritten() {
+    return bytesRewritten;
+  }
+
+  /** The refit of most expected false positives saved per byte, or null when none qualifies. */
+  private Compaction best(Version v) {
+    RowSpace space = RowSpace.of(v);
+    TableRef best = null;
+    double bestGain = 0;
+    for (int level = 1; level < Version.NUM_LEVELS; level++) {
+      for (TableRef t : v.level(level)) {
+        FileMetadata m = t.metadata();
+        double now = rate(FilterModel.builtBitsPerKey(m));
+        double refit = rate(filters.refitBitsPerKey(t, v));
+        if (refit > MAX_RATE_RATIO * now) {
+          continue;
+        }
+        double gain = space.share(m) * (now - refit) / Math.max(1, m.fileSize());
+        if (gain > bestGain) {
+          best = t;
+          bestGain = gain;
+        }
+      }
+    }
+    return best == null ? null : Compaction.refit(best);
+  }
+
+  /** The model rate of a table of {@code bits} Bloom bits per key; 1 without a filter. */
+  private static double rate(double bits) {
+    return bits == 0 ? 1 : FilterModel.bloomFpp(bits);
+  }
+}
