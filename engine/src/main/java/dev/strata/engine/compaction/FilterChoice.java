@@ -13,6 +13,7 @@ import dev.strata.sstable.filter.FilterType;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The table layout of each table a flush or compaction writes: the options' blocks, compression
@@ -173,11 +174,25 @@ public final class FilterChoice {
   }
 
   /**
-   * The blocked Bloom bits per key (the rate, as {@link FilterModel} reads them) table {@code t} of
-   * {@code v} would be rewritten with by its {@link Compaction#refit} now; nothing is recorded.
+   * The blocked Bloom bits per key (the rate, as {@link FilterModel} reads them) each table of
+   * levels 1 and deeper of {@code v} would be rewritten with by its {@link Compaction#refit} now,
+   * as {@link #forCompaction} would lay it out; nothing is recorded. One plan serves every table: a
+   * refit leaves every level's entries as they are, so only the bytes that stay differ.
    */
-  public double refitBitsPerKey(TableRef t, Version v) {
-    return compactionLayout(Compaction.refit(t), v).bitsPerKey();
+  public ToDoubleFunction<TableRef> refitBitsPerKey(Version v) {
+    if (!memoryBound) {
+      return t -> compactionLayout(Compaction.refit(t), v).bitsPerKey();
+    }
+    TreeShape shape = TreeShape.of(v);
+    Plan plan = plan(shape, 0, Job.REFIT);
+    TreeShape current = currentShape.get();
+    long unseenFlush = inFlight.unseenFlush(current);
+    return t -> {
+      long own = Math.max(0, t.metadata().filterBytes());
+      long staying = Math.max(shape.filterBytes(), current.filterBytes()) - own + unseenFlush;
+      return within(plan, plan.planned().runOfLevel(t.metadata().level()),
+          t.metadata().entryCount(), staying);
+    };
   }
 
   /** {@link #forCompaction} without recording the job among those in flight. */
@@ -247,11 +262,24 @@ public final class FilterChoice {
               .runs().get(run).bitsPerKey();
       return atLevel(level, base.withBitsPerKey(Math.max(FilterModel.MIN_BITS_PER_KEY, bits)));
     }
+    Plan plan = plan(shape, treeEntries, job);
+    int run = level == 0 ? shape.level0Count() - 1 : plan.planned().runOfLevel(level);
+    return atLevel(level, base.withBitsPerKey(within(plan, run, written, staying)));
+  }
+
+  /**
+   * A plan under the memory bound: the shape planned for, each of its runs' bits per key and
+   * filter model, and the bytes a compaction leaves for the level-0 tables the plan expects.
+   */
+  private record Plan(TreeShape planned, double[] bits, FilterBudget.Model[] models,
+      long level0Room) {}
+
+  /** The plan for a table of {@code shape} that job {@code job} writes (see {@link #layout}). */
+  private Plan plan(TreeShape shape, long treeEntries, Job job) {
     // A refit plans for the tree as it is: it runs only once the tree has stopped growing, and any
     // growth after it is planned again by the flushes and compactions that come.
     TreeShape planned = shape.grownToItsDeepestLevel(job == Job.REFIT ? 0 : treeEntries,
         job == Job.FULL_COMPACTION ? 0 : level0Trigger, inFlight.flushEntries());
-    int run = level == 0 ? shape.level0Count() - 1 : planned.runOfLevel(level);
     long[] runs = planned.runs();
     FilterBudget.Model[] models = models(planned);
     double average = Math.max(FilterModel.MIN_BITS_PER_KEY, Math.min(budgetBitsPerKey,
@@ -259,22 +287,32 @@ public final class FilterChoice {
     FilterBudget.Allocation plan = allocation == FilterAllocation.UNIFORM
         ? FilterBudget.uniform(runs, average, FilterBudget.Model.BLOCKED_BLOOM)
         : FilterBudget.optimalMixed(runs, planned.reach(), average, models);
-    double bits = plan.runs().get(run).bitsPerKey();
+    double[] bits = new double[runs.length];
+    for (int i = 0; i < runs.length; i++) {
+      bits[i] = plan.runs().get(i).bitsPerKey();
+    }
+    long level0Room = 0;
     if (job == Job.COMPACTION || job == Job.REFIT) {
       double level0 = 0;
       for (int i = 0; i < planned.level0Count(); i++) {
-        level0 += runs[i] * plan.runs().get(i).bitsPerKey() / 8 / bitsShare;
+        level0 += runs[i] * bits[i] / 8 / bitsShare;
       }
-      staying += (long) Math.max(0, level0 - shape.level0FilterBytes());
+      level0Room = (long) Math.max(0, level0 - shape.level0FilterBytes());
     }
+    return new Plan(planned, bits, models, level0Room);
+  }
+
+  /**
+   * The bits per key of run {@code run} of {@code plan}, within what the bound leaves for a job
+   * writing {@code written} entries beside tables of {@code staying} filter bytes.
+   */
+  private double within(Plan plan, int run, long written, long staying) {
     // What the bound leaves for this job's tables, in bits per key written, overhead included.
-    double left = (filterMemoryBytes - staying) * 8.0 / Math.max(1, written);
-    if (models[run] == FilterBudget.Model.BLOCKED_BLOOM) {
-      bits = Math.max(FilterModel.MIN_BITS_PER_KEY, Math.min(bits, left * bitsShare));
-    } else {
-      bits = ribbonWithin(bits, left);
-    }
-    return atLevel(level, base.withBitsPerKey(bits));
+    double left = (filterMemoryBytes - staying - plan.level0Room()) * 8.0 / Math.max(1, written);
+    double bits = plan.bits()[run];
+    return plan.models()[run] == FilterBudget.Model.BLOCKED_BLOOM
+        ? Math.max(FilterModel.MIN_BITS_PER_KEY, Math.min(bits, left * bitsShare))
+        : ribbonWithin(bits, left);
   }
 
   /**

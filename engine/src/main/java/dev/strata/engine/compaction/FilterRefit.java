@@ -5,6 +5,7 @@ import dev.strata.engine.DbOptions;
 import dev.strata.engine.manifest.FileMetadata;
 import dev.strata.engine.version.TableRef;
 import dev.strata.engine.version.Version;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Filter refits at rest ({@code FilterOptions.refitFiltersAtRest}): once compaction has nothing to
@@ -111,13 +112,14 @@ public final class FilterRefit {
   /** The refit of most expected false positives saved per byte, or null when none qualifies. */
   private Compaction best(Version v) {
     RowSpace space = RowSpace.of(v);
+    ToDoubleFunction<TableRef> refitBits = filters.refitBitsPerKey(v);
     TableRef best = null;
     double bestGain = 0;
     for (int level = 1; level < Version.NUM_LEVELS; level++) {
       for (TableRef t : v.level(level)) {
         FileMetadata m = t.metadata();
         double now = rate(FilterModel.builtBitsPerKey(m));
-        double refit = rate(filters.refitBitsPerKey(t, v));
+        double refit = rate(refitBits.applyAsDouble(t));
         if (refit > MAX_RATE_RATIO * now) {
           continue;
         }
