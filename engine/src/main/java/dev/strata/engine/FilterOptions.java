@@ -67,8 +67,9 @@ import dev.strata.sstable.cache.ClockBlockCache;
  *     is gives them, once compaction has nothing to do; default false. The background work looks
  *     for such a rewrite only when a flush or compaction has just installed (never by a clock),
  *     and only when no flush is pending and no compaction is due: it takes the table whose rewrite
- *     lowers an absent Get's expected false positives the most per byte rewritten, and stops once
- *     no table's rate would fall by a tenth ({@code dev.strata.engine.compaction.FilterRefit}), so a
+ *     lowers an absent Get's expected false positives the most per byte rewritten (or compacts
+ *     level 0 into level 1 when its tables cost a tenth of them), and stops once no table's rate
+ *     would fall by a tenth ({@code dev.strata.engine.compaction.FilterRefit}), so a
  *     quiet tree becomes quiet again. Each rewrite keeps the bound. Off, or with {@code
  *     autoCompaction} off or a read-only open, nothing is rewritten
  */
