@@ -35,9 +35,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 final class FilterRefitProperties {
   @TempDir Path dir;
 
-  /** Slack on the bound, as FilterMemoryBoundTest's: a table's filter bytes beside its estimate. */
-  private static final double SLACK = 1.03;
-
   private static final int KEYS = 60_000;
   /** Distinct keys drawn: about a tenth of the writes overwrite, and some delete. */
   private static final int KEY_SPACE = 50_000;
@@ -49,16 +46,8 @@ final class FilterRefitProperties {
     System.out.println("FilterRefitProperties seed " + seed + ", Ribbon from " + ribbonFromLevel);
     SplittableRandom random = new SplittableRandom(seed);
     long bound = KEYS * 4L / 8;
-    DbOptions off = DbOptions.builder()
-        .memtableBytes(96 << 10)
-        .level0CompactionTrigger(2)
-        .maxBytesForLevelBase(256 << 10)
-        .levelSizeMultiplier(4)
-        .targetFileSizeBytes(128 << 10)
-        .bloomChunkBytes(1024)
-        .filterAllocation(FilterAllocation.BY_LEVEL)
-        .ribbonFromLevel(ribbonFromLevel)
-        .filterMemoryBytes(bound)
+    DbOptions off = FilterMemoryBoundTest.growingTree(FilterAllocation.BY_LEVEL, ribbonFromLevel,
+            bound)
         .readTriggeredCompactionBytesPerRead(0) // only writes and refits change the tree here
         .build();
     DbOptions on = off.toBuilder().refitFiltersAtRest(true).build();
@@ -76,14 +65,14 @@ final class FilterRefitProperties {
         }
       }
       db.flush();
-      settle(db);
+      FilterMemoryBoundTest.settle(db);
       tablesAtRest = tableFiles();
       spentBefore = db.stats().filterBytesOnDisk();
       expectedBefore = expectedFalsePositives(db);
       assertTrue(db.tablesPerLevel().size() >= 3, context + ": a tree of levels 1 and 2: "
           + db.tablesPerLevel());
       checkModel(db, model, random, context);
-      settle(db);
+      FilterMemoryBoundTest.settle(db);
       assertEquals(0, db.stats().compactions().filterRefits(), context + ": the option is off");
       assertEquals(tablesAtRest, tableFiles(), context + ": off, a tree at rest stays as it is");
     }
@@ -94,7 +83,7 @@ final class FilterRefitProperties {
       List<String> overBound = new CopyOnWriteArrayList<>();
       db.seams().beforeEachCompaction(() -> {
         long spent = db.stats().filterBytesOnDisk();
-        if (spent > bound * SLACK) {
+        if (spent > bound * FilterMemoryBoundTest.SLACK) {
           overBound.add(spent + " " + db.tablesPerLevel());
         }
       });
@@ -102,7 +91,7 @@ final class FilterRefitProperties {
         write(db, model, random);
       }
       db.flush();
-      settle(db);
+      FilterMemoryBoundTest.settle(db);
       long refits = db.stats().compactions().filterRefits();
       long spentAfter = db.stats().filterBytesOnDisk();
       double expectedAfter = expectedFalsePositives(db);
@@ -112,7 +101,7 @@ final class FilterRefitProperties {
       System.out.println(figures);
       assertTrue(refits > 0, figures);
       assertTrue(overBound.isEmpty(), figures + "; over the bound before a refit: " + overBound);
-      assertTrue(spentAfter <= bound * SLACK, figures);
+      assertTrue(spentAfter <= bound * FilterMemoryBoundTest.SLACK, figures);
       assertTrue(spentAfter >= bound * 0.85, "within 15 % of the bound at rest: " + figures);
       assertTrue(expectedAfter < expectedBefore * 0.9, figures);
       checkModel(db, model, random, context);
@@ -127,9 +116,9 @@ final class FilterRefitProperties {
     }
 
     try (Db db = Db.open(dir, on)) {
-      settle(db);
+      FilterMemoryBoundTest.settle(db);
       checkModel(db, model, random, context + " after a reopen");
-      assertTrue(db.stats().filterBytesOnDisk() <= bound * SLACK, context);
+      assertTrue(db.stats().filterBytesOnDisk() <= bound * FilterMemoryBoundTest.SLACK, context);
     }
   }
 
@@ -181,14 +170,6 @@ final class FilterRefitProperties {
       return files.map(p -> p.getFileName().toString())
           .filter(n -> n.endsWith(".sst"))
           .collect(Collectors.toCollection(TreeSet::new));
-    }
-  }
-
-  private static void settle(Db db) throws InterruptedException {
-    long deadline = System.nanoTime() + 120_000_000_000L;
-    while (db.backgroundWorkPending()) {
-      assertTrue(System.nanoTime() < deadline, "background work did not settle in 120 s");
-      Thread.sleep(2);
     }
   }
 
