@@ -100,6 +100,7 @@ final class FilterRefitProperties {
           + refits + ", " + db.levelStats();
       System.out.println(figures);
       assertTrue(refits > 0, figures);
+      assertTrue(db.describe().contains("Filter refits at rest: " + refits + ","), db.describe());
       assertTrue(overBound.isEmpty(), figures + "; over the bound before a refit: " + overBound);
       assertTrue(spentAfter <= bound * FilterMemoryBoundTest.SLACK, figures);
       assertTrue(spentAfter >= bound * 0.85, "within 15 % of the bound at rest: " + figures);
