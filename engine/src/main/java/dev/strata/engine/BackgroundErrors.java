@@ -1,6 +1,7 @@
 package dev.strata.engine;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.engine.compaction.JobAbandonedException;
 import dev.strata.sstable.format.LazyLogger;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -80,6 +81,17 @@ final class BackgroundErrors {
       retryable = (IOException) t;
     } else {
       recordPermanent(t);
+    }
+  }
+
+  /**
+   * Records a failed step, unless it was a job the close abandoned ({@code closing}): nothing
+   * failed then, the inputs stay, and the next open takes up the work.
+   */
+  @GuardedBy("mutex")
+  void recordUnlessAbandoned(Throwable t, boolean closing) {
+    if (!(t instanceof JobAbandonedException && closing)) {
+      record(t);
     }
   }
 

@@ -5,7 +5,7 @@ import dev.strata.engine.EngineState.Frozen;
 import dev.strata.engine.compaction.BackgroundThreads;
 import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionPicker;
-import dev.strata.engine.compaction.JobAbandonedException;
+import dev.strata.engine.compaction.FilterRefit;
 import dev.strata.engine.compaction.OutputTables;
 import dev.strata.engine.compaction.ReadTrigger;
 import dev.strata.engine.fs.FileDescriptors;
@@ -74,6 +74,10 @@ final class BackgroundWork {
   @GuardedBy("mutex")
   private final ReadTrigger readTrigger;
 
+  /** Filter refits once compaction has nothing to do (armed by each install). */
+  @GuardedBy("mutex")
+  private final FilterRefit refit;
+
   /**
    * A budget a reader spent that the compaction thread has not yet looked at (set without the
    * mutex, by the reader), so that {@link #pending} counts it as due work meanwhile.
@@ -119,10 +123,11 @@ final class BackgroundWork {
     this.picker = new CompactionPicker(options, state.bulkLoads);
     this.outputs = outputs;
     this.tables = tables;
-    this.writeController = options.writeController(state.bulkLoads);
+    this.writeController = options.writeStalls().controller(options.compaction(), state.bulkLoads);
     this.logRetirement = new LogRetirement(state.dir, state.files, options.memtable().syncWrites());
     this.backgroundErrors = backgroundErrors;
     this.readTrigger = new ReadTrigger(options, this::readBudgetSpent);
+    this.refit = new FilterRefit(options, outputs.filters());
   }
 
   /** See Db.beforeEachFlush. */
@@ -167,7 +172,7 @@ final class BackgroundWork {
           || !state.frozen.isEmpty()
           || manualCompactionsDone < manualCompactionsRequested
           || spentReads.get() != null
-          || (options.compaction().autoCompaction() && (compactionNeeded() || readTrigger.due()));
+          || autoCompactionDue();
     } finally {
       mutex.unlock();
     }
@@ -195,9 +200,7 @@ final class BackgroundWork {
       background.submitFlush(this::flushStep);
     }
     boolean manual = manualCompactionsDone < manualCompactionsRequested;
-    boolean auto =
-        options.compaction().autoCompaction() && (compactionNeeded() || readTrigger.due());
-    if (!compactionScheduled && (manual || auto)) {
+    if (!compactionScheduled && (manual || autoCompactionDue())) {
       compactionScheduled = true;
       background.submitCompaction(this::compactionStep);
     }
@@ -217,9 +220,17 @@ final class BackgroundWork {
     schedule();
   }
 
-  /** Read-triggered compactions installed since open (DbStats.CompactionStats.readTriggered). */
-  long readTriggeredCompactions() {
-    return readTrigger.compactions();
+  /** Whether an automatic compaction is due: one the tree needs, reads triggered, or a refit. */
+  @GuardedBy("mutex")
+  private boolean autoCompactionDue() {
+    return options.compaction().autoCompaction()
+        && (compactionNeeded() || readTrigger.due() || refit.due());
+  }
+
+  /** The compactions other than the tree's since open (DbStats.compactions). */
+  DbStats.CompactionStats compactionStats() {
+    return new DbStats.CompactionStats(
+        readTrigger.compactions(), refit.refits(), refit.bytesRewritten());
   }
 
   /**
@@ -267,7 +278,7 @@ final class BackgroundWork {
         backgroundErrors.succeeded();
       }
     } catch (Throwable t) {
-      recordUnlessAbandoned(t);
+      backgroundErrors.recordUnlessAbandoned(t, state.closing);
     } finally {
       flushScheduled = false;
       schedule();
@@ -302,11 +313,17 @@ final class BackgroundWork {
             runCompaction(c);
             readTrigger.ran();
           }
+        } else if (refit.due()) {
+          Compaction c = refit.take(versions.current(), flushScheduled || !state.frozen.isEmpty());
+          if (c != null) {
+            runCompaction(c);
+            refit.ran(c);
+          }
         }
         backgroundErrors.succeeded();
       }
     } catch (Throwable t) {
-      recordUnlessAbandoned(t);
+      backgroundErrors.recordUnlessAbandoned(t, state.closing);
     } finally {
       compactionScheduled = false;
       schedule();
@@ -314,17 +331,6 @@ final class BackgroundWork {
       mutex.unlock();
     }
     versions.obsoleteFiles().purge(); // what the install retired: closed and deleted without the mutex
-  }
-
-  /**
-   * Records a failed step, unless it was a job the close abandoned: nothing failed then, the
-   * inputs stay, and the next open takes up the work.
-   */
-  @GuardedBy("mutex")
-  private void recordUnlessAbandoned(Throwable t) {
-    if (!(t instanceof JobAbandonedException && state.closing)) {
-      backgroundErrors.record(t);
-    }
   }
 
   @GuardedBy("mutex")
@@ -471,26 +477,11 @@ final class BackgroundWork {
   /** Publishes the version an install made current. */
   @GuardedBy("mutex")
   private void afterInstall() {
+    refit.treeChanged();
     pendingCompactionBytes = picker.pendingCompactionBytes(versions.current());
     readTrigger.refresh(versions.current(), state.mem);
     state.levelZeroReads = readTrigger.reads();
     state.publishView();
-    purgeObsoleteFiles();
-  }
-
-  /**
-   * Closes and deletes, with the mutex released, the tables the install retired (the replaced
-   * view was the last to hold them, unless a read still does): before the job reports its end, so
-   * a compact() that returns has removed what it replaced.
-   */
-  @GuardedBy("mutex")
-  private void purgeObsoleteFiles() {
-    assert mutex.isHeldByCurrentThread();
-    mutex.unlock();
-    try {
-      versions.obsoleteFiles().purge();
-    } finally {
-      mutex.lock();
-    }
+    state.purgeObsoleteFiles();
   }
 }

@@ -97,7 +97,7 @@ public final class Db implements AutoCloseable {
     }
     tables.pins(options.blockCache().pinL0FilterAndIndexBlocksInCache(),
         options.filters().filtersPinnedIn(options.blockCache().blockCacheBytes()));
-    tables.readsWith(options.tableReadOptions());
+    tables.readsWith(options.files().tableReadOptions());
     Snapshots snapshots = new Snapshots(); // flushes and compactions keep what they see
     this.outputs = new OutputTables(dir, hooks.fileLayer(),
         new FilterChoice(options, () -> Statistics.shape(state)),

@@ -1,8 +1,6 @@
 package dev.strata.engine;
 
-import dev.strata.engine.write.BulkLoads;
 import dev.strata.engine.write.Limits;
-import dev.strata.engine.write.WriteController;
 import dev.strata.sstable.TableReadOptions;
 import java.util.List;
 
@@ -42,7 +40,8 @@ public final class DbOptions {
             b.ribbonFromLevel,
             b.bloomFalsePositiveRate,
             b.cacheMetadataOnWrite,
-            b.filterMemoryBytes);
+            b.filterMemoryBytes,
+            b.refitFiltersAtRest);
     dataBlocks = new DataBlockOptions(b.blockSizeBytes, b.compression);
     blockCache =
         new BlockCacheOptions(
@@ -148,16 +147,6 @@ public final class DbOptions {
     return shards;
   }
 
-  /** The write controller these options ask for: see {@link WriteStallOptions#controller}. */
-  WriteController writeController(BulkLoads bulkLoads) {
-    return writeStalls.controller(compaction, bulkLoads);
-  }
-
-  /** How table readers read their files. */
-  TableReadOptions tableReadOptions() {
-    return new TableReadOptions(files.useDirectReads(), files.compactionReadaheadBytes());
-  }
-
   /** The groups, in order: equality, hash and text are theirs, so no option can be left out. */
   private List<Record> groups() {
     return List.of(
@@ -198,6 +187,7 @@ public final class DbOptions {
     private double bloomFalsePositiveRate = 0;
     private boolean cacheMetadataOnWrite = true;
     private long filterMemoryBytes = 0;
+    private boolean refitFiltersAtRest = false;
     private int blockSizeBytes = 4096;
     private Compression compression = Compression.LZ4;
     private long blockCacheBytes = 64L << 20;
@@ -238,6 +228,7 @@ public final class DbOptions {
           .ribbonFromLevel(o.filters.ribbonFromLevel())
           .cacheMetadataOnWrite(o.filters.cacheMetadataOnWrite())
           .filterMemoryBytes(o.filters.filterMemoryBytes())
+          .refitFiltersAtRest(o.filters.refitFiltersAtRest())
           .blockSizeBytes(o.dataBlocks.blockSizeBytes())
           .compression(o.dataBlocks.compression())
           .blockCacheBytes(o.blockCache.blockCacheBytes())
@@ -307,6 +298,12 @@ public final class DbOptions {
     /** Sets {@link FilterOptions#filterMemoryBytes()}. */
     public Builder filterMemoryBytes(long bytes) {
       this.filterMemoryBytes = bytes;
+      return this;
+    }
+
+    /** Sets {@link FilterOptions#refitFiltersAtRest()}. */
+    public Builder refitFiltersAtRest(boolean on) {
+      this.refitFiltersAtRest = on;
       return this;
     }
 

@@ -76,7 +76,7 @@ public record DbStats(
           new PrefixScanStats(0, 0, 0),
           new SnapshotStats(0, 0),
           new RecoveryStats(0, 0),
-          new CompactionStats(0));
+          new CompactionStats(0, 0, 0));
 
   /** Checks that no group is missing. */
   public DbStats {
@@ -165,7 +165,7 @@ public record DbStats(
   public record RecoveryStats(long walBytesDropped, long walRecordsDropped) {}
 
   /**
-   * Compactions the read path caused.
+   * Compactions the tree's size did not call for: those the read path caused, and filter refits.
    *
    * <p>Immutable.
    *
@@ -173,6 +173,9 @@ public record DbStats(
    *     and seeks paid for level-0 tables that did not hold their keys while writes were quiet
    *     ({@link CompactionOptions#readTriggeredCompactionBytesPerRead()}); incremented once per
    *     compaction installed
+   * @param filterRefits tables rewritten into their own level for their filters' bits at rest
+   *     ({@link FilterOptions#refitFiltersAtRest()}); incremented once per refit installed
+   * @param filterRefitBytes the bytes of the tables refit (each read and written once)
    */
-  public record CompactionStats(long readTriggered) {}
+  public record CompactionStats(long readTriggered, long filterRefits, long filterRefitBytes) {}
 }

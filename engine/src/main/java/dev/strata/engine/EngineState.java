@@ -324,6 +324,22 @@ final class EngineState {
     return frozen.isEmpty() ? memLogNumber : frozen.peekLast().logNumber;
   }
 
+  /**
+   * Closes and deletes, with the mutex released, the tables an install retired (the replaced view
+   * was the last to hold them, unless a read still does): before the job reports its end, so a
+   * compact() that returns has removed what it replaced.
+   */
+  @GuardedBy("mutex")
+  void purgeObsoleteFiles() {
+    assert mutex.isHeldByCurrentThread();
+    mutex.unlock();
+    try {
+      versions.obsoleteFiles().purge();
+    } finally {
+      mutex.lock();
+    }
+  }
+
   /** For a writer or a waiter under the mutex: fails once close() has begun. */
   @GuardedBy("mutex")
   void throwIfClosing() {

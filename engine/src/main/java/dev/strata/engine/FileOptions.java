@@ -60,4 +60,9 @@ public record FileOptions(
     OptionRanges.check(
         "compactionReadaheadBytes", compactionReadaheadBytes, 0, MAX_COMPACTION_READAHEAD_BYTES);
   }
+
+  /** How table readers read their files. */
+  TableReadOptions tableReadOptions() {
+    return new TableReadOptions(useDirectReads, compactionReadaheadBytes);
+  }
 }

@@ -57,11 +57,21 @@ import dev.strata.sstable.cache.ClockBlockCache;
  *     one bit per key for every key is already more). The price: a tree that stops growing leaves
  *     memory unspent, about the share of the keys above its deepest level and what level-0 tables
  *     piled past the trigger held while the deeper tables were written; {@code Db.compact()}
- *     spends it. Set within the
+ *     spends it, and so does {@code refitFiltersAtRest}, table by table. Set within the
  *     block cache's metadata share, every table's filter chunks are pinned in the cache as it
  *     opens ({@link #filtersPinnedIn}): a filter that cannot stay costs a chunk read for each
  *     absent Get that reaches it, far more than the false positives its extra bits would save.
  *     The index partitions then share what the filters leave of the cache with the data blocks
+ * @param refitFiltersAtRest whether, under a {@code filterMemoryBytes} bound, the tables of levels 1
+ *     and deeper are rewritten in place, one at a time, with the bits the plan for the tree as it
+ *     is gives them, once compaction has nothing to do; default false. The background work looks
+ *     for such a rewrite only when a flush or compaction has just installed (never by a clock),
+ *     and only when no flush is pending and no compaction is due: it takes the table whose rewrite
+ *     lowers an absent Get's expected false positives the most per byte rewritten (or compacts
+ *     level 0 into level 1 when its tables cost a tenth of them), and stops once no table's rate
+ *     would fall by a tenth ({@code dev.strata.engine.compaction.FilterRefit}), so a
+ *     quiet tree becomes quiet again. Each rewrite keeps the bound. Off, or with {@code
+ *     autoCompaction} off or a read-only open, nothing is rewritten
  */
 public record FilterOptions(
     BloomType bloomType,
@@ -72,7 +82,8 @@ public record FilterOptions(
     int ribbonFromLevel,
     double bloomFalsePositiveRate,
     boolean cacheMetadataOnWrite,
-    long filterMemoryBytes) {
+    long filterMemoryBytes,
+    boolean refitFiltersAtRest) {
 
   // The ranges are the table layer's own (TableOptions): one source of truth, so every value
   // accepted here is a layout the table writer accepts.
@@ -121,7 +132,7 @@ public record FilterOptions(
   public FilterOptions(
       BloomType bloomType, double bloomBitsPerKey, int bloomChunkBytes, int prefixBloomLength) {
     this(bloomType, bloomBitsPerKey, bloomChunkBytes, prefixBloomLength, FilterAllocation.UNIFORM,
-        Integer.MAX_VALUE, 0, true, 0);
+        Integer.MAX_VALUE, 0, true, 0, false);
   }
 
   /**

@@ -99,7 +99,7 @@ final class Statistics {
               prefixScans.scans(), prefixScans.tablesConsulted(), prefixScans.tablesSkipped()),
           new DbStats.SnapshotStats(snapshots.count(), snapshots.oldestAgeMillis()),
           new DbStats.RecoveryStats(walBytesDroppedAtOpen, walRecordsDroppedAtOpen),
-          new DbStats.CompactionStats(background.readTriggeredCompactions()));
+          background.compactionStats());
     } finally {
       v.release();
     }
@@ -179,7 +179,7 @@ final class Statistics {
     double expected = 0;
     for (TableRef t : tables) {
       FileMetadata m = t.metadata();
-      double bits = bitsPerKey(m);
+      double bits = FilterModel.builtBitsPerKey(m);
       entries += m.entryCount();
       bytes += m.fileSize();
       filterBytes += Math.max(0, m.filterBytes());
@@ -188,21 +188,6 @@ final class Statistics {
     double perEntry = entries == 0 ? 0 : 1.0 / entries;
     return new LevelStats(
         level, tables.size(), entries, bytes, filterBytes, filterBytes * 8.0 * perEntry, expected);
-  }
-
-  /**
-   * The blocked Bloom bits per key whose rate table {@code m}'s filter was built for: as the
-   * manifest records it, or for a table whose manifest entry predates that (a Bloom table), its
-   * filter bits per entry (an estimate); 0 without a filter.
-   */
-  private static double bitsPerKey(FileMetadata m) {
-    if (m.filterKind() != null) {
-      return m.filterBitsPerKey();
-    }
-    if (m.filterBytes() <= 0 || m.entryCount() == 0) {
-      return 0;
-    }
-    return Math.min(FilterModel.MAX_BITS_PER_KEY, m.filterBytes() * 8.0 / m.entryCount());
   }
 
   /**

@@ -100,7 +100,7 @@ final class WritePath {
     this.dir = state.dir;
     this.options = options;
     this.files = state.files;
-    this.writeController = options.writeController(state.bulkLoads);
+    this.writeController = options.writeStalls().controller(options.compaction(), state.bulkLoads);
     this.backgroundErrors = backgroundErrors;
     this.background = background;
     this.logSync = new LogSync(state, backgroundErrors, options.memtable().syncWrites());

@@ -218,6 +218,7 @@ final class DbOptionsTest {
         () -> DbOptions.builder().ribbonFromLevel(-1).build());
     assertTrue(e.getMessage().contains("ribbonFromLevel"), e.getMessage());
     assertEquals(0, f.filterMemoryBytes());
+    assertFalse(f.refitFiltersAtRest(), "off by default: a quiet database does no hidden work");
     IllegalArgumentException m = assertThrows(IllegalArgumentException.class,
         () -> DbOptions.builder().filterMemoryBytes(-1).build());
     assertTrue(m.getMessage().contains("filterMemoryBytes"), m.getMessage());
@@ -260,6 +261,7 @@ final class DbOptionsTest {
     m.put("bloomFalsePositiveRate", b -> b.bloomFalsePositiveRate(0.01));
     m.put("filterMemoryBytes", b -> b.filterMemoryBytes(1 << 20));
     m.put("cacheMetadataOnWrite", b -> b.cacheMetadataOnWrite(false));
+    m.put("refitFiltersAtRest", b -> b.refitFiltersAtRest(true));
     m.put("blockSizeBytes", b -> b.blockSizeBytes(8192));
     m.put("compression", b -> b.compression(Compression.NONE));
     m.put("blockCacheBytes", b -> b.blockCacheBytes(1 << 20));
@@ -341,7 +343,7 @@ final class DbOptionsTest {
   }
 
   private static WriteController controller(DbOptions o) {
-    return o.writeController(o.writeStalls().bulkLoads(o.compaction()));
+    return o.writeStalls().controller(o.compaction(), o.writeStalls().bulkLoads(o.compaction()));
   }
 
   @Test

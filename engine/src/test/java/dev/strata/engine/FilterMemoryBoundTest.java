@@ -22,7 +22,7 @@ final class FilterMemoryBoundTest {
   @TempDir Path dir;
 
   /** Slack on the bound: one level-0 table's filter planned beside a compaction. */
-  private static final double SLACK = 1.03;
+  static final double SLACK = 1.03;
 
   private static final int KEYS = 120_000;
   private static final int STEP = 4_000;
@@ -32,17 +32,7 @@ final class FilterMemoryBoundTest {
   void filterBytes_stayWithinTheBound_atEveryStepOfAGrowingTree(
       FilterAllocation allocation, int ribbonFromLevel) throws Exception {
     long bound = KEYS * 4L / 8; // 4 bits per key of the final tree
-    DbOptions options = DbOptions.builder()
-        .memtableBytes(96 << 10)
-        .level0CompactionTrigger(2)
-        .maxBytesForLevelBase(256 << 10)
-        .levelSizeMultiplier(4)
-        .targetFileSizeBytes(128 << 10)
-        .bloomChunkBytes(1024)
-        .filterAllocation(allocation)
-        .ribbonFromLevel(ribbonFromLevel)
-        .filterMemoryBytes(bound)
-        .build();
+    DbOptions options = growingTree(allocation, ribbonFromLevel, bound).build();
     long seed = new SplittableRandom().nextLong();
     SplittableRandom random = new SplittableRandom(seed);
     List<String> steps = new ArrayList<>();
@@ -68,7 +58,26 @@ final class FilterMemoryBoundTest {
     }
   }
 
-  private static void settle(Db db) throws InterruptedException {
+  /**
+   * Small tables and levels, so that a few tens of thousands of keys make a tree of three levels
+   * below level 0, with its filters planned by {@code allocation} within {@code bound} bytes.
+   */
+  static DbOptions.Builder growingTree(FilterAllocation allocation, int ribbonFromLevel,
+      long bound) {
+    return DbOptions.builder()
+        .memtableBytes(96 << 10)
+        .level0CompactionTrigger(2)
+        .maxBytesForLevelBase(256 << 10)
+        .levelSizeMultiplier(4)
+        .targetFileSizeBytes(128 << 10)
+        .bloomChunkBytes(1024)
+        .filterAllocation(allocation)
+        .ribbonFromLevel(ribbonFromLevel)
+        .filterMemoryBytes(bound);
+  }
+
+  /** Waits until no flush or compaction is due or running. */
+  static void settle(Db db) throws InterruptedException {
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (db.backgroundWorkPending()) {
       assertTrue(System.nanoTime() < deadline, "compaction did not settle in 60 s");

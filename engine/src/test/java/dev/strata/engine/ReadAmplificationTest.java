@@ -114,7 +114,9 @@ final class ReadAmplificationTest {
         a.snapshots(),
         a.recovery(),
         new DbStats.CompactionStats(
-            a.compactions().readTriggered() - b.compactions().readTriggered()));
+            a.compactions().readTriggered() - b.compactions().readTriggered(),
+            a.compactions().filterRefits() - b.compactions().filterRefits(),
+            a.compactions().filterRefitBytes() - b.compactions().filterRefitBytes()));
   }
 
   private static double dataBlocksPerGet(DbStats d) {

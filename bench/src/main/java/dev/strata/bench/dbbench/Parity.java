@@ -82,6 +82,10 @@ public final class Parity {
         // No bound on the filters' memory unless "-Dstrata.filterMemoryBytes=N" sizes them to it.
         .filterMemoryBytes(Long.getLong("strata.filterMemoryBytes",
             DbOptions.defaults().filters().filterMemoryBytes()))
+        // Off, the engine's default; "-Dstrata.refitFiltersAtRest=true" rewrites tables under the
+        // bound once compaction is idle, so a tree at rest spends what the bound leaves.
+        .refitFiltersAtRest(Boolean.parseBoolean(System.getProperty("strata.refitFiltersAtRest",
+            String.valueOf(DbOptions.defaults().filters().refitFiltersAtRest()))))
         // Off, the engine's default; --jvm-args "-Dstrata.warmUpOnOpen=true" (or -D before
         // coldreads' -jar) measures the open's read-path warm-up against the cold first Get.
         .warmUpOnOpen(Boolean.getBoolean("strata.warmUpOnOpen"))

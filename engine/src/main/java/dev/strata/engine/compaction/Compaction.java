@@ -29,6 +29,20 @@ public record Compaction(
     outputLevelInputs = List.copyOf(outputLevelInputs);
   }
 
+  /**
+   * The rewrite of table {@code t} alone into its own level (a filter refit, {@link FilterRefit}):
+   * nothing merges with it, and it is never a trivial move.
+   */
+  public static Compaction refit(TableRef t) {
+    int level = t.metadata().level();
+    return new Compaction(level, level, List.of(t), List.of());
+  }
+
+  /** Whether this rewrites tables of a level into that level ({@link #refit}). */
+  public boolean isRefit() {
+    return level >= 1 && level == outputLevel;
+  }
+
   /** Every input table. */
   public List<TableRef> allInputs() {
     List<TableRef> all = new ArrayList<>(inputs);
@@ -55,7 +69,7 @@ public record Compaction(
       return false;
     }
     if (level > 0) {
-      return inputs.size() == 1;
+      return inputs.size() == 1 && !isRefit();
     }
     return level == 0 && outputLevel == 1 && rowsDisjoint(inputs);
   }

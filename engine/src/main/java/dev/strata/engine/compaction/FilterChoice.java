@@ -13,6 +13,7 @@ import dev.strata.sstable.filter.FilterType;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The table layout of each table a flush or compaction writes: the options' blocks, compression
@@ -155,14 +156,54 @@ public final class FilterChoice {
 
   /** The layout of the tables compaction {@code c} of {@code baseVersion} writes. */
   public TableOptions forCompaction(Compaction c, Version baseVersion) {
+    TableOptions layout = compactionLayout(c, baseVersion);
+    if (memoryBound) {
+      List<TableRef> allInputs = c.allInputs();
+      long inputs = 0;
+      long inputFilterBytes = 0;
+      long[] inputNumbers = new long[allInputs.size()];
+      for (int i = 0; i < inputNumbers.length; i++) {
+        inputNumbers[i] = allInputs.get(i).metadata().fileNumber();
+        inputs += allInputs.get(i).metadata().entryCount();
+        inputFilterBytes += Math.max(0, allInputs.get(i).metadata().filterBytes());
+      }
+      long out = (long) Math.ceil(inputs * layout.bitsPerKey() / 8 / bitsShare);
+      inFlight.compactionPlanned(inputNumbers, out - inputFilterBytes);
+    }
+    return layout;
+  }
+
+  /**
+   * The blocked Bloom bits per key (the rate, as {@link FilterModel} reads them) each table of
+   * levels 1 and deeper of {@code v} would be rewritten with by its {@link Compaction#refit} now,
+   * as {@link #forCompaction} would lay it out; nothing is recorded. One plan serves every table: a
+   * refit leaves every level's entries as they are, so only the bytes that stay differ.
+   */
+  public ToDoubleFunction<TableRef> refitBitsPerKey(Version v) {
+    if (!memoryBound) {
+      return t -> compactionLayout(Compaction.refit(t), v).bitsPerKey();
+    }
+    TreeShape shape = TreeShape.of(v);
+    Plan plan = plan(shape, 0, Job.REFIT);
+    TreeShape current = currentShape.get();
+    long unseenFlush = inFlight.unseenFlush(current);
+    return t -> {
+      long own = Math.max(0, t.metadata().filterBytes());
+      long staying = Math.max(shape.filterBytes(), current.filterBytes()) - own + unseenFlush;
+      return within(plan, plan.planned().runOfLevel(t.metadata().level()),
+          t.metadata().entryCount(), staying);
+    };
+  }
+
+  /** {@link #forCompaction} without recording the job among those in flight. */
+  private TableOptions compactionLayout(Compaction c, Version baseVersion) {
     if (allocation == FilterAllocation.UNIFORM && !memoryBound) {
       return atLevel(c.outputLevel(), base);
     }
     TreeShape shape = TreeShape.afterCompaction(baseVersion, c);
     long inputs = 0;
     long inputFilterBytes = 0;
-    List<TableRef> allInputs = c.allInputs();
-    for (TableRef t : allInputs) {
+    for (TableRef t : c.allInputs()) {
       inputs += t.metadata().entryCount();
       inputFilterBytes += Math.max(0, t.metadata().filterBytes());
     }
@@ -178,17 +219,9 @@ public final class FilterChoice {
     // A compaction moves entries, it adds none: the tree holds what its base version holds, not
     // what the planning shape counts (the drained level again, as refilled).
     long treeEntries = TreeShape.of(baseVersion).totalEntries();
-    TableOptions layout = layout(c.outputLevel(), shape, treeEntries, inputs, staying,
-        c.level() == Compaction.ALL_LEVELS ? Job.FULL_COMPACTION : Job.COMPACTION);
-    if (memoryBound) {
-      long[] inputNumbers = new long[allInputs.size()];
-      for (int i = 0; i < inputNumbers.length; i++) {
-        inputNumbers[i] = allInputs.get(i).metadata().fileNumber();
-      }
-      long out = (long) Math.ceil(inputs * layout.bitsPerKey() / 8 / bitsShare);
-      inFlight.compactionPlanned(inputNumbers, out - inputFilterBytes);
-    }
-    return layout;
+    Job job = c.level() == Compaction.ALL_LEVELS ? Job.FULL_COMPACTION
+        : c.isRefit() ? Job.REFIT : Job.COMPACTION;
+    return layout(c.outputLevel(), shape, treeEntries, inputs, staying, job);
   }
 
   /**
@@ -229,9 +262,24 @@ public final class FilterChoice {
               .runs().get(run).bitsPerKey();
       return atLevel(level, base.withBitsPerKey(Math.max(FilterModel.MIN_BITS_PER_KEY, bits)));
     }
-    TreeShape planned = shape.grownToItsDeepestLevel(treeEntries,
+    Plan plan = plan(shape, treeEntries, job);
+    int run = level == 0 ? shape.level0Count() - 1 : plan.planned().runOfLevel(level);
+    return atLevel(level, base.withBitsPerKey(within(plan, run, written, staying)));
+  }
+
+  /**
+   * A plan under the memory bound: the shape planned for, each of its runs' bits per key and
+   * filter model, and the bytes a compaction leaves for the level-0 tables the plan expects.
+   */
+  private record Plan(TreeShape planned, double[] bits, FilterBudget.Model[] models,
+      long level0Room) {}
+
+  /** The plan for a table of {@code shape} that job {@code job} writes (see {@link #layout}). */
+  private Plan plan(TreeShape shape, long treeEntries, Job job) {
+    // A refit plans for the tree as it is: it runs only once the tree has stopped growing, and any
+    // growth after it is planned again by the flushes and compactions that come.
+    TreeShape planned = shape.grownToItsDeepestLevel(job == Job.REFIT ? 0 : treeEntries,
         job == Job.FULL_COMPACTION ? 0 : level0Trigger, inFlight.flushEntries());
-    int run = level == 0 ? shape.level0Count() - 1 : planned.runOfLevel(level);
     long[] runs = planned.runs();
     FilterBudget.Model[] models = models(planned);
     double average = Math.max(FilterModel.MIN_BITS_PER_KEY, Math.min(budgetBitsPerKey,
@@ -239,22 +287,32 @@ public final class FilterChoice {
     FilterBudget.Allocation plan = allocation == FilterAllocation.UNIFORM
         ? FilterBudget.uniform(runs, average, FilterBudget.Model.BLOCKED_BLOOM)
         : FilterBudget.optimalMixed(runs, planned.reach(), average, models);
-    double bits = plan.runs().get(run).bitsPerKey();
-    if (job == Job.COMPACTION) {
+    double[] bits = new double[runs.length];
+    for (int i = 0; i < runs.length; i++) {
+      bits[i] = plan.runs().get(i).bitsPerKey();
+    }
+    long level0Room = 0;
+    if (job == Job.COMPACTION || job == Job.REFIT) {
       double level0 = 0;
       for (int i = 0; i < planned.level0Count(); i++) {
-        level0 += runs[i] * plan.runs().get(i).bitsPerKey() / 8 / bitsShare;
+        level0 += runs[i] * bits[i] / 8 / bitsShare;
       }
-      staying += (long) Math.max(0, level0 - shape.level0FilterBytes());
+      level0Room = (long) Math.max(0, level0 - shape.level0FilterBytes());
     }
+    return new Plan(planned, bits, models, level0Room);
+  }
+
+  /**
+   * The bits per key of run {@code run} of {@code plan}, within what the bound leaves for a job
+   * writing {@code written} entries beside tables of {@code staying} filter bytes.
+   */
+  private double within(Plan plan, int run, long written, long staying) {
     // What the bound leaves for this job's tables, in bits per key written, overhead included.
-    double left = (filterMemoryBytes - staying) * 8.0 / Math.max(1, written);
-    if (models[run] == FilterBudget.Model.BLOCKED_BLOOM) {
-      bits = Math.max(FilterModel.MIN_BITS_PER_KEY, Math.min(bits, left * bitsShare));
-    } else {
-      bits = ribbonWithin(bits, left);
-    }
-    return atLevel(level, base.withBitsPerKey(bits));
+    double left = (filterMemoryBytes - staying - plan.level0Room()) * 8.0 / Math.max(1, written);
+    double bits = plan.bits()[run];
+    return plan.models()[run] == FilterBudget.Model.BLOCKED_BLOOM
+        ? Math.max(FilterModel.MIN_BITS_PER_KEY, Math.min(bits, left * bitsShare))
+        : ribbonWithin(bits, left);
   }
 
   /**
@@ -292,7 +350,12 @@ public final class FilterChoice {
     /** A compaction the tree needed: flushes keep coming beside it and after it. */
     COMPACTION,
     /** {@code Db.compact()}: every table into the last level, level 0 left empty. */
-    FULL_COMPACTION
+    FULL_COMPACTION,
+    /**
+     * A table rewritten into its own level at rest ({@link FilterRefit}): the tree as it is, with
+     * room for the level-0 tables the next flushes write, as a compaction leaves them.
+     */
+    REFIT
   }
 
   /** Each run's filter model: Ribbon for the levels from {@code ribbonFromLevel}, else Bloom. */

@@ -2,6 +2,7 @@ package dev.strata.engine.compaction;
 
 import dev.strata.bloom.BloomFormat;
 import dev.strata.bloom.BloomSizing;
+import dev.strata.engine.manifest.FileMetadata;
 
 /**
  * The false-positive rate of the blocked Bloom filters new tables carry, as a function of bits per
@@ -29,6 +30,21 @@ public final class FilterModel {
   public static double bloomFpp(double bitsPerKey) {
     double b = Math.max(MIN_BITS_PER_KEY, Math.min(MAX_BITS_PER_KEY, bitsPerKey));
     return BloomSizing.blockedFpp(BloomFormat.BLOCK_BITS / b, BloomSizing.probesFor(b));
+  }
+
+  /**
+   * The blocked Bloom bits per key whose rate table {@code m}'s filter was built for: as the
+   * manifest records it, or for a table whose manifest entry predates that (a Bloom table), its
+   * filter bits per entry (an estimate); 0 without a filter.
+   */
+  public static double builtBitsPerKey(FileMetadata m) {
+    if (m.filterKind() != null) {
+      return m.filterBitsPerKey();
+    }
+    if (m.filterBytes() <= 0 || m.entryCount() == 0) {
+      return 0;
+    }
+    return Math.min(MAX_BITS_PER_KEY, m.filterBytes() * 8.0 / m.entryCount());
   }
 
   /**

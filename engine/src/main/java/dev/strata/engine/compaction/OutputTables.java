@@ -99,6 +99,11 @@ public final class OutputTables {
     this.liveSnapshots = liveSnapshots;
   }
 
+  /** The layouts the outputs are written with (what a filter refit plans by). */
+  public FilterChoice filters() {
+    return filters;
+  }
+
   /**
    * Writes a memtable as level-0 tables (none when it is empty), keeping what the live snapshots
    * need. Tombstones stay: older tables may hold their keys. Usually one table; more only when one

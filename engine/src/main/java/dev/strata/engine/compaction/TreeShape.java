@@ -129,7 +129,7 @@ public record TreeShape(
    * the tree, whose tables keep their bits, would spend more than the budget. Its {@link
    * #filterBytes} are those of the tables the compaction leaves in place (all but its inputs). The
    * output level reaches what its other tables reach and the span of the inputs' rows, which its
-   * outputs will cover.
+   * outputs will cover. A {@link Compaction#isRefit refit} leaves every level as it is.
    */
   public static TreeShape afterCompaction(Version base, Compaction c) {
     Set<Long> outputLevelInputs = new HashSet<>();
@@ -166,6 +166,11 @@ public record TreeShape(
       }
       return new TreeShape(level0, levels, staying, level0Staying, s.tables, ones(level0.length),
           levelReach);
+    }
+    if (c.isRefit()) {
+      // The inputs' entries stay in their level; only their filters are rewritten.
+      return new TreeShape(s.level0Tables, s.levels, staying, level0Staying, s.tables,
+          s.level0Reach, s.levelReach);
     }
     if (c.outputLevel() == 0) {
       TreeShape out = s.withLevel0Table(moved);

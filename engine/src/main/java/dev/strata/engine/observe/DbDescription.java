@@ -65,6 +65,8 @@ public final class DbDescription {
         s.snapshots().live(), s.snapshots().oldestAgeMillis()));
     b.append(String.format(Locale.ROOT, "Read-triggered compactions: %d%n",
         s.compactions().readTriggered()));
+    b.append(String.format(Locale.ROOT, "Filter refits at rest: %d, %d bytes rewritten%n",
+        s.compactions().filterRefits(), s.compactions().filterRefitBytes()));
     return b.toString();
   }
 
