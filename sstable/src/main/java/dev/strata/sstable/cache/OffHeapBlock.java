@@ -1,5 +1,6 @@
 package dev.strata.sstable.cache;
 
+import dev.strata.sstable.block.BlockBytes;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -185,6 +186,42 @@ public final class OffHeapBlock implements CachedBlock {
    */
   public byte peek(int index) {
     return entries.arena().peekUnreferenced(firstSlot, index);
+  }
+
+  /** Aims this view at the block {@code other} names, as {@code other} was aimed. */
+  public void aimAs(OffHeapBlock other) {
+    this.entries = other.entries;
+    this.entry = other.entry;
+    this.generation = other.generation;
+    this.firstSlot = other.firstSlot;
+    this.length = other.length;
+  }
+
+  /**
+   * Opens a section for a search of the bytes where they lie, without a reference, and aims {@code
+   * into} at them: true when they are one run of slots (a block's slots need not be adjacent), the
+   * section then open until {@link #endInPlaceRead}; false, with no section open, otherwise (the
+   * caller copies). Sound for the reasons {@link #tryCopyTo} is: the search's reads are validated by
+   * {@link #endInPlaceRead}, and while the section is open no slab is freed.
+   */
+  public boolean beginInPlaceRead(BlockBytes.Direct into) {
+    SlabArena arena = entries.arena();
+    arena.enterReads();
+    if (arena.aimRun(firstSlot, length, into)) {
+      return true;
+    }
+    arena.exitReads();
+    return false;
+  }
+
+  /**
+   * Ends a section {@link #beginInPlaceRead} opened: whether the block stayed unfreed through every
+   * read of it since, that is, whether they read this block's bytes.
+   */
+  public boolean endInPlaceRead() {
+    boolean valid = validate();
+    entries.arena().exitReads();
+    return valid;
   }
 
   /** The optimistic copy's first step: the bytes, or false when the chain leads out of the slabs. */
