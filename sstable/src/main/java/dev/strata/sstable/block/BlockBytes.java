@@ -1,10 +1,9 @@
 package dev.strata.sstable.block;
 
+import dev.strata.bloom.DirectMemory;
 import dev.strata.sstable.format.Bytes;
 import java.lang.ref.Reference;
-import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -89,8 +88,7 @@ public abstract sealed class BlockBytes permits BlockBytes.Heap, BlockBytes.Dire
 
   /**
    * {@code length} bytes of direct memory from {@code address}, within a direct buffer this source
-   * holds: read with {@code sun.misc.Unsafe} after a bounds check, as {@code bloom.FilterWords} reads
-   * a filter's words (a read through the buffer reloads its limit and address per byte).
+   * holds: read by address ({@link DirectMemory}) after a bounds check, as a filter's words are.
    *
    * <p>Memory safety. No read leaves {@code [address, address + length)}, which {@link #aim}
    * requires to lie in the buffer: every index is checked, and one outside gives 0. The buffer's
@@ -100,18 +98,13 @@ public abstract sealed class BlockBytes permits BlockBytes.Heap, BlockBytes.Dire
    * source holds, so a collector's cleaner cannot free it mid-read either.
    */
   public static final class Direct extends BlockBytes {
-    private static final sun.misc.Unsafe UNSAFE = unsafe();
-
-    /** Offset of {@code java.nio.Buffer.address}, or -1 where Unsafe cannot read direct memory. */
-    private static final long ADDRESS_FIELD = addressField();
-
     private ByteBuffer buffer;
     private long address;
     private int length;
 
-    /** Whether direct bytes can be read here (Unsafe present, little-endian); else blocks are copied. */
+    /** Whether direct bytes can be read here ({@link DirectMemory#supported}); else blocks are copied. */
     public static boolean supported() {
-      return ADDRESS_FIELD >= 0;
+      return DirectMemory.supported();
     }
 
     /**
@@ -123,7 +116,7 @@ public abstract sealed class BlockBytes permits BlockBytes.Heap, BlockBytes.Dire
         return false;
       }
       this.buffer = buffer;
-      this.address = UNSAFE.getLong(buffer, ADDRESS_FIELD) + offset;
+      this.address = DirectMemory.address(buffer) + offset;
       this.length = length;
       return true;
     }
@@ -149,7 +142,7 @@ public abstract sealed class BlockBytes permits BlockBytes.Heap, BlockBytes.Dire
       if (!inside(i, 1)) {
         return 0;
       }
-      byte b = UNSAFE.getByte(address + i);
+      byte b = DirectMemory.getByte(address + i);
       Reference.reachabilityFence(buffer);
       return b;
     }
@@ -159,7 +152,7 @@ public abstract sealed class BlockBytes permits BlockBytes.Heap, BlockBytes.Dire
       if (!inside(i, 4)) {
         return 0;
       }
-      int v = UNSAFE.getInt(address + i); // little-endian: supported() requires it
+      int v = DirectMemory.getInt(address + i);
       Reference.reachabilityFence(buffer);
       return v;
     }
@@ -169,7 +162,7 @@ public abstract sealed class BlockBytes permits BlockBytes.Heap, BlockBytes.Dire
       if (!inside(i, 8)) {
         return 0;
       }
-      long v = UNSAFE.getLong(address + i);
+      long v = DirectMemory.getLong(address + i);
       Reference.reachabilityFence(buffer);
       return v;
     }
@@ -179,7 +172,7 @@ public abstract sealed class BlockBytes permits BlockBytes.Heap, BlockBytes.Dire
       int end = Math.min(limit, length);
       int result = 0;
       for (int shift = 0, i = off; shift < 35 && i < end && i >= 0; shift += 7, i++) {
-        int x = UNSAFE.getByte(address + i) & 0xff;
+        int x = DirectMemory.getByte(address + i) & 0xff;
         if (shift == 28 && (x & 0xf8) != 0) {
           break; // would not fit in 31 bits
         }
@@ -198,23 +191,23 @@ public abstract sealed class BlockBytes permits BlockBytes.Heap, BlockBytes.Dire
       if (!inside(off, n) || from < 0 || from > other.length - n) {
         return 0; // garbage: differs at once
       }
+      int found = -1;
       int j = 0;
       for (; j + 8 <= n; j += 8) {
-        long a = UNSAFE.getLong(address + off + j);
-        long b = UNSAFE.getLong(other, (long) sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET + from + j);
+        long a = DirectMemory.getLong(address + off + j);
+        long b = DirectMemory.getLong(other, from + j);
         if (a != b) {
-          Reference.reachabilityFence(buffer);
-          return j + (Long.numberOfTrailingZeros(a ^ b) >>> 3); // little-endian: lowest byte first
+          found = j + (Long.numberOfTrailingZeros(a ^ b) >>> 3); // little-endian: lowest byte first
+          break;
         }
       }
-      for (; j < n; j++) {
-        if (UNSAFE.getByte(address + off + j) != other[from + j]) {
-          Reference.reachabilityFence(buffer);
-          return j;
+      for (; found < 0 && j < n; j++) {
+        if (DirectMemory.getByte(address + off + j) != other[from + j]) {
+          found = j;
         }
       }
       Reference.reachabilityFence(buffer);
-      return -1;
+      return found;
     }
 
     @Override
@@ -223,31 +216,9 @@ public abstract sealed class BlockBytes permits BlockBytes.Heap, BlockBytes.Dire
         return new byte[0]; // garbage: its validation discards it
       }
       byte[] out = new byte[n];
-      UNSAFE.copyMemory(null, address + from, out, sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET, n);
+      DirectMemory.copy(address + from, out, 0, n);
       Reference.reachabilityFence(buffer);
       return out;
-    }
-
-    private static sun.misc.Unsafe unsafe() {
-      try {
-        Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-        f.setAccessible(true);
-        return (sun.misc.Unsafe) f.get(null);
-      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-        return null;
-      }
-    }
-
-    /** -1 also on a big-endian machine, where the multi-byte reads would come out swapped. */
-    private static long addressField() {
-      if (UNSAFE == null || ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-        return -1;
-      }
-      try {
-        return UNSAFE.objectFieldOffset(java.nio.Buffer.class.getDeclaredField("address"));
-      } catch (ReflectiveOperationException | RuntimeException e) {
-        return -1;
-      }
     }
   }
 }

@@ -14,8 +14,9 @@ import java.nio.file.Path;
  * <p>Who copies: a Get searches a block in place when it can ({@link InPlaceBlock}), and copies
  * into its thread's scratch array and scratch block otherwise (its slots are not one run, or its
  * in-place search raced an eviction), both reused, so it allocates nothing here. The other readers
- * ({@link BlockCursor}, a batch's lock-step searches) work on a {@code byte[]}: a batch, which holds one block per distinct
- * block of its keys at once, copies into blocks it keeps for the purpose ({@link #toHeapInto});
+ * ({@link BlockCursor}, a batch's lock-step searches) work on a {@code byte[]}: a batch, which
+ * holds one block per distinct block of its keys at once, copies into blocks it keeps for the
+ * purpose ({@link #toHeapInto});
  * a cursor, which holds its block across calls and so must not depend on a slot eviction may
  * reuse, gets a new array and block. docs/PERFORMANCE.md ("The block cache") gives the measured
  * cost of the copy.

@@ -58,8 +58,13 @@ import java.lang.invoke.VarHandle;
  *   <li>ABA. A generation is 32 bits: a copy would have to span 2^32 reuses of its entry.
  * </ul>
  * A failed copy means the block was dropped or replaced: the caller falls back to {@link #retain}
- * (which fails as well when the block is gone, a miss) or treats it as a miss. Readers that keep
- * reading the bytes in place ({@link #get}) still take a reference.
+ * (which fails as well when the block is gone, a miss) or treats it as a miss.
+ *
+ * <p>Optimistic searches in place. A Get's point search reads a block whose slots are one run
+ * where it lies ({@link #beginInPlaceRead}, {@link #endInPlaceRead}; {@code InPlaceBlock} in the
+ * block package), validated as a copy is, by the same argument: its reads are the copy's reads,
+ * only fewer, and none of its results is used before the validation after its last read. Readers
+ * that keep reading the bytes in place across calls ({@link #get}) still take a reference.
  *
  * <p>Not thread-safe: a view belongs to the reader that aims it; the block it names is shared safely.
  */
