@@ -38,6 +38,9 @@ final class InPlaceBlock {
   /** Set by a failed validation: the next {@link #aim} refuses, so the retry copies. */
   private boolean refuseNext;
 
+  /** The sum of the bytes {@link BlockBytes.Direct#touchLines} read, kept so that the reads are. */
+  private int touched;
+
   static InPlaceBlock ofThread() {
     return OF_THREAD.get();
   }
@@ -66,6 +69,7 @@ final class InPlaceBlock {
       refuseNext = false; // the copy validates on its own
       return false;
     }
+    touched += bytes.touchLines();
     into.reaimInPlace(this, length, restarts, file, fileOffset);
     return true;
   }
