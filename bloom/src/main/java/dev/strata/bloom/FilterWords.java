@@ -1,7 +1,6 @@
 package dev.strata.bloom;
 
 import java.lang.ref.Reference;
-import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
@@ -98,7 +97,7 @@ abstract sealed class FilterWords permits FilterWords.Heap, FilterWords.Buffer {
    * order of both filter formats (so a Bloom filter's bits are probed in the bytes read from the
    * file).
    *
-   * <p>Reads. A direct buffer's words are read with {@code sun.misc.Unsafe.getLong(address)} after
+   * <p>Reads. A direct buffer's words are read by address ({@link DirectMemory}) after
    * an explicit index check: a probe reads up to a few dozen words, and reading each through the
    * buffer reloads its limit, scope and address per word behind the exception edges of its scoped
    * access, which made a Ribbon probe markedly slower than one of the heap array (the figures are
@@ -114,15 +113,6 @@ abstract sealed class FilterWords permits FilterWords.Heap, FilterWords.Buffer {
    * it ({@code PinnedFilterReads} frees only buffers no filter took).
    */
   static final class Buffer extends FilterWords {
-    /** Unsafe, or null where the JDK lacks it. */
-    private static final sun.misc.Unsafe UNSAFE = unsafe();
-
-    /**
-     * Offset of {@code java.nio.Buffer.address} (a direct buffer's base address), or -1 to read
-     * through the buffer.
-     */
-    private static final long ADDRESS_FIELD = addressField();
-
     /** The bytes: kept reachable as long as the words are, so their memory outlives every read. */
     private final ByteBuffer bytes;
 
@@ -138,16 +128,16 @@ abstract sealed class FilterWords permits FilterWords.Heap, FilterWords.Buffer {
       this.bytes = bytes;
       this.words = bytes.asLongBuffer();
       this.length = words.capacity();
-      this.address = ADDRESS_FIELD >= 0 && bytes.isDirect() ? UNSAFE.getLong(bytes, ADDRESS_FIELD) : 0;
+      this.address = DirectMemory.supported() && bytes.isDirect() ? DirectMemory.address(bytes) : 0;
     }
 
     @Override
     long get(int index) {
-      if (ADDRESS_FIELD < 0 || address == 0) {
+      if (address == 0) {
         return words.get(index);
       }
       Objects.checkIndex(index, length);
-      long word = UNSAFE.getLong(address + ((long) index << 3));
+      long word = DirectMemory.getLong(address + ((long) index << 3));
       Reference.reachabilityFence(this);
       return word;
     }
@@ -170,28 +160,6 @@ abstract sealed class FilterWords permits FilterWords.Heap, FilterWords.Buffer {
     @Override
     boolean offHeap() {
       return bytes.isDirect();
-    }
-
-    private static sun.misc.Unsafe unsafe() {
-      try {
-        Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-        f.setAccessible(true);
-        return (sun.misc.Unsafe) f.get(null);
-      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-        return null;
-      }
-    }
-
-    /** -1 also on a big-endian machine, where Unsafe would read the little-endian words swapped. */
-    private static long addressField() {
-      if (UNSAFE == null || ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-        return -1;
-      }
-      try {
-        return UNSAFE.objectFieldOffset(java.nio.Buffer.class.getDeclaredField("address"));
-      } catch (ReflectiveOperationException | RuntimeException e) {
-        return -1;
-      }
     }
   }
 }

@@ -18,12 +18,12 @@ import dev.strata.sstable.cache.ClockBlockCache;
  * @param blockCacheOffHeapMinBytes the capacity, at least 0, from which the cache holds data blocks
  *     off the heap: their bytes in direct-memory slabs of up to 256 KiB (counted against {@code
  *     -XX:MaxDirectMemorySize}, which defaults to the heap's maximum), on the heap no object per
- *     block, only its entry in primitive arrays; freed when the database closes. Default 1 GiB: a
- *     heap holding a gigabyte or more of cached blocks costs the collector long pauses, while a
- *     smaller cache serves hot blocks faster on the heap (a hit off the heap copies the block out:
- *     YCSB's zipfian reads ran about a tenth slower so, docs/PERFORMANCE.md). Below it, 0 trades
- *     that for fewer collections and a smaller process. 0 = always, {@link Long#MAX_VALUE} =
- *     never. Index and filter blocks stay on the heap
+ *     block, only its entry in primitive arrays; freed when the database closes. Default 0, off the
+ *     heap at every size: on the heap each cached block is an array the young collections copy
+ *     and then promote, so the process grows to several times its cache (docs/PERFORMANCE.md, "The
+ *     off-heap hit searched in place"), while a Get searches an off-heap block where it lies,
+ *     about as fast as a heap block. A larger value keeps smaller caches on the heap; {@link
+ *     Long#MAX_VALUE} = never. Index and filter blocks stay on the heap
  * @param pinL0FilterAndIndexBlocksInCache whether level-0 tables keep their filter chunks and index
  *     partitions pinned in the block cache (RocksDB's {@code
  *     pin_l0_filter_and_index_blocks_in_cache}); default false. A level-0 table loads them all when

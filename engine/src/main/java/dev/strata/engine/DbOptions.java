@@ -192,7 +192,7 @@ public final class DbOptions {
     private Compression compression = Compression.LZ4;
     private long blockCacheBytes = 64L << 20;
     private int blockCacheShards = 16;
-    private long blockCacheOffHeapMinBytes = 1L << 30;
+    private long blockCacheOffHeapMinBytes = 0;
     private boolean pinL0FilterAndIndexBlocksInCache = false;
     private long memtableBytes = 64L << 20;
     private boolean syncWrites = false;

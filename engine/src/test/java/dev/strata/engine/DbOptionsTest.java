@@ -31,7 +31,7 @@ final class DbOptionsTest {
     assertEquals(Compression.LZ4, o.dataBlocks().compression());
     assertEquals(64L << 20, o.blockCache().blockCacheBytes());
     assertEquals(16, o.blockCache().blockCacheShards());
-    assertEquals(1L << 30, o.blockCache().blockCacheOffHeapMinBytes());
+    assertEquals(0, o.blockCache().blockCacheOffHeapMinBytes());
     assertFalse(o.blockCache().pinL0FilterAndIndexBlocksInCache());
     assertEquals(64L << 20, o.memtable().memtableBytes());
     assertFalse(o.memtable().syncWrites());
@@ -266,7 +266,7 @@ final class DbOptionsTest {
     m.put("compression", b -> b.compression(Compression.NONE));
     m.put("blockCacheBytes", b -> b.blockCacheBytes(1 << 20));
     m.put("blockCacheShards", b -> b.blockCacheShards(8));
-    m.put("blockCacheOffHeapMinBytes", b -> b.blockCacheOffHeapMinBytes(0));
+    m.put("blockCacheOffHeapMinBytes", b -> b.blockCacheOffHeapMinBytes(Long.MAX_VALUE));
     m.put("pinL0FilterAndIndexBlocksInCache", b -> b.pinL0FilterAndIndexBlocksInCache(true));
     m.put("memtableBytes", b -> b.memtableBytes(1 << 20));
     m.put("syncWrites", b -> b.syncWrites(true));

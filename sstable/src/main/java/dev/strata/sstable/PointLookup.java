@@ -101,6 +101,10 @@ final class PointLookup {
         interval = continued ? 0 : search.interval(data); // a next block's keys all lie above
       }
       int found = search.scan(data, interval, rowTombstone);
+      if (found == PointSearch.STALE) { // read in place while evicted: the same block again, copied
+        data = null;
+        continue;
+      }
       if (found != PointSearch.NEXT_BLOCK) {
         return found == PointSearch.FOUND;
       }

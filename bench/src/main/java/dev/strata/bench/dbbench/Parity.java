@@ -53,7 +53,7 @@ public final class Parity {
         // Buffered reads, as RocksDB's default; --jvm-args "-Dstrata.useDirectReads=true" measures
         // O_DIRECT table reads (see "Direct reads" in docs/OPERATING.md).
         .useDirectReads(Boolean.getBoolean("strata.useDirectReads"))
-        // The default (off heap from a 1 GiB cache) unless --jvm-args
+        // The default (off heap at every cache size) unless --jvm-args
         // "-Dstrata.blockCacheOffHeapMinBytes=N" moves the threshold (0 = always off heap,
         // 9223372036854775807 = never), to compare the two in one run.
         .blockCacheOffHeapMinBytes(Long.getLong("strata.blockCacheOffHeapMinBytes",

@@ -18,7 +18,8 @@ import java.util.Arrays;
  * before anything reads the block, so cursors over it only {@code assert}.
  *
  * <p>Immutable, but for each thread's scratch block ({@link OffHeapCopy}), which only its thread
- * sees and which it re-aims ({@link #reaim}) at every off-heap block it copies out for a Get.
+ * sees and which it re-aims ({@link #reaim}) at every off-heap block it copies out for a Get, or
+ * lays over one it reads in place ({@link #reaimInPlace}).
  */
 public final class Block implements CachedBlock {
   // Not final only for the scratch block's reaim; every other block is never changed.
@@ -64,6 +65,13 @@ public final class Block implements CachedBlock {
    * can name a cached block of another type: its reader checks this before it searches it.
    */
   final BlockType type;
+
+  /**
+   * Set while this block (a thread's scratch block) lies over an off-heap block read in place
+   * ({@link InPlaceBlock}): the bytes a search reads are there, and {@link #data} is only the array
+   * kept for the thread's next copy. Null in every other block, and once re-aimed.
+   */
+  InPlaceBlock inPlace;
 
   /**
    * Set on a block that is re-aimed at block after block ({@link #reusable}: a thread's scratch
@@ -327,7 +335,7 @@ public final class Block implements CachedBlock {
   }
 
   /**
-   * This object (three ints, four references, a long, a boolean), its payload array, an index block's row
+   * This object (three ints, five references, a long, a boolean), its payload array, an index block's row
    * heads and shared row, and nothing for the path, which the table reader shares among all its
    * blocks.
    */
@@ -342,7 +350,7 @@ public final class Block implements CachedBlock {
 
   /** A block's own objects over an array of {@code arrayLength} bytes, its row index not built. */
   private static long sizeOf(int arrayLength) {
-    return HeapCost.object(3 * 4 + 4 * HeapCost.REFERENCE + 8 + 1) + HeapCost.byteArray(arrayLength);
+    return HeapCost.object(3 * 4 + 5 * HeapCost.REFERENCE + 8 + 1) + HeapCost.byteArray(arrayLength);
   }
 
   @Override
@@ -434,9 +442,25 @@ public final class Block implements CachedBlock {
   /** Makes this (a thread's scratch block) the block {@link #ofVerified} would make. */
   void reaim(byte[] data, int length, Path file, long fileOffset) {
     int n = Bytes.getU32(data, length - 4);
+    this.inPlace = null;
     this.data = data;
     this.restartsOffset = length - 4 - 4 * n;
     this.restartCount = n;
+    this.entryCount = -1;
+    this.file = file;
+    this.fileOffset = fileOffset;
+  }
+
+  /**
+   * Makes this (a thread's scratch block) lie over {@code source}'s bytes, {@code length} of them
+   * ending in {@code restarts} restart points ({@code 4 * restarts <= length - 4}); its array is
+   * kept for the next copy.
+   */
+  void reaimInPlace(InPlaceBlock source, int length, int restarts, Path file, long fileOffset) {
+    assert reusable : "a block the cache may keep, over bytes it may reuse";
+    this.inPlace = source;
+    this.restartsOffset = length - 4 - 4 * restarts;
+    this.restartCount = restarts;
     this.entryCount = -1;
     this.file = file;
     this.fileOffset = fileOffset;

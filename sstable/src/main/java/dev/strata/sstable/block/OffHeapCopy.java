@@ -11,10 +11,12 @@ import java.nio.file.Path;
  * was dropped or replaced while it ran) is it made again under a reference, which fails in turn
  * when the block is gone.
  *
- * <p>Why a copy and not a search in place: every reader of a block ({@link PointSearch}, {@link
- * BlockCursor}) works on a {@code byte[]}. A Get copies into its thread's scratch array and scratch
- * block, both reused, so it allocates nothing here; a batch, which holds one block per distinct
- * block of its keys at once, copies into blocks it keeps for the purpose ({@link #toHeapInto});
+ * <p>Who copies: a Get searches a block in place when it can ({@link InPlaceBlock}), and copies
+ * into its thread's scratch array and scratch block otherwise (its slots are not one run, or its
+ * in-place search raced an eviction), both reused, so it allocates nothing here. The other readers
+ * ({@link BlockCursor}, a batch's lock-step searches) work on a {@code byte[]}: a batch, which
+ * holds one block per distinct block of its keys at once, copies into blocks it keeps for the
+ * purpose ({@link #toHeapInto});
  * a cursor, which holds its block across calls and so must not depend on a slot eviction may
  * reuse, gets a new array and block. docs/PERFORMANCE.md ("The block cache") gives the measured
  * cost of the copy.
@@ -42,11 +44,17 @@ public final class OffHeapCopy {
    * when it was evicted and released before this reader could take a reference (the caller then
    * treats it as a miss). With {@code scratch} the payload goes into this thread's scratch block
    * ({@link #toHeapInto}), valid until the thread's next scratch copy: for a Get, which copies out
-   * the value it finds before it reads another block; else into a new array and block.
+   * the value it finds before it reads another block; else into a new array and block. For a Get,
+   * when the block's bytes lie in one run of slots, the scratch block is instead laid over them
+   * where they are ({@link InPlaceBlock}): no copy, and the search's answer holds only if its
+   * validation does ({@link PointSearch#scan} returns {@link PointSearch#STALE} otherwise).
    */
   public static Block toHeap(OffHeapBlock cached, boolean scratch, Path file, long fileOffset) {
     if (scratch) {
-      return toHeapInto(cached, SCRATCH.get(), file, fileOffset);
+      Block into = SCRATCH.get();
+      return InPlaceBlock.ofThread().aim(cached, into, file, fileOffset)
+          ? into
+          : toHeapInto(cached, into, file, fileOffset);
     }
     byte[] data = new byte[cached.length()];
     if (cached.tryCopyTo(data, 0)) {

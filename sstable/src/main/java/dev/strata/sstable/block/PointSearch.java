@@ -62,6 +62,11 @@ public final class PointSearch {
   public static final int ABSENT = 1;
   /** {@link #search}: the block ended undecided; search the next block with {@code continued}. */
   public static final int NEXT_BLOCK = 2;
+  /**
+   * {@link #scan}: the block, read in place off the heap ({@link InPlaceBlock}), was evicted during
+   * the search, whose answer is void: fetch the same block again (it is copied this time).
+   */
+  public static final int STALE = 3;
 
   /** {@link #placeRow}: the block keeps no row heads; compare the target with its keys' bytes. */
   public static final int BY_KEYS = -1;
@@ -87,6 +92,11 @@ public final class PointSearch {
   /** Where the found entry's value starts in {@code block.data}. */
   int valueOffset;
   int valueLength;
+  /** The found value, copied out before the validation of an in-place search; null after a heap block's. */
+  private byte[] inPlaceValue;
+
+  /** Reads a heap block's bytes; re-aimed at each one searched. */
+  private final BlockBytes.Heap heapBytes = new BlockBytes.Heap();
 
   /** Aims the search at the newest entries of cell (row, column) with sequence {@code <= snapshot}. */
   public PointSearch target(byte[] row, byte[] column, long snapshot) {
@@ -107,7 +117,13 @@ public final class PointSearch {
 
   /** The found entry's value, copied. */
   public byte[] value() {
-    return Arrays.copyOfRange(block.data, valueOffset, valueOffset + valueLength);
+    return inPlaceValue != null ? inPlaceValue : Arrays.copyOfRange(block.data, valueOffset, valueOffset + valueLength);
+  }
+
+  /** The bytes a data block's search reads: in place off the heap, or its array. */
+  private BlockBytes bytesOf(Block b) {
+    InPlaceBlock p = b.inPlace;
+    return p != null ? p.bytes() : heapBytes.over(b.data);
   }
 
   /**
@@ -214,10 +230,63 @@ public final class PointSearch {
     if (b.restartCount == 0) {
       return 0;
     }
-    int first = firstRestartAtOrAfter(b);
-    int pos = first == 0 ? 0 : b.restartPoint(first - 1);
-    int afterTarget = first == 0 ? 0 : first < b.restartCount ? b.restartPoint(first) : b.restartsOffset;
+    BlockBytes d = bytesOf(b);
+    int lo = 0;
+    int hi = b.restartCount;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (compareDataRestartKey(b, d, mid) > 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    int pos = lo == 0 ? 0 : restartPoint(b, d, lo - 1);
+    int afterTarget = lo == 0 ? 0 : lo < b.restartCount ? restartPoint(b, d, lo) : b.restartsOffset;
     return (long) pos << 32 | afterTarget;
+  }
+
+  /** The block offset of restart point {@code i} of data block {@code b}, read from {@code d}. */
+  private static int restartPoint(Block b, BlockBytes d, int i) {
+    return d.u32(b.restartsOffset + 4 * i);
+  }
+
+  /**
+   * {@link #compareRestartKey} in data block {@code b} read through {@code d}: {@link
+   * KeyCodec#compare} of the target (row, column, snapshot, PUT) with the key stored whole at
+   * restart point {@code i}.
+   */
+  private int compareDataRestartKey(Block b, BlockBytes d, int i) {
+    int limit = b.restartsOffset;
+    long v = d.varint31(restartPoint(b, d, i), limit);
+    long u = d.varint31((int) (v >>> 32), limit);
+    long w = d.varint31((int) (u >>> 32), limit);
+    int off = (int) (w >>> 32);
+    int len = (int) u;
+    int rowLength = (d.get(off) & 0xff) | (d.get(off + 1) & 0xff) << 8;
+    int rowStart = off + ROW_LENGTH_BYTES;
+    int c = compareBytes(row, d, rowStart, rowLength);
+    if (c != 0) {
+      return c;
+    }
+    int columnStart = rowStart + rowLength;
+    c = compareBytes(column, d, columnStart, off + len - KEY_TRAILER_BYTES - columnStart);
+    if (c != 0) {
+      return c;
+    }
+    long trailer = d.u64(off + len - KEY_TRAILER_BYTES);
+    c = Long.compare(trailer >>> 8, snapshot); // sequence descending
+    return c != 0 ? c : Integer.compare(ValueKind.PUT.id(), (int) (trailer & 0xff));
+  }
+
+  /** {@code a} against the {@code len} bytes at {@code off} of {@code d}, unsigned, a proper prefix first. */
+  private static int compareBytes(byte[] a, BlockBytes d, int off, int len) {
+    int n = Math.min(a.length, Math.max(len, 0));
+    int m = d.mismatch(off, a, 0, n);
+    if (m >= 0 && m < n) {
+      return Integer.compare(a[m] & 0xff, d.get(off + m) & 0xff);
+    }
+    return Integer.compare(a.length, len);
   }
 
   /**
@@ -235,23 +304,37 @@ public final class PointSearch {
    * continues into, every key of which lies above the target).
    */
   public int scan(Block b, long interval, boolean rowTombstone) {
+    InPlaceBlock p = b.inPlace;
+    if (p == null) {
+      inPlaceValue = null;
+      return scan(b, heapBytes.over(b.data), interval, rowTombstone);
+    }
+    int found = scan(b, p.bytes(), interval, rowTombstone);
+    inPlaceValue = found == FOUND ? p.bytes().copy(valueOffset, valueLength) : null;
+    return p.end() ? found : STALE; // after the last read of the block: see InPlaceBlock
+  }
+
+  /** {@link #scan} reading the block's bytes from {@code d}. */
+  private int scan(Block b, BlockBytes d, long interval, boolean rowTombstone) {
     if (b.restartCount == 0) {
       return NEXT_BLOCK; // only damage makes an empty block
     }
     int pos = (int) (interval >>> 32);
     int afterTarget = (int) interval; // entries from here on sort at or after the target
-    byte[] d = b.data;
     int limit = b.restartsOffset;
     int common = 0; // leading bytes the current key has in common with the cell key
     long window = 0; // the current key's bytes at [cellLength, cellLength + 8), byte j at bits 8j
     boolean seenCell = false;
-    while (pos < limit) {
-      long v = Bytes.getVarint31(d, pos, limit);
+    while (pos < limit) { // each entry's position above the last one's: a torn read ends too
+      long v = d.varint31(pos, limit);
       int shared = (int) v;
-      long u = Bytes.getVarint31(d, (int) (v >>> 32), limit);
+      long u = d.varint31((int) (v >>> 32), limit);
       int unshared = (int) u;
-      long w = Bytes.getVarint31(d, (int) (u >>> 32), limit);
-      assert v >= 0 && u >= 0 && w >= 0 : "unverified block at " + b.fileOffset;
+      long w = d.varint31((int) (u >>> 32), limit);
+      if ((v | u | w) < 0) { // only a torn in-place read, which its validation then voids
+        assert b.inPlace != null : "unverified block at " + b.fileOffset;
+        return ABSENT;
+      }
       int p = (int) (w >>> 32);
       int keyLength = shared + unshared;
       if (shared <= common) {
@@ -281,26 +364,26 @@ public final class PointSearch {
    * the encoded cell key {@code rowLength:u16 row column} from position {@code from}; at most to
    * its end.
    */
-  private int commonWithCellKey(byte[] d, int p, int n, int from) {
+  private int commonWithCellKey(BlockBytes d, int p, int n, int from) {
     int end = Math.min(cellLength, from + n);
     int j = from;
     for (; j < end && j < ROW_LENGTH_BYTES; j++) { // rowLength, little-endian
       int want = j == 0 ? row.length & 0xff : row.length >>> 8;
-      if ((d[p + j - from] & 0xff) != want) {
+      if ((d.get(p + j - from) & 0xff) != want) {
         return j - from;
       }
     }
     int rowEnd = ROW_LENGTH_BYTES + row.length;
     if (j < end && j < rowEnd) {
       int to = Math.min(end, rowEnd);
-      int m = Arrays.mismatch(d, p + j - from, p + to - from, row, j - ROW_LENGTH_BYTES, to - ROW_LENGTH_BYTES);
+      int m = d.mismatch(p + j - from, row, j - ROW_LENGTH_BYTES, to - j);
       if (m >= 0) {
         return j - from + m;
       }
       j = to;
     }
     if (j < end) {
-      int m = Arrays.mismatch(d, p + j - from, p + end - from, column, j - rowEnd, end - rowEnd);
+      int m = d.mismatch(p + j - from, column, j - rowEnd, end - j);
       if (m >= 0) {
         return j - from + m;
       }
@@ -314,12 +397,12 @@ public final class PointSearch {
    * predecessor's ({@code previous}) below {@code shared}, its own stored bytes at {@code d[p]} from
    * {@code shared} on.
    */
-  private long window(long previous, byte[] d, int p, int shared, int keyLength) {
+  private long window(long previous, BlockBytes d, int p, int shared, int keyLength) {
     int keep = Math.max(0, Math.min(KEY_TRAILER_BYTES, shared - cellLength));
     long w = keep == KEY_TRAILER_BYTES ? previous : previous & ((1L << (8 * keep)) - 1);
     int end = Math.min(KEY_TRAILER_BYTES, keyLength - cellLength);
     for (int j = keep; j < end; j++) {
-      w |= (long) (d[p + cellLength + j - shared] & 0xff) << (8 * j);
+      w |= (long) (d.get(p + cellLength + j - shared) & 0xff) << (8 * j);
     }
     return w;
   }

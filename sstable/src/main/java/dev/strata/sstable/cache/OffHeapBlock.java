@@ -1,5 +1,6 @@
 package dev.strata.sstable.cache;
 
+import dev.strata.sstable.block.BlockBytes;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -57,8 +58,13 @@ import java.lang.invoke.VarHandle;
  *   <li>ABA. A generation is 32 bits: a copy would have to span 2^32 reuses of its entry.
  * </ul>
  * A failed copy means the block was dropped or replaced: the caller falls back to {@link #retain}
- * (which fails as well when the block is gone, a miss) or treats it as a miss. Readers that keep
- * reading the bytes in place ({@link #get}) still take a reference.
+ * (which fails as well when the block is gone, a miss) or treats it as a miss.
+ *
+ * <p>Optimistic searches in place. A Get's point search reads a block whose slots are one run
+ * where it lies ({@link #beginInPlaceRead}, {@link #endInPlaceRead}; {@code InPlaceBlock} in the
+ * block package), validated as a copy is, by the same argument: its reads are the copy's reads,
+ * only fewer, and none of its results is used before the validation after its last read. Readers
+ * that keep reading the bytes in place across calls ({@link #get}) still take a reference.
  *
  * <p>Not thread-safe: a view belongs to the reader that aims it; the block it names is shared safely.
  */
@@ -185,6 +191,42 @@ public final class OffHeapBlock implements CachedBlock {
    */
   public byte peek(int index) {
     return entries.arena().peekUnreferenced(firstSlot, index);
+  }
+
+  /** Aims this view at the block {@code other} names, as {@code other} was aimed. */
+  public void aimAs(OffHeapBlock other) {
+    this.entries = other.entries;
+    this.entry = other.entry;
+    this.generation = other.generation;
+    this.firstSlot = other.firstSlot;
+    this.length = other.length;
+  }
+
+  /**
+   * Opens a section for a search of the bytes where they lie, without a reference, and aims {@code
+   * into} at them: true when they are one run of slots (a block's slots need not be adjacent), the
+   * section then open until {@link #endInPlaceRead}; false, with no section open, otherwise (the
+   * caller copies). Sound for the reasons {@link #tryCopyTo} is: the search's reads are validated by
+   * {@link #endInPlaceRead}, and while the section is open no slab is freed.
+   */
+  public boolean beginInPlaceRead(BlockBytes.Direct into) {
+    SlabArena arena = entries.arena();
+    arena.enterReads();
+    if (arena.aimRun(firstSlot, length, into)) {
+      return true;
+    }
+    arena.exitReads();
+    return false;
+  }
+
+  /**
+   * Ends a section {@link #beginInPlaceRead} opened: whether the block stayed unfreed through every
+   * read of it since, that is, whether they read this block's bytes.
+   */
+  public boolean endInPlaceRead() {
+    boolean valid = validate();
+    entries.arena().exitReads();
+    return valid;
   }
 
   /** The optimistic copy's first step: the bytes, or false when the chain leads out of the slabs. */

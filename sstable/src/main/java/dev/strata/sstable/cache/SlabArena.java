@@ -1,6 +1,7 @@
 package dev.strata.sstable.cache;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.strata.sstable.block.BlockBytes;
 import dev.strata.sstable.io.DirectBuffers;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -202,6 +203,36 @@ public final class SlabArena {
     }
     return inSlabs(slabs, slot)
         ? slabs[slot / slotsPerSlab].get((slot % slotsPerSlab) * SLOT_BYTES + index % SLOT_BYTES) : 0;
+  }
+
+  /**
+   * Aims {@code into} at the bytes of the chain from {@code first}, {@code length} long, when its
+   * slots are one run of adjacent slots in one slab, for a search in place; false when they are not,
+   * when the chain leads out of the slabs, or when the arena is closed. Read without a reference,
+   * between {@link #enterReads} and {@link #exitReads}: the links may be another block's by now, so
+   * what {@code into} then reads is validated afterwards, like a copy's bytes; it stays inside one
+   * allocated slab either way, so it reads no memory outside the arena.
+   */
+  boolean aimRun(int first, int length, BlockBytes.Direct into) {
+    if (closed || length < 0) { // closed first: see peekUnreferenced
+      return false;
+    }
+    ByteBuffer[] slabs = this.slabs;
+    if (!inSlabs(slabs, first)) {
+      return false;
+    }
+    int index = first % slotsPerSlab;
+    int count = slotsFor(length);
+    if (count > slotsPerSlab - index) {
+      return false;
+    }
+    ByteBuffer b = slabs[first / slotsPerSlab];
+    for (int i = 0; i < count - 1; i++) {
+      if (b.getInt(linksAt + 4 * (index + i)) != first + i + 1) {
+        return false;
+      }
+    }
+    return into.aim(b, index * SLOT_BYTES, length);
   }
 
   /**
