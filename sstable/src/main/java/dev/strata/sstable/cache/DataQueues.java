@@ -141,33 +141,26 @@ final class DataQueues {
 
   /**
    * The clock's move on main's oldest entry: a counter above 0 is lowered and the entry queued again
-   * as the {@code seq}th, one at 0 leaves. Returns the charge freed, 0 when it stayed.
+   * as the {@code seq}th (an index partition, used again, back above the floor: the shard then
+   * demotes the metadata's overflow), one at 0 leaves. Returns the charge freed, 0 when it stayed.
    */
   long stepMain(long seq) {
-    int i = main.pollFirst();
-    int f = entries.frequency(i);
-    if (f == 0) {
-      return drop(i);
-    }
-    entries.setFrequency(i, f - 1);
-    // An index partition used again goes back above the floor (the shard then demotes its overflow).
-    (entries.metadata(i) ? metadata : main).addLast(i, seq);
-    return 0;
+    return step(main, seq);
   }
 
-  /**
-   * The clock's move on the metadata queue's oldest entry when nothing else is left to evict: a
-   * counter above 0 is lowered and the entry queued again as the {@code seq}th, one at 0 leaves.
-   * Returns the charge freed, 0 when it stayed.
-   */
+  /** {@link #stepMain} on the metadata queue, when nothing else is left to evict. */
   long stepMetadata(long seq) {
-    int i = metadata.pollFirst();
+    return step(metadata, seq);
+  }
+
+  private long step(EntryQueue q, long seq) {
+    int i = q.pollFirst();
     int f = entries.frequency(i);
     if (f == 0) {
       return drop(i);
     }
     entries.setFrequency(i, f - 1);
-    metadata.addLast(i, seq);
+    (entries.metadata(i) ? metadata : main).addLast(i, seq);
     return 0;
   }
 
