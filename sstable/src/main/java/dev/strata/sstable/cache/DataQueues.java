@@ -9,8 +9,9 @@ import java.util.Set;
  * metadata, probation, main and pinned queues they wait in. The shard runs one clock over its nodes
  * and these entries together: its probation segment and this probation queue form one FIFO, merged
  * by queue order ({@link #probationFirst}), and so do the main ones and the metadata ones, so a
- * block ages the same whether it lives on the heap or off it. This class makes the clock's moves on entries; the shard keeps the bytes used, the
- * ghost's use and the counters, and takes the charges these methods return.
+ * block ages the same whether it lives on the heap or off it. This class makes the clock's moves on
+ * entries; the shard keeps the bytes used, the ghost's use and the counters, and takes the charges
+ * these methods return.
  *
  * <p>Not thread-safe: guarded by the owning shard's lock, but for {@link #entries}' lock-free lookups.
  */

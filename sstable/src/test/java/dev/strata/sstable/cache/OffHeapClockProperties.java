@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * One clock over nodes and off-heap entries: random loads, admitted reads, hits, pins, unpins and
  * dropped files of data blocks (held off the heap), index blocks (off the heap as metadata when
- * admitted as read, else nodes) and filter blocks (nodes on the heap) in the same shards, after each of which every shard's accounting, queues and tables agree ({@code
- * checkInvariants}) and every block read back is the one loaded under its key.
+ * admitted as read, else nodes) and filter blocks (nodes on the heap) in the same shards, after
+ * each of which every shard's accounting, queues and tables agree ({@code checkInvariants}) and
+ * every block read back is the one loaded under its key.
  */
 final class OffHeapClockProperties {
 
