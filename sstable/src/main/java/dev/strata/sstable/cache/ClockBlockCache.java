@@ -225,7 +225,8 @@ public final class ClockBlockCache implements BlockCache {
     }
     long hash = key.mixedHash();
     Shard shard = shardOf(hash);
-    OffHeapBlock offHeap = kind != BlockKind.FILTER ? shard.offHeapHit(key.fileNumber(), key.offset(), hash, null) : null;
+    OffHeapBlock offHeap =
+        kind != BlockKind.FILTER ? shard.offHeapHit(key.fileNumber(), key.offset(), hash, null) : null;
     if (offHeap != null) {
       counters.hit(kind);
       return cast(offHeap);
