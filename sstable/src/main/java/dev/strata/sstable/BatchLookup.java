@@ -94,7 +94,7 @@ final class BatchLookup {
       }
       searchEntriesTogether(probes, snapshot, s, searched);
       for (int k = 0; k < searched; k++) { // slot located <= k: each slot is read before rewritten
-        if (readers[s.table[k]].index().skipEndedPartitions(s.moveTo(k), false)) {
+        if (readers[s.table[k]].index().skipEndedPartitions(s.moveTo(k), s.partitions)) {
           s.keep(located++, s.table[k], s.probe[k], s.at);
         }
       }
@@ -158,13 +158,13 @@ final class BatchLookup {
           if (block != null) {
             hits++;
           } else {
-            block = index.partition(top, false);
+            block = index.partition(top, s.partitions);
           }
         }
         s.unsearched[searched] = true;
         s.keep(searched++, table, i, at.moveTo(top, block, 0, -1));
       } else if (!lockStep && s.admitted[i].cellMaybe()
-          && index.locate(s.search.target(probes[i].row(), probes[i].column(), snapshot), at, false)) {
+          && index.locate(s.search.target(probes[i].row(), probes[i].column(), snapshot), at, s.partitions)) {
         s.unsearched[searched] = false;
         s.keep(searched++, table, i, at);
       }
@@ -426,6 +426,7 @@ final class BatchLookup {
     final long[] interval;
     /** What the distinct data blocks held off the heap are copied into, one each, made when first needed. */
     private final Block[] copies;
+    final PartitionCopies partitions = new PartitionCopies(); // the partitions held off the heap, copied
     /** The sum of the bytes touched, kept so the compiler keeps the reads ({@link Block#touch}). */
     int touched;
 
@@ -493,6 +494,7 @@ final class BatchLookup {
     void release(int located) {
       Arrays.fill(index, 0, located, null);
       Arrays.fill(data, 0, located, null);
+      partitions.reset();
     }
   }
 }

@@ -356,8 +356,8 @@ final class BlockFetcher {
     return b;
   }
 
-  /** A cache miss of {@link #blockAt} from a cache that keeps what its loaders return: loads {@code h}'s block through it. */
-  private Block load(BlockHandle h, BlockCacheKey key, BlockKind kind, BlockType type, boolean scratch)
+  /** A miss of {@link #blockAt} from a cache keeping what its loaders return (and a cursor's partition). */
+  Block load(BlockHandle h, BlockCacheKey key, BlockKind kind, BlockType type, boolean scratch)
       throws IOException {
     BlockCacheKey k = key != null ? key : key(h.offset());
     BlockCache.Loader<Block> loader = () -> readBlock(h, type);
@@ -401,7 +401,8 @@ final class BlockFetcher {
    * meanwhile. See {@link OffHeapCopy#copyUnreferenced}.
    */
   Block copyUnreferenced(OffHeapBlock cached, Block into, long offset) {
-    return OffHeapCopy.copyUnreferenced(cached, into, path, offset);
+    // An index partition where a data block was sought: a miss, whose load reports it (onHeap).
+    return cached.metadata() ? null : OffHeapCopy.copyUnreferenced(cached, into, path, offset);
   }
 
   /**
@@ -436,21 +437,29 @@ final class BlockFetcher {
     file.close();
   }
 
+  /** {@code held}, index partition {@code offset} of {@code type}, copied into {@code into}; null when it went. */
+  Block partitionInto(OffHeapBlock held, Block into, long offset, BlockType type) {
+    return OffHeapCopy.partitionToHeap(held, into, type, path, offset);
+  }
+
   /**
    * {@code cached}, the block at {@code offset}, as a block of {@code type} on the heap: itself, or
-   * the copy of an off-heap data block; null when that was evicted and released before a reference
-   * was taken.
+   * the copy of an off-heap block (with {@code scratch}, a partition's into this thread's reusable
+   * partition); null when that was evicted and released before a reference was taken.
    */
-  private Block onHeap(CachedBlock cached, boolean scratch, long offset, BlockType type)
+  Block onHeap(CachedBlock cached, boolean scratch, long offset, BlockType type)
       throws CorruptTableException {
     if (cached instanceof OffHeapBlock o) {
-      if (type != BlockType.DATA) {
+      if (o.metadata() != (type == BlockType.INDEX_PARTITION || type == BlockType.COMPACT_INDEX_PARTITION)) {
         throw namesOtherBlock(offset, kindOf(cached), type);
       }
-      return OffHeapCopy.toHeap(o, scratch, path, offset);
+      return o.metadata()
+          ? OffHeapCopy.partitionToHeap(o, scratch ? MissReads.partitionScratch(type) : null, type, path, offset)
+          : OffHeapCopy.toHeap(o, scratch, path, offset);
     }
     return asEntries(cached, offset, type);
   }
+
 
   /**
    * {@code cached}, the block the cache holds at {@code offset}, as an entries block of {@code
@@ -470,7 +479,7 @@ final class BlockFetcher {
     if (cached instanceof Block b) {
       return "a " + b.type() + " block";
     }
-    return cached instanceof OffHeapBlock ? "a data block" : "a filter block";
+    return cached instanceof OffHeapBlock o ? (o.metadata() ? "an index partition" : "a data block") : "a filter block";
   }
 
   private CorruptTableException namesOtherBlock(long offset, String found, BlockType want) {

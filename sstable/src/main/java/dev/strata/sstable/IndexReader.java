@@ -11,6 +11,7 @@ import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
 import dev.strata.sstable.cache.CachedBlock;
+import dev.strata.sstable.cache.OffHeapBlock;
 import dev.strata.sstable.filter.FilterProbe;
 import dev.strata.sstable.format.Bytes;
 import dev.strata.sstable.index.IndexCursor;
@@ -132,20 +133,32 @@ final class IndexReader {
   /** The partition the top-level entry {@code top} stands on names, through the cache. */
   private Block partitionNamedBy(EntryCursor top) throws IOException {
     BlockHandle h = fetcher.handleIn(top.block(), top.valueOffset(), "index partition");
-    CachedBlock b = fetcher.fetch(fetcher.key(h.offset()), h, BlockKind.INDEX, () -> fetcher.readBlock(h, partitionType));
-    return fetcher.asEntries(b, h.offset(), partitionType);
+    return fetcher.load(h, fetcher.key(h.offset()), BlockKind.INDEX, partitionType, false); // one it may keep
   }
 
   /**
-   * Partition {@code i} (top-level entry {@code i}), through the cache as index metadata. A miss
-   * with {@code scratch} lies in this thread's reusable partition, valid until the thread's next
-   * partition miss: for a lookup that is done with it before it misses another (a Get); else in a
-   * block of its own, for one that holds it (a batch).
+   * Partition {@code i} (top-level entry {@code i}), through the cache as index metadata. With
+   * {@code copies} null, a miss, or a hit the cache holds off the heap, lies in this thread's
+   * reusable partition, valid until the thread's next partition: for a lookup that is done with it
+   * before it reads another (a Get). Else, for one that holds it (a batch), a hit off the heap is
+   * copied into one of {@code copies} and a miss read into a block of its own.
    */
-  Block partition(int i, boolean scratch) throws IOException {
-    if (partitions.cached(i) instanceof Block kept && kept.type() == partitionType) { // else a damaged handle, found below
+  Block partition(int i, PartitionCopies copies) throws IOException {
+    boolean scratch = copies == null;
+    CachedBlock cached = partitions.cached(i);
+    if (cached instanceof Block kept && kept.type() == partitionType) { // else a damaged handle, found below
       counters.countHit(BlockKind.INDEX);
       return kept;
+    }
+    if (cached instanceof OffHeapBlock held && held.metadata()) { // else a damaged handle, found below
+      long offset = partitions.key(i).offset();
+      Block b = scratch
+          ? fetcher.onHeap(held, true, offset, partitionType)
+          : fetcher.partitionInto(held, copies.next(partitionType), offset, partitionType);
+      if (b != null) {
+        counters.countHit(BlockKind.INDEX);
+        return b;
+      }
     }
     int value = PointSearch.restartValueOffset(topIndex, i);
     return compact
@@ -161,10 +174,10 @@ final class IndexReader {
    * starts (it may stand just past its index block's last entry, which {@link #skipEndedPartitions}
    * resolves); false when every key of the table sorts below the target. Searches from {@code at},
    * which must be reset or where the search of a smaller target ended (a batch's keys in order).
-   * A partition missed is read as {@link #partition} reads it with {@code scratch}: a Get's lies in
+   * A partition is read as {@link #partition} reads it with {@code copies}: a Get's (null) lies in
    * its thread's reusable partition, which a reset {@code at} never takes for the one it held.
    */
-  boolean locate(PointSearch search, Position at, boolean scratch) throws IOException {
+  boolean locate(PointSearch search, Position at, PartitionCopies copies) throws IOException {
     Block previous = at.index;
     int top = 0;
     Block index;
@@ -175,7 +188,7 @@ final class IndexReader {
       if (top == partitionCount) {
         return false;
       }
-      index = at.index != null && at.top == top ? at.index : partition(top, scratch);
+      index = at.index != null && at.top == top ? at.index : partition(top, copies);
     }
     at.top = top;
     at.index = index;
@@ -203,15 +216,15 @@ final class IndexReader {
 
   /**
    * Moves {@code at}, if it stands past its index block's last entry, to the first entry of the
-   * next partition (read as {@link #partition} reads it with {@code scratch}); false past the table's
+   * next partition (read as {@link #partition} reads it with {@code copies}); false past the table's
    * last entry.
    */
-  boolean skipEndedPartitions(Position at, boolean scratch) throws IOException {
+  boolean skipEndedPartitions(Position at, PartitionCopies copies) throws IOException {
     while (at.pastEnd()) {
       if (topIndex == null || ++at.top == partitionCount) {
         return false;
       }
-      at.moveTo(at.top, partition(at.top, scratch), 0, -1);
+      at.moveTo(at.top, partition(at.top, copies), 0, -1);
     }
     return true;
   }

@@ -1,5 +1,6 @@
 package dev.strata.sstable;
 
+import dev.strata.sstable.block.OffHeapCopy;
 import dev.strata.sstable.cache.BlockCache;
 import dev.strata.sstable.cache.BlockCacheKey;
 import dev.strata.sstable.cache.BlockKind;
@@ -97,7 +98,9 @@ final class KeptEntries {
     e = cache.entryIfPresent(keys[i], kind);
     entries[i] = e;
     if (e == null) {
-      return cache.getIfPresent(keys[i], kind); // a cache without entries, or a miss
+      // A cache without entries, a block held off the heap (aimed in this thread's view, which the
+      // caller copies out before its next lookup), or a miss.
+      return cache.getIfPresent(keys[i].fileNumber(), keys[i].offset(), kind, OffHeapCopy.lookupView());
     }
     return cache.blockOf(e, kind);
   }

@@ -101,10 +101,19 @@ final class MissReads {
    * the lookup goes through this thread's view.
    */
   private void checkNoDataBlockAt(long offset, BlockType type) throws CorruptTableException {
-    if (cache.getIfPresent(fileNumber, offset, BlockKind.DATA, OffHeapCopy.lookupView()) instanceof OffHeapBlock) {
+    if (cache.getIfPresent(fileNumber, offset, BlockKind.DATA, OffHeapCopy.lookupView()) instanceof OffHeapBlock o
+        && !o.metadata()) { // an index partition there is the one sought, admitted meanwhile
       throw new CorruptTableException(path, offset, "a handle of a %s block names a data block at offset %d",
           type, offset);
     }
+  }
+
+  /**
+   * This thread's reusable partition of {@code type}: where its Gets' partition misses are read and
+   * their hits on partitions held off the heap copied, valid until its next partition of either.
+   */
+  static Block partitionScratch(BlockType type) {
+    return PARTITIONS.get().block(type);
   }
 
   private void admit(long offset, int length, BlockKind kind, Block b) {

@@ -78,7 +78,7 @@ final class PointLookup {
    * it found the wanted entry (a row tombstone when {@code rowTombstone}).
    */
   private boolean find(PointSearch search, boolean rowTombstone, IndexReader.Position at) throws IOException {
-    return index.locate(search, at, true) && scanFrom(search, rowTombstone, at, null, 0);
+    return index.locate(search, at, null) && scanFrom(search, rowTombstone, at, null, 0);
   }
 
   /**
@@ -94,7 +94,7 @@ final class PointLookup {
     boolean continued = false;
     while (true) {
       if (data == null) {
-        if (!index.skipEndedPartitions(at, true)) {
+        if (!index.skipEndedPartitions(at, null)) {
           return false;
         }
         data = index.dataBlock(at, true);

@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -114,18 +115,23 @@ final class BorrowedMissProperties {
   /**
    * Threads mixing Gets, batches (present and absent rows, sorted) and cursor runs over small
    * blocks and partitions through a cache that holds a few of them, each answer checked against the
-   * model (row i holds value(i), rows from ROWS on are absent); seeded.
+   * model (row i holds value(i), rows from ROWS on are absent); seeded. Off the heap the cache keeps
+   * the partitions the reads miss there too, and evicts them: a Get copies one into its thread's
+   * partition, a batch into blocks of its own (searched in lock step with 256-byte blocks, whose
+   * partitions are many), a cursor into a new block.
    */
-  @ParameterizedTest(name = "offHeap={0}")
-  @ValueSource(booleans = {false, true})
-  void concurrentGetsBatchesAndCursors_agreeWithTheModel(boolean offHeap) throws Exception {
-    Path file = writeRows(new TableOptions(512, FilterType.NONE, TableOptions.DEFAULT_BITS_PER_KEY,
+  @ParameterizedTest(name = "offHeap={0}, blockBytes={1}")
+  @CsvSource({"false, 512", "true, 512", "true, 256"})
+  void concurrentGetsBatchesAndCursors_agreeWithTheModel(boolean offHeap, int blockBytes) throws Exception {
+    Path file = writeRows(new TableOptions(blockBytes, FilterType.NONE, TableOptions.DEFAULT_BITS_PER_KEY,
         TableOptions.DEFAULT_FILTER_CHUNK_BYTES, BlockCompression.LZ4));
-    Seeded.run("mixedReads offHeap=" + offHeap, 3, random -> {
+    Seeded.run("mixedReads offHeap=" + offHeap + " blockBytes=" + blockBytes, 3, random -> {
       ClockBlockCache cache = new ClockBlockCache(16 << 10, 2, offHeap);
       try (TableReader t = TableReader.open(file, 1, cache)) {
         onThreads(random, r -> mixedReads(t, r));
         assertTrue(cache.stats().index().misses() > 0, "partitions missed: " + cache.stats().index());
+        assertTrue(cache.stats().index().hits() > 0, "partitions hit: " + cache.stats().index());
+        assertTrue(cache.stats().index().evictions() > 0, "partitions evicted: " + cache.stats().index());
       } finally {
         cache.close();
       }

@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -245,6 +247,55 @@ final class GetAllocationTest {
       long values = ROWS * HeapCost.byteArray(VALUE_BYTES);
       assertTrue(allocated <= values + ROWS * 8L,
           "the missed Gets allocated " + allocated / ROWS + " bytes each, their values " + values / ROWS);
+    } finally {
+      cache.close();
+    }
+  }
+
+  /**
+   * Through a cache that keeps index partitions off the heap, a Get that misses its partition (and
+   * the cache then keeps it) and a Get that hits it there allocate their values and nothing else:
+   * the kept partition is copied into the cache's slots, not into a heap block, and a hit copies it
+   * into the thread's reusable partition. The table's blocks are evicted each round, so its first
+   * pass misses every partition; the last round, its code warm, is counted. Small blocks make small partitions, about
+   * 70 of them; no filter, so only the index and the data blocks are read.
+   */
+  @Test
+  void offHeapPartitionMissAndHit_allocateOnlyTheValue() throws IOException {
+    Path file = writeRows(uncompressed(256, FilterType.NONE));
+    byte[][] rows = strided();
+    byte[][] sparse = new byte[ROWS / 100][]; // a row every 100: about one Get per partition
+    for (int i = 0; i < sparse.length; i++) {
+      sparse[i] = row(i * 100L);
+    }
+    long value = HeapCost.byteArray(VALUE_BYTES);
+    ClockBlockCache cache = new ClockBlockCache(64 << 20, 1, true);
+    try (TableReader t = TableReader.open(file, 1, cache)) {
+      for (int round = 0; round < 4; round++) {
+        cache.evictFiles(Set.of(1L)); // every partition missed again; the cache's own arrays stay grown
+        long indexMissesBefore = cache.stats().index().misses();
+        long before = allocatedBytes();
+        getAll(t, sparse, 1);
+        long missed = allocatedBytes() - before;
+        long indexMisses = cache.stats().index().misses() - indexMissesBefore;
+        getAll(t, rows, 1); // every partition cached
+        long indexHitsBefore = cache.stats().index().hits();
+        before = allocatedBytes();
+        getAll(t, rows, 1);
+        long hit = allocatedBytes() - before;
+        long indexHits = cache.stats().index().hits() - indexHitsBefore;
+        if (round < 3) {
+          continue; // warms the paths up and grows the cache's entries and slabs
+        }
+        assertEquals(sparse.length, indexMisses, "each sparse Get missed its partition");
+        assertEquals(ROWS, indexHits, "every Get of the last pass hit its partition");
+        // A heap copy of a partition kept (its array, block and node) is hundreds of bytes a Get;
+        // the slack covers the counter's reads and the cache's lazily made bookkeeping.
+        assertTrue(missed <= sparse.length * (value + 32), "the Gets missing partitions allocated "
+            + missed / sparse.length + " bytes each, their values " + value);
+        assertTrue(hit <= ROWS * (value + 8),
+            "the Gets hitting partitions allocated " + hit / ROWS + " bytes each, their values " + value);
+      }
     } finally {
       cache.close();
     }

@@ -386,7 +386,12 @@ public final class Block implements CachedBlock {
    * fileOffset}: its restart array read back from the payload's end, its entries not counted.
    */
   static Block ofVerified(byte[] data, int length, Path file, long fileOffset) {
-    Block b = new Block(BlockType.DATA, null, 0, 0, -1, null, 0);
+    return ofVerified(data, length, BlockType.DATA, file, fileOffset);
+  }
+
+  /** {@link #ofVerified(byte[], int, Path, long)} for a block of {@code type}: an index partition held off the heap. */
+  static Block ofVerified(byte[] data, int length, BlockType type, Path file, long fileOffset) {
+    Block b = new Block(type, null, 0, 0, -1, null, 0);
     b.reaim(data, length, file, fileOffset);
     return b;
   }

@@ -71,6 +71,33 @@ public final class OffHeapCopy {
   }
 
   /**
+   * Index partition {@code cached} of {@code type} on the heap: copied into {@code into} (a Get's
+   * reusable partition of that type, valid until the thread's next partition) when given, else into
+   * a block of its own (a batch's or a cursor's, which holds it); null when it was evicted and
+   * released before a reference was taken. No search in place: a partition is searched, then its
+   * data block read, and a partition copy costs about what a data block's does.
+   */
+  public static Block partitionToHeap(OffHeapBlock cached, Block into, BlockType type, Path file,
+      long fileOffset) {
+    int length = cached.length();
+    if (into != null && length <= MAX_SCRATCH_BYTES) {
+      return toHeapInto(cached, into, file, fileOffset); // keeps its type: a copy only reaims it
+    }
+    byte[] data = new byte[length];
+    if (!cached.tryCopyTo(data, 0)) {
+      if (!cached.retain()) {
+        return null;
+      }
+      try {
+        cached.copyTo(data, 0);
+      } finally {
+        cached.release();
+      }
+    }
+    return Block.ofVerified(data, length, type, file, fileOffset);
+  }
+
+  /**
    * {@link #toHeap} into {@code into}, a block from {@link #reusableBlock} that the caller holds
    * until it copies the next block into it: its array is reused, grown when too small. A batch
    * holds one per distinct block of its keys, and a new array per block copied would make a large

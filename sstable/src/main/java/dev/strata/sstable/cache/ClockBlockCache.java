@@ -81,22 +81,21 @@ public final class ClockBlockCache implements BlockCache {
    * arrays, and its loading node dropped from the NodeTable once the entry is found by lookups. So
    * the heap holds no object per off-heap block: a cache filling with a million blocks leaves the
    * young collections nothing of them to copy or promote (each node made to load a block dies
-   * young). Data block lookups look in DataEntries first and return an OffHeapBlock, a view the
-   * reader may reuse (an index or filter load meets one only under a damaged handle, and the
-   * reader's check of the block's type reports it). The entries' own queues merge with the segments
-   * of the same name (ShardClock), so the clock treats a block alike on and off the heap. Its
-   * charge is its slots plus its entry, so the shard's bound covers heap and direct memory
-   * together, and the arena (sized to the shard) has a slot for every charged byte. Room is made
-   * before the copy, so the copy finds the slots the evictions freed; it fails only while readers
-   * still hold evicted blocks, and the block then stays on the heap in its node. The cache holds
-   * one reference to each off-heap block and drops it when the block leaves (evict, refused,
-   * close); readers in place take their own, so a slot is reused only once no such reader uses it,
-   * and an entry number only once its last reference went (a new generation, which a stale view's
-   * retain, or its optimistic copy's validation, refuses: OffHeapBlock). Index and filter blocks stay on the heap: they are small, few,
-   * and hottest, and their readers (filter probes, index searches) would otherwise copy them per
-   * Get. The loading caller and the waiters of a load get the heap block the loader returned, but
-   * for a borrowed one (a Get's miss parsed in its thread's buffers, CachedBlock .borrowed), which
-   * only its loading caller sees: its waiters get the cache's copy, or look again.
+   * young). Index partitions a reader read itself (admitRead) go off the heap too, flagged
+   * metadata, in a metadata queue; filter chunks, one-level indexes and pinned blocks stay on the
+   * heap. Data and index lookups look in DataEntries first and return an OffHeapBlock, a view the
+   * reader may reuse and copies out (a Get's partition into its thread's); a reader checks its
+   * flag, as a block of the other kind means a damaged handle. The entries' own queues merge with
+   * the segments of the same name (ShardClock), so the clock treats a block alike on and off the
+   * heap. Its charge is its slots and entry, so the shard's bound covers heap and direct memory,
+   * and the arena (sized to the shard) has a slot for every charged byte. Room is made before the
+   * copy, so the copy finds the slots the evictions freed; it fails only while readers still hold
+   * evicted blocks, and the block then stays on the heap in its node. The cache holds one reference
+   * to each off-heap block and drops it when the block leaves (evict, refused, close); readers in
+   * place take their own, so a slot is reused only once no such reader uses it, and an entry number
+   * only once its last reference went (a new generation, which a stale view's retain, or its
+   * optimistic copy's validation, refuses: OffHeapBlock). A load's waiters share its block, but for
+   * a borrowed one (CachedBlock.borrowed, its caller's alone): they get the cache's copy, or look again.
    *
    * [1] Yang et al., "FIFO queues are all you need for cache eviction" (S3-FIFO), SOSP 2023.
    * [2] RocksDB LRUCache: high_pri_pool_ratio; entries beyond the pool move to the low-priority list.
@@ -226,7 +225,8 @@ public final class ClockBlockCache implements BlockCache {
     }
     long hash = key.mixedHash();
     Shard shard = shardOf(hash);
-    OffHeapBlock offHeap = kind == BlockKind.DATA ? shard.offHeapHit(key.fileNumber(), key.offset(), hash, null) : null;
+    OffHeapBlock offHeap =
+        kind != BlockKind.FILTER ? shard.offHeapHit(key.fileNumber(), key.offset(), hash, null) : null;
     if (offHeap != null) {
       counters.hit(kind);
       return cast(offHeap);
@@ -240,7 +240,7 @@ public final class ClockBlockCache implements BlockCache {
       }
       if (found instanceof OffHeapBlock held) {
         // Of another kind than asked only under a damaged handle: the reader checks the block's
-        // type and reports it (an off-heap block is a data block).
+        // kind and reports it (an off-heap block is a data block or an index partition).
         held.touch();
         counters.hit(kind);
         return cast(held);
@@ -341,7 +341,7 @@ public final class ClockBlockCache implements BlockCache {
     }
     long hash = BlockCacheKey.mixedHash(fileNumber, offset);
     Shard shard = shardOf(hash);
-    if (kind == BlockKind.DATA) {
+    if (kind != BlockKind.FILTER) {
       OffHeapBlock held = shard.offHeapHit(fileNumber, offset, hash, view);
       if (held != null) {
         counters.hit(kind);
@@ -380,7 +380,7 @@ public final class ClockBlockCache implements BlockCache {
       Arrays.fill(out, 0, n, null);
       return;
     }
-    boolean offHeap = offHeapData && kind == BlockKind.DATA;
+    boolean offHeap = offHeapData && kind != BlockKind.FILTER;
     for (int k = 0; views != null && k < n; k++) {
       long hash = BlockCacheKey.mixedHash(fileNumbers[k], offsets[k]);
       Shard shard = shardOf(hash);

@@ -60,7 +60,8 @@ final class DataEntries {
   private static final int CHAIN = 4;
   private static final int CHARGE = 5;
   private static final int FREQUENCY = 6;
-  private static final int PINS_QUEUE = 7; // pins in the low 24 bits, the queue's id above
+  private static final int PINS_QUEUE = 7; // pins in the low 24 bits, the queue's id above, the top bit metadata
+  private static final int METADATA_BIT = 1 << 31;
 
   private static final VarHandle LONG = MethodHandles.arrayElementVarHandle(long[].class);
   private static final VarHandle INT = MethodHandles.arrayElementVarHandle(int[].class);
@@ -186,10 +187,11 @@ final class DataEntries {
   // ---- changes, under the shard's lock ---------------------------------------------------------
 
   /**
-   * Stores {@code src[0, length)} in the arena as a new entry of block (fileNumber, offset) holding
-   * the cache's reference, not yet linked or queued; NONE when the arena had no room.
+   * Stores {@code src[0, length)} in the arena as a new entry of block (fileNumber, offset), an
+   * index partition when {@code metadata}, else a data block, holding the cache's reference, not
+   * yet linked or queued; NONE when the arena had no room.
    */
-  int store(long fileNumber, long offset, byte[] src, int length, long charge) {
+  int store(long fileNumber, long offset, byte[] src, int length, long charge, boolean metadata) {
     int first = arena.store(src, 0, length);
     if (first < 0) {
       return NONE;
@@ -207,7 +209,7 @@ final class DataEntries {
     ic[n + NEXT] = NONE;
     ic[n + CHARGE] = (int) charge;
     ic[n + FREQUENCY] = 0;
-    ic[n + PINS_QUEUE] = 0;
+    ic[n + PINS_QUEUE] = metadata ? METADATA_BIT : 0;
     long generation = generation(lc[l + STATE]) + 1L;
     LONG.setRelease(lc, l + STATE, generation << 32 | 1L); // the fields above, published with it
     return i;
@@ -305,13 +307,21 @@ final class DataEntries {
     set(i, PINS_QUEUE, get(i, PINS_QUEUE) & ~0xFFFFFF | pins);
   }
 
+  /**
+   * Whether entry {@code i} holds an index partition (metadata) rather than a data block: set when
+   * it is stored, before its state is published, so a reader that read the state reads it right.
+   */
+  boolean metadata(int i) {
+    return (get(i, PINS_QUEUE) & METADATA_BIT) != 0;
+  }
+
   /** The id of the queue entry {@code i} is in ({@link EntryQueue}), 0 for none. */
   int queue(int i) {
-    return get(i, PINS_QUEUE) >>> 24;
+    return get(i, PINS_QUEUE) >>> 24 & 0x7F;
   }
 
   void setQueue(int i, int id) {
-    set(i, PINS_QUEUE, get(i, PINS_QUEUE) & 0xFFFFFF | id << 24);
+    set(i, PINS_QUEUE, get(i, PINS_QUEUE) & (0xFFFFFF | METADATA_BIT) | id << 24);
   }
 
   private int chain(int i) {

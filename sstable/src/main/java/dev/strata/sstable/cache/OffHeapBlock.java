@@ -74,6 +74,7 @@ public final class OffHeapBlock implements CachedBlock {
   private int generation;
   private int firstSlot;
   private int length;
+  private boolean metadata;
 
   /** A batch's node chain head between its lookup passes; see {@link #stash}. */
   private Node stashedNode;
@@ -99,6 +100,7 @@ public final class OffHeapBlock implements CachedBlock {
     this.generation = DataEntries.generation(state);
     this.firstSlot = entries.firstSlot(i);
     this.length = entries.length(i);
+    this.metadata = entries.metadata(i);
     return true;
   }
 
@@ -126,6 +128,14 @@ public final class OffHeapBlock implements CachedBlock {
   /** Records a hit on the block this view names. */
   void touch() {
     entries.touch(entry);
+  }
+
+  /**
+   * Whether the block is an index partition (metadata), not a data block: the cache keys blocks by
+   * offset alone, so a reader of one kind that finds the other was led there by a damaged handle.
+   */
+  public boolean metadata() {
+    return metadata;
   }
 
   /** The stored bytes' length. */
@@ -200,6 +210,7 @@ public final class OffHeapBlock implements CachedBlock {
     this.generation = other.generation;
     this.firstSlot = other.firstSlot;
     this.length = other.length;
+    this.metadata = other.metadata;
   }
 
   /**

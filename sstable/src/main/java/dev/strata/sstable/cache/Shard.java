@@ -178,12 +178,15 @@ final class Shard {
 
   /**
    * Caches block (fileNumber, offset) of {@code kind}, which its caller read and checked itself
-   * ({@link ClockBlockCache#admitData}, {@link ClockBlockCache#put}), unless the shard holds it or a
-   * load of it is in flight: a data block off the heap when the shard has an arena (on the heap only
-   * when room was made but the arena had no free slots), else its {@link CachedBlock#owned} copy in
-   * a node made loaded. No loading node stands for the read, so concurrent misses of one block may
-   * each read it; the first admitted stays. As {@link #admit}, room is made first, and a block that
-   * would fit only below the metadata floor is not cached.
+   * ({@link ClockBlockCache#admitData}, {@link ClockBlockCache#put}), unless the shard holds it or
+   * a load of it is in flight: a data block or index partition off the heap when the shard has an
+   * arena (on the heap only when room was made but the arena had no free slots), else its {@link
+   * CachedBlock#owned} copy in a node made loaded. An index block comes here only as a partition (a
+   * one-level index is loaded through its node, and blocks an open pins too), and goes off the heap
+   * as metadata; filter chunks stay on the heap, where their probes read them without a copy. No
+   * loading node stands for the read, so concurrent misses of one block may each read it; the first
+   * admitted stays. As {@link #admit}, room is made first, and a block that would fit only below
+   * the metadata floor is not cached.
    */
   void admitRead(long fileNumber, long offset, long hash, BlockKind kind, CachedBlock loaded) {
     lock.lock();
@@ -192,12 +195,12 @@ final class Shard {
           || (offHeap != null && offHeap.find(fileNumber, offset, hash) != DataEntries.NONE)) {
         return;
       }
-      int offHeapLength = arena == null || kind.isProtected() ? -1 : loaded.offHeapLength();
+      int offHeapLength = arena == null || kind == BlockKind.FILTER ? -1 : loaded.offHeapLength();
       if (offHeapLength >= 0) {
         // No room for it off the heap: a heap copy, charged a little less, could take only the
         // sliver of room below that charge, and would make the heap garbage this path avoids.
-        if (!clock.roomFor(kind, ShardClock.offHeapCharge(offHeapLength))
-            || clock.admitOffHeap(fileNumber, offset, hash, loaded.offHeapBytes(), offHeapLength)) {
+        if (!clock.roomFor(kind, ShardClock.offHeapCharge(offHeapLength)) || clock.admitOffHeap(
+            fileNumber, offset, hash, loaded.offHeapBytes(), offHeapLength, kind == BlockKind.INDEX)) {
           return;
         }
       }

@@ -9,8 +9,8 @@ import java.util.Set;
  *
  * <p>Nodes and off-heap entries age together: the probation segment and the off-heap probation
  * queue form one FIFO, merged by the order in which their members were queued (a number each takes
- * from {@link #ticks}), and so do the main ones; metadata and pinned blocks are nodes only, or
- * pinned entries that no clock move visits.
+ * from {@link #ticks}), and so do the main ones and the metadata ones (index partitions a reader
+ * read itself go off the heap; other metadata stays in nodes); pinned blocks are in no clock.
  *
  * <p>Not thread-safe: guarded by the owning shard's lock.
  */
@@ -42,7 +42,7 @@ final class ShardClock {
   /** Keys recently evicted from probation; null for a shard too small to need one. */
   private final Ghost ghost;
 
-  /** The data blocks held off the heap, with their own queues; null without an arena. */
+  /** The data blocks and index partitions held off the heap, with their own queues; null without an arena. */
   private final DataQueues data;
 
   private long used;
@@ -94,8 +94,7 @@ final class ShardClock {
     used += charge;
     if (n.kind.isProtected()) {
       metadataUsed += charge;
-      metadata.addLast(n);
-      demoteMetadataOverflow();
+      toMetadata(n);
     } else if (ghost != null && ghost.remove(n.hash())) {
       enqueue(main, n); // missed again soon after it left probation: used twice
     } else {
@@ -121,15 +120,27 @@ final class ShardClock {
    * where no node stands for it; false when there is no room for it. Room is made first, as above.
    */
   boolean admitOffHeap(long fileNumber, long offset, long hash, byte[] bytes, int length) {
+    return admitOffHeap(fileNumber, offset, hash, bytes, length, false);
+  }
+
+  /**
+   * {@link #admitOffHeap(long, long, long, byte[], int)} for a data block, or for an index
+   * partition when {@code isMetadata}: that one enters the metadata queue, above the floor.
+   */
+  boolean admitOffHeap(long fileNumber, long offset, long hash, byte[] bytes, int length, boolean isMetadata) {
     long charge = offHeapCharge(length);
-    if (!makeRoom(false, charge)) {
+    if (!makeRoom(isMetadata, charge)) {
       return false;
     }
-    boolean toMain = ghost != null && ghost.remove(hash); // missed again soon after it left probation
-    if (!data.admit(fileNumber, offset, hash, bytes, length, charge, toMain, ++ticks)) {
+    // A data block missed again soon after it left probation goes to main.
+    boolean toMain = !isMetadata && ghost != null && ghost.remove(hash);
+    if (!data.admit(fileNumber, offset, hash, bytes, length, charge, toMain, ++ticks, isMetadata)) {
       return false;
     }
     used += charge;
+    if (isMetadata) {
+      demoteMetadataOverflow();
+    }
     return true;
   }
 
@@ -187,12 +198,12 @@ final class ShardClock {
     } else {
       pinned.remove(n);
       if (n.kind.isProtected()) {
-        metadata.addLast(n);
-        demoteMetadataOverflow();
+        toMetadata(n);
       } else {
         enqueue(main, n);
       }
     }
+    demoteMetadataOverflow(); // an index partition unpinned goes back to the metadata queue
     while (used > capacity && !unpinnedEmpty()) {
       step(true);
     }
@@ -217,6 +228,13 @@ final class ShardClock {
   private boolean unpinnedEmpty() {
     return metadata.isEmpty() && main.isEmpty() && probation.isEmpty()
         && (data == null || data.unpinnedEmpty());
+  }
+
+  /** Queues metadata node {@code n} last in the metadata segment, then keeps the segment within its share. */
+  private void toMetadata(Node n) {
+    n.seq = ++ticks; // the order the metadata segment and queue merge by
+    metadata.addLast(n);
+    demoteMetadataOverflow();
   }
 
   /** Queues node {@code n} last in {@code s} (probation or main), the newest queued. */
@@ -254,6 +272,7 @@ final class ShardClock {
     } else if (!mainEmpty) {
       if (data != null && data.mainFirst(main)) {
         evicted(data.stepMain(++ticks));
+        demoteMetadataOverflow(); // an index partition used again went back above the floor
         return true;
       }
       Node n = main.pollFirst();
@@ -263,8 +282,7 @@ final class ShardClock {
       } else {
         n.frequency = f - 1;
         if (n.kind.isProtected()) {
-          metadata.addLast(n); // used again: back above the floor
-          demoteMetadataOverflow();
+          toMetadata(n); // used again: back above the floor
         } else {
           enqueue(main, n);
         }
@@ -273,12 +291,17 @@ final class ShardClock {
       return false;
     } else {
       // Nothing but metadata left, and metadata wants room: the clock runs over the segment.
+      if (data != null && data.metadataFirst(metadata)) {
+        evicted(data.stepMetadata(++ticks));
+        return true;
+      }
       Node n = metadata.pollFirst();
       int f = n.frequency;
       if (f == 0) {
         evict(n);
       } else {
         n.frequency = f - 1;
+        n.seq = ++ticks;
         metadata.addLast(n);
       }
     }
@@ -291,13 +314,18 @@ final class ShardClock {
    * a node or lowers a frequency.
    */
   private void demoteMetadataOverflow() {
-    while (metadata.bytes() > metadataTarget) {
+    while (metadataSegmentBytes() > metadataTarget) {
+      if (data != null && data.metadataFirst(metadata)) {
+        data.demoteMetadata(++ticks);
+        continue;
+      }
       Node n = metadata.pollFirst();
       int f = n.frequency;
       if (f == 0) {
         enqueue(main, n);
       } else {
         n.frequency = f - 1;
+        n.seq = ++ticks;
         metadata.addLast(n);
       }
     }
@@ -307,7 +335,7 @@ final class ShardClock {
   private void evicted(long charge) {
     if (charge > 0) {
       used -= charge;
-      counters.evicted(BlockKind.DATA);
+      counters.evicted(data.droppedMetadata() ? BlockKind.INDEX : BlockKind.DATA);
     }
   }
 
@@ -363,14 +391,14 @@ final class ShardClock {
     return new long[] {
       used,
       metadata.size() + main.size() + probation.size() + pinned.size() + (data == null ? 0 : data.size()),
-      metadataUsed,
+      metadataUsed + (data == null ? 0 : data.metadataBytes()),
       pinned.bytes() + (data == null ? 0 : data.pinnedBytes())
     };
   }
 
   /** The metadata bytes held in the metadata segment, below the floor. */
   long metadataSegmentBytes() {
-    return metadata.bytes();
+    return metadata.bytes() + (data == null ? 0 : data.metadataQueueBytes());
   }
 
   /**
@@ -403,7 +431,7 @@ final class ShardClock {
     check(sum == used && meta == metadataUsed, "shard accounting");
     check(used <= capacity || unpinnedEmpty(), "over capacity: " + used + " > " + capacity
         + " with unpinned blocks left");
-    check(metadata.bytes() <= metadataTarget, "metadata over its share");
+    check(metadataSegmentBytes() <= metadataTarget, "metadata over its share");
     check(nodes == table.size(), "table holds " + table.size() + " nodes, segments " + nodes);
   }
 

@@ -72,7 +72,7 @@ final class DataEntriesProperties {
         int op = random.nextInt(10);
         if (held == null && op < 6) {
           byte[] b = bytesOf(k, step);
-          int i = entries.store(k.file, k.offset, b, b.length, 100);
+          int i = entries.store(k.file, k.offset, b, b.length, 100, false);
           if (i == DataEntries.NONE) {
             continue; // the arena is full: nothing stored
           }
@@ -128,14 +128,14 @@ final class DataEntriesProperties {
   void aStaleView_refusesTheBlockItsEntryHoldsNext() {
     DataEntries entries = new DataEntries(new SlabArena(1 << 20));
     byte[] first = {1, 2, 3};
-    int i = entries.store(1, 0, first, first.length, 100);
+    int i = entries.store(1, 0, first, first.length, 100, false);
     entries.link(i, BlockCacheKey.mixedHash(1, 0));
     OffHeapBlock view = new OffHeapBlock();
     assertTrue(view.aim(entries, i, 1, 0));
     entries.unlink(i, BlockCacheKey.mixedHash(1, 0));
     entries.release(i);
     byte[] second = {4, 5};
-    int j = entries.store(2, 0, second, second.length, 100);
+    int j = entries.store(2, 0, second, second.length, 100, false);
     assertEquals(i, j, "the freed entry number is reused");
     assertNotEquals(DataEntries.generation(entries.state(i)), 0);
     assertFalse(view.retain(), "a view of the first block retained the second");
@@ -191,7 +191,7 @@ final class DataEntriesProperties {
               entries.release(i);
             } else {
               byte[] b = bytesOf(k, 0);
-              int j = entries.store(k.file, k.offset, b, b.length, 100);
+              int j = entries.store(k.file, k.offset, b, b.length, 100, false);
               if (j != DataEntries.NONE) {
                 entries.link(j, k.hash());
                 held.put(k, j);

@@ -12,10 +12,11 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * One clock over nodes and off-heap entries: random loads, hits, pins, unpins and dropped files of
- * data blocks (held off the heap) and index and filter blocks (nodes on the heap) in the same
- * shards, after each of which every shard's accounting, queues and tables agree ({@code
- * checkInvariants}) and every block read back is the one loaded under its key.
+ * One clock over nodes and off-heap entries: random loads, admitted reads, hits, pins, unpins and
+ * dropped files of data blocks (held off the heap), index blocks (off the heap as metadata when
+ * admitted as read, else nodes) and filter blocks (nodes on the heap) in the same shards, after
+ * each of which every shard's accounting, queues and tables agree ({@code checkInvariants}) and
+ * every block read back is the one loaded under its key.
  */
 final class OffHeapClockProperties {
 
@@ -50,8 +51,11 @@ final class OffHeapClockProperties {
         long k = random.nextInt(keys);
         BlockKind kind = BlockKind.values()[(int) (k % 3)]; // one kind per key
         int op = random.nextInt(20);
-        if (op < 12) {
+        if (op < 9) {
           assertBlock(k, cache.getOrLoad(key(k), kind, () -> Payload.of(k, lengthOf(k))));
+        } else if (op < 12) {
+          // Read by the caller: index blocks so admitted go off the heap as metadata, as partitions do.
+          cache.admitRead(key(k).fileNumber(), key(k).offset(), kind, Payload.of(k, lengthOf(k)));
         } else if (op < 14) {
           CachedBlock b = cache.getIfPresent(key(k), kind);
           if (b != null) {
