@@ -460,7 +460,6 @@ final class BlockFetcher {
     return asEntries(cached, offset, type);
   }
 
-
   /**
    * {@code cached}, the block the cache holds at {@code offset}, as an entries block of {@code
    * type}. The cache keys blocks by offset alone, so a block of another type there means a damaged

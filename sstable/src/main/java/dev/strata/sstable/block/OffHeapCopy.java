@@ -56,18 +56,7 @@ public final class OffHeapCopy {
           ? into
           : toHeapInto(cached, into, file, fileOffset);
     }
-    byte[] data = new byte[cached.length()];
-    if (cached.tryCopyTo(data, 0)) {
-      return Block.ofVerified(data, data.length, file, fileOffset);
-    }
-    if (!cached.retain()) {
-      return null;
-    }
-    try {
-      return copied(cached, cached.length(), file, fileOffset);
-    } finally {
-      cached.release();
-    }
+    return ownCopy(cached, BlockType.DATA, file, fileOffset);
   }
 
   /**
@@ -83,6 +72,15 @@ public final class OffHeapCopy {
     if (into != null && length <= MAX_SCRATCH_BYTES) {
       return toHeapInto(cached, into, file, fileOffset); // keeps its type: a copy only reaims it
     }
+    return ownCopy(cached, type, file, fileOffset);
+  }
+
+  /**
+   * {@code cached}'s bytes in a new array and block of {@code type}: copied optimistically, or under
+   * a reference when that copy was torn; null when the block went before a reference was taken.
+   */
+  private static Block ownCopy(OffHeapBlock cached, BlockType type, Path file, long fileOffset) {
+    int length = cached.length();
     byte[] data = new byte[length];
     if (!cached.tryCopyTo(data, 0)) {
       if (!cached.retain()) {
