@@ -50,6 +50,15 @@ public record Compaction(
     return all;
   }
 
+  /** The input tables' bytes on disk: what the compaction reads. */
+  public long inputBytes() {
+    long sum = 0;
+    for (TableRef t : allInputs()) {
+      sum += t.metadata().fileSize();
+    }
+    return sum;
+  }
+
   /**
    * True when the compaction can move its inputs down a level without rewriting them: nothing in
    * the output level overlaps the span of their rows, so nothing needs merging. Below level 0 that

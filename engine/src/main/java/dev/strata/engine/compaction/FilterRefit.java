@@ -109,11 +109,7 @@ public final class FilterRefit {
 
   /** Counts refit {@code c}, which was installed. */
   public void ran(Compaction c) {
-    long bytes = 0;
-    for (TableRef t : c.allInputs()) {
-      bytes += t.metadata().fileSize();
-    }
-    bytesRewritten += bytes;
+    bytesRewritten += c.inputBytes();
     refits++;
   }
 
@@ -163,11 +159,8 @@ public final class FilterRefit {
       for (TableRef t : v.level(0)) {
         level0 += space.share(t.metadata()) * rate(FilterModel.builtBitsPerKey(t.metadata()));
       }
-      long bytes = 0;
-      for (TableRef t : levelZero.allInputs()) {
-        bytes += t.metadata().fileSize();
-      }
-      if (level0 >= LEVEL0_SHARE * (tree + level0) && level0 / Math.max(1, bytes) > bestGain) {
+      if (level0 >= LEVEL0_SHARE * (tree + level0)
+          && level0 / Math.max(1, levelZero.inputBytes()) > bestGain) {
         best = levelZero;
       }
     }

@@ -184,7 +184,7 @@ public final class OutputTables {
       event.directory = dir.toString();
       event.outputLevel = c.outputLevel();
       event.inputTables = c.allInputs().size();
-      event.inputBytes = bytes(c.allInputs());
+      event.inputBytes = c.inputBytes();
       event.tablesWritten = written.size();
       event.bytesWritten = bytes(written);
       event.commit();
